@@ -1,0 +1,127 @@
+"""The shape of a rule and of the examples that prove it."""
+
+from __future__ import annotations
+
+import enum
+import textwrap
+from dataclasses import dataclass, field
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+
+class Level(str, enum.Enum):
+    """MindSpore's JIT syntax levels that graphlint distinguishes."""
+
+    LAX = "lax"  # MindSpore's default: unsupported Python falls back to the interpreter
+    STRICT = "strict"  # mindspore.jit(..., fullgraph=True) and MindIR export
+
+
+class FixSafety(str, enum.Enum):
+    SAFE = "safe"  # same semantics: applied by --fix
+    UNSAFE = "unsafe"  # may differ in corner cases: applied only with --unsafe-fixes
+    DISPLAY = "display-only"  # a suggestion shown in the message, never applied
+
+
+# What an example claims about one compilation level.
+OK = "ok"  # compiles, runs, and every call returns what PYNATIVE_MODE returns
+FAILS = "fails"  # compiling or running raises (the message must contain Example.error)
+DIVERGES = "diverges"  # compiles and runs, but returns something other than PYNATIVE_MODE
+CRASHES = "crashes"  # the process dies (a signal such as SIGSEGV)
+SKIP = "skip"  # not checked at this level
+OUTCOMES = (OK, FAILS, DIVERGES, CRASHES, SKIP)
+
+EXAMPLE_HEADER = (
+    "import numpy as np\n"
+    "import mindspore as ms\n"
+    "from mindspore import nn, ops, Tensor, Parameter\n"
+)
+DEFAULT_INPUTS = "(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)),)"
+
+
+@dataclass(frozen=True)
+class Example:
+    """A program that the tests lint and compile with real MindSpore.
+
+    ``code`` is a module body that follows :data:`EXAMPLE_HEADER`; its entry
+    point is ``entry`` (a Cell class, constructed without arguments, or a
+    function). ``inputs`` is a Python expression: a tuple of arguments used for
+    each of two calls, or a list of tuples, one per call. A module-level
+    ``drive(call, target, inputs)`` replaces the default calls (to change
+    host state between calls, say).
+    """
+
+    code: str
+    lax: str = OK
+    strict: str = OK
+    error: str = ""  # substring of MindSpore's message where a level FAILS
+    inputs: str = DEFAULT_INPUTS
+    entry: str = "Net"
+    title: str = ""  # the construct, as named in docs/coverage.md
+    dynamic_shape: bool = False  # calls with equal input shapes return different output shapes
+    export: str = SKIP  # outcome of mindspore.export + load + run, where the rule speaks of export
+    timeout: float = 300.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", textwrap.dedent(self.code).strip("\n") + "\n")
+        for level in (self.lax, self.strict, self.export):
+            if level not in OUTCOMES:
+                raise ValueError(f"unknown outcome {level!r}")
+
+    @property
+    def source(self) -> str:
+        """The complete module that is linted and compiled."""
+        return EXAMPLE_HEADER + "\n" + self.code
+
+
+def fails(code: str, error: str, **kw) -> Example:
+    """Rejected by the graph compiler at both levels."""
+    return Example(code, lax=FAILS, strict=FAILS, error=error, **kw)
+
+
+def falls_back(code: str, error: str, **kw) -> Example:
+    """Compiles at the lax level by JIT fallback; STRICT (and MindIR export) rejects it."""
+    return Example(code, lax=OK, strict=FAILS, error=error, **kw)
+
+
+def diverges(code: str, strict: str = DIVERGES, **kw) -> Example:
+    """Compiles, but the compiled graph returns something other than PYNATIVE_MODE."""
+    return Example(code, lax=DIVERGES, strict=strict, **kw)
+
+
+def passes(code: str, **kw) -> Example:
+    """Compiles at both levels and matches PYNATIVE_MODE."""
+    return Example(code, lax=OK, strict=kw.pop("strict", OK), **kw)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One entry of the catalogue; the checkers, CLI, plugin and docs all read it."""
+
+    id: str  # Pylint message id, e.g. "E5101"; the letter is the lax severity
+    symbol: str  # e.g. "try-in-graph"
+    family: str  # the checker module that reports it
+    lax: Severity
+    strict: Severity
+    message: str  # one line; str.format fields filled by the checker
+    summary: str  # what it detects, one sentence
+    why: str  # why it breaks or slows GRAPH_MODE
+    fix: str  # how to fix it by hand, or what --fix does
+    mindspore_error: str = ""  # what users see otherwise
+    fix_safety: FixSafety | None = None
+    fails: tuple[Example, ...] = field(default_factory=tuple)
+    passes: tuple[Example, ...] = field(default_factory=tuple)
+
+    def severity(self, level: Level | str) -> Severity:
+        return self.strict if Level(level) is Level.STRICT else self.lax
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.id, self.symbol)

@@ -1,0 +1,260 @@
+"""Child process that imports MindSpore and runs user or example code.
+
+This module is the only place in graphlint that imports MindSpore. It is run as
+``python -m graphlint.validate.child JOB.json RESULT.json`` by
+:mod:`graphlint.validate.runner`, never imported by the linter.
+
+A job names a module (source text or file), an entry point in it (a Cell
+class, a function, or a factory), example inputs, and the runs to make:
+
+* ``pynative``: PYNATIVE_MODE, the reference behaviour (for a ``@jit``
+  function the undecorated function is called);
+* ``graph``: GRAPH_MODE at MindSpore's default (lax) syntax level;
+* ``strict``: ``mindspore.jit(entry, fullgraph=True)``, the level MindIR
+  export needs;
+* ``mindir``: ``mindspore.export`` to MindIR, reload with ``mindspore.load``
+  and run the loaded graph.
+
+The result file is rewritten after every run, with the run in progress
+marked, so the parent can tell which run a crash (a signal) happened in.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import sys
+import time
+import traceback
+import types
+
+MAX_MESSAGE = 20000
+
+
+def _write(path: str, result: dict) -> None:
+    tmp = path + ".part"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump(result, handle)
+    os.replace(tmp, path)
+
+
+def _load_module(job: dict, run_index: int) -> types.ModuleType:
+    """Execute the job's module afresh, so module state does not leak between runs."""
+    for entry in reversed(job.get("sys_path", [])):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+    name = job.get("module_name") or "graphlint_example"
+    path = job.get("path")
+    if "source" in job:
+        # MindSpore parses construct() from its source file, so the text must live in a file.
+        path = os.path.join(os.getcwd(), f"{name.replace('.', '_')}_{run_index}.py")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(job["source"])
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _resolve(module: types.ModuleType, dotted: str):
+    """``"mod:attr"`` or ``"attr"`` (in the job's module)."""
+    if ":" in dotted:
+        mod_name, attr = dotted.split(":", 1)
+        target = importlib.import_module(mod_name)
+    else:
+        target, attr = module, dotted
+    for part in attr.split("."):
+        target = getattr(target, part)
+    return target
+
+
+def _make_inputs(job: dict, module: types.ModuleType) -> list:
+    """Return a list of argument tuples, one per call."""
+    import numpy as np
+    import mindspore as ms
+    from mindspore import Tensor
+
+    calls = int(job.get("calls", 2))
+    if job.get("inputs_factory"):
+        made = _resolve(module, job["inputs_factory"])()
+    elif job.get("inputs_specs") is not None:
+        made = tuple(_tensor_from_spec(spec, index) for index, spec in enumerate(job["inputs_specs"]))
+    else:
+        namespace = {"np": np, "ms": ms, "mindspore": ms, "Tensor": Tensor}
+        namespace.update(module.__dict__)
+        made = eval(job.get("inputs") or "()", namespace)  # noqa: S307 - example inputs are code
+    if isinstance(made, list):
+        return [tuple(args) if isinstance(args, tuple) else (args,) for args in made]
+    if not isinstance(made, tuple):
+        made = (made,)
+    return [made] * calls
+
+
+DTYPES = {
+    "float16": "float16", "float32": "float32", "float64": "float64",
+    "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
+    "uint8": "uint8", "bool": "bool_",
+}
+
+
+def _tensor_from_spec(spec: str, index: int):
+    """``"float32[2,3]"`` -> a Tensor of seeded values; ``"int:5"`` / ``"float:0.5"`` -> Python scalars."""
+    import numpy as np
+    from mindspore import Tensor
+
+    spec = spec.strip()
+    if spec.startswith(("int:", "float:", "bool:")):
+        kind, value = spec.split(":", 1)
+        return {"int": int, "float": float, "bool": lambda v: v.lower() == "true"}[kind](value)
+    dtype, _, shape_text = spec.partition("[")
+    shape = tuple(int(dim) for dim in shape_text.rstrip("]").split(",") if dim.strip())
+    rng = np.random.default_rng(1234 + index)
+    np_dtype = DTYPES[dtype.strip()]
+    if np_dtype.startswith("float"):
+        array = rng.standard_normal(shape).astype(np_dtype)
+    elif np_dtype == "bool_":
+        array = rng.random(shape) > 0.5
+    else:
+        array = rng.integers(0, 10, size=shape).astype(np_dtype)
+    return Tensor(array)
+
+
+def encode(value, depth: int = 0):
+    """Turn outputs into JSON: tensors become dtype, shape and values."""
+    import numpy as np
+
+    if depth > 20:
+        return {"t": "object", "type": "too-deep"}
+    if hasattr(value, "asnumpy") and callable(value.asnumpy):
+        value = value.asnumpy()
+    if isinstance(value, np.generic):
+        value = np.asarray(value)
+    if isinstance(value, np.ndarray):
+        flat = value.reshape(-1)
+        if value.dtype.kind == "f":
+            data = [_float(v) for v in flat.tolist()]
+        elif value.dtype.kind in "iub":
+            data = flat.tolist()
+        else:
+            data = [repr(v) for v in flat.tolist()]
+        return {"t": "tensor", "dtype": str(value.dtype), "shape": list(value.shape), "data": data}
+    if value is None or isinstance(value, (bool, int, str)):
+        return {"t": type(value).__name__, "v": value}
+    if isinstance(value, float):
+        return {"t": "float", "v": _float(value)}
+    if isinstance(value, (tuple, list)):
+        return {"t": type(value).__name__, "items": [encode(v, depth + 1) for v in value]}
+    if isinstance(value, dict):
+        return {"t": "dict", "items": {str(k): encode(v, depth + 1) for k, v in value.items()}}
+    return {"t": "object", "type": type(value).__name__}
+
+
+def _float(v: float):
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
+def _entry_objects(job: dict, module: types.ModuleType):
+    """Return (target, is_cell, plain_function) for the job's entry."""
+    import mindspore as ms
+
+    if job.get("factory"):
+        target = _resolve(module, job["factory"])()
+    else:
+        target = _resolve(module, job.get("entry", "Net"))
+        if isinstance(target, type) and issubclass(target, ms.nn.Cell):
+            target = target(**job.get("init", {}))
+    is_cell = isinstance(target, ms.nn.Cell)
+    plain = target if is_cell else getattr(target, "__wrapped__", target)
+    return target, is_cell, plain
+
+
+def _one_run(job: dict, mode: str, run_index: int) -> dict:
+    import mindspore as ms
+
+    module = _load_module(job, run_index)
+    inputs = _make_inputs(job, module)
+    pynative = getattr(ms, "PYNATIVE_MODE")
+    if mode == "pynative":
+        ms.set_context(mode=pynative)
+        target, is_cell, plain = _entry_objects(job, module)
+        call = target if is_cell else plain
+    elif mode == "graph":
+        ms.set_context(mode=ms.GRAPH_MODE)
+        target, is_cell, plain = _entry_objects(job, module)
+        if is_cell or plain is not target:
+            call = target  # a Cell, or an already-decorated @jit function
+        else:
+            call = ms.jit(plain)
+    elif mode == "strict":
+        ms.set_context(mode=pynative)
+        target, is_cell, plain = _entry_objects(job, module)
+        call = ms.jit(target if is_cell else plain, fullgraph=True)
+    elif mode == "mindir":
+        ms.set_context(mode=ms.GRAPH_MODE)
+        target, is_cell, plain = _entry_objects(job, module)
+        path = os.path.join(os.getcwd(), "exported")
+        ms.export(target, *inputs[0], file_name=path, file_format="MINDIR")
+        call = ms.nn.GraphCell(ms.load(path + ".mindir"))
+    else:
+        raise ValueError(f"unknown run mode {mode!r}")
+
+    drive = getattr(module, "drive", None)
+    started = time.perf_counter()
+    outputs = []
+    times = []
+    if callable(drive) and not job.get("ignore_drive"):
+        outputs = list(drive(call, target, inputs))
+        times.append(time.perf_counter() - started)
+    else:
+        for args in inputs:
+            begin = time.perf_counter()
+            outputs.append(call(*args))
+            times.append(time.perf_counter() - begin)
+    return {"status": "ok", "outputs": [encode(o) for o in outputs], "seconds": times}
+
+
+def _error_record(exc: BaseException) -> dict:
+    message = str(exc)
+    lines = [line for line in message.splitlines() if line.strip()]
+    return {
+        "status": "error",
+        "error_type": type(exc).__name__,
+        "summary": lines[0][:500] if lines else type(exc).__name__,
+        "message": message[:MAX_MESSAGE],
+        "traceback": "".join(traceback.format_exception(exc))[-4000:],
+    }
+
+
+def main(argv: list[str]) -> int:
+    job_path, result_path = argv[1], argv[2]
+    with open(job_path, encoding="utf-8") as handle:
+        job = json.load(handle)
+    result: dict = {"runs": {}, "in_progress": None}
+    _write(result_path, result)
+    try:
+        import mindspore  # noqa: F401 - imported first so its cost is not billed to a run
+    except BaseException as exc:  # pragma: no cover - environment problem
+        result["import_error"] = _error_record(exc)
+        _write(result_path, result)
+        return 0
+    for index, mode in enumerate(job.get("runs", ["pynative", "graph"])):
+        result["in_progress"] = mode
+        _write(result_path, result)
+        try:
+            result["runs"][mode] = _one_run(job, mode, index)
+        except BaseException as exc:  # user code may raise anything, SystemExit included
+            result["runs"][mode] = _error_record(exc)
+        result["in_progress"] = None
+        _write(result_path, result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,116 @@
+"""Prove a catalogue example's claim by compiling it with real MindSpore."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graphlint.catalogue.model import CRASHES, DIVERGES, FAILS, OK, SKIP, Example
+from graphlint.validate.compare import outputs_difference
+from graphlint.validate.runner import JobResult, RunRecord, run_job
+
+
+@dataclass
+class Verdict:
+    """What compiling an example showed, level by level."""
+
+    lax: str
+    strict: str
+    export: str
+    problems: list[str]
+    result: JobResult
+
+    @property
+    def holds(self) -> bool:
+        return not self.problems
+
+
+def example_job(example: Example) -> dict:
+    runs = ["pynative", "graph"]
+    if example.strict != SKIP:
+        runs.append("strict")
+    if example.export != SKIP:
+        runs.append("mindir")
+    return {
+        "source": example.source,
+        "filename": "example.py",
+        "module_name": "graphlint_example",
+        "entry": example.entry,
+        "inputs": example.inputs,
+        "runs": runs,
+    }
+
+
+def observed(reference: RunRecord, run: RunRecord) -> str:
+    """Classify a run against the PYNATIVE reference."""
+    if run.status == "crashed":
+        return CRASHES
+    if run.status in ("timeout", "not-run"):
+        return run.status
+    if run.status == "error":
+        return FAILS
+    if outputs_difference(reference.outputs, run.outputs):
+        return DIVERGES
+    return OK
+
+
+def prove(example: Example) -> Verdict:
+    result = run_job(example_job(example), timeout=example.timeout)
+    problems: list[str] = []
+    reference = result["pynative"]
+    if not reference.ok:
+        problems.append(f"PYNATIVE_MODE reference did not run: {reference.describe()}")
+        return Verdict("?", "?", "?", problems, result)
+    seen = {}
+    for level, mode in (("lax", "graph"), ("strict", "strict"), ("export", "mindir")):
+        claim = getattr(example, level)
+        if claim == SKIP:
+            seen[level] = SKIP
+            continue
+        run = result[mode]
+        seen[level] = got = observed(reference, run)
+        if got != claim:
+            detail = run.describe()
+            if got == DIVERGES:
+                detail = outputs_difference(reference.outputs, run.outputs)
+            problems.append(f"{level}: claimed {claim}, observed {got} ({detail})")
+        elif claim == FAILS and example.error and example.error not in run.message:
+            problems.append(f"{level}: failed as claimed, but not with {example.error!r}: {run.describe()}")
+    if example.dynamic_shape:
+        graph = result["graph"]
+        shapes = [tuple(o.get("shape", ())) for o in graph.outputs if o.get("t") == "tensor"]
+        if not graph.ok or len(set(shapes)) < 2:
+            problems.append(f"dynamic shape claimed, but GRAPH_MODE output shapes were {shapes}")
+    return Verdict(seen["lax"], seen["strict"], seen["export"], problems, result)
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m graphlint.validate.examples [ID|SYMBOL|FAMILY ...]``: prove examples, print verdicts."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from graphlint.catalogue import RULES
+
+    wanted = set(argv)
+    chosen = [rule for rule in RULES if not wanted or wanted & {rule.id, rule.symbol, rule.family}]
+    jobs = [(rule, kind, index, example) for rule in chosen
+            for kind, examples in (("fails", rule.fails), ("passes", rule.passes))
+            for index, example in enumerate(examples)]
+    failed = 0
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for (rule, kind, index, example), verdict in zip(jobs, pool.map(lambda job: prove(job[3]), jobs)):
+            status = "holds" if verdict.holds else "WRONG"
+            failed += not verdict.holds
+            print(f"{status:5} {rule.id} {rule.symbol} {kind}[{index}] lax={verdict.lax} "
+                  f"strict={verdict.strict} export={verdict.export}")
+            for problem in verdict.problems:
+                print(f"      {problem}")
+            for mode, run in verdict.result.runs.items():
+                if run.status != "ok":
+                    print(f"      {mode}: {run.describe()[:300]}")
+    print(f"{len(jobs) - failed}/{len(jobs)} examples hold")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(_main(sys.argv[1:]))
