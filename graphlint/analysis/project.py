@@ -1,0 +1,242 @@
+"""The files of one run, and name resolution across them without importing anything.
+
+A ``Project`` knows every module of the run (the CLI registers them; the
+Pylint plugin takes them from astroid's cache, where Pylint has put every
+file it will check). Imports of other project modules that are not in the
+run are found on disk below the run's package roots and parsed on demand.
+MindSpore itself is never loaded: names from it are recognised by their
+qualified spelling (:mod:`graphlint.analysis.names`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from astroid import nodes
+
+from graphlint.analysis.names import ImportTable
+from graphlint.analysis.source import SourceProblem, load, package_root_for
+
+# Top-level packages never loaded from disk: they are analysed by name only.
+EXTERNAL_TOPS = frozenset({"mindspore", "numpy", "scipy", "torch", "jax", "tensorflow"})
+
+
+@dataclass
+class ModuleInfo:
+    module: nodes.Module
+    path: str
+    name: str
+    imports: ImportTable
+    functions: dict[str, nodes.FunctionDef] = field(default_factory=dict)
+    classes: dict[str, nodes.ClassDef] = field(default_factory=dict)
+    assigned: dict[str, nodes.NodeNG] = field(default_factory=dict)  # module-level NAME = value
+
+    @classmethod
+    def build(cls, module: nodes.Module, path: str) -> "ModuleInfo":
+        info = cls(module=module, path=path, name=module.name or "", imports=ImportTable(module))
+        for node in _module_level_statements(module):
+            if isinstance(node, nodes.FunctionDef):
+                info.functions.setdefault(node.name, node)
+            elif isinstance(node, nodes.ClassDef):
+                info.classes.setdefault(node.name, node)
+            elif isinstance(node, nodes.Assign):
+                for target in node.targets:
+                    if isinstance(target, nodes.AssignName):
+                        info.assigned[target.name] = node.value
+            elif isinstance(node, nodes.AnnAssign) and node.value is not None:
+                if isinstance(node.target, nodes.AssignName):
+                    info.assigned[node.target.name] = node.value
+        return info
+
+
+def _module_level_statements(module: nodes.Module):
+    """Module body, looking inside module-level if/try blocks (version switches, optional imports)."""
+    stack = list(reversed(module.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (nodes.If, nodes.Try)):
+            children = list(node.body) + list(getattr(node, "orelse", []))
+            for handler in getattr(node, "handlers", []):
+                children.extend(handler.body)
+            children.extend(getattr(node, "finalbody", []))
+            stack.extend(reversed(children))
+
+
+# A resolved name: what kind of thing, the node, and the module it lives in.
+@dataclass(frozen=True)
+class Resolved:
+    kind: str  # "class" | "function" | "module"
+    node: nodes.NodeNG
+    info: ModuleInfo
+
+
+class Project:
+    def __init__(self) -> None:
+        self.by_name: dict[str, ModuleInfo] = {}
+        self.by_path: dict[str, ModuleInfo] = {}
+        self.by_node: dict[int, ModuleInfo] = {}
+        self.roots: set[str] = set()
+        self._disk_misses: set[str] = set()
+        self._cell_memo: dict[int, bool] = {}
+
+    # -- registration -------------------------------------------------
+    def add(self, module: nodes.Module, path: str | None) -> ModuleInfo:
+        existing = self.by_node.get(id(module))
+        if existing is not None:
+            return existing
+        path = os.path.abspath(path) if path else f"<{module.name}>"
+        info = ModuleInfo.build(module, path)
+        self.by_node[id(module)] = info
+        self.by_path[path] = info
+        if info.name:
+            self.by_name.setdefault(info.name, info)
+        if os.path.isfile(path):
+            self.roots.add(package_root_for(path))
+        return info
+
+    def info(self, module: nodes.Module) -> ModuleInfo:
+        return self.by_node.get(id(module)) or self.add(module, module.file)
+
+    @property
+    def modules(self) -> list[ModuleInfo]:
+        return list(self.by_path.values())
+
+    # -- finding modules ----------------------------------------------
+    def find_module(self, dotted: str) -> ModuleInfo | None:
+        if not dotted:
+            return None
+        found = self.by_name.get(dotted)
+        if found is not None:
+            return found
+        if dotted.split(".")[0] in EXTERNAL_TOPS or dotted in self._disk_misses:
+            return None
+        relative = dotted.replace(".", os.sep)
+        for root in sorted(self.roots):
+            for candidate in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
+                if os.path.isfile(candidate):
+                    try:
+                        source = load(candidate)
+                    except SourceProblem:
+                        continue
+                    info = self.add(source.module, candidate)
+                    self.by_name[dotted] = info
+                    return info
+        self._disk_misses.add(dotted)
+        return None
+
+    # -- resolving names ----------------------------------------------
+    def resolve_name(self, info: ModuleInfo, name: str, depth: int = 0) -> Resolved | None:
+        if depth > 8:
+            return None
+        if name in info.classes:
+            return Resolved("class", info.classes[name], info)
+        if name in info.functions:
+            return Resolved("function", info.functions[name], info)
+        qualified = info.imports.aliases.get(name)
+        if qualified is None:
+            return None
+        return self.resolve_qualified(qualified, depth + 1)
+
+    def resolve_qualified(self, qualified: str, depth: int = 0) -> Resolved | None:
+        """``pkg.mod.Name`` or ``pkg.mod`` to a project class, function or module."""
+        if qualified.split(".")[0] in EXTERNAL_TOPS:
+            return None
+        module = self.find_module(qualified)
+        if module is not None:
+            return Resolved("module", module.module, module)
+        if "." not in qualified:
+            return None
+        mod_name, attr = qualified.rsplit(".", 1)
+        module = self.find_module(mod_name)
+        if module is None:
+            return None
+        return self.resolve_name(module, attr, depth + 1)
+
+    def resolve_expr(self, info: ModuleInfo, expr) -> Resolved | None:
+        """A Name or an attribute chain (``mod.func``, ``pkg.mod.Class``) to a project object."""
+        if isinstance(expr, nodes.Name):
+            return self.resolve_name(info, expr.name)
+        if isinstance(expr, nodes.Attribute):
+            owner = self.resolve_expr(info, expr.expr)
+            if owner is not None and owner.kind == "module":
+                return self.resolve_name(owner.info, expr.attrname)
+        return None
+
+    # -- classes -------------------------------------------------------
+    def base_classes(self, cls: nodes.ClassDef) -> list[tuple[nodes.ClassDef, ModuleInfo]]:
+        info = self.info(cls.root())
+        found = []
+        for base in cls.bases:
+            resolved = self.resolve_expr(info, base)
+            if resolved is not None and resolved.kind == "class" and resolved.node is not cls:
+                found.append((resolved.node, resolved.info))
+        return found
+
+    def mro(self, cls: nodes.ClassDef) -> list[nodes.ClassDef]:
+        """The class and its project bases, depth first (good enough for lookups)."""
+        seen: list[nodes.ClassDef] = []
+        stack = [cls]
+        while stack:
+            current = stack.pop(0)
+            if any(current is s for s in seen) or len(seen) > 50:
+                continue
+            seen.append(current)
+            stack.extend(base for base, _ in self.base_classes(current))
+        return seen
+
+    def is_cell(self, cls: nodes.ClassDef) -> bool:
+        key = id(cls)
+        if key in self._cell_memo:
+            return self._cell_memo[key]
+        self._cell_memo[key] = False  # guards against cyclic inheritance
+        info = self.info(cls.root())
+        result = False
+        for base in cls.bases:
+            qualified = info.imports.qualify(base)
+            if qualified and _is_mindspore_cell_name(qualified):
+                result = True
+                break
+        if not result:
+            result = any(self.is_cell(base) for base, _ in self.base_classes(cls))
+        self._cell_memo[key] = result
+        return result
+
+    def find_method(self, cls: nodes.ClassDef, name: str) -> tuple[nodes.FunctionDef, nodes.ClassDef] | None:
+        for klass in self.mro(cls):
+            for node in klass.body:
+                if isinstance(node, nodes.FunctionDef) and node.name == name:
+                    return node, klass
+        return None
+
+    def attribute_assignments(self, cls: nodes.ClassDef) -> dict[str, list[tuple[nodes.NodeNG, nodes.FunctionDef]]]:
+        """``self.NAME = value`` anywhere in the class or its project bases (subclass first)."""
+        found: dict[str, list] = {}
+        for klass in self.mro(cls):
+            for method in klass.body:
+                if not isinstance(method, nodes.FunctionDef) or not method.args.args:
+                    continue
+                self_name = method.args.args[0].name
+                for node in method.nodes_of_class((nodes.Assign, nodes.AnnAssign, nodes.AugAssign)):
+                    targets = node.targets if isinstance(node, nodes.Assign) else [node.target]
+                    for target in targets:
+                        for attr, value in _self_attribute_targets(target, node.value, self_name):
+                            found.setdefault(attr.attrname, []).append((value, method))
+        return found
+
+
+def _self_attribute_targets(target, value, self_name: str):
+    """(``self.attr`` target, the value assigned to it); tuple targets pair up element-wise."""
+    if isinstance(target, nodes.AssignAttr) and isinstance(target.expr, nodes.Name) and target.expr.name == self_name:
+        yield target, value
+    elif isinstance(target, (nodes.Tuple, nodes.List)):
+        values = value.elts if isinstance(value, (nodes.Tuple, nodes.List)) and len(value.elts) == len(target.elts) else None
+        for index, element in enumerate(target.elts):
+            yield from _self_attribute_targets(element, values[index] if values else None, self_name)
+
+
+def _is_mindspore_cell_name(qualified: str) -> bool:
+    """``mindspore.nn.Cell`` and MindSpore's own Cell classes (``nn.Dense``, ``nn.SequentialCell`` ...)."""
+    parts = qualified.split(".")
+    return (len(parts) == 3 and parts[0] == "mindspore" and parts[1] == "nn" and parts[2][:1].isupper())

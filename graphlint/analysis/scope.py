@@ -1,0 +1,223 @@
+"""Graph scope: the functions MindSpore compiles, and the helpers they reach.
+
+Entries are ``construct`` (and ``bprop``) of every ``nn.Cell`` subclass,
+functions and methods decorated with ``jit`` / ``ms_function`` (AST capture
+mode), functions passed to ``mindspore.jit(fn)``, and the methods of
+``@jit_class`` classes. A function referenced from graph code (called, or
+passed as a loop body) is a helper and is graph code too, transitively.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from astroid import nodes
+
+from graphlint.analysis.project import ModuleInfo, Project
+
+JIT_DECORATORS = {"mindspore.jit", "mindspore.ms_function"}
+JIT_CLASS_DECORATORS = {"mindspore.jit_class"}
+# capture modes that do not parse the AST: the AST rules do not apply to them.
+NON_AST_CAPTURE = {"bytecode", "trace"}
+CELL_ENTRY_METHODS = ("construct", "bprop")
+
+
+@dataclass
+class GraphFunction:
+    node: nodes.FunctionDef
+    info: ModuleInfo
+    cls: nodes.ClassDef | None
+    kind: str  # "construct" | "bprop" | "jit" | "jit_class" | "helper"
+    entry: str  # display name of the graph entry that reaches it, e.g. "Net.construct"
+    via: tuple[str, ...] = ()  # helpers called on the way, entry excluded
+
+    @property
+    def name(self) -> str:
+        return qualified_display(self.node, self.cls)
+
+    @property
+    def is_entry(self) -> bool:
+        return self.kind != "helper"
+
+    def reached_note(self) -> str:
+        """Appended to messages of findings inside helpers."""
+        if self.is_entry:
+            return ""
+        note = f" (in helper `{self.name}`, reached from `{self.entry}`"
+        if len(self.via) > 1:
+            note += " via " + " -> ".join(f"`{name}`" for name in self.via[:-1])
+        return note + ")"
+
+
+def qualified_display(func: nodes.FunctionDef, cls: nodes.ClassDef | None) -> str:
+    return f"{cls.name}.{func.name}" if cls is not None else func.name
+
+
+def _decorator_qualified(info: ModuleInfo, decorator) -> tuple[str | None, nodes.Call | None]:
+    call = decorator if isinstance(decorator, nodes.Call) else None
+    target = decorator.func if call is not None else decorator
+    return info.imports.qualify(target), call
+
+
+def _capture_mode(call: nodes.Call | None) -> str | None:
+    if call is None or not call.keywords:
+        return None
+    for keyword in call.keywords:
+        if keyword.arg == "capture_mode" and isinstance(keyword.value, nodes.Const):
+            return keyword.value.value
+    return None
+
+
+def is_jit_decorated(info: ModuleInfo, func: nodes.FunctionDef) -> bool:
+    for decorator in func.decorators.nodes if func.decorators else ():
+        qualified, call = _decorator_qualified(info, decorator)
+        if qualified in JIT_DECORATORS and _capture_mode(call) not in NON_AST_CAPTURE:
+            return True
+    return False
+
+
+def is_jit_class(info: ModuleInfo, cls: nodes.ClassDef) -> bool:
+    for decorator in cls.decorators.nodes if cls.decorators else ():
+        qualified, _ = _decorator_qualified(info, decorator)
+        if qualified in JIT_CLASS_DECORATORS:
+            return True
+    return False
+
+
+def _enclosing_class(node) -> nodes.ClassDef | None:
+    scope = node.parent.frame() if node.parent is not None else None
+    return scope if isinstance(scope, nodes.ClassDef) else None
+
+
+def _class_of(node) -> nodes.ClassDef | None:
+    """The nearest class enclosing ``node``."""
+    current = node.parent
+    while current is not None and not isinstance(current, nodes.ClassDef):
+        current = current.parent
+    return current
+
+
+def find_entries(project: Project, info: ModuleInfo) -> list[GraphFunction]:
+    entries: list[GraphFunction] = []
+    for cls in info.module.nodes_of_class(nodes.ClassDef):
+        if project.is_cell(cls):
+            for method in cls.body:
+                if isinstance(method, nodes.FunctionDef) and method.name in CELL_ENTRY_METHODS:
+                    entries.append(GraphFunction(method, info, cls, method.name, qualified_display(method, cls)))
+        if is_jit_class(info, cls):
+            for method in cls.body:
+                if isinstance(method, nodes.FunctionDef) and method.name != "__init__":
+                    entries.append(GraphFunction(method, info, cls, "jit_class", qualified_display(method, cls)))
+    for func in info.module.nodes_of_class(nodes.FunctionDef):
+        if is_jit_decorated(info, func):
+            cls = _enclosing_class(func)
+            entries.append(GraphFunction(func, info, cls, "jit", qualified_display(func, cls)))
+    for call in info.module.nodes_of_class(nodes.Call):
+        # mindspore.jit(fn) / ms_function(fn): fn is compiled.
+        if info.imports.qualify(call.func) not in JIT_DECORATORS or not call.args:
+            continue
+        if _capture_mode(call) in NON_AST_CAPTURE:
+            continue
+        target = _function_reference(project, info, call.args[0], _class_of(call))
+        if target is not None:
+            func, cls, where = target
+            entries.append(GraphFunction(func, where, cls, "jit", qualified_display(func, cls)))
+    return entries
+
+
+def _function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None):
+    """A reference to a project function or method: (FunctionDef, owning class, module) or None."""
+    if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == "self" and cls is not None:
+        found = project.find_method(cls, expr.attrname)
+        if found is not None:
+            method, owner = found
+            return method, owner, project.info(owner.root())
+        return None
+    if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Name) and expr.func.name == "super":
+        return None
+    if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Call) \
+            and isinstance(expr.expr.func, nodes.Name) and expr.expr.func.name == "super" and cls is not None:
+        for klass in project.mro(cls)[1:]:
+            for node in klass.body:
+                if isinstance(node, nodes.FunctionDef) and node.name == expr.attrname:
+                    return node, klass, project.info(klass.root())
+        return None
+    resolved = project.resolve_expr(info, expr)
+    if resolved is not None and resolved.kind == "function":
+        owner = _enclosing_class(resolved.node)
+        return resolved.node, owner, resolved.info
+    if isinstance(expr, nodes.Attribute):
+        owner = project.resolve_expr(info, expr.expr)
+        if owner is not None and owner.kind == "class":
+            found = project.find_method(owner.node, expr.attrname)
+            if found is not None:
+                return found[0], found[1], project.info(found[1].root())
+    return None
+
+
+def _referenced_functions(project: Project, graph: GraphFunction):
+    """Project functions referenced from a graph function's body (calls and function values)."""
+    cls = graph.cls
+    for node in graph.node.nodes_of_class((nodes.Name, nodes.Attribute)):
+        if isinstance(node, nodes.Name) and node.name in _local_names(graph.node):
+            continue
+        # Only the outermost part of an attribute chain is looked at (a.b.c, not a.b).
+        if isinstance(node.parent, nodes.Attribute) and node.parent.expr is node:
+            continue
+        target = _function_reference(project, graph.info, node, cls)
+        if target is not None:
+            yield node, target
+
+
+def _local_names(func: nodes.FunctionDef) -> frozenset[str]:
+    cached = getattr(func, "_graphlint_locals", None)
+    if cached is None:
+        cached = frozenset(func.locals)
+        try:
+            func._graphlint_locals = cached
+        except AttributeError:  # pragma: no cover - slots
+            pass
+    return cached
+
+
+def discover(project: Project, infos: list[ModuleInfo] | None = None,
+             references: dict[int, list] | None = None) -> dict[int, GraphFunction]:
+    """Every graph function of the given modules (default: all), keyed by ``id(FunctionDef)``.
+
+    ``references``, when given, receives for every graph function the places
+    in graph code that reference it: ``id(FunctionDef) -> [(GraphFunction, node)]``.
+    """
+    found: dict[int, GraphFunction] = {}
+    queue: deque[GraphFunction] = deque()
+    for info in infos if infos is not None else project.modules:
+        for entry in find_entries(project, info):
+            if id(entry.node) not in found or not found[id(entry.node)].is_entry:
+                found[id(entry.node)] = entry
+                queue.append(entry)
+    while queue:
+        graph = queue.popleft()
+        for node, (func, cls, where) in _referenced_functions(project, graph):
+            if references is not None:
+                references.setdefault(id(func), []).append((graph, node))
+            if id(func) in found or func is graph.node:
+                continue
+            helper = GraphFunction(func, where, cls, "helper", graph.entry,
+                                   graph.via + (qualified_display(func, cls),))
+            found[id(func)] = helper
+            queue.append(helper)
+    return found
+
+
+def graph_functions_in(found: dict[int, GraphFunction], info: ModuleInfo) -> list[GraphFunction]:
+    """The graph functions defined in one module, outermost first, in source order.
+
+    Functions nested inside another graph function are analysed as part of it.
+    """
+    own = [g for g in found.values() if g.node.root() is info.module]
+    nested = set()
+    for graph in own:
+        for inner in graph.node.nodes_of_class(nodes.FunctionDef, skip_klass=nodes.ClassDef):
+            if inner is not graph.node:
+                nested.add(id(inner))
+    return sorted((g for g in own if id(g.node) not in nested), key=lambda g: (g.node.lineno, g.node.col_offset))

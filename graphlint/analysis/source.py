@@ -1,0 +1,152 @@
+"""Read and parse one source file, turning every way that can fail into a one-line problem."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tokenize
+from dataclasses import dataclass
+
+import astroid
+from astroid import nodes
+from astroid.builder import AstroidBuilder
+from astroid.exceptions import AstroidBuildingError, AstroidSyntaxError
+
+
+class SourceProblem(Exception):
+    """A file graphlint cannot check; ``str()`` is the one-line reason."""
+
+
+@dataclass
+class SourceFile:
+    path: str
+    text: str
+    encoding: str
+    newline: str  # the first line ending in the file ("\n", "\r\n" or "\r")
+    bom: bool
+    module_name: str
+    mtime_ns: int = 0
+    size: int = 0
+    module: nodes.Module | None = None
+
+
+def decode(data: bytes, path: str) -> tuple[str, str, bool]:
+    """Decode as Python does: BOM, then a PEP 263 coding cookie, then UTF-8."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SourceProblem(f"cannot determine the encoding: {exc.msg}") from None
+    bom = data.startswith(b"\xef\xbb\xbf")
+    try:
+        text = data.decode("utf-8-sig" if bom else encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+        where = f" at byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else ""
+        raise SourceProblem(f"cannot decode as {encoding}{where} ({reason}); "
+                            "add a coding cookie such as '# -*- coding: latin-1 -*-'") from None
+    return text, ("utf-8-sig" if bom else encoding), bom
+
+
+def first_newline(text: str) -> str:
+    for index, char in enumerate(text):
+        if char == "\n":
+            return "\n"
+        if char == "\r":
+            return "\r\n" if text[index + 1:index + 2] == "\n" else "\r"
+    return "\n"
+
+
+def module_name_for(path: str) -> str:
+    """Dotted module name, walking up through package folders (those with ``__init__.py``)."""
+    path = os.path.abspath(path)
+    folder, filename = os.path.split(path)
+    stem = os.path.splitext(filename)[0]
+    parts = [] if stem == "__init__" else [stem]
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        folder, package = os.path.split(folder)
+        if not package:
+            break
+        parts.insert(0, package)
+    return ".".join(parts) or stem
+
+
+def package_root_for(path: str) -> str:
+    """The folder above the outermost package that contains ``path``."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return folder
+
+
+def read_source(path: str) -> SourceFile:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+            stat = os.fstat(handle.fileno())
+    except IsADirectoryError:
+        raise SourceProblem("is a directory") from None
+    except PermissionError:
+        raise SourceProblem("permission denied") from None
+    except FileNotFoundError:
+        raise SourceProblem("no such file") from None
+    except OSError as exc:
+        raise SourceProblem(exc.strerror or str(exc)) from None
+    if b"\x00" in data:
+        raise SourceProblem("contains NUL bytes; not a Python source file")
+    text, encoding, bom = decode(data, path)
+    return SourceFile(path=path, text=text, encoding=encoding, newline=first_newline(text), bom=bom,
+                      module_name=module_name_for(path), mtime_ns=stat.st_mtime_ns, size=stat.st_size)
+
+
+_BUILDER = AstroidBuilder(astroid.MANAGER, apply_transforms=False)
+
+
+def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Module:
+    """Parse with astroid without caching the module globally (2,000-file runs stay small)."""
+    old_limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(old_limit, 10000))
+        module = _BUILDER.string_build(text, module_name, path)
+    except AstroidSyntaxError as exc:
+        error = exc.error
+        if isinstance(error, SyntaxError):
+            where = f"line {error.lineno}" + (f", column {error.offset}" if error.offset else "")
+            raise SourceProblem(f"syntax error at {where}: {error.msg}") from None
+        raise SourceProblem(f"cannot parse: {error}") from None
+    except (RecursionError, MemoryError):
+        raise SourceProblem("too deeply nested for the parser") from None
+    except (AstroidBuildingError, ValueError, SyntaxError) as exc:
+        raise SourceProblem(f"cannot parse: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    finally:
+        sys.setrecursionlimit(old_limit)
+    cached = astroid.MANAGER.astroid_cache.get(module_name)
+    if cached is module:
+        del astroid.MANAGER.astroid_cache[module_name]
+    return module
+
+
+def syntax_problem(text: str, path: str) -> str | None:
+    """A quick syntax check with the C parser, for files that are not analysed further."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text, path)
+    except SyntaxError as error:
+        where = f"line {error.lineno}" + (f", column {error.offset}" if error.offset else "")
+        return f"syntax error at {where}: {error.msg}"
+    except (RecursionError, MemoryError, ValueError):
+        return "too deeply nested for the parser"
+    return None
+
+
+def load(path: str) -> SourceFile:
+    source = read_source(path)
+    source.module = parse(source.text, source.module_name, path)
+    return source

@@ -1,0 +1,657 @@
+"""Constants and variables, the way MindSpore's graph compiler decides them.
+
+MindSpore evaluates Python at compile time wherever it can: a condition on a
+constant (``x.shape``, ``is None``, ``self.training``, a config flag, a Python
+scalar argument) selects one branch while compiling, and only conditions on
+runtime values (Tensors and what is computed from them) become control flow
+in the graph. This module gives every expression of a graph function an
+abstract :class:`Value`: which kinds it may be (Tensor, None, int, tuple ...),
+whether it is a runtime *variable*, what makes it one (``origin``, quoted in
+messages), and which storage a Tensor may share (``alias``).
+
+Unknown things are not variables: rules only fire on values that are
+definitely runtime values, so unknown code stays quiet.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, replace
+
+from astroid import nodes
+
+from graphlint.analysis.cfg import CFG, Definition, Element
+
+NOTHING = object()
+
+TENSOR, NONE, INT, FLOAT, BOOL, STR = "tensor", "none", "int", "float", "bool", "str"
+TUPLE, LIST, DICT, SET = "tuple", "list", "dict", "set"
+CELL, OBJECT, DTYPE, FUNCTION, MODULE, CLASS, RANGE, NUMPY = (
+    "cell", "object", "dtype", "function", "module", "class", "range", "numpy")
+UNKNOWN, UNDEFINED = "unknown", "undefined"
+SCALARS = frozenset({INT, FLOAT, BOOL})
+
+
+@dataclass(frozen=True)
+class Value:
+    kinds: frozenset = frozenset()
+    var: bool = False  # a runtime value: decided only when the graph runs
+    origin: str = ""  # what makes it a runtime value, e.g. "the Tensor argument `x`"
+    items: tuple | None = None  # element values of a tuple/list of known length
+    const: object = NOTHING  # the Python value, where known at analysis time
+    alias: str = ""  # for Tensors: the storage it may share ("the argument `x`", ...)
+
+    def is_(self, kind: str) -> bool:
+        return self.kinds == frozenset({kind})
+
+    def may_be(self, kind: str) -> bool:
+        return kind in self.kinds
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.kinds == frozenset({TENSOR})
+
+    @property
+    def known(self) -> bool:
+        return self.const is not NOTHING
+
+    @property
+    def bottom(self) -> bool:
+        return not self.kinds
+
+
+BOTTOM = Value()
+
+
+def const(kind: str, value=NOTHING, items=None) -> Value:
+    return Value(frozenset({kind}), False, "", items, value)
+
+
+def of_python(value) -> Value:
+    if value is None:
+        return const(NONE, None)
+    if isinstance(value, bool):
+        return const(BOOL, value)
+    if isinstance(value, int):
+        return const(INT, value)
+    if isinstance(value, float):
+        return const(FLOAT, value)
+    if isinstance(value, str):
+        return const(STR, value)
+    return const(OBJECT)
+
+
+def variable(kind: str, origin: str, alias: str = "", items=None) -> Value:
+    return Value(frozenset({kind}), True, origin, items, NOTHING, alias)
+
+
+def unknown(var: bool = False, origin: str = "") -> Value:
+    return Value(frozenset({UNKNOWN}), var, origin if var else "")
+
+
+def join(*values: Value) -> Value:
+    present = [v for v in values if not v.bottom]
+    if not present:
+        return BOTTOM
+    if len(present) == 1:
+        return present[0]
+    first = present[0]
+    kinds = frozenset().union(*(v.kinds for v in present))
+    var = any(v.var for v in present)
+    origin = next((v.origin for v in present if v.var and v.origin), "")
+    items = None
+    if all(v.items is not None for v in present) and len({len(v.items) for v in present}) == 1:
+        items = tuple(join(*parts) for parts in zip(*(v.items for v in present)))
+    known = first.const if all(v.known and _same(v.const, first.const) for v in present) else NOTHING
+    alias = next((v.alias for v in present if v.alias), "")
+    return Value(kinds, var, origin, items, known, alias)
+
+
+def _same(a, b) -> bool:
+    try:
+        return type(a) is type(b) and a == b
+    except Exception:  # noqa: BLE001 - odd objects never compare equal here
+        return False
+
+
+def widen(old: Value, new: Value) -> Value:
+    """Joined with the previous round; values that keep changing lose their constant."""
+    merged = join(old, new)
+    if old.known and merged.known and not _same(old.const, new.const):
+        merged = replace(merged, const=NOTHING)
+    return merged
+
+
+# -- what MindSpore APIs return ---------------------------------------------
+# Functions whose result is a compile-time constant even for Tensor arguments.
+CONST_FUNCTIONS = {
+    "mindspore.ops.shape": TUPLE, "mindspore.ops.rank": INT, "mindspore.ops.dtype": DTYPE,
+    "mindspore.ops.size": INT, "mindspore.ops.is_tensor": BOOL, "mindspore.ops.isconstant": BOOL,
+    "mindspore.ops.typeof": OBJECT, "mindspore.ops.tuple_len": INT, "mindspore.ops.get_shape": TUPLE,
+    "mindspore.ops.is_sequence_shape_unknown": BOOL, "mindspore.ops.is_sequence_value_unknown": BOOL,
+}
+CONST_PRIMITIVES = {"Shape": TUPLE, "Rank": INT, "DType": DTYPE, "Size": INT}
+TENSOR_CONST_ATTRIBUTES = {"shape": TUPLE, "ndim": INT, "dtype": DTYPE, "size": INT, "itemsize": INT,
+                           "nbytes": INT, "strides": TUPLE}
+TENSOR_CONST_METHODS = {"dim": INT, "ndimension": INT, "numel": INT, "nelement": INT}
+TENSOR_VIEW_ATTRIBUTES = {"T", "mT", "H", "mH", "real", "imag"}
+HOST_METHODS = {"item": UNKNOWN, "tolist": LIST, "asnumpy": NUMPY, "numpy": NUMPY}
+TUPLE_RESULT_OPS = {"split", "chunk", "unbind", "meshgrid", "unique", "unique_consecutive", "topk", "sort",
+                    "max", "min", "tensor_split", "vsplit", "hsplit", "dsplit", "broadcast_tensors",
+                    "unique_with_pad", "median", "mode", "std_mean", "var_mean", "aminmax", "frexp",
+                    "lu_unpack", "svd", "qr", "eig", "eigh", "slogdet", "histogram", "nonzero"}
+TENSOR_MAKERS = {"mindspore.Tensor", "mindspore.tensor", "mindspore.Parameter", "mindspore.COOTensor",
+                 "mindspore.CSRTensor", "mindspore.RowTensor"}
+BUILTIN_CONST = {"len": INT, "isinstance": BOOL, "issubclass": BOOL, "hasattr": BOOL, "callable": BOOL,
+                 "type": CLASS, "id": INT, "getattr": UNKNOWN, "repr": STR, "str": STR}
+BUILTIN_NUMERIC = {"int": INT, "float": FLOAT, "bool": BOOL, "abs": UNKNOWN, "round": UNKNOWN,
+                   "min": UNKNOWN, "max": UNKNOWN, "sum": UNKNOWN, "pow": UNKNOWN, "divmod": TUPLE}
+BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+          "%": operator.mod, "/": operator.truediv, "**": operator.pow}
+COMPARES = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+
+
+def _arg_descr(name: str) -> str:
+    return f"the Tensor argument `{name}`"
+
+
+def parameter_values(func: nodes.FunctionDef, is_method: bool, bound: dict[str, Value] | None) -> dict[str, Value]:
+    """Values of a graph entry's parameters, the way MindSpore sees them.
+
+    Positional parameters without a default are Tensors (runtime values);
+    parameters with literal defaults and Python-typed annotations are
+    constants; ``bound`` (from call sites, for helpers) takes precedence.
+    """
+    args = func.args
+    values: dict[str, Value] = {}
+    positional = list(args.posonlyargs or []) + list(args.args or [])
+    defaults = list(args.defaults or [])
+    first_default = len(positional) - len(defaults)
+    annotations = list(args.posonlyargs_annotations or []) + list(args.annotations or [])
+    for index, arg in enumerate(positional):
+        if index == 0 and is_method:
+            values[arg.name] = const(OBJECT)
+            continue
+        default = defaults[index - first_default] if index >= first_default else None
+        annotation = annotations[index] if index < len(annotations) else None
+        values[arg.name] = _param_value(arg.name, default, annotation, bound)
+    for arg, default, annotation in zip(args.kwonlyargs or [], args.kw_defaults or [], args.kwonlyargs_annotations or []):
+        values[arg.name] = _param_value(arg.name, default, annotation, bound)
+    if args.vararg:
+        values[args.vararg] = (bound or {}).get(args.vararg) or variable(TUPLE, f"the arguments `*{args.vararg}`")
+    if args.kwarg:
+        values[args.kwarg] = (bound or {}).get(args.kwarg) or const(DICT)
+    return values
+
+
+def _param_value(name, default, annotation, bound) -> Value:
+    if bound is not None:
+        return bound.get(name, unknown())
+    annotated = _annotation_kind(annotation)
+    if annotated in SCALARS | {STR, TUPLE, LIST, DICT}:
+        return const(annotated)
+    if default is not None:
+        if isinstance(default, nodes.Const):
+            if default.value is None:
+                # Optional Tensor: `is None` is decided at compile time, but a passed value is a Tensor.
+                return Value(frozenset({NONE, TENSOR}), True, f"the argument `{name}`")
+            return of_python(default.value)
+        return unknown()
+    return variable(TENSOR, _arg_descr(name), alias=f"the argument `{name}`")
+
+
+def _annotation_kind(annotation) -> str | None:
+    if isinstance(annotation, nodes.Name):
+        return {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "tuple": TUPLE, "list": LIST,
+                "dict": DICT, "Tensor": TENSOR}.get(annotation.name)
+    if isinstance(annotation, nodes.Attribute) and annotation.attrname == "Tensor":
+        return TENSOR
+    return None
+
+
+class FunctionValues:
+    """Abstract values for every expression of one graph function."""
+
+    MAX_ROUNDS = 12
+
+    def __init__(self, analysis, graph, bound: dict[str, Value] | None = None):
+        self.analysis = analysis  # graphlint.analysis.engine.Analysis: class/helper lookups
+        self.graph = graph
+        self.func = graph.node
+        self.info = graph.info
+        self.cls = graph.cls
+        self.imports = graph.info.imports
+        self.cfg = CFG(self.func)
+        self.self_name = None
+        positional = list(self.func.args.posonlyargs or []) + list(self.func.args.args or [])
+        is_static = any(isinstance(d, nodes.Name) and d.name == "staticmethod"
+                        for d in (self.func.decorators.nodes if self.func.decorators else ()))
+        if self.cls is not None and positional and not is_static:
+            self.self_name = positional[0].name
+        self.params = parameter_values(self.func, self.self_name is not None, bound)
+        self.def_values: dict[int, Value] = {}
+        self._cache: dict[int, Value] = {}
+        self._solve()
+
+    # -- fixpoint -----------------------------------------------------------
+    def _solve(self) -> None:
+        definitions = self.cfg.definitions
+        for _ in range(self.MAX_ROUNDS):
+            self._cache = {}
+            changed = False
+            for definition in definitions:
+                new = self._definition_value(definition)
+                old = self.def_values.get(definition.index, BOTTOM)
+                merged = widen(old, new) if not old.bottom else new
+                if merged != old:
+                    self.def_values[definition.index] = merged
+                    changed = True
+            if not changed:
+                break
+        self._cache = {}
+
+    def _definition_value(self, definition: Definition) -> Value:
+        element = definition.element
+        kind = definition.kind
+        if kind == "param":
+            return self.params.get(definition.name, unknown())
+        if kind == "def":
+            return const(FUNCTION if isinstance(definition.node, nodes.FunctionDef) else CLASS)
+        if kind == "import":
+            return const(MODULE)
+        if kind == "del":
+            return const(UNDEFINED)
+        if kind == "except":
+            return const(OBJECT)
+        if kind == "augassign":
+            node = definition.value
+            current = self.name_at(element, definition.name)
+            return self._binop(current, self.eval(node.value, element), node.op.rstrip("="))
+        if kind == "for":
+            return self._iteration_value(element.node, definition)
+        if kind == "with":
+            return unknown()
+        if definition.value is not None:
+            return self.eval(definition.value, element)
+        # `a, b = f(x)`: take the element when the right side's length is known.
+        statement = element.node
+        rhs = getattr(statement, "value", None)
+        if rhs is None:
+            return unknown()
+        whole = self.eval(rhs, element)
+        position = _target_position(statement, definition.node)
+        if whole.items is not None and position is not None and position < len(whole.items):
+            return whole.items[position]
+        if whole.is_tensor:
+            return replace(whole, alias="", const=NOTHING)
+        return unknown(whole.var, whole.origin)
+
+    def _iteration_value(self, loop: nodes.For, definition: Definition) -> Value:
+        iterable = self.eval(loop.iter, self.cfg.element_of(loop.iter))
+        if iterable.is_(RANGE):
+            element_value = const(INT)
+        elif iterable.is_tensor:
+            element_value = variable(TENSOR, iterable.origin, alias=iterable.alias)
+        elif iterable.items:
+            element_value = join(*iterable.items)
+        else:
+            element_value = unknown(iterable.var, iterable.origin)
+        if isinstance(loop.target, nodes.AssignName):
+            return element_value
+        position = _flat_position(loop.target, definition.node)
+        if element_value.items is not None and position is not None and position < len(element_value.items):
+            return element_value.items[position]
+        if isinstance(loop.iter, nodes.Call) and isinstance(loop.iter.func, nodes.Name):
+            # enumerate(xs): index is a constant; zip(a, b): element-wise.
+            if loop.iter.func.name == "enumerate" and position == 0:
+                return const(INT)
+            if loop.iter.func.name == "enumerate" and position == 1 and loop.iter.args:
+                inner = self.eval(loop.iter.args[0], self.cfg.element_of(loop.iter))
+                return join(*inner.items) if inner.items else (variable(TENSOR, inner.origin) if inner.is_tensor else unknown(inner.var, inner.origin))
+            if loop.iter.func.name == "zip" and position is not None and position < len(loop.iter.args):
+                inner = self.eval(loop.iter.args[position], self.cfg.element_of(loop.iter))
+                return join(*inner.items) if inner.items else (variable(TENSOR, inner.origin) if inner.is_tensor else unknown(inner.var, inner.origin))
+        return unknown(element_value.var, element_value.origin)
+
+    # -- queries ------------------------------------------------------------
+    def name_at(self, element: Element | None, name: str) -> Value:
+        if element is not None and name in self.cfg.defs_by_name:
+            definitions = self.cfg.reaching(element, name)
+            if not definitions:
+                return const(UNDEFINED)
+            return join(*(self.def_values.get(d.index, BOTTOM) for d in definitions))
+        return self.analysis.global_value(self.info, name)
+
+    def value(self, expr) -> Value:
+        """The value of any expression in this function."""
+        return self.eval(expr, self.cfg.element_of(expr))
+
+    def eval(self, expr, element: Element | None) -> Value:
+        key = id(expr)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        self._cache[key] = unknown()  # recursion guard
+        result = self._eval(expr, element)
+        self._cache[key] = result
+        return result
+
+    # -- expressions ----------------------------------------------------------
+    def _eval(self, expr, element) -> Value:
+        if isinstance(expr, nodes.Const):
+            return of_python(expr.value)
+        if isinstance(expr, nodes.Name):
+            return self.name_at(element, expr.name)
+        if isinstance(expr, (nodes.Tuple, nodes.List)):
+            items = tuple(self.eval(e, element) for e in expr.elts)
+            if any(isinstance(e, nodes.Starred) for e in expr.elts):
+                items = None
+            kind = TUPLE if isinstance(expr, nodes.Tuple) else LIST
+            parts = items or ()
+            var = any(v.var for v in parts)
+            origin = next((v.origin for v in parts if v.var), "")
+            known = tuple(v.const for v in parts) if items is not None and all(v.known for v in parts) else NOTHING
+            return Value(frozenset({kind}), var, origin, items, known if kind == TUPLE else NOTHING)
+        if isinstance(expr, (nodes.Dict, nodes.Set)):
+            parts = [self.eval(c, element) for c in expr.get_children()]
+            var = any(v.var for v in parts)
+            return Value(frozenset({DICT if isinstance(expr, nodes.Dict) else SET}), var,
+                         next((v.origin for v in parts if v.var), ""))
+        if isinstance(expr, nodes.Attribute):
+            return self._attribute(expr, element)
+        if isinstance(expr, nodes.Call):
+            return self._call(expr, element)
+        if isinstance(expr, nodes.BinOp):
+            return self._binop(self.eval(expr.left, element), self.eval(expr.right, element), expr.op)
+        if isinstance(expr, nodes.BoolOp):
+            parts = [self.eval(v, element) for v in expr.values]
+            result = join(*parts)
+            known = NOTHING
+            if all(p.known for p in parts):
+                try:
+                    current = parts[0].const
+                    for part in parts[1:]:
+                        current = (current and part.const) if expr.op == "and" else (current or part.const)
+                    known = current
+                except Exception:  # noqa: BLE001
+                    known = NOTHING
+            return replace(result, const=known, alias="")
+        if isinstance(expr, nodes.UnaryOp):
+            operand = self.eval(expr.operand, element)
+            if expr.op == "not":
+                if operand.var:
+                    return Value(frozenset({TENSOR if operand.may_be(TENSOR) else BOOL}), True, operand.origin)
+                return const(BOOL, (not operand.const) if operand.known else NOTHING)
+            known = NOTHING
+            if operand.known and isinstance(operand.const, (int, float)) and not isinstance(operand.const, bool):
+                known = -operand.const if expr.op == "-" else operand.const if expr.op == "+" else NOTHING
+            return replace(operand, const=known, alias="", items=None)
+        if isinstance(expr, nodes.Compare):
+            return self._compare(expr, element)
+        if isinstance(expr, nodes.IfExp):
+            test = self.eval(expr.test, element)
+            if test.known and not test.var:
+                return self.eval(expr.body if test.const else expr.orelse, element)
+            result = join(self.eval(expr.body, element), self.eval(expr.orelse, element))
+            if test.var:
+                result = replace(result, var=True, origin=result.origin or test.origin)
+            return result
+        if isinstance(expr, nodes.Subscript):
+            return self._subscript(expr, element)
+        if isinstance(expr, nodes.NamedExpr):
+            return self.eval(expr.value, element)
+        if isinstance(expr, nodes.Starred):
+            return self.eval(expr.value, element)
+        if isinstance(expr, nodes.JoinedStr):
+            parts = [self.eval(v, element) for v in expr.values]
+            return Value(frozenset({STR}), any(p.var for p in parts), next((p.origin for p in parts if p.var), ""))
+        if isinstance(expr, nodes.FormattedValue):
+            return self.eval(expr.value, element)
+        if isinstance(expr, nodes.Lambda):
+            return const(FUNCTION)
+        if isinstance(expr, (nodes.ListComp, nodes.GeneratorExp, nodes.SetComp, nodes.DictComp)):
+            inner = [self.eval(g.iter, element) for g in expr.generators]
+            var = any(v.var or v.may_be(TENSOR) for v in inner)
+            kind = {nodes.ListComp: LIST, nodes.GeneratorExp: OBJECT, nodes.SetComp: SET, nodes.DictComp: DICT}[type(expr)]
+            return Value(frozenset({kind}), var, next((v.origin for v in inner if v.var), ""))
+        return unknown()
+
+    def _attribute(self, expr: nodes.Attribute, element) -> Value:
+        base = expr.expr
+        if isinstance(base, nodes.Name) and base.name == self.self_name and self.cls is not None:
+            if self.name_at(element, base.name).kinds <= {OBJECT}:
+                return self.analysis.self_attribute(self.cls, expr.attrname)
+        qualified = self.imports.qualify(expr)
+        if qualified is not None and not (isinstance(base, nodes.Name) and base.name in self.cfg.defs_by_name):
+            return _qualified_constant(qualified)
+        owner = self.eval(base, element)
+        name = expr.attrname
+        if owner.may_be(TENSOR) and not owner.kinds - {TENSOR, NONE}:
+            if name in TENSOR_CONST_ATTRIBUTES:
+                return const(TENSOR_CONST_ATTRIBUTES[name])
+            if name in TENSOR_VIEW_ATTRIBUTES:
+                return variable(TENSOR, owner.origin, alias=owner.alias)
+            return Value(frozenset({FUNCTION}), owner.var, owner.origin)
+        if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
+            return unknown()
+        return unknown(owner.var, owner.origin)
+
+    def _call(self, expr: nodes.Call, element) -> Value:
+        func = expr.func
+        args = [self.eval(a, element) for a in expr.args]
+        args += [self.eval(k.value, element) for k in expr.keywords or ()]
+        var_args = [a for a in args if a.var]
+        any_var = bool(var_args)
+        origin = var_args[0].origin if var_args else ""
+        # Primitive instances called directly: ops.Shape()(x), P.ReLU()(x).
+        if isinstance(func, nodes.Call):
+            primitive = self.imports.qualify(func.func)
+            name = primitive.rsplit(".", 1)[-1] if primitive else ""
+            if primitive and primitive.startswith("mindspore.ops.") and name in CONST_PRIMITIVES:
+                return const(CONST_PRIMITIVES[name])
+            if primitive and primitive.startswith("mindspore.ops."):
+                return variable(TENSOR, origin or f"the Tensor computed at line {expr.lineno}")
+            return unknown(any_var, origin)
+        qualified = None
+        if not (isinstance(func, nodes.Name) and func.name in self.cfg.defs_by_name):
+            qualified = self.imports.qualify(func)
+        if qualified is not None:
+            return self._qualified_call(qualified, expr, args, any_var, origin)
+        if isinstance(func, nodes.Name):
+            builtin = self._builtin_call(func.name, expr, args, any_var, origin, element)
+            if builtin is not None:
+                return builtin
+        if isinstance(func, nodes.Attribute):
+            owner_expr = func.expr
+            owner = self.eval(owner_expr, element)
+            method = func.attrname
+            if owner.may_be(TENSOR) and not owner.kinds - {TENSOR, NONE}:
+                if method in TENSOR_CONST_METHODS:
+                    return const(TENSOR_CONST_METHODS[method])
+                if method in HOST_METHODS:
+                    return Value(frozenset({HOST_METHODS[method]}), owner.var or any_var, owner.origin or origin)
+                if method in TUPLE_RESULT_OPS:
+                    return variable(TUPLE, owner.origin or origin)
+                return variable(TENSOR, owner.origin or origin)
+            if owner.is_(CELL):
+                if any_var:
+                    return unknown(True, origin)
+                return unknown()
+            if owner.kinds <= {TUPLE, LIST} and owner.kinds:
+                if method in ("index", "count"):
+                    return Value(frozenset({INT}), owner.var or any_var, owner.origin or origin)
+        # A project helper: its summary (what it returns), tainted by variable arguments.
+        summary = self.analysis.call_summary(self, expr)
+        if summary is not None:
+            if any_var and not summary.var:
+                summary = replace(summary, var=True, origin=origin)
+            return replace(summary, alias="")
+        return unknown(any_var, origin)
+
+    def _qualified_call(self, qualified: str, expr, args, any_var, origin) -> Value:
+        top = qualified.split(".")[0]
+        name = qualified.rsplit(".", 1)[-1]
+        line_origin = f"the Tensor created at line {expr.lineno}"
+        if qualified in CONST_FUNCTIONS:
+            return const(CONST_FUNCTIONS[qualified])
+        if qualified in TENSOR_MAKERS:
+            return variable(TENSOR, origin or line_origin, alias=f"the constant Tensor created at line {expr.lineno}")
+        if qualified == "mindspore.mutable":
+            inner = args[0] if args else unknown()
+            return replace(inner, var=True, origin=f"the mutable value at line {expr.lineno}", const=NOTHING)
+        if qualified.startswith("mindspore.ops.") or qualified.startswith("mindspore.numpy."):
+            if name[:1].isupper():
+                return const(OBJECT)  # a primitive or functional-loop object: called later
+            if name in TUPLE_RESULT_OPS:
+                return variable(TUPLE, origin or line_origin)
+            return variable(TENSOR, origin or line_origin)
+        if qualified.startswith("mindspore.nn.") and name[:1].isupper():
+            return const(CELL)
+        if qualified in ("mindspore.float32", "mindspore.int32"):
+            return const(DTYPE)
+        if top in ("numpy", "math", "random", "time", "os"):
+            if any_var:
+                return unknown(True, origin)
+            return unknown()
+        resolved = self.analysis.project.resolve_qualified(qualified)
+        if resolved is not None and resolved.kind == "class" and self.analysis.project.is_cell(resolved.node):
+            return const(CELL)
+        return unknown(any_var, origin)
+
+    def _builtin_call(self, name, expr, args, any_var, origin, element) -> Value | None:
+        if name in BUILTIN_CONST:
+            if name == "len" and args and args[0].items is not None:
+                return const(INT, len(args[0].items))
+            if name == "len" and args and args[0].var and not args[0].may_be(TENSOR) and args[0].items is None:
+                return const(INT)
+            return const(BUILTIN_CONST[name])
+        if name in BUILTIN_NUMERIC:
+            kind = BUILTIN_NUMERIC[name]
+            if any_var:
+                tensor_in = any(a.may_be(TENSOR) for a in args)
+                if kind == UNKNOWN:
+                    kind = TENSOR if tensor_in else UNKNOWN
+                return Value(frozenset({kind}), True, origin)
+            known = NOTHING
+            if all(a.known for a in args) and name in ("int", "float", "bool", "abs", "min", "max", "round"):
+                try:
+                    known = __builtins__[name](*(a.const for a in args)) if isinstance(__builtins__, dict) \
+                        else getattr(__builtins__, name)(*(a.const for a in args))
+                except Exception:  # noqa: BLE001
+                    known = NOTHING
+            return Value(frozenset({kind if kind != UNKNOWN else (type(known).__name__ if known is not NOTHING and type(known).__name__ in SCALARS else UNKNOWN)}), False, "", None, known)
+        if name == "range":
+            known = NOTHING
+            if args and all(a.known and isinstance(a.const, int) for a in args):
+                try:
+                    known = len(range(*(a.const for a in args)))
+                except (TypeError, ValueError):
+                    known = NOTHING
+            if any_var:
+                return Value(frozenset({RANGE}), True, origin)
+            return Value(frozenset({RANGE}), False, "", None, known)
+        if name in ("tuple", "list"):
+            inner = args[0] if args else const(TUPLE, ())
+            kind = TUPLE if name == "tuple" else LIST
+            return Value(frozenset({kind}), inner.var, inner.origin, inner.items)
+        if name in ("zip", "enumerate", "reversed", "sorted", "map", "filter", "iter"):
+            return Value(frozenset({OBJECT}), any_var, origin)
+        if name == "print":
+            return const(NONE, None)
+        if name == "super":
+            return const(OBJECT)
+        return None
+
+    def _binop(self, left: Value, right: Value, op: str) -> Value:
+        var = left.var or right.var
+        origin = left.origin if left.var else right.origin
+        if left.may_be(TENSOR) or right.may_be(TENSOR):
+            if var or left.is_tensor or right.is_tensor:
+                return variable(TENSOR, origin or left.origin or right.origin)
+        if left.is_(TUPLE) and right.is_(TUPLE) and op == "+":
+            items = left.items + right.items if left.items is not None and right.items is not None else None
+            return Value(frozenset({TUPLE}), var, origin, items)
+        known = NOTHING
+        if not var and left.known and right.known and op in BINOPS:
+            try:
+                known = BINOPS[op](left.const, right.const)
+                if isinstance(known, (int, float)) and abs(known) > 10**12:
+                    known = NOTHING
+            except Exception:  # noqa: BLE001
+                known = NOTHING
+        if known is not NOTHING:
+            return of_python(known) if isinstance(known, (int, float, str, bool)) else const(UNKNOWN)
+        kinds = (left.kinds | right.kinds) & (SCALARS | {STR, TUPLE, LIST}) or frozenset({UNKNOWN})
+        return Value(kinds, var, origin)
+
+    def _compare(self, expr: nodes.Compare, element) -> Value:
+        left = self.eval(expr.left, element)
+        values = [left] + [self.eval(right, element) for _, right in expr.ops]
+        operators = [op for op, _ in expr.ops]
+        if all(op in ("is", "is not") for op in operators):
+            # Identity is decided while compiling: `x is None` is a constant even for a Tensor x.
+            known = NOTHING
+            if len(operators) == 1:
+                a, b = values
+                if a.is_(NONE) and b.is_(NONE):
+                    known = operators[0] == "is"
+                elif (a.is_(NONE) and b.kinds and NONE not in b.kinds and UNKNOWN not in b.kinds) or \
+                        (b.is_(NONE) and a.kinds and NONE not in a.kinds and UNKNOWN not in a.kinds):
+                    known = operators[0] == "is not"
+            return const(BOOL, known)
+        var_values = [v for v in values if v.var]
+        if var_values:
+            kind = TENSOR if any(v.may_be(TENSOR) for v in values) else BOOL
+            return Value(frozenset({kind}), True, var_values[0].origin)
+        known = NOTHING
+        if all(v.known for v in values) and all(op in COMPARES for op in operators):
+            try:
+                known = all(COMPARES[op](a.const, b.const) for op, a, b in zip(operators, values, values[1:]))
+            except Exception:  # noqa: BLE001
+                known = NOTHING
+        return const(BOOL, known)
+
+    def _subscript(self, expr: nodes.Subscript, element) -> Value:
+        base = self.eval(expr.value, element)
+        index = self.eval(expr.slice, element) if not isinstance(expr.slice, nodes.Slice) else None
+        if base.may_be(TENSOR) and not base.kinds - {TENSOR, NONE}:
+            origin = base.origin or (index.origin if index is not None and index.var else "")
+            return variable(TENSOR, origin, alias=base.alias)
+        if base.items is not None:
+            if index is not None and index.known and isinstance(index.const, int) and not isinstance(index.const, bool):
+                if -len(base.items) <= index.const < len(base.items):
+                    return base.items[index.const]
+            if isinstance(expr.slice, nodes.Slice):
+                return Value(base.kinds, base.var, base.origin)
+            return join(*base.items) if base.items else unknown()
+        if base.is_(TUPLE) and not base.var:
+            return const(INT) if index is not None else const(TUPLE)
+        return unknown(base.var or (index is not None and index.var), base.origin or (index.origin if index else ""))
+
+
+def _qualified_constant(qualified: str) -> Value:
+    name = qualified.rsplit(".", 1)[-1]
+    if qualified.startswith("mindspore.") and name in {
+            "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
+            "complex64", "complex128", "bfloat16", "uint16", "uint32", "uint64", "float_", "int_", "number"}:
+        return const(DTYPE)
+    if qualified in ("math.pi", "numpy.pi", "math.e", "numpy.e", "math.inf", "numpy.inf"):
+        return const(FLOAT)
+    return unknown()
+
+
+def _target_position(statement, target) -> int | None:
+    for candidate in getattr(statement, "targets", [getattr(statement, "target", None)]):
+        position = _flat_position(candidate, target)
+        if position is not None:
+            return position
+    return None
+
+
+def _flat_position(target_tuple, target) -> int | None:
+    if isinstance(target_tuple, (nodes.Tuple, nodes.List)):
+        for index, element in enumerate(target_tuple.elts):
+            if element is target:
+                return index
+    return None

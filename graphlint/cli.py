@@ -1,0 +1,138 @@
+"""The ``graphlint`` command.
+
+Exit status: 0 nothing found, 1 findings (or, with --diff, changes), 2 a usage
+error or a file that could not be checked (findings in other files are still
+printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+
+from graphlint import __version__
+from graphlint.config import FORMATS, LEVELS, Config, ConfigError, config_for, from_table, load_pyproject
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, no usage dump
+        print(f"graphlint: error: {message} (see graphlint --help)", file=sys.stderr)
+        raise SystemExit(EXIT_ERROR)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="graphlint",
+        description="Find (and fix) the Python that breaks, slows or silently changes MindSpore GRAPH_MODE.",
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and directories (searched recursively)")
+    parser.add_argument("--select", action="append", default=None, metavar="RULES",
+                        help="only these rules: ids, symbols, families or id prefixes, comma separated")
+    parser.add_argument("--ignore", action="append", default=None, metavar="RULES", help="skip these rules")
+    parser.add_argument("--syntax-level", choices=LEVELS, help="MindSpore JIT syntax level (default: lax)")
+    parser.add_argument("--format", choices=FORMATS, help="output format (default: text)")
+    parser.add_argument("--config", metavar="PYPROJECT", help="read [tool.graphlint] from this file")
+    parser.add_argument("--exclude", action="append", default=None, metavar="PATTERNS",
+                        help="glob patterns of files or folders to skip, comma separated")
+    parser.add_argument("--unroll-warn", type=int, metavar="N", help="warn about loops unrolled more than N times")
+    parser.add_argument("--list-rules", action="store_true", help="list every rule and exit")
+    parser.add_argument("--explain", metavar="RULE", help="print the documentation of a rule and exit")
+    parser.add_argument("--version", action="version", version=f"graphlint {__version__}")
+    return parser
+
+
+def _split(values) -> tuple[str, ...]:
+    if not values:
+        return ()
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def resolve_config(args) -> Config:
+    if args.config:
+        if not os.path.isfile(args.config):
+            raise ConfigError(f"{args.config}: no such configuration file")
+        config = from_table(load_pyproject(args.config), Config(), args.config)
+    else:
+        start = os.path.commonpath([os.path.abspath(p) for p in args.paths]) if args.paths else os.getcwd()
+        config = config_for(start if os.path.exists(start) else os.getcwd())
+    overrides = {}
+    if args.select:
+        overrides["select"] = _split(args.select)
+    if args.ignore:
+        overrides["ignore"] = config.ignore + _split(args.ignore)
+    if args.exclude:
+        overrides["exclude"] = config.exclude + _split(args.exclude)
+    for name in ("syntax_level", "format", "unroll_warn"):
+        value = getattr(args, name)
+        if value is not None:
+            overrides[name] = value
+    return replace(config, **overrides) if overrides else config
+
+
+def main(argv=None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("graphlint: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_CLEAN
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+        print(f"graphlint: internal error: {type(exc).__name__}: {exc}. Please report it "
+              "(set GRAPHLINT_DEBUG=1 for the traceback).", file=sys.stderr)
+        if os.environ.get("GRAPHLINT_DEBUG"):
+            raise
+        return EXIT_ERROR
+
+
+def _main(argv) -> int:
+    args = build_parser().parse_args(argv)
+    if args.list_rules:
+        from graphlint.docs import rule_table
+
+        print(rule_table())
+        return EXIT_CLEAN
+    if args.explain:
+        from graphlint.docs import explain
+
+        text = explain(args.explain)
+        if text is None:
+            print(f"graphlint: error: no rule {args.explain!r} (graphlint --list-rules lists them)", file=sys.stderr)
+            return EXIT_ERROR
+        print(text)
+        return EXIT_CLEAN
+    try:
+        config = resolve_config(args)
+    except ConfigError as exc:
+        print(f"graphlint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    unknown = config.unknown_selectors()
+    if unknown:
+        print(f"graphlint: error: unknown rule selector(s): {', '.join(unknown)} "
+              "(graphlint --list-rules lists them)", file=sys.stderr)
+        return EXIT_ERROR
+    if not args.paths:
+        print("graphlint: no paths given, nothing to check", file=sys.stderr)
+        return EXIT_CLEAN
+
+    from graphlint.lint import lint_paths
+    from graphlint.report import RENDERERS
+
+    result = lint_paths(args.paths, config)
+    for problem in result.problems:
+        print(problem.line(), file=sys.stderr)
+    sys.stdout.write(RENDERERS[config.format](result.findings, result.problems))
+    sys.stdout.flush()
+    if result.problems:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if result.findings else EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    sys.exit(main())
