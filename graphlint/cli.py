@@ -39,6 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--exclude", action="append", default=None, metavar="PATTERNS",
                         help="glob patterns of files or folders to skip, comma separated")
     parser.add_argument("--unroll-warn", type=int, metavar="N", help="warn about loops unrolled more than N times")
+    parser.add_argument("--fix", action="store_true", help="apply safe fixes, re-lint, repeat; write files atomically")
+    parser.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe")
+    parser.add_argument("--diff", action="store_true",
+                        help="print the fixes as a unified diff and write nothing (exit 1 when there is a diff)")
+    parser.add_argument("--validate", action="store_true",
+                        help="with --fix/--diff: keep only fixes whose rewrite compiles in GRAPH_MODE and matches "
+                             "the original's PYNATIVE outputs (needs graphlint[validate])")
     parser.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     parser.add_argument("--explain", metavar="RULE", help="print the documentation of a rule and exit")
     parser.add_argument("--version", action="version", version=f"graphlint {__version__}")
@@ -121,6 +128,15 @@ def _main(argv) -> int:
         print("graphlint: no paths given, nothing to check", file=sys.stderr)
         return EXIT_CLEAN
 
+    if args.validate and not (args.fix or args.diff):
+        print("graphlint: error: --validate goes with --fix or --diff", file=sys.stderr)
+        return EXIT_ERROR
+    if args.unsafe_fixes and not (args.fix or args.diff):
+        print("graphlint: error: --unsafe-fixes goes with --fix or --diff", file=sys.stderr)
+        return EXIT_ERROR
+    if args.fix or args.diff:
+        return _fix(args, config)
+
     from graphlint.lint import lint_paths
     from graphlint.report import RENDERERS
 
@@ -132,6 +148,46 @@ def _main(argv) -> int:
     if result.problems:
         return EXIT_ERROR
     return EXIT_FINDINGS if result.findings else EXIT_CLEAN
+
+
+def _fix(args, config) -> int:
+    from graphlint.files import unified_diff
+    from graphlint.fixers.driver import fix_paths
+    from graphlint.report import RENDERERS
+
+    report = fix_paths(args.paths, config, unsafe=args.unsafe_fixes, validate=args.validate,
+                       write=args.fix and not args.diff)
+    for problem in report.lint.problems:
+        print(problem.line(), file=sys.stderr)
+    changed = [f for f in report.files if f.changed]
+    if args.diff:
+        for outcome in changed:
+            sys.stdout.write(unified_diff(outcome.path, outcome.before, outcome.after))
+    else:
+        sys.stdout.write(RENDERERS[config.format](report.remaining, report.lint.problems))
+    _summary(report, wrote=not args.diff)
+    if report.lint.problems or any(f.error for f in report.files):
+        return EXIT_ERROR
+    if args.diff:
+        return EXIT_FINDINGS if changed else EXIT_CLEAN
+    return EXIT_FINDINGS if report.remaining else EXIT_CLEAN
+
+
+def _summary(report, wrote: bool) -> None:
+    applied, refused = report.applied, report.refused
+    files = len({a.path for a in applied})
+    verb = "applied" if wrote else "would be applied"
+    lines = [f"graphlint: {len(applied)} fix{'es' if len(applied) != 1 else ''} {verb} in {files} "
+             f"file{'s' if files != 1 else ''}, {len(refused)} refused"]
+    for item in applied:
+        note = f" [{item.validation}]" if item.validation else ""
+        lines.append(f"  fixed   {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
+    for item in refused:
+        lines.append(f"  refused {item.path}:{item.line}: {item.rule} {item.symbol}: {item.reason}")
+    for outcome in report.files:
+        if outcome.error:
+            lines.append(f"  {outcome.path}: {outcome.error}")
+    print("\n".join(lines), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -150,3 +150,14 @@ def lint_files(files, config: Config, *, problems=None, texts: dict[str, str] | 
         result.findings.extend(pragmas.apply(source.text, info.module, shown_path, findings))
     result.findings.sort(key=lambda f: f.sort_key)
     return result
+
+
+def lint_text(text: str, config: Config | None = None, path: str = "example.py", module_name: str = "example") -> list[Finding]:
+    """Lint one module given as text (examples, tests, the fixers' re-lint)."""
+    config = config or Config()
+    module = parse(text, module_name, path)
+    project = Project()
+    info = project.add(module, path)
+    analysis = Analysis(project, config)
+    findings = analyse_module(info, analysis, config)
+    return PragmaFilter().apply(text, module, path, findings)

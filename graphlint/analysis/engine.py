@@ -27,6 +27,7 @@ class Finding:
     node: nodes.NodeNG | None = field(default=None, repr=False, compare=False)
     data: dict = field(default_factory=dict, repr=False, compare=False)  # for fixers
     severity: Severity = Severity.WARNING
+    graph: GraphFunction | None = field(default=None, repr=False, compare=False)  # where it was found
 
     @property
     def message(self) -> str:
@@ -292,7 +293,8 @@ class ModuleContext:
         self._seen.add(key)
         finding = Finding(rule=rule, path=self.info.path, line=line, column=column, end_line=end_line,
                           end_column=end_column, args=args, note=graph.reached_note() if graph else "",
-                          node=node, data=data or {}, severity=rule.severity(self.config.syntax_level))
+                          node=node, data=data or {}, severity=rule.severity(self.config.syntax_level),
+                          graph=graph)
         self.findings.append(finding)
         return finding
 

@@ -31,6 +31,11 @@ class GraphFunction:
     kind: str  # "construct" | "bprop" | "jit" | "jit_class" | "helper"
     entry: str  # display name of the graph entry that reaches it, e.g. "Net.construct"
     via: tuple[str, ...] = ()  # helpers called on the way, entry excluded
+    root: "GraphFunction | None" = None  # the graph entry that reaches it (itself for entries)
+
+    def __post_init__(self) -> None:
+        if self.root is None:
+            self.root = self
 
     @property
     def name(self) -> str:
@@ -203,7 +208,7 @@ def discover(project: Project, infos: list[ModuleInfo] | None = None,
             if id(func) in found or func is graph.node:
                 continue
             helper = GraphFunction(func, where, cls, "helper", graph.entry,
-                                   graph.via + (qualified_display(func, cls),))
+                                   graph.via + (qualified_display(func, cls),), graph.root)
             found[id(func)] = helper
             queue.append(helper)
     return found

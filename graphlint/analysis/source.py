@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import sys
@@ -28,6 +29,7 @@ class SourceFile:
     module_name: str
     mtime_ns: int = 0
     size: int = 0
+    digest: str = ""  # sha256 of the bytes read: a fix is never written over a file changed since
     module: nodes.Module | None = None
 
 
@@ -99,18 +101,22 @@ def read_source(path: str) -> SourceFile:
         raise SourceProblem("contains NUL bytes; not a Python source file")
     text, encoding, bom = decode(data, path)
     return SourceFile(path=path, text=text, encoding=encoding, newline=first_newline(text), bom=bom,
-                      module_name=module_name_for(path), mtime_ns=stat.st_mtime_ns, size=stat.st_size)
+                      module_name=module_name_for(path), mtime_ns=stat.st_mtime_ns, size=stat.st_size,
+                      digest=hashlib.sha256(data).hexdigest())
 
 
 _BUILDER = AstroidBuilder(astroid.MANAGER, apply_transforms=False)
 
 
 def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Module:
-    """Parse with astroid without caching the module globally (2,000-file runs stay small)."""
+    """Parse with astroid: no inference, no global module cache (2,000-file runs stay small)."""
     old_limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(old_limit, 10000))
-        module = _BUILDER.string_build(text, module_name, path)
+        # _data_build, not string_build: string_build's post-processing runs astroid inference on
+        # attribute assignments, which follows imports into MindSpore's own (huge) sources.
+        module, _ = _BUILDER._data_build(text, module_name, path)
+        module.file_encoding = "utf-8"
     except AstroidSyntaxError as exc:
         error = exc.error
         if isinstance(error, SyntaxError):
@@ -123,9 +129,6 @@ def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Mo
         raise SourceProblem(f"cannot parse: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     finally:
         sys.setrecursionlimit(old_limit)
-    cached = astroid.MANAGER.astroid_cache.get(module_name)
-    if cached is module:
-        del astroid.MANAGER.astroid_cache[module_name]
     return module
 
 

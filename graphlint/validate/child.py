@@ -122,6 +122,19 @@ def _tensor_from_spec(spec: str, index: int):
     return Tensor(array)
 
 
+def _placeholder(spec: str):
+    """``"float32[?,3]"`` -> Tensor(shape=[None, 3], dtype=float32); ``"float32[*]"`` -> dynamic rank."""
+    import mindspore as ms
+    from mindspore import Tensor
+
+    dtype, _, shape_text = spec.strip().partition("[")
+    dims = [d.strip() for d in shape_text.rstrip("]").split(",") if d.strip()]
+    ms_dtype = getattr(ms, DTYPES[dtype.strip()])
+    if dims == ["*"]:
+        return Tensor(shape=None, dtype=ms_dtype)
+    return Tensor(shape=[None if d in ("?", "None", "-1") else int(d) for d in dims], dtype=ms_dtype)
+
+
 def encode(value, depth: int = 0):
     """Turn outputs into JSON: tensors become dtype, shape and values."""
     import numpy as np
@@ -196,6 +209,17 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
         ms.set_context(mode=pynative)
         target, is_cell, plain = _entry_objects(job, module)
         call = ms.jit(target if is_cell else plain, fullgraph=True)
+    elif mode == "compile":
+        # Compile only, from placeholders: Tensor(shape=[None, 3], dtype=...) or dynamic rank.
+        ms.set_context(mode=ms.GRAPH_MODE)
+        target, is_cell, plain = _entry_objects(job, module)
+        placeholders = [_placeholder(spec) for spec in job.get("placeholders", [])]
+        if not is_cell:
+            raise TypeError("compile-only validation needs a Cell entry")
+        target.set_inputs(*placeholders)
+        started = time.perf_counter()
+        target.compile(*placeholders)
+        return {"status": "ok", "outputs": [], "seconds": [time.perf_counter() - started]}
     elif mode == "mindir":
         ms.set_context(mode=ms.GRAPH_MODE)
         target, is_cell, plain = _entry_objects(job, module)

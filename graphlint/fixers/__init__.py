@@ -1,0 +1,34 @@
+"""Fixers: libcst rewrites of findings, one module per rule family they fix.
+
+``FIXERS`` maps a rule symbol to the fixer that rewrites it. Each fixer
+declares its safety: ``safe`` (applied by --fix), ``unsafe`` (only with
+--unsafe-fixes) or ``display-only`` (shown, never applied).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+FIXER_MODULES = ("statements", "inplace", "host_sync", "fallback", "branches", "loops")
+
+
+def _load() -> dict:
+    found = {}
+    for name in FIXER_MODULES:
+        try:
+            module = importlib.import_module(f"graphlint.fixers.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"graphlint.fixers.{name}":
+                raise
+            continue
+        for fixer in module.FIXERS:
+            for symbol in fixer.symbols:
+                found[symbol] = fixer
+    return found
+
+
+FIXERS = _load()
+
+
+def fixer_for(symbol: str):
+    return FIXERS.get(symbol)

@@ -1,0 +1,234 @@
+"""What a fixer is, and the libcst plumbing every fixer shares.
+
+A fixer turns one finding (rule + source span + the analysis behind it) into
+an :class:`Edit` (libcst nodes to replace) or a :class:`Refusal` (why not).
+Fixers never re-detect: they locate the finding's node in the libcst tree by
+its position and read the analysis the checker attached to the finding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+from astroid import nodes
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from graphlint.catalogue.model import FixSafety
+
+# astroid node class -> the libcst node classes that can sit at the same span
+CST_KINDS = {
+    nodes.If: (cst.If,), nodes.While: (cst.While,), nodes.For: (cst.For,), nodes.Delete: (cst.Del,),
+    nodes.Import: (cst.Import,), nodes.ImportFrom: (cst.ImportFrom,), nodes.AnnAssign: (cst.AnnAssign,),
+    nodes.AugAssign: (cst.AugAssign,), nodes.Compare: (cst.Comparison,), nodes.Call: (cst.Call,),
+    nodes.Attribute: (cst.Attribute,), nodes.Assign: (cst.Assign,), nodes.Subscript: (cst.Subscript,),
+    nodes.Return: (cst.Return,), nodes.Expr: (cst.Expr,), nodes.IfExp: (cst.IfExp,),
+    nodes.Name: (cst.Name,), nodes.BinOp: (cst.BinaryOperation,), nodes.FunctionDef: (cst.FunctionDef,),
+}
+
+
+@dataclass
+class Edit:
+    """Replacements (original libcst node -> new node, sentinel or FlattenSentinel) for one finding."""
+
+    finding: object
+    fixer: "Fixer"
+    replacements: list[tuple[cst.CSTNode, object]]
+    imports: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # (module, obj, asname)
+    module_prefix: list[cst.CSTNode] = field(default_factory=list)  # statements added after the imports
+    description: str = ""
+
+    @property
+    def targets(self) -> list[cst.CSTNode]:
+        return [original for original, _ in self.replacements]
+
+
+@dataclass
+class Refusal:
+    finding: object
+    fixer: "Fixer | None"
+    reason: str
+
+
+class Fixer:
+    """Base class: ``symbols`` are the rules it fixes; ``safety`` decides when --fix applies it."""
+
+    symbols: tuple[str, ...] = ()
+    safety: FixSafety = FixSafety.SAFE
+    description = ""
+
+    def plan(self, finding, context: "FixContext") -> Edit | Refusal:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def refuse(self, finding, reason: str) -> Refusal:
+        return Refusal(finding, self, reason)
+
+    def edit(self, finding, replacements, **kw) -> Edit:
+        return Edit(finding, self, replacements, **kw)
+
+
+class FixContext:
+    """A module's libcst tree with positions, and lookups from astroid spans to libcst nodes."""
+
+    def __init__(self, text: str, analysis=None, info=None):
+        self.text = text
+        self.tree = cst.parse_module(text)
+        self.wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
+        self.positions = self.wrapper.resolve(PositionProvider)
+        self.parents = self.wrapper.resolve(ParentNodeProvider)
+        self.lines = text.splitlines(keepends=True)
+        self.analysis = analysis
+        self.info = info
+        self._by_start: dict[tuple[int, int], list[cst.CSTNode]] = {}
+        for node, position in self.positions.items():
+            self._by_start.setdefault((position.start.line, position.start.column), []).append(node)
+
+    def _char_column(self, line: int, byte_column: int) -> int:
+        if not 1 <= line <= len(self.lines):
+            return byte_column
+        return len(self.lines[line - 1].encode("utf-8")[:byte_column].decode("utf-8", "ignore"))
+
+    def find(self, node: nodes.NodeNG, kinds: tuple[type, ...] | None = None) -> cst.CSTNode | None:
+        """The libcst node at an astroid node's span."""
+        kinds = kinds or CST_KINDS.get(type(node))
+        if kinds is None:
+            return None
+        start = (node.lineno, self._char_column(node.lineno, node.col_offset))
+        end = None
+        if node.end_lineno is not None and node.end_col_offset is not None:
+            end = (node.end_lineno, self._char_column(node.end_lineno, node.end_col_offset))
+        candidates = [c for c in self._by_start.get(start, ()) if isinstance(c, kinds)]
+        if end is not None:
+            exact = [c for c in candidates
+                     if (self.positions[c].end.line, self.positions[c].end.column) == end]
+            if exact:
+                return exact[0]
+        return candidates[0] if len(candidates) == 1 else None
+
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self.parents.get(node)
+
+    def statement_line(self, small: cst.CSTNode) -> cst.CSTNode | None:
+        """The SimpleStatementLine holding a small statement."""
+        parent = self.parent(small)
+        return parent if isinstance(parent, cst.SimpleStatementLine) else None
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.tree.code_for_node(node)
+
+    def remove_statement(self, small: cst.CSTNode) -> list[tuple[cst.CSTNode, object]]:
+        """Replacements that delete a small statement, leaving valid code (``pass`` in an emptied block)."""
+        line = self.statement_line(small)
+        if line is None:
+            return []
+        if len(line.body) > 1:
+            return [(small, cst.RemovalSentinel.REMOVE)]
+        block = self.parent(line)
+        siblings = getattr(block, "body", ())
+        if isinstance(siblings, (list, tuple)) and len(siblings) == 1:
+            return [(line, line.with_changes(body=[cst.Pass()]))]
+        return [(line, cst.RemovalSentinel.REMOVE)]
+
+    def module_alias(self, qualified: str) -> str | None:
+        """The local spelling of an imported MindSpore name (``mindspore.ops`` -> ``ops``), if imported."""
+        if self.info is None:
+            return None
+        for local, target in self.info.imports.aliases.items():
+            if target == qualified:
+                return local
+        for local, target in self.info.imports.aliases.items():
+            if qualified.startswith(target + "."):
+                return local + qualified[len(target):]
+        return None
+
+    def spelling(self, qualified: str, fallback_import: tuple[str, str | None, str | None]):
+        """(expression text, import to add or None) for a MindSpore name such as ``mindspore.ops``."""
+        existing = self.module_alias(qualified)
+        if existing:
+            return existing, None
+        module, obj, asname = fallback_import
+        name = asname or obj or module
+        return name + qualified[len(module if obj is None else f"{module}.{obj}"):], fallback_import
+
+
+class _Replacer(cst.CSTTransformer):
+    def __init__(self, replacements: dict[int, object]):
+        super().__init__()
+        self.replacements = replacements
+
+    def on_leave(self, original_node, updated_node):
+        replacement = self.replacements.get(id(original_node))
+        if replacement is None:
+            return updated_node
+        return replacement
+
+
+def apply_edits(context: FixContext, edits: list[Edit]) -> tuple[str, list[Edit], list[Edit]]:
+    """Apply non-overlapping edits in one pass; returns (new text, applied, deferred)."""
+    applied: list[Edit] = []
+    deferred: list[Edit] = []
+    claimed: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for edit in edits:
+        spans = []
+        for target in edit.targets:
+            position = context.positions.get(target)
+            if position is None:
+                spans = None
+                break
+            spans.append(((position.start.line, position.start.column), (position.end.line, position.end.column)))
+        if spans is None:
+            deferred.append(edit)
+            continue
+        if any(not (end <= c_start or start >= c_end) for start, end in spans for c_start, c_end in claimed):
+            deferred.append(edit)
+            continue
+        claimed.extend(spans)
+        applied.append(edit)
+    mapping = {id(original): new for edit in applied for original, new in edit.replacements}
+    tree = context.tree.visit(_Replacer(mapping)) if mapping else context.tree
+    prefix = [statement for edit in applied for statement in edit.module_prefix]
+    if prefix:
+        tree = _insert_after_imports(tree, prefix)
+    imports = {item for edit in applied for item in edit.imports}
+    if imports:
+        tree = _add_imports(tree, sorted(imports, key=lambda i: (i[0], i[1] or "", i[2] or "")))
+    return tree.code, applied, deferred
+
+
+def _insert_after_imports(tree: cst.Module, statements: list[cst.CSTNode]) -> cst.Module:
+    body = list(tree.body)
+    index = 0
+    for position, statement in enumerate(body):
+        if _is_docstring_or_import(statement, position):
+            index = position + 1
+        else:
+            break
+    existing = {tree.code_for_node(s).strip() for s in body}
+    new = [s for s in statements if tree.code_for_node(s).strip() not in existing]
+    unique = []
+    for statement in new:
+        if tree.code_for_node(statement).strip() not in {tree.code_for_node(u).strip() for u in unique}:
+            unique.append(statement)
+    return tree.with_changes(body=body[:index] + unique + body[index:])
+
+
+def _is_docstring_or_import(statement, position: int) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        if isinstance(small, (cst.Import, cst.ImportFrom)):
+            continue
+        if position == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+            continue
+        return False
+    return True
+
+
+def _add_imports(tree: cst.Module, imports) -> cst.Module:
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor
+
+    context = CodemodContext()
+    for module, obj, asname in imports:
+        AddImportsVisitor.add_needed_import(context, module, obj, asname)
+    return AddImportsVisitor(context).transform_module(tree)

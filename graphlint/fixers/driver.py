@@ -1,0 +1,245 @@
+"""``graphlint --fix``: plan, apply, re-lint and repeat; validate; write atomically or show a diff."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from graphlint.analysis.engine import Analysis, Finding, analyse_module
+from graphlint.analysis.project import Project
+from graphlint.analysis.source import SourceProblem, parse
+from graphlint.catalogue.model import FixSafety
+from graphlint.config import Config
+from graphlint.files import WriteRefused, unified_diff, write_atomic
+from graphlint.fixers import fixer_for
+from graphlint.fixers.base import Edit, FixContext, Refusal, apply_edits
+from graphlint.lint import LintResult, lint_paths
+from graphlint.suppress import PragmaFilter
+
+MAX_ROUNDS = 8
+
+
+@dataclass
+class Applied:
+    path: str
+    line: int
+    rule: str
+    symbol: str
+    description: str
+    validation: str = ""
+
+
+@dataclass
+class Refused:
+    path: str
+    line: int
+    rule: str
+    symbol: str
+    reason: str
+
+
+@dataclass
+class FileFix:
+    path: str
+    before: str
+    after: str
+    applied: list[Applied] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+    written: bool = False
+    error: str = ""
+
+    @property
+    def changed(self) -> bool:
+        return self.after != self.before
+
+
+@dataclass
+class FixReport:
+    lint: LintResult
+    files: list[FileFix] = field(default_factory=list)
+    remaining: list[Finding] = field(default_factory=list)
+
+    @property
+    def applied(self) -> list[Applied]:
+        return [a for f in self.files for a in f.applied]
+
+    @property
+    def refused(self) -> list[Refused]:
+        return [r for f in self.files for r in f.refused]
+
+
+def _line_key(finding: Finding, text: str) -> tuple[str, str]:
+    lines = text.splitlines()
+    line = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
+    return finding.rule.symbol, line
+
+
+class _Relinter:
+    """Lint a new text of one file inside the run's project (cross-file scope kept)."""
+
+    def __init__(self, lint: LintResult, config: Config):
+        self.lint = lint
+        self.config = config
+        self.pragmas = PragmaFilter()
+
+    def __call__(self, path: str, text: str):
+        source = self.lint.sources[path]
+        module = parse(text, source.module_name, os.path.abspath(path))
+        project = Project()
+        absolute = os.path.abspath(path)
+        for other in self.lint.analysis.project.modules:
+            if other.path != absolute:
+                project.add(other.module, other.path)
+        info = project.add(module, absolute)
+        analysis = Analysis(project, self.config)
+        findings = analyse_module(info, analysis, self.config)
+        for finding in findings:
+            finding.path = path
+        return self.pragmas.apply(text, module, path, findings), analysis, info
+
+
+def fix_paths(paths, config: Config, *, unsafe: bool = False, validate: bool = False,
+              write: bool = True) -> FixReport:
+    lint = lint_paths(paths, config)
+    report = FixReport(lint=lint)
+    relint = _Relinter(lint, config)
+    by_path: dict[str, list[Finding]] = {}
+    for finding in lint.findings:
+        by_path.setdefault(finding.path, []).append(finding)
+    for path, findings in by_path.items():
+        if path not in lint.sources or not any(fixer_for(f.rule.symbol) for f in findings):
+            report.remaining.extend(findings)
+            continue
+        outcome, remaining = _fix_file(path, lint, findings, relint, config, unsafe, validate)
+        report.remaining.extend(remaining)
+        if outcome.changed and write:
+            try:
+                write_atomic(lint.sources[path], outcome.after)
+                outcome.written = True
+            except (WriteRefused, OSError) as exc:
+                outcome.error = f"not written: {exc}"
+        report.files.append(outcome)
+    report.remaining.sort(key=lambda f: f.sort_key)
+    return report
+
+
+def _fix_file(path, lint, findings, relint, config, unsafe, validate):
+    source = lint.sources[path]
+    text = original = source.text
+    outcome = FileFix(path=path, before=original, after=original)
+    settled: set[tuple[str, str]] = set()  # (symbol, line text) refused or applied: not retried
+    analysis, info = lint.analysis, lint.analysis.project.info(source.module)
+    for _ in range(MAX_ROUNDS):
+        try:
+            context = FixContext(text, analysis, info)
+        except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can: leave the file
+            outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, f"libcst cannot parse the file: {exc}")
+                                   for f in findings if fixer_for(f.rule.symbol))
+            break
+        edits: list[Edit] = []
+        for finding in findings:
+            fixer = fixer_for(finding.rule.symbol)
+            key = _line_key(finding, text)
+            if fixer is None or key in settled:
+                continue
+            refusal = None
+            if fixer.safety is FixSafety.UNSAFE and not unsafe:
+                refusal = "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes"
+            try:
+                plan = fixer.plan(finding, context)
+            except Exception as exc:  # noqa: BLE001 - a fixer bug must not stop the run
+                plan = Refusal(finding, fixer, f"internal error in the fixer: {type(exc).__name__}: {exc}")
+            if isinstance(plan, Refusal):
+                refusal = plan.reason
+            elif fixer.safety is FixSafety.DISPLAY:
+                refusal = "display-only: " + (plan.description or "rewrite by hand")
+            if refusal:
+                settled.add(key)
+                outcome.refused.append(Refused(path, finding.line, finding.rule.id, finding.rule.symbol, refusal))
+                continue
+            edits.append(plan)
+        if not edits:
+            break
+        new_text, applied, _deferred = apply_edits(context, edits)
+        problem = _parse_problem(new_text)
+        if problem:
+            for edit in applied:
+                settled.add(_line_key(edit.finding, text))
+                outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
+                                               f"the rewrite would not parse ({problem}); left as is"))
+            continue
+        validations = {}
+        if validate:
+            new_text, applied, validations = _validated(path, text, context, applied, config, outcome, settled)
+        for edit in applied:
+            settled.add(_line_key(edit.finding, text))
+            outcome.applied.append(Applied(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
+                                           edit.description or edit.fixer.description,
+                                           validations.get(id(edit), "")))
+        if new_text == text:
+            break
+        text = new_text
+        try:
+            findings, analysis, info = relint(path, text)
+        except SourceProblem as exc:  # pragma: no cover - guarded by _parse_problem
+            outcome.error = f"re-linting the fixed text failed: {exc}"
+            text = outcome.before
+            break
+    outcome.after = text
+    return outcome, findings
+
+
+def _parse_problem(text: str) -> str:
+    try:
+        compile(text, "<fixed>", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return f"line {exc.lineno}: {exc.msg}"
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return str(exc) or type(exc).__name__
+    return ""
+
+
+def _validated(path, text, context, applied, config, outcome, settled):
+    """Keep the edits whose rewrite validates; refuse the others with the reason."""
+    from graphlint.validate.validator import sys_root_for, validate_entry
+
+    source_root = sys_root_for(path)
+    kept, notes = [], {}
+    for edit in applied:
+        # Validate on top of the edits already accepted in this round (the same tree: edits hold its nodes).
+        candidate_text, _, _ = apply_edits(context, kept + [edit])
+        entry = _entry_for(edit.finding)
+        if entry is None:
+            verdict_ok, reason = False, "cannot validate: the change is not inside a Cell or a jit function"
+        else:
+            verdict = validate_entry(entry, path, text, candidate_text, source_root,
+                                     config.validate_inputs.get(entry.key), config.validate_timeout,
+                                     config.validate_memory_mb)
+            verdict_ok, reason = verdict.ok, verdict.reason
+        if verdict_ok:
+            kept.append(edit)
+            notes[id(edit)] = reason
+        else:
+            settled.add(_line_key(edit.finding, text))
+            outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
+                                           f"validation failed: {reason}"))
+    if not kept:
+        return text, [], notes
+    new_text, kept_applied, _ = apply_edits(context, kept)
+    return new_text, kept_applied, notes
+
+
+def _entry_for(finding):
+    from graphlint.validate.validator import EntryRef
+
+    graph = finding.graph
+    if graph is None or graph.root is None:
+        return None
+    root = graph.root
+    module_name = root.info.name
+    args = list(root.node.args.posonlyargs or []) + list(root.node.args.args or [])
+    if root.kind in ("construct", "bprop") and root.cls is not None:
+        return EntryRef(module_name, root.cls.name, True, max(len(args) - 1, 0))
+    if root.kind == "jit" and root.cls is None:
+        return EntryRef(module_name, root.node.name, False, len(args))
+    return None
