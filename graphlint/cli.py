@@ -46,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--validate", action="store_true",
                         help="with --fix/--diff: keep only fixes whose rewrite compiles in GRAPH_MODE and matches "
                              "the original's PYNATIVE outputs (needs graphlint[validate])")
+    parser.add_argument("--exit-zero", action="store_true",
+                        help="exit 0 even when findings remain (2 still means a file could not be checked)")
+    parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
+    parser.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and exit 0")
     parser.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     parser.add_argument("--explain", metavar="RULE", help="print the documentation of a rule and exit")
     parser.add_argument("--version", action="version", version=f"graphlint {__version__}")
@@ -140,14 +144,28 @@ def _main(argv) -> int:
     from graphlint.lint import lint_paths
     from graphlint.report import RENDERERS
 
+    from graphlint.baseline import BaselineError, new_findings, write_baseline
+
     result = lint_paths(args.paths, config)
     for problem in result.problems:
         print(problem.line(), file=sys.stderr)
+    texts = {path: source.text for path, source in result.sources.items()}
+    if args.write_baseline:
+        count = write_baseline(args.write_baseline, result.findings, texts)
+        print(f"graphlint: recorded {count} finding{'s' if count != 1 else ''} in {args.write_baseline}",
+              file=sys.stderr)
+        return EXIT_ERROR if result.problems else EXIT_CLEAN
+    if args.baseline:
+        try:
+            result.findings = new_findings(args.baseline, result.findings, texts)
+        except BaselineError as exc:
+            print(f"graphlint: error: {exc}", file=sys.stderr)
+            return EXIT_ERROR
     sys.stdout.write(RENDERERS[config.format](result.findings, result.problems))
     sys.stdout.flush()
     if result.problems:
         return EXIT_ERROR
-    return EXIT_FINDINGS if result.findings else EXIT_CLEAN
+    return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
 
 
 def _fix(args, config) -> int:
@@ -169,8 +187,8 @@ def _fix(args, config) -> int:
     if report.lint.problems or any(f.error for f in report.files):
         return EXIT_ERROR
     if args.diff:
-        return EXIT_FINDINGS if changed else EXIT_CLEAN
-    return EXIT_FINDINGS if report.remaining else EXIT_CLEAN
+        return EXIT_FINDINGS if changed and not args.exit_zero else EXIT_CLEAN
+    return EXIT_FINDINGS if report.remaining and not args.exit_zero else EXIT_CLEAN
 
 
 def _summary(report, wrote: bool) -> None:
