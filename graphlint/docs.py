@@ -69,3 +69,78 @@ def render_rule(rule: Rule) -> str:
 def explain(name: str) -> str | None:
     rule = lookup(name)
     return render_rule(rule) if rule is not None else None
+
+
+COVERAGE_WORDS = {OK: "supported", FAILS: "fails", DIVERGES: "diverges", CRASHES: "crashes", SKIP: "-"}
+
+
+def _level_word(example: Example, level: str) -> str:
+    claim = getattr(example, level)
+    if level == "lax" and claim == OK and example.strict == FAILS:
+        return "falls back"
+    if example.dynamic_shape and claim == OK:
+        return "dynamic shape"
+    return COVERAGE_WORDS[claim]
+
+
+def coverage_page() -> str:
+    """docs/coverage.md: Python constructs x MindSpore 2.10 levels, from the examples the tests compile."""
+    lines = [
+        "# What MindSpore 2.10 does with Python constructs in graph code",
+        "",
+        "Generated from the catalogue's failing examples, each compiled by the test suite with MindSpore 2.10 "
+        "(CPU) at the default `lax` syntax level (GRAPH_MODE) and at `strict` (`mindspore.jit(..., fullgraph=True)`, "
+        "what MindIR export needs). *falls back*: compiles by JIT fallback (interpreted) at lax, rejected at strict. "
+        "*diverges*: compiles, but returns something other than PYNATIVE_MODE. Regenerate with "
+        "`python -m graphlint.docs docs`.",
+        "",
+        "| construct | lax | strict | rule | fixable |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for rule in RULES:
+        fixable = rule.fix_safety.value if rule.fix_safety is not None else "no"
+        for example in rule.fails:
+            lines.append(f"| {example.title} | {_level_word(example, 'lax')} | {_level_word(example, 'strict')} | "
+                         f"[{rule.id} `{rule.symbol}`](rules/{rule.id}.md) | {fixable} |")
+    return "\n".join(lines) + "\n"
+
+
+def rules_index() -> str:
+    lines = ["# graphlint rules", "", "| id | symbol | lax | strict | what it detects |", "| --- | --- | --- | --- | --- |"]
+    for rule in RULES:
+        lines.append(f"| [{rule.id}]({rule.id}.md) | `{rule.symbol}` | {rule.lax.value} | {rule.strict.value} | "
+                     f"{rule.summary} |")
+    return "\n".join(lines) + "\n"
+
+
+def generated_files() -> dict[str, str]:
+    """Relative path under docs/ -> content."""
+    files = {"coverage.md": coverage_page(), "rules/README.md": rules_index()}
+    for rule in RULES:
+        files[f"rules/{rule.id}.md"] = render_rule(rule)
+    return files
+
+
+def write_docs(folder: str) -> list[str]:
+    import os
+
+    written = []
+    rules_folder = os.path.join(folder, "rules")
+    os.makedirs(rules_folder, exist_ok=True)
+    wanted = generated_files()
+    for stale in os.listdir(rules_folder):
+        if f"rules/{stale}" not in wanted:
+            os.remove(os.path.join(rules_folder, stale))
+    for relative, content in wanted.items():
+        path = os.path.join(folder, relative)
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(content)
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    import sys
+
+    target = sys.argv[1] if len(sys.argv) > 1 else "docs"
+    print(f"wrote {len(write_docs(target))} files under {target}/")

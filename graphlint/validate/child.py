@@ -175,8 +175,16 @@ def _float(v: float):
 
 def _entry_objects(job: dict, module: types.ModuleType):
     """Return (target, is_cell, plain_function) for the job's entry."""
+    import random
+
+    import numpy as np
     import mindspore as ms
 
+    # Same seed before every construction: weights initialised at random are equal across runs/processes.
+    seed = int(job.get("seed", 1234))
+    random.seed(seed)
+    np.random.seed(seed)
+    ms.set_seed(seed)
     if job.get("factory"):
         target = _resolve(module, job["factory"])()
     else:

@@ -13,7 +13,12 @@ Example inputs come from ``[tool.graphlint.validate.inputs]``, keyed by
 * a list with placeholder dimensions (``"float32[?,3]"``, ``"float32[*]"``):
   compile only, from dynamic-shape placeholders; outputs are not compared;
 * a string ``"package.module:function"``: a factory returning the argument
-  tuple (runs and compares).
+  tuple (runs and compares);
+* a table ``{ inputs = <one of the above>, init = { dim = 8 } }``: keyword
+  arguments for the Cell's constructor (or ``factory = "module:make_cell"``).
+
+Every run seeds Python, NumPy and MindSpore identically before building the
+entry, so randomly initialised weights are equal across runs.
 
 Without an entry, a Cell is compiled from dynamic-rank float32 placeholders
 (one per positional argument of ``construct``), and the report says that
@@ -51,10 +56,13 @@ class Validation:
         return self.reason
 
 
-def _job(entry: EntryRef, path: str, text: str, sys_root: str, runs: list[str], inputs) -> dict:
+def _job(entry: EntryRef, path: str, text: str, sys_root: str, runs: list[str], inputs, init=None,
+         factory=None) -> dict:
     job = {"source": text, "module_name": entry.module_name, "filename": path,
            "entry": entry.name, "runs": runs, "sys_path": [sys_root], "calls": 1,
-           "ignore_drive": True}
+           "ignore_drive": True, "init": init or {}}
+    if factory:
+        job["factory"] = factory
     if isinstance(inputs, str):
         job["inputs_factory"] = inputs
     elif isinstance(inputs, list):
@@ -66,14 +74,20 @@ def _is_placeholder(spec: str) -> bool:
     return "?" in spec or "*" in spec or "None" in spec or "-1" in spec
 
 
-def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root: str, inputs,
+def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root: str, declared,
                    timeout: float, memory_mb: int) -> Validation:
+    init, factory, inputs = {}, None, declared
+    if isinstance(declared, dict):
+        # { inputs = [...] or "mod:factory", init = { ... } (Cell keyword arguments), factory = "mod:make_cell" }
+        init, factory, inputs = declared.get("init", {}), declared.get("factory"), declared.get("inputs")
+        if not isinstance(init, dict):
+            return Validation(False, False, f"{entry.key}: init must be a table of keyword arguments")
     if inputs is None or (isinstance(inputs, list) and any(_is_placeholder(str(s)) for s in inputs)):
         if not entry.is_cell:
             return Validation(False, False, f"no example inputs declared for {entry.key} "
                                             "(add them under [tool.graphlint.validate.inputs])")
         placeholders = inputs if inputs is not None else ["float32[*]"] * entry.arity
-        job = _job(entry, path, after, sys_root, ["compile"], None)
+        job = _job(entry, path, after, sys_root, ["compile"], None, init, factory)
         job["placeholders"] = placeholders
         result = run_job(job, timeout=timeout, memory_mb=memory_mb)
         run = result["compile"]
@@ -85,13 +99,14 @@ def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root
                                        "(declare example inputs to compare them)")
     if not isinstance(inputs, (list, str)):
         return Validation(False, False, f"{entry.key}: inputs must be a list of specs or a 'module:factory' string")
-    original = run_job(_job(entry, path, before, sys_root, ["pynative"], inputs), timeout=timeout, memory_mb=memory_mb)
+    original = run_job(_job(entry, path, before, sys_root, ["pynative"], inputs, init, factory),
+                       timeout=timeout, memory_mb=memory_mb)
     reference = original["pynative"]
     if not reference.ok:
         return Validation(False, False, f"{entry.key}: the original code does not run in PYNATIVE_MODE: "
                                         f"{reference.describe()}")
-    fixed = run_job(_job(entry, path, after, sys_root, ["pynative", "graph"], inputs), timeout=timeout,
-                    memory_mb=memory_mb)
+    fixed = run_job(_job(entry, path, after, sys_root, ["pynative", "graph"], inputs, init, factory),
+                    timeout=timeout, memory_mb=memory_mb)
     for mode, label in (("pynative", "PYNATIVE_MODE"), ("graph", "GRAPH_MODE")):
         run = fixed[mode]
         if not run.ok:
