@@ -122,7 +122,10 @@ class FixContext:
         if line is None:
             return []
         if len(line.body) > 1:
-            return [(small, cst.RemovalSentinel.REMOVE)]
+            rest = [statement for statement in line.body if statement is not small]
+            # `a = 1; del a` -> `a = 1`: the statement now last loses its semicolon.
+            rest[-1] = rest[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+            return [(line, line.with_changes(body=rest))]
         block = self.parent(line)
         siblings = getattr(block, "body", ())
         if isinstance(siblings, (list, tuple)) and len(siblings) == 1:

@@ -1,0 +1,140 @@
+"""Statement fixes: drop `del name`, hoist an `import` out of graph code, `is` -> `==` for unsupported operands."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphlint.catalogue.model import FixSafety
+from graphlint.fixers.base import Fixer
+
+
+class DropDelete(Fixer):
+    """`del name` only unbinds a local: graph code gains nothing from it, and MindSpore rejects it."""
+
+    symbols = ("del-in-graph",)
+    safety = FixSafety.SAFE
+    description = "drop `del name`"
+
+    def plan(self, finding, context):
+        node = context.find(finding.node)
+        if not isinstance(node, cst.Del):
+            return self.refuse(finding, "the `del` statement was not found")
+        names = _deleted_names(node.target)
+        if names is None:
+            return self.refuse(finding, "`del` of an item or attribute changes a container; rebuild it without the "
+                                        "item instead")
+        replacements = context.remove_statement(node)
+        if not replacements:
+            return self.refuse(finding, "the statement shares its line in a way that cannot be edited safely")
+        return self.edit(finding, replacements, description=f"drop `del {', '.join(names)}`")
+
+
+def _deleted_names(target) -> list[str] | None:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names = []
+        for element in target.elements:
+            inner = _deleted_names(element.value)
+            if inner is None:
+                return None
+            names.extend(inner)
+        return names
+    return None
+
+
+class HoistImport(Fixer):
+    """Move an `import` from graph code to module level (unsafe: it now runs at import time, which can
+    create an import cycle that the local import avoided)."""
+
+    symbols = ("import-in-graph",)
+    safety = FixSafety.UNSAFE
+    description = "move the import to module level"
+
+    def plan(self, finding, context):
+        node = context.find(finding.node)
+        if not isinstance(node, (cst.Import, cst.ImportFrom)):
+            return self.refuse(finding, "the import statement was not found")
+        line = context.statement_line(node)
+        if line is None or len(line.body) != 1:
+            return self.refuse(finding, "the import shares its line with other statements")
+        if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
+            return self.refuse(finding, "`import *` cannot be moved safely")
+        if not _directly_in_function(context, line):
+            return self.refuse(finding, "the import is inside a conditional or loop; move it by hand")
+        bound = _bound_names(node)
+        module_level = _module_level_bindings(context.tree)
+        statement_code = context.code(node).strip()
+        for name in bound:
+            existing = module_level.get(name)
+            if existing is not None and existing != statement_code:
+                return self.refuse(finding, f"module level already binds `{name}` differently")
+        replacements = context.remove_statement(node)
+        hoisted = cst.SimpleStatementLine(body=[node.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)],
+                                          trailing_whitespace=line.trailing_whitespace)  # keeps its comment
+        return self.edit(finding, replacements, module_prefix=[hoisted],
+                         description=f"move `{statement_code}` to module level")
+
+
+def _directly_in_function(context, line) -> bool:
+    block = context.parent(line)
+    owner = context.parent(block) if block is not None else None
+    return isinstance(owner, cst.FunctionDef)
+
+
+def _bound_names(node) -> list[str]:
+    names = []
+    for alias in node.names:
+        if alias.asname is not None:
+            names.append(alias.asname.name.value)
+        else:
+            dotted = cst.Module([]).code_for_node(alias.name)
+            names.append(dotted.split(".")[0] if isinstance(node, cst.Import) else dotted)
+    return names
+
+
+def _module_level_bindings(tree: cst.Module) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for statement in tree.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+                    code = tree.code_for_node(small.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)).strip()
+                    for name in _bound_names(small):
+                        found.setdefault(name, code)
+                elif isinstance(small, (cst.Assign, cst.AnnAssign)):
+                    targets = small.targets if isinstance(small, cst.Assign) else [small]
+                    for target in targets:
+                        if isinstance(target.target, cst.Name):
+                            found.setdefault(target.target.value, "<assignment>")
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            found.setdefault(statement.name.value, "<definition>")
+    return found
+
+
+class IdentityToEquality(Fixer):
+    """`a is b` with an operand MindSpore cannot compare by identity -> `a == b` (unsafe: equality is not
+    identity, and for Tensors it is element-wise)."""
+
+    symbols = ("is-unsupported-operand",)
+    safety = FixSafety.UNSAFE
+    description = "`is` -> `==`, `is not` -> `!=`"
+
+    def plan(self, finding, context):
+        node = context.find(finding.node)
+        if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
+            return self.refuse(finding, "only a single `a is b` comparison is rewritten")
+        target = node.comparisons[0]
+        if isinstance(target.operator, cst.Is):
+            operator = cst.Equal(whitespace_before=target.operator.whitespace_before,
+                                 whitespace_after=target.operator.whitespace_after)
+        elif isinstance(target.operator, cst.IsNot):
+            operator = cst.NotEqual(whitespace_before=target.operator.whitespace_before,
+                                    whitespace_after=target.operator.whitespace_after)
+        else:
+            return self.refuse(finding, "not an `is` comparison")
+        new = node.with_changes(comparisons=[target.with_changes(operator=operator)])
+        return self.edit(finding, [(node, new)], description=self.description)
+
+
+FIXERS = (DropDelete(), HoistImport(), IdentityToEquality())
