@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-FIXER_MODULES = ("statements", "inplace", "host_sync", "fallback", "branches", "loops")
+FIXER_MODULES = ("statements", "inplace", "branches")
 
 
 def _load() -> dict:

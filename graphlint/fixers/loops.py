@@ -1,0 +1,126 @@
+"""`for i in range(...)` that unrolls -> a `while` on a Tensor counter.
+
+Why this form (measured with MindSpore 2.10 CPU, see docs/rules and benchmarks/fix_compile_time.py): an
+unrolled Python loop grows the graph with the trip count and fails near 500 iterations ("Exceed function
+call depth limit 1000"); a `while` on a Tensor counter compiles in constant time whatever the trip count,
+runs about as fast as `ops.WhileLoop` and much faster than `ops.ForiLoop(..., unroll=False)`, and, unlike
+`ForiLoop`/`Scan`, exports to MindIR and runs after reloading. It also needs no closure: the body stays
+where it is and reads what it read before, so nothing is captured (functional-loop bodies that capture
+enclosing Tensors fail to compile). The counter advances as `i = i + 1`: `i += 1` on a Tensor created in
+the graph mutates the graph's own constant, and from the second call the loop runs once.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from astroid import nodes
+
+from graphlint.catalogue.model import FixSafety
+from graphlint.fixers.base import Fixer
+
+
+class RangeLoopToTensorWhile(Fixer):
+    symbols = ("python-loop-exceeds-call-depth", "python-loop-unrolls")
+    safety = FixSafety.UNSAFE  # the counter becomes a Tensor: code that needs a Python int in the body changes
+    description = "`for i in range(n)` -> `while i < n` on a Tensor counter"
+
+    def plan(self, finding, context):
+        loop = finding.node
+        if not isinstance(loop, nodes.For):
+            return self.refuse(finding, "only `for ... in range(...)` loops are rewritten")
+        node = context.find(loop)
+        if not isinstance(node, cst.For):
+            return self.refuse(finding, "the loop was not found")
+        bounds = _range_bounds(loop)
+        if isinstance(bounds, str):
+            return self.refuse(finding, bounds)
+        start, stop, step = bounds
+        if not isinstance(loop.target, nodes.AssignName):
+            return self.refuse(finding, "the loop target is not a single name")
+        if node.orelse is not None:
+            return self.refuse(finding, "`for ... else` has no `while` equivalent here")
+        reason = _body_problem(loop)
+        if reason:
+            return self.refuse(finding, reason)
+        name = loop.target.name
+        graph = finding.graph
+        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        if values is not None:
+            region = values.cfg.loops.get(id(loop))
+            if region is not None:
+                after = region.after.elements[0] if region.after.elements else None
+                live = values.cfg.live_in(region.after)
+                if name in live:
+                    return self.refuse(finding, f"`{name}` is read after the loop: a Python loop leaves it at the "
+                                                "last value, a counter loop one step further")
+                carried = values.cfg.loop_carried(region) - {name}
+                for carried_name in sorted(carried):
+                    value = values.name_at(after, carried_name) if after is not None else None
+                    if value is not None and (value.may_be("list") or value.may_be("dict")):
+                        return self.refuse(finding, f"the loop carries the Python container `{carried_name}`")
+        tensor, tensor_import = context.spelling("mindspore.Tensor", ("mindspore", None, "ms"))
+        int32, int32_import = context.spelling("mindspore.int32", ("mindspore", None, "ms"))
+        start_code = context.code(_cst_arg(node, start)) if start is not None else "0"
+        stop_code = context.code(_cst_arg(node, stop))
+        counter = cst.parse_statement(f"{name} = {tensor}({start_code}, {int32})\n")
+        increment = cst.parse_statement(f"{name} = {name} + {step}\n")
+        test = cst.parse_expression(f"{name} < {stop_code}")
+        body = node.body
+        if isinstance(body, cst.IndentedBlock):
+            new_body = body.with_changes(body=list(body.body) + [increment])
+        else:  # `for i in range(n): x = x + 1` on one line
+            new_body = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=list(body.body))] + [increment])
+        loop_stmt = cst.While(test=test, body=new_body, leading_lines=[])
+        counter = counter.with_changes(leading_lines=node.leading_lines)
+        imports = [i for i in (tensor_import, int32_import) if i is not None]
+        return self.edit(finding, [(node, cst.FlattenSentinel([counter, loop_stmt]))], imports=list(dict.fromkeys(imports)),
+                         description=f"`for {name} in range(...)` -> `while {name} < {stop_code}` on a Tensor counter")
+
+
+def _range_bounds(loop: nodes.For):
+    call = loop.iter
+    if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "range"):
+        return "the loop does not iterate over range(...)"
+    if call.keywords or not 1 <= len(call.args) <= 3 or any(isinstance(a, nodes.Starred) for a in call.args):
+        return "unusual range(...) arguments"
+    if len(call.args) == 1:
+        return None, call.args[0], 1
+    step = 1
+    if len(call.args) == 3:
+        literal = call.args[2]
+        if not (isinstance(literal, nodes.Const) and isinstance(literal.value, int) and literal.value > 0):
+            return "only constant positive steps are rewritten (a negative or computed step is not)"
+        step = literal.value
+    return call.args[0], call.args[1], step
+
+
+def _cst_arg(node: cst.For, astroid_arg):
+    """The libcst argument expression matching an astroid range() argument, by position."""
+    call = node.iter
+    index = astroid_arg.parent.args.index(astroid_arg)
+    return call.args[index].value
+
+
+def _body_problem(loop: nodes.For) -> str:
+    for inner in loop.nodes_of_class((nodes.Break, nodes.Continue, nodes.Return, nodes.Yield, nodes.YieldFrom,
+                                      nodes.Global, nodes.Nonlocal),
+                                     skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+        if isinstance(inner, (nodes.Break, nodes.Continue)):
+            owner = inner.parent
+            while owner is not None and not isinstance(owner, (nodes.For, nodes.While)):
+                owner = owner.parent
+            if owner is not loop:
+                continue
+            return f"`{type(inner).__name__.lower()}` in the loop body (kept as a Python loop)"
+        return f"`{type(inner).__name__.lower()}` in the loop body"
+    for assign in loop.nodes_of_class((nodes.AssignAttr,)):
+        if isinstance(assign.expr, nodes.Name) and assign.expr.name == "self":
+            return f"the body writes `self.{assign.attrname}`"
+    for call in loop.nodes_of_class(nodes.Call):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname in ("append", "extend", "insert", "pop", "update"):
+            return f"the body mutates a Python container (`.{func.attrname}()`)"
+    return ""
+
+
+FIXERS = (RangeLoopToTensorWhile(),)
