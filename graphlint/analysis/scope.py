@@ -3,7 +3,8 @@
 Entries are ``construct`` (and ``bprop``) of every ``nn.Cell`` subclass,
 functions and methods decorated with ``jit`` / ``ms_function`` (AST capture
 mode), functions passed to ``mindspore.jit(fn)``, and the methods of
-``@jit_class`` classes. A function referenced from graph code (called, or
+``@jit_class`` classes when graph code calls them (``obj.method(...)``: a jit_class
+often has host-only methods too). A function referenced from graph code (called, or
 passed as a loop body) is a helper and is graph code too, transitively.
 """
 
@@ -110,10 +111,6 @@ def find_entries(project: Project, info: ModuleInfo) -> list[GraphFunction]:
             for method in cls.body:
                 if isinstance(method, nodes.FunctionDef) and method.name in CELL_ENTRY_METHODS:
                     entries.append(GraphFunction(method, info, cls, method.name, qualified_display(method, cls)))
-        if is_jit_class(info, cls):
-            for method in cls.body:
-                if isinstance(method, nodes.FunctionDef) and method.name != "__init__":
-                    entries.append(GraphFunction(method, info, cls, "jit_class", qualified_display(method, cls)))
     for func in info.module.nodes_of_class(nodes.FunctionDef):
         if is_jit_decorated(info, func):
             cls = _enclosing_class(func)
@@ -186,6 +183,29 @@ def _local_names(func: nodes.FunctionDef) -> frozenset[str]:
     return cached
 
 
+def jit_class_methods(project: Project) -> dict[str, list[tuple[nodes.FunctionDef, nodes.ClassDef, ModuleInfo]]]:
+    """Method name -> the methods of that name in the run's ``@jit_class`` classes."""
+    found: dict[str, list] = {}
+    for info in project.modules:
+        for cls in info.module.nodes_of_class(nodes.ClassDef):
+            if is_jit_class(info, cls):
+                for method in cls.body:
+                    if isinstance(method, nodes.FunctionDef) and method.name != "__init__":
+                        found.setdefault(method.name, []).append((method, cls, info))
+    return found
+
+
+def _jit_class_calls(graph: GraphFunction, methods):
+    """``obj.method(...)`` in graph code where some jit_class defines ``method``."""
+    if not methods:
+        return
+    for call in graph.node.nodes_of_class(nodes.Call):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname in methods:
+            for target in methods[func.attrname]:
+                yield func, target
+
+
 def discover(project: Project, infos: list[ModuleInfo] | None = None,
              references: dict[int, list] | None = None) -> dict[int, GraphFunction]:
     """Every graph function of the given modules (default: all), keyed by ``id(FunctionDef)``.
@@ -200,9 +220,13 @@ def discover(project: Project, infos: list[ModuleInfo] | None = None,
             if id(entry.node) not in found or not found[id(entry.node)].is_entry:
                 found[id(entry.node)] = entry
                 queue.append(entry)
+    methods = jit_class_methods(project)
     while queue:
         graph = queue.popleft()
-        for node, (func, cls, where) in _referenced_functions(project, graph):
+        reached = list(_referenced_functions(project, graph))
+        reached += [(node, target) for node, target in _jit_class_calls(graph, methods)
+                    if not any(target[0] is found_func for _, (found_func, _, _) in reached)]
+        for node, (func, cls, where) in reached:
             if references is not None:
                 references.setdefault(id(func), []).append((graph, node))
             if id(func) in found or func is graph.node:
