@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from astroid import nodes
 
@@ -54,6 +54,8 @@ class Analysis:
         self._in_progress: set[int] = set()
         self._attributes: dict[tuple[int, str], Value] = {}
         self._summaries: dict[int, Value] = {}
+        self._specialised: dict[tuple, Value] = {}
+        self._specialising: set[int] = set()
 
     # -- scope --------------------------------------------------------------
     @property
@@ -68,6 +70,7 @@ class Analysis:
         self._values.clear()
         self._attributes.clear()
         self._summaries.clear()
+        self._specialised.clear()
 
     def graph_functions(self, info: ModuleInfo) -> list[GraphFunction]:
         return graph_functions_in(self.scope, info)
@@ -101,40 +104,42 @@ class Analysis:
                 calls.append((caller, parent))
         if not calls:
             return None
-        func = graph.node
-        positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
-        is_method = graph.cls is not None and positional and not _is_static(func)
-        names = [a.name for a in positional]
-        defaults = parameter_values(func, bool(is_method), None)
         per_param: dict[str, list[Value]] = {}
         for caller, call in calls:
             caller_values = self.values(caller)
             if caller_values is None:
                 continue
-            offset = 1 if is_method and _called_on_instance(call) else 0
-            seen: set[str] = set()
-            if is_method and offset == 0 and call.args:
-                offset = 0  # Class.method(self, ...): the instance is passed explicitly
-            for index, arg in enumerate(call.args):
-                if isinstance(arg, nodes.Starred):
-                    break
-                position = index + offset
-                if position < len(names):
-                    per_param.setdefault(names[position], []).append(caller_values.value(arg))
-                    seen.add(names[position])
-            for keyword in call.keywords or ():
-                if keyword.arg is not None:
-                    per_param.setdefault(keyword.arg, []).append(caller_values.value(keyword.value))
-                    seen.add(keyword.arg)
-            for name in names[offset:] + [a.name for a in func.args.kwonlyargs or []]:
-                if name not in seen:
-                    default = defaults.get(name)
-                    per_param.setdefault(name, []).append(
-                        default if default is not None and not default.var else unknown())
+            for name, value in self._call_binding(graph, call, caller_values).items():
+                per_param.setdefault(name, []).append(value)
         bound = {name: join(*values) for name, values in per_param.items()}
-        if is_method:
-            bound[names[0]] = const(OBJECT)
+        positional = list(graph.node.args.posonlyargs or []) + list(graph.node.args.args or [])
+        if graph.cls is not None and positional and not _is_static(graph.node):
+            bound[positional[0].name] = const(OBJECT)
         return bound
+
+    def _call_binding(self, graph: GraphFunction, call: nodes.Call, caller_values: FunctionValues) -> dict[str, Value]:
+        """The values one call passes to a helper's parameters (the instance parameter excluded)."""
+        func = graph.node
+        positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
+        is_method = graph.cls is not None and positional and not _is_static(func)
+        names = [a.name for a in positional]
+        defaults = parameter_values(func, bool(is_method), None)
+        offset = 1 if is_method and _called_on_instance(call) else 0
+        binding: dict[str, Value] = {}
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, nodes.Starred):
+                break
+            position = index + offset
+            if position < len(names):
+                binding[names[position]] = caller_values.value(arg)
+        for keyword in call.keywords or ():
+            if keyword.arg is not None:
+                binding[keyword.arg] = caller_values.value(keyword.value)
+        for name in names[offset:] + [a.name for a in func.args.kwonlyargs or []]:
+            if name not in binding:
+                default = defaults.get(name)
+                binding[name] = default if default is not None and not default.var else unknown()
+        return binding
 
     def call_summary(self, caller: FunctionValues, call: nodes.Call) -> Value | None:
         """What a call to a project helper returns, from the helper's return statements."""
@@ -153,15 +158,36 @@ class Analysis:
         values = self.values(graph)
         if values is None:
             return None
-        returned = []
-        for element in values.cfg.returns:
-            node = element.node
-            returned.append(values.value(node.value) if node.value is not None else of_python(None))
-        if values.cfg.exit.pred and any(label == "fallthrough" for _, label in values.cfg.exit.pred):
-            returned.append(of_python(None))
-        summary = join(*returned) if returned else of_python(None)
-        summary = replace(summary, const=summary.const if not summary.var else summary.const)
+        summary = _returned(values)
         self._summaries[key] = summary
+        return summary
+
+    def call_summary_for(self, caller: FunctionValues, call: nodes.Call) -> Value | None:
+        """What one call to a project helper returns, with the helper's parameters bound to this
+        call's arguments. The joined summary cannot see the arguments of a caller that is still
+        being solved (its parameters are unknown there); this one can. None on recursion."""
+        from graphlint.analysis.scope import _function_reference
+
+        target = _function_reference(self.project, caller.info, call.func, caller.cls)
+        if target is None:
+            return None
+        func = target[0]
+        graph = self.graph_of(func)
+        if graph is None or id(func) in self._specialising:
+            return None
+        binding = self._call_binding(graph, call, caller)
+        key = (id(func),) + tuple(sorted((name, v.var, v.kinds, v.origin) for name, v in binding.items()))
+        if key in self._specialised:
+            return self._specialised[key]
+        positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
+        if graph.cls is not None and positional and not _is_static(func):
+            binding[positional[0].name] = const(OBJECT)
+        self._specialising.add(id(func))
+        try:
+            summary = _returned(FunctionValues(self, graph, binding))
+        finally:
+            self._specialising.discard(id(func))
+        self._specialised[key] = summary
         return summary
 
     # -- names outside the function -------------------------------------------
@@ -174,6 +200,10 @@ class Analysis:
             return const(MODULE)
         value = info.assigned.get(name)
         if value is not None:
+            if isinstance(value, nodes.Call) and info.imports.qualify(value.func) in ("mindspore.Tensor", "mindspore.tensor"):
+                # A module-level Tensor read by graph code is a constant Tensor of the graph.
+                return variable(TENSOR, f"the module-level Tensor `{name}`",
+                                alias=f"the module-level constant Tensor `{name}`")
             return _literal_value(value)
         if name in ("True", "False"):
             return of_python(name == "True")
@@ -233,6 +263,17 @@ class Analysis:
         if isinstance(expr, nodes.Name) and expr.name == "None":
             return of_python(None)
         return unknown()
+
+
+def _returned(values: FunctionValues) -> Value:
+    """The join of what a function's return statements (and falling off its end) give."""
+    returned = []
+    for element in values.cfg.returns:
+        node = element.node
+        returned.append(values.value(node.value) if node.value is not None else of_python(None))
+    if values.cfg.exit.pred and any(label == "fallthrough" for _, label in values.cfg.exit.pred):
+        returned.append(of_python(None))
+    return join(*returned) if returned else of_python(None)
 
 
 def _literal_value(expr) -> Value:

@@ -140,6 +140,9 @@ TUPLE_RESULT_OPS = {"split", "chunk", "unbind", "meshgrid", "unique", "unique_co
                     "max", "min", "tensor_split", "vsplit", "hsplit", "dsplit", "broadcast_tensors",
                     "unique_with_pad", "median", "mode", "std_mean", "var_mean", "aminmax", "frexp",
                     "lu_unpack", "svd", "qr", "eig", "eigh", "slogdet", "histogram", "nonzero"}
+# Ops the graph compiler folds into a constant Tensor of the graph (measured, MindSpore 2.10:
+# `acc = ops.ones_like(x); acc += x` returns x+1, then 2x+1), unlike ops.zeros_like, ops.ones, ops.full.
+CONSTANT_FOLDED_OPS = {"mindspore.ops.ones_like"}
 TENSOR_MAKERS = {"mindspore.Tensor", "mindspore.tensor", "mindspore.Parameter", "mindspore.COOTensor",
                  "mindspore.CSRTensor", "mindspore.RowTensor"}
 BUILTIN_CONST = {"len": INT, "isinstance": BOOL, "issubclass": BOOL, "hasattr": BOOL, "callable": BOOL,
@@ -191,6 +194,10 @@ def _param_value(name, default, annotation, bound) -> Value:
     annotated = _annotation_kind(annotation)
     if annotated in SCALARS | {STR, TUPLE, LIST, DICT}:
         return const(annotated)
+    container = _container_annotation(annotation)
+    if container is not None:
+        # `x: List[Tensor]`, `Tuple[Tensor, ...]`: a container whose items are runtime values, not a Tensor.
+        return Value(frozenset({container}), True, f"the argument `{name}`")
     if default is not None:
         if isinstance(default, nodes.Const):
             if default.value is None:
@@ -199,6 +206,19 @@ def _param_value(name, default, annotation, bound) -> Value:
             return of_python(default.value)
         return unknown()
     return variable(TENSOR, _arg_descr(name), alias=f"the argument `{name}`")
+
+
+_CONTAINER_ANNOTATIONS = {"List": LIST, "list": LIST, "Sequence": LIST, "MutableSequence": LIST, "Tuple": TUPLE,
+                          "tuple": TUPLE, "Dict": DICT, "dict": DICT, "Mapping": DICT, "MutableMapping": DICT}
+
+
+def _container_annotation(annotation) -> str | None:
+    """LIST / TUPLE / DICT for a subscripted container annotation (``List[Tensor]``, ``typing.Tuple[...]``)."""
+    if not isinstance(annotation, nodes.Subscript):
+        return None
+    base = annotation.value
+    name = base.name if isinstance(base, nodes.Name) else base.attrname if isinstance(base, nodes.Attribute) else None
+    return _CONTAINER_ANNOTATIONS.get(name)
 
 
 def _annotation_kind(annotation) -> str | None:
@@ -292,7 +312,7 @@ class FunctionValues:
         if iterable.is_(RANGE):
             element_value = const(INT)
         elif iterable.is_tensor:
-            element_value = variable(TENSOR, iterable.origin, alias=iterable.alias)
+            element_value = variable(TENSOR, iterable.origin)  # rows are slices: new Tensors, no alias
         elif iterable.items:
             element_value = join(*iterable.items)
         else:
@@ -433,6 +453,10 @@ class FunctionValues:
             if name in TENSOR_VIEW_ATTRIBUTES:
                 return variable(TENSOR, owner.origin, alias=owner.alias)
             return Value(frozenset({FUNCTION}), owner.var, owner.origin)
+        if owner.var and name in ("shape", "ndim", "dtype") and not owner.kinds - {TENSOR, NONE, UNKNOWN}:
+            # A runtime value with a shape is a Tensor (a Cell's or a helper's output, say): its
+            # shape, rank and dtype are compile-time constants like any Tensor's.
+            return const(TENSOR_CONST_ATTRIBUTES[name])
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
@@ -471,7 +495,9 @@ class FunctionValues:
                     return const(TENSOR_CONST_METHODS[method])
                 if method in HOST_METHODS:
                     return Value(frozenset({HOST_METHODS[method]}), owner.var or any_var, owner.origin or origin)
-                if method in TUPLE_RESULT_OPS:
+                if method in TUPLE_RESULT_OPS and not (method in ("max", "min") and not expr.args and not any(
+                        k.arg == "dim" for k in expr.keywords or ())):
+                    # Tensor.max()/min() without a `dim` reduce to one Tensor; max(dim)/min(dim) give (values, indices).
                     return variable(TUPLE, owner.origin or origin)
                 return variable(TENSOR, owner.origin or origin)
             if owner.is_(CELL):
@@ -481,13 +507,23 @@ class FunctionValues:
             if owner.kinds <= {TUPLE, LIST} and owner.kinds:
                 if method in ("index", "count"):
                     return Value(frozenset({INT}), owner.var or any_var, owner.origin or origin)
-        # A project helper: its summary (what it returns), tainted by variable arguments.
-        summary = self.analysis.call_summary(self, expr)
+        summary = self._helper_summary(expr, any_var, origin)
         if summary is not None:
-            if any_var and not summary.var:
-                summary = replace(summary, var=True, origin=origin)
-            return replace(summary, alias="")
+            return summary
         return unknown(any_var, origin)
+
+    def _helper_summary(self, expr: nodes.Call, any_var: bool, origin: str) -> Value | None:
+        """What a call to a project helper returns (its summary), or None when it calls none."""
+        summary = self.analysis.call_summary(self, expr)
+        if summary is None or (any_var and not summary.var):
+            # The joined summary may not have seen this call's runtime arguments (its caller is
+            # still being solved), or is not available (the helper is): bind this call's arguments.
+            specific = self.analysis.call_summary_for(self, expr)
+            if specific is not None:
+                summary = specific
+            elif summary is not None:
+                summary = replace(summary, var=True, origin=origin)
+        return replace(summary, alias="") if summary is not None else None
 
     def _qualified_call(self, qualified: str, expr, args, any_var, origin) -> Value:
         top = qualified.split(".")[0]
@@ -497,6 +533,9 @@ class FunctionValues:
             return const(CONST_FUNCTIONS[qualified])
         if qualified in TENSOR_MAKERS:
             return variable(TENSOR, origin or line_origin, alias=f"the constant Tensor created at line {expr.lineno}")
+        if qualified in CONSTANT_FOLDED_OPS:
+            return variable(TENSOR, origin or line_origin,
+                            alias=f"the constant Tensor `{name}` folds to at line {expr.lineno}")
         if qualified == "mindspore.mutable":
             inner = args[0] if args else unknown()
             return replace(inner, var=True, origin=f"the mutable value at line {expr.lineno}", const=NOTHING)
@@ -517,6 +556,11 @@ class FunctionValues:
         resolved = self.analysis.project.resolve_qualified(qualified)
         if resolved is not None and resolved.kind == "class" and self.analysis.project.is_cell(resolved.node):
             return const(CELL)
+        if resolved is not None and resolved.kind == "function":
+            # An imported project helper (`from .utils import helper`): its summary, like a local one's.
+            summary = self._helper_summary(expr, any_var, origin)
+            if summary is not None:
+                return summary
         return unknown(any_var, origin)
 
     def _builtin_call(self, name, expr, args, any_var, origin, element) -> Value | None:
@@ -601,6 +645,11 @@ class FunctionValues:
                     known = operators[0] == "is not"
             return const(BOOL, known)
         var_values = [v for v in values if v.var]
+        if var_values and all(op in ("==", "!=") for op in operators) and any(
+                v.is_(STR) and v.known for v in values):
+            # `arg == "train"`: the other side is a Python string (a Tensor cannot equal a str), so the
+            # argument is a compile-time constant, not the Tensor a bare positional parameter is assumed to be.
+            return const(BOOL)
         if var_values:
             kind = TENSOR if any(v.may_be(TENSOR) for v in values) else BOOL
             return Value(frozenset({kind}), True, var_values[0].origin)
@@ -617,7 +666,9 @@ class FunctionValues:
         index = self.eval(expr.slice, element) if not isinstance(expr.slice, nodes.Slice) else None
         if base.may_be(TENSOR) and not base.kinds - {TENSOR, NONE}:
             origin = base.origin or (index.origin if index is not None and index.var else "")
-            return variable(TENSOR, origin, alias=base.alias)
+            # A slice is a new Tensor in graph code: `y = x[0]; y += 1` leaves x unchanged in GRAPH_MODE
+            # (measured, MindSpore 2.10), unlike `y = x; y += 1`. So it shares no storage: no alias.
+            return variable(TENSOR, origin)
         if base.items is not None:
             if index is not None and index.known and isinstance(index.const, int) and not isinstance(index.const, bool):
                 if -len(base.items) <= index.const < len(base.items):

@@ -469,8 +469,7 @@ RULES = (
             "The compiler executes these Python calls while it compiles the graph; they are not part "
             "of the compiled graph. Measured with MindSpore 2.10: a handler attached to the logger "
             "receives 2 records for 2 calls in PYNATIVE_MODE but 1 record in GRAPH_MODE and under "
-            "`jit(fullgraph=True)`; `warnings.warn` likewise fires once. Tensor values logged this "
-            "way are compile-time placeholders, not data. By contrast `print(...)` and `ops.print_` "
+            "`jit(fullgraph=True)`; `warnings.warn` likewise fires once. By contrast `print(...)` and `ops.print_` "
             "become a graph Print operator and print on every call at both levels (the text format "
             "differs slightly from PYNATIVE), so they are not reported."
         ),
@@ -540,8 +539,8 @@ RULES = (
             ),
         ),
     ),
-    # message fields: {target} - the container as written (e.g. "CALLS", "self.history"),
-    #                 {method} - the mutating method or "[...] =" for an item assignment
+    # message fields: {expr} - the mutation as written, e.g. "CALLS.append(...)", "STATS[...] = ...",
+    #                 {target} - the container, e.g. "CALLS", "self.history"
     Rule(
         id="W5207",
         symbol="python-container-mutation-in-graph",
@@ -549,8 +548,8 @@ RULES = (
         lax=W,
         strict=W,
         message=(
-            "`{target}.{method}(...)` mutates a Python container from graph code: the graph works on "
-            "a compile-time copy and the host object never changes; return the values instead"
+            "`{expr}` mutates the Python container `{target}` from graph code: the graph works on a "
+            "compile-time copy and the host object is not reliably updated; return the values instead"
         ),
         summary=(
             "Graph code mutates a Python list or dict that lives outside the call: a module-level "
@@ -563,7 +562,12 @@ RULES = (
             "in `construct` (or in a helper it calls) leaves `len(CALLS) == 0` after two GRAPH_MODE "
             "or `jit(fullgraph=True)` calls (PYNATIVE: 2); `STATS['calls'] = ...` leaves the dict "
             "empty; `self.history.append(1); return x * len(self.history)` returns x*0 in GRAPH_MODE "
-            "(x*1 then x*2 in PYNATIVE) and leaves `net.history` empty. No level reports an error. "
+            "(x*1 then x*2 in PYNATIVE) and leaves `net.history` empty; `list.clear()`, "
+            "`dict.update()` / `clear()` / `setdefault()` are dropped the same way. At the lax level "
+            "a few list methods (`extend`, `insert`, `pop`) are instead run by the interpreter on "
+            "every call and match PYNATIVE, but strict drops them too (`BUF.extend([1, 2])` twice: "
+            "7 items in PYNATIVE and lax, 3 under `jit(fullgraph=True)`). No level reports an "
+            "error, except strict for dict methods it does not know (`setdefault`, `pop`). "
             "Item assignment on a `self` dict (`self.cache[k] = v`) is a different case: strict "
             "rejects it (see attribute-write-in-graph)."
         ),
@@ -626,6 +630,24 @@ RULES = (
                 """,
                 title="`self.<list>.append()`",
             ),
+            Example(
+                """
+                BUF = [7, 8, 9]
+
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        BUF.extend([1, 2])
+                        return x * 2
+
+                def drive(call, target, inputs):
+                    out = [call(*args) for args in inputs]
+                    out.append(len(BUF))
+                    return out
+                """,
+                lax=OK,
+                strict=DIVERGES,
+                title="module-level list `.extend()` / `.insert()` / `.pop()`",
+            ),
         ),
         passes=(
             # A local list built and consumed inside construct is fine.
@@ -663,8 +685,10 @@ RULES = (
             "MindSpore 2.10: `net.scale` changed from 2.0 to 3.0 between calls gives x*2 then x*3 in "
             "PYNATIVE_MODE, x*2 twice in GRAPH_MODE and under `jit(fullgraph=True)`; the same for a "
             "Tensor attribute replaced by another Tensor and for an item of a list attribute. "
-            "`Cell.set_train()` is the exception: toggling `self.training` recompiles and matches "
-            "PYNATIVE at both levels, so it is not reported. A `Parameter` changed with `ops.assign` "
+            "`Cell.set_train()` on the Cell that is called is the exception: it recompiles and "
+            "matches PYNATIVE at both levels, so it is not reported; but assigning `.training` "
+            "directly, or calling `set_train()` only on a sub-Cell after the first call, is frozen "
+            "like any other attribute (measured). A `Parameter` changed with `ops.assign` "
             "is seen by every later call at both levels; note that `Parameter.set_data(...)` / "
             "`assign_value(...)` between calls is seen in GRAPH_MODE but NOT by `mindspore.jit(cell)` "
             "called in PYNATIVE_MODE (measured: the old value is used), so prefer `ops.assign`."
@@ -715,6 +739,26 @@ RULES = (
                     return out
                 """,
                 title="Tensor attribute replaced between calls",
+            ),
+            diverges(
+                """
+                class Net(nn.Cell):
+                    def eval_mode(self):
+                        self.training = False
+
+                    def construct(self, x):
+                        if self.training:
+                            return x * 2
+                        return x
+
+                def drive(call, target, inputs):
+                    target.set_train(True)
+                    out = [call(*inputs[0])]
+                    target.eval_mode()
+                    out.append(call(*inputs[0]))
+                    return out
+                """,
+                title="`self.training` assigned directly (not via `set_train()`)",
             ),
         ),
         passes=(
@@ -783,7 +827,10 @@ RULES = (
             "'first call' flag (`if not self.warm: self.warm = True; ...`) takes the first-call "
             "branch forever. Item assignment on a dict or Tensor attribute (`self.cache[k] = v`, "
             "`self.buf[0] = v`) is not written back at all in GRAPH_MODE. Strict "
-            "(`jit(fullgraph=True)`, MindIR export) rejects every such write."
+            "(`jit(fullgraph=True)`, MindIR export) rejects every such write, also in a method of a "
+            "helper object that graph code calls (`self.counter.step(x)` with `self.n += 1` in "
+            "`step`), and an attribute that only graph code creates fails there with "
+            "`AttributeError: The 'Net' object has no attribute 'feature'` (measured)."
         ),
         mindspore_error=(
             "TypeError: In JIT strict mode, if need to modify a member attribute of a class with "
@@ -875,6 +922,44 @@ RULES = (
                 strict=FAILS,
                 error="should be initialized as a 'Parameter'",
                 title="`self.<dict>[key] = value`",
+            ),
+            # An attribute that only graph code creates: strict looks it up first and fails.
+            falls_back(
+                """
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        self.feature = x * 2
+                        return x + 1
+                """,
+                error="object has no attribute 'feature'",
+                title="attribute first created in graph code",
+            ),
+            # A method of a helper object called from graph code is compiled too.
+            falls_back(
+                """
+                class Counter:
+                    def __init__(self):
+                        self.n = 0
+
+                    def step(self, x):
+                        self.n += 1
+                        return x * 2
+
+                class Net(nn.Cell):
+                    def __init__(self):
+                        super().__init__()
+                        self.counter = Counter()
+
+                    def construct(self, x):
+                        return self.counter.step(x)
+
+                def drive(call, target, inputs):
+                    out = [call(*args) for args in inputs]
+                    out.append(target.counter.n)
+                    return out
+                """,
+                error="the member attribute must be of the Parameter type",
+                title="attribute write in a helper object's method",
             ),
         ),
         passes=(

@@ -1,0 +1,763 @@
+"""Silent divergence: Python in graph code that runs once, at compile time.
+
+The graph compiler evaluates calls into ``random`` / ``numpy.random``, the
+clock, the environment and ``logging`` while it compiles, and reads module
+globals and plain ``self`` attributes as constants: their values are frozen
+into the graph and their side effects happen once. Calls whose arguments are
+runtime values are left to the JIT fallback rules (the interpreter runs them
+on every call), and MindSpore's own random ops and ``print`` are graph
+operators that run on every call.
+
+Host-side changes (W5204 mutable globals, W5208 attributes changed between
+calls) are looked up in code outside graph scope: functions and methods that
+rebind or mutate the global / attribute. Module-level statements run at import
+time, before any call, and do not count.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from astroid import nodes
+from astroid.const import Context
+
+from graphlint.analysis.engine import Checker
+from graphlint.analysis.values import CELL, CLASS, FUNCTION, MODULE, OBJECT, UNKNOWN
+from graphlint.checkers.walk import graph_nodes
+
+# -- W5201 / W5202 / W5203 / W5206: calls evaluated at compile time -----------------------------
+_RANDOM_MODULES = ("random.", "numpy.random.")
+_RANDOM_NOT_DRAWS = {"seed", "getstate", "setstate", "get_state", "set_state"}
+_CLOCKS = {
+    "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
+    "time.monotonic_ns", "time.process_time", "time.process_time_ns", "time.thread_time",
+    "time.thread_time_ns", "time.localtime", "time.gmtime", "time.ctime", "time.asctime", "time.strftime",
+    "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today",
+}
+_ENVIRON_CALLS = {"os.getenv", "os.getenvb", "os.environ.get", "os.environb.get"}
+_ENVIRON = {"os.environ", "os.environb"}
+_LOG_LEVELS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
+               "warning_once", "info_once"}
+_WARNINGS = {"warnings.warn", "warnings.warn_explicit"}
+_LOGGER_NAMES = {"logger", "_logger", "log", "_log"}
+_LOGGER_FACTORIES = ("getLogger", "get_logger")
+
+# -- W5207: Python containers ---------------------------------------------------------------------
+_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
+             "add", "discard", "sort", "reverse", "appendleft", "extendleft", "popleft"}
+_CONTAINER_BUILTINS = {"list", "dict", "set"}
+_CONTAINER_FACTORIES = {"collections.OrderedDict", "collections.defaultdict", "collections.deque",
+                        "collections.Counter"}
+
+# -- W5208 / W5209: attributes ----------------------------------------------------------------------
+_PARAMETER_MAKERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
+_PLAIN_BUILTINS = {"list", "dict", "set", "tuple", "int", "float", "bool", "str", "len", "min", "max", "abs",
+                   "round", "sum"}
+# Methods that by name set an object up (often called by a subclass or a builder, not from `__init__`).
+_CONSTRUCTION_PREFIXES = ("init", "setup", "build", "reset_parameters", "initialize", "post_init")
+_NOT_PLAIN_KINDS = {UNKNOWN, OBJECT, CELL, FUNCTION, CLASS, MODULE}
+_DYNAMIC_SETTERS = {"setattr", "insert_param_to_cell", "insert_child_to_cell", "__setattr__", "_params_list",
+                    "update_parameters_name"}
+
+
+class DivergenceChecker(Checker):
+    family = "divergence"
+
+    def check_function(self, graph) -> None:
+        values = self.context.values(graph)
+        self_name = _self_name(graph)
+        read_attrs: set[str] = set()
+        read_globals: set[str] = set()
+        for node in graph_nodes(graph.node):
+            if isinstance(node, nodes.Call):
+                self._call(graph, values, node, self_name)
+            elif isinstance(node, nodes.Subscript):
+                self._subscript(graph, node)
+            elif isinstance(node, nodes.Compare):
+                self._membership(graph, node)
+            elif isinstance(node, nodes.Global):
+                self._global_statement(graph, node)
+            elif isinstance(node, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign, nodes.Delete)):
+                self._writes(graph, node, self_name)
+            if isinstance(node, nodes.Name):
+                self._global_read(graph, values, node, read_globals)
+            elif isinstance(node, nodes.Attribute):
+                if self_name is not None and isinstance(node.expr, nodes.Name) and node.expr.name == self_name:
+                    self._attribute_read(graph, node, read_attrs)
+                else:
+                    self._module_attribute_read(graph, values, node, read_globals)
+
+    # -- calls --------------------------------------------------------------------------------------
+    def _call(self, graph, values, call: nodes.Call, self_name) -> None:
+        func = call.func
+        qualified = None if _locally_bound(func, graph) else graph.info.imports.qualify(func)
+        if qualified is not None:
+            if _runtime_argument(call, values):
+                return  # run by the interpreter on every call (JIT fallback), not frozen
+            if qualified.startswith(_RANDOM_MODULES) and qualified.rsplit(".", 1)[-1] not in _RANDOM_NOT_DRAWS:
+                self.report("python-random-in-graph", call, graph, call=_call_text(call))
+            elif qualified in _CLOCKS:
+                self.report("wall-clock-in-graph", call, graph, call=_call_text(call))
+            elif qualified in _ENVIRON_CALLS:
+                self.report("environ-read-in-graph", call, graph, call=_short(call))
+            elif qualified in _WARNINGS or _is_logging_function(qualified):
+                self.report("logging-in-graph", call, graph, call=_call_text(call))
+            return
+        if not isinstance(func, nodes.Attribute):
+            return
+        if func.attrname in _LOG_LEVELS and self._is_logger(graph, func.expr, self_name):
+            if not _runtime_argument(call, values):
+                self.report("logging-in-graph", call, graph, call=_call_text(call))
+            return
+        if func.attrname in _MUTATORS:
+            target = self._outside_container(graph, func.expr, self_name)
+            if target is not None:
+                self.report("python-container-mutation-in-graph", call, graph,
+                            expr=f"{target}.{func.attrname}(...)", target=target)
+            return
+        if self_name is not None:
+            self._helper_object_call(graph, call, self_name)
+
+    def _is_logger(self, graph, expr, self_name) -> bool:
+        if isinstance(expr, nodes.Call):
+            return _factory_name(expr.func) in _LOGGER_FACTORIES
+        if isinstance(expr, nodes.Name):
+            if _locally_bound(expr, graph):
+                return False
+            info = graph.info
+            assigned = info.assigned.get(expr.name)
+            if isinstance(assigned, nodes.Call):
+                return _factory_name(assigned.func) in _LOGGER_FACTORIES
+            qualified = info.imports.aliases.get(expr.name)
+            if qualified is not None:
+                last = qualified.rsplit(".", 1)[-1]
+                return last.lower() in _LOGGER_NAMES or qualified == "mindspore.log"
+            return False
+        if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == self_name \
+                and graph.cls is not None:
+            found = self.context.project.attribute_assignments(graph.cls).get(expr.attrname, [])
+            return bool(found) and all(isinstance(v, nodes.Call) and _factory_name(v.func) in _LOGGER_FACTORIES
+                                       for v, _ in found)
+        return False
+
+    # -- os.environ ---------------------------------------------------------------------------------
+    def _subscript(self, graph, node: nodes.Subscript) -> None:
+        if node.ctx == Context.Load and self._is_environ(graph, node.value):
+            self.report("environ-read-in-graph", node, graph, call=_short(node))
+            return
+        if node.ctx in (Context.Store, Context.Del) and isinstance(node.value, nodes.Name):
+            # `GLOBAL[key] = value` on a module-level container.
+            found = self._module_global(graph, node.value)
+            if found is not None and _is_container(found[0], found[2]):
+                name = node.value.name
+                statement = node.statement()
+                if isinstance(statement, nodes.Delete):
+                    expr = f"del {name}[...]"
+                elif isinstance(statement, nodes.AugAssign):
+                    expr = f"{name}[...] {statement.op} ..."
+                else:
+                    expr = f"{name}[...] = ..."
+                self.report("python-container-mutation-in-graph", statement, graph, anchor=node, expr=expr,
+                            target=name)
+
+    def _membership(self, graph, node: nodes.Compare) -> None:
+        for op, right in node.ops:
+            if op in ("in", "not in") and self._is_environ(graph, right):
+                self.report("environ-read-in-graph", node, graph, call=_short(node))
+                return
+
+    def _is_environ(self, graph, expr) -> bool:
+        if _locally_bound(expr, graph):
+            return False
+        return graph.info.imports.qualify(expr) in _ENVIRON
+
+    # -- globals ------------------------------------------------------------------------------------
+    def _global_statement(self, graph, node: nodes.Global) -> None:
+        frame = node.frame()
+        for name in node.names:
+            write = _first_write(frame, name)
+            if write is not None:
+                self.report("global-write-in-graph", write.statement(), graph, anchor=write, name=name)
+
+    def _global_read(self, graph, values, node: nodes.Name, seen: set[str]) -> None:
+        if node.name in seen or isinstance(node.parent, nodes.Global) or _is_call_target(node):
+            return
+        found = self._module_global(graph, node)
+        if found is None:
+            return
+        info, attr, _ = found
+        key = f"{info.name}.{attr}"
+        changes = _host_changes(self.context.analysis)
+        where = changes.mutated.get(key)
+        if where is None and info is graph.info:
+            where = changes.rebound.get(key)  # `from m import NAME` copies the binding: rebinding m.NAME is not seen
+        if where is None:
+            return
+        seen.add(node.name)
+        self.report("mutable-global-in-graph", node, graph, name=node.name, data={"changed_in": where})
+
+    def _module_attribute_read(self, graph, values, node: nodes.Attribute, seen: set[str]) -> None:
+        """``cfg.SCALE`` where ``cfg`` is an imported project module whose global is rebound or mutated."""
+        if not isinstance(node.expr, nodes.Name) or _locally_bound(node.expr, graph) or _is_call_target(node):
+            return
+        module = _project_module(self.context.project, graph.info, node.expr.name)
+        if module is None or node.attrname not in module.assigned:
+            return
+        key = f"{module.name}.{node.attrname}"
+        changes = _host_changes(self.context.analysis)
+        where = changes.rebound.get(key) or changes.mutated.get(key)
+        if where is None or key in seen:
+            return
+        seen.add(key)
+        self.report("mutable-global-in-graph", node, graph, name=node.as_string(), data={"changed_in": where})
+
+    def _module_global(self, graph, name: nodes.Name):
+        """(ModuleInfo, name there, assigned value) when ``name`` reads a module-level variable, else None."""
+        if _locally_bound(name, graph):
+            return None
+        try:
+            scope, _ = name.lookup(name.name)
+        except Exception:  # noqa: BLE001 - astroid lookup on odd nodes
+            return None
+        if not isinstance(scope, nodes.Module):
+            return None  # (`from m import NAME` is not in astroid's locals here: lookup ends in builtins)
+        return _data_global(self.context.project, graph.info, name.name)
+
+    # -- containers ---------------------------------------------------------------------------------
+    def _outside_container(self, graph, expr, self_name) -> str | None:
+        """The text of a container receiver that lives outside the call (a global or a ``self`` attribute)."""
+        if isinstance(expr, nodes.Name):
+            found = self._module_global(graph, expr)
+            if found is not None and _is_container(found[0], found[2]):
+                return expr.name
+            return None
+        if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == self_name \
+                and graph.cls is not None:
+            inits = self._outside_assignments(graph.cls, expr.attrname)
+            info = self.context.project.info(graph.cls.root())
+            if inits and all(_is_container(info, value) for value, _ in inits):
+                return f"{self_name}.{expr.attrname}"
+        return None
+
+    # -- attributes ---------------------------------------------------------------------------------
+    def _outside_assignments(self, cls, attr: str):
+        """``self.attr = value`` outside graph code (``__init__`` and host methods) in the class and its bases."""
+        analysis = self.context.analysis
+        found = []
+        for value, method in self.context.project.attribute_assignments(cls).get(attr, []):
+            if method.name == "__init__" or analysis.graph_of(method) is None:
+                found.append((value, method))
+        return found
+
+    def _writes(self, graph, statement, self_name) -> None:
+        if self_name is None or graph.cls is None:
+            return
+        if isinstance(statement, nodes.Assign):
+            targets = statement.targets
+        elif isinstance(statement, nodes.Delete):
+            targets = statement.targets
+        else:
+            targets = [statement.target]
+        for target in targets:
+            for written, attr in _self_writes(target, self_name):
+                if isinstance(statement, nodes.Delete) and isinstance(written, nodes.AssignAttr):
+                    continue
+                if self._plain_attribute(graph.cls, attr):
+                    self.report("attribute-write-in-graph", statement, graph, anchor=written, attr=attr)
+
+    def _plain_attribute(self, cls, attr: str) -> bool:
+        """Whether ``attr`` of ``cls`` is known not to be a Parameter (so graph code may not write it)."""
+        project = self.context.project
+        if project.find_method(cls, attr) is not None:
+            return False  # a property or method: not a plain attribute
+        analysis = self.context.analysis
+        init_reached = _init_reached(project, cls)
+        everywhere = project.attribute_assignments(cls).get(attr, [])
+        if any(_is_parameter_maker(project.info(method.root()), value) for value, method in everywhere):
+            return False  # a Parameter somewhere (`self.w = Parameter(...)`): writes may be assigns
+        assignments = [(value, method) for value, method in everywhere
+                       if method.name == "__init__" or id(method) in init_reached or analysis.graph_of(method) is None]
+        in_class_body = _class_body_values(project, cls, attr)
+        if not assignments and not in_class_body:
+            # Never set outside graph code: first created there (strict: "object has no attribute").
+            return _closed_hierarchy(project, cls)
+        for value, method in assignments:
+            graph = analysis.graph_of(method) if method.name != "__init__" else None
+            if graph is not None:
+                # A graph helper that __init__ also runs (`self._set_cache(...)`): its own values say what it stores.
+                if not self._plain_by_values(graph, value):
+                    return False
+            elif _plain_value(project.info(method.root()), value, method) is not True:
+                return False
+        for value, klass in in_class_body:
+            if _plain_value(project.info(klass.root()), value, None) is not True:
+                return False
+        return True
+
+    def _plain_by_values(self, graph, value) -> bool:
+        values = self.context.values(graph)
+        if values is None or value is None:
+            return False
+        found = values.value(value)
+        return bool(found.kinds) and not found.kinds & _NOT_PLAIN_KINDS and not found.alias.startswith("the Parameter")
+
+    def _helper_object_call(self, graph, call: nodes.Call, self_name: str) -> None:
+        """``self.helper.step(x)``: the helper's method is graph code too; its attribute writes fail strict."""
+        func = call.func
+        owner = func.expr
+        if not (isinstance(owner, nodes.Attribute) and isinstance(owner.expr, nodes.Name)
+                and owner.expr.name == self_name and graph.cls is not None):
+            return
+        project = self.context.project
+        analysis = self.context.analysis
+        helper_cls = None
+        inits = self._outside_assignments(graph.cls, owner.attrname)
+        for value, method in inits:
+            if not isinstance(value, nodes.Call):
+                return
+            resolved = project.resolve_expr(project.info(method.root()), value.func)
+            if resolved is None or resolved.kind != "class":
+                return
+            if helper_cls is not None and resolved.node is not helper_cls:
+                return
+            helper_cls = resolved.node
+        if helper_cls is None or func.attrname in ("construct", "bprop", "__init__"):
+            return
+        found = project.find_method(helper_cls, func.attrname)
+        if found is None:
+            return
+        seen: set[int] = set()
+        stack = [(found[0], 0)]
+        while stack:
+            method, depth = stack.pop()
+            if id(method) in seen or depth > 3 or analysis.graph_of(method) is not None:
+                continue  # graph code of its own: reported where it is
+            seen.add(id(method))
+            positional = list(method.args.posonlyargs or []) + list(method.args.args or [])
+            if not positional:
+                continue
+            inner_self = positional[0].name
+            for node in graph_nodes(method):
+                if isinstance(node, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)):
+                    targets = node.targets if isinstance(node, nodes.Assign) else [node.target]
+                    for target in targets:
+                        for _, attr in _self_writes(target, inner_self):
+                            if self._plain_attribute(helper_cls, attr):
+                                self.report("attribute-write-in-graph", call, graph, attr=f"{owner.attrname}.{attr}")
+                                return
+                elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
+                        and isinstance(node.func.expr, nodes.Name) and node.func.expr.name == inner_self:
+                    inner = project.find_method(helper_cls, node.func.attrname)
+                    if inner is not None:
+                        stack.append((inner[0], depth + 1))
+
+    def _attribute_read(self, graph, node: nodes.Attribute, seen: set[str]) -> None:
+        attr = node.attrname
+        if attr in seen or graph.cls is None:
+            return
+        if isinstance(node.parent, nodes.Call) and node.parent.func is node:
+            return  # a method or sub-Cell call
+        if attr in _called_attributes(graph.node, node.expr.name):
+            return  # a sub-Cell (or function) this code calls: replacing it is not measured
+        setter = self._host_setter(graph.cls, attr)
+        if setter is not None:
+            seen.add(attr)
+            self.report("host-attribute-change-between-calls", node, graph, attr=attr, method=setter)
+
+    def _host_setter(self, cls, attr: str) -> str | None:
+        """A host method (not ``__init__``, not reached from it, not graph code) that reassigns ``self.attr``."""
+        project = self.context.project
+        analysis = self.context.analysis
+        if attr != "training" and project.find_method(cls, attr) is not None:
+            return None
+        assignments = project.attribute_assignments(cls).get(attr, [])
+        if not assignments:
+            return None
+        init_reached = _init_reached(project, cls)
+        setter = None
+        for value, method in assignments:
+            if _is_parameter_or_cell(project, project.info(method.root()), value):
+                return None
+            if method.name in ("__init__", "set_train") or id(method) in init_reached \
+                    or method.name.lstrip("_").startswith(_CONSTRUCTION_PREFIXES):
+                continue
+            if analysis.graph_of(method) is not None:
+                continue
+            if setter is None:
+                owner = _owner_class(method)
+                setter = f"{owner.name}.{method.name}" if owner is not None else method.name
+        return setter
+
+
+# -- host-side changes of module globals ------------------------------------------------------------
+class _HostChanges:
+    def __init__(self):
+        self.rebound: dict[str, str] = {}  # "pkg.mod.NAME" -> where (function), via `global NAME`
+        self.mutated: dict[str, str] = {}  # "pkg.mod.NAME" -> where: item/attribute assignment, mutating call
+
+
+_CHANGES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _host_changes(analysis) -> _HostChanges:
+    scope = analysis.scope  # a new dict after Analysis.invalidate() (the Pylint plugin adds modules)
+    cached = _CHANGES.get(analysis)
+    if cached is not None and cached[0] is scope:
+        return cached[1]
+    found = _HostChanges()
+    for info in list(analysis.project.modules):
+        for func in info.module.nodes_of_class(nodes.FunctionDef):
+            if analysis.graph_of(func) is not None:
+                continue
+            changes = _HostChanges()
+            _scan_function(analysis.project, info, func, func.name, changes)
+            if (changes.rebound or changes.mutated) and not _import_time_only(info, func):
+                for key, where in changes.rebound.items():
+                    found.rebound.setdefault(key, where)
+                for key, where in changes.mutated.items():
+                    found.mutated.setdefault(key, where)
+    _CHANGES[analysis] = (scope, found)
+    return found
+
+
+def _import_time_only(info, func: nodes.FunctionDef) -> bool:
+    """A module-level function that only module-level code calls (``_make_constants()`` at import time)."""
+    if not isinstance(func.parent, nodes.Module):
+        return False
+    called = False
+    for node in info.module.nodes_of_class(nodes.Name):
+        if node.name != func.name:
+            continue
+        if not isinstance(node.frame(), nodes.Module):
+            return False  # used inside a function or class: may run at any time
+        called = called or (isinstance(node.parent, nodes.Call) and node.parent.func is node)
+    return called
+
+
+def _scan_function(project, info, func: nodes.FunctionDef, where: str, found: _HostChanges) -> None:
+    declared = set()
+    for node in func.nodes_of_class(nodes.Global, skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
+        declared.update(node.names)
+    for name in declared:
+        if name in info.assigned and _first_write(func, name) is not None:
+            found.rebound.setdefault(f"{info.name}.{name}", where)
+    local = set(func.locals) - declared
+    for node in func.nodes_of_class((nodes.Subscript, nodes.AssignAttr, nodes.Call),
+                                    skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
+        if isinstance(node, nodes.Subscript):
+            if node.ctx not in (Context.Store, Context.Del):
+                continue
+            base = node.value
+        elif isinstance(node, nodes.AssignAttr):
+            base = node.expr
+            if isinstance(base, nodes.Name) and base.name not in local:
+                module = _project_module(project, info, base.name)
+                if module is not None and node.attrname in module.assigned:
+                    # `cfg.SCALE = value` on an imported project module rebinds that module's global.
+                    found.rebound.setdefault(f"{module.name}.{node.attrname}", where)
+                    continue
+        else:
+            if not isinstance(node.func, nodes.Attribute) or node.func.attrname not in _MUTATORS:
+                continue
+            base = node.func.expr
+        if not isinstance(base, nodes.Name) or base.name in local:
+            continue
+        data = _data_global(project, info, base.name)
+        if data is not None:
+            found.mutated.setdefault(f"{data[0].name}.{data[1]}", where)
+
+
+def _data_global(project, info, name: str):
+    """(ModuleInfo, name, value) of a module-level variable ``name`` of ``info`` (or imported into it)."""
+    if name in info.functions or name in info.classes:
+        return None
+    if name in info.assigned:
+        return info, name, info.assigned[name]
+    qualified = info.imports.aliases.get(name)
+    if qualified is None or "." not in qualified:
+        return None
+    module_name, attr = qualified.rsplit(".", 1)
+    module = project.find_module(module_name)
+    if module is None or attr not in module.assigned or attr in module.functions or attr in module.classes:
+        return None
+    return module, attr, module.assigned[attr]
+
+
+def _project_module(project, info, name: str):
+    """The project module that the imported name ``name`` refers to, or None."""
+    qualified = info.imports.aliases.get(name)
+    if qualified is None:
+        return None
+    return project.find_module(qualified)
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+def _self_name(graph) -> str | None:
+    if graph.cls is None:
+        return None
+    func = graph.node
+    if any(isinstance(d, nodes.Name) and d.name in ("staticmethod", "classmethod")
+           for d in (func.decorators.nodes if func.decorators else ())):
+        return None
+    positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
+    return positional[0].name if positional else None
+
+
+def _locally_bound(expr, graph) -> bool:
+    """The base name of ``expr`` is bound inside the graph function (or a function nested in it)."""
+    base = expr
+    while isinstance(base, (nodes.Attribute, nodes.Subscript, nodes.Call)):
+        base = base.expr if isinstance(base, nodes.Attribute) else base.value if isinstance(base, nodes.Subscript) \
+            else base.func
+    if not isinstance(base, nodes.Name):
+        return True
+    try:
+        scope, assigned = base.lookup(base.name)
+    except Exception:  # noqa: BLE001
+        return False
+    return not isinstance(scope, nodes.Module) and bool(assigned)
+
+
+def _is_call_target(node) -> bool:
+    return isinstance(node.parent, nodes.Call) and node.parent.func is node
+
+
+def _runtime_argument(call: nodes.Call, values) -> bool:
+    if values is None:
+        return False
+    for arg in list(call.args) + [k.value for k in call.keywords or ()]:
+        if values.value(arg).var:
+            return True
+    return False
+
+
+def _is_logging_function(qualified: str) -> bool:
+    module, _, name = qualified.rpartition(".")
+    return name in _LOG_LEVELS and module in ("logging", "mindspore.log")
+
+
+def _factory_name(func) -> str:
+    if isinstance(func, nodes.Name):
+        return func.name
+    if isinstance(func, nodes.Attribute):
+        return func.attrname
+    return ""
+
+
+def _call_text(call: nodes.Call) -> str:
+    func = call.func.as_string()
+    return f"{func}()" if not call.args and not call.keywords else f"{func}(...)"
+
+
+def _short(node, limit: int = 60) -> str:
+    text = node.as_string()
+    if len(text) <= limit:
+        return text
+    if isinstance(node, nodes.Call):
+        return _call_text(node)
+    return text[: limit - 3] + "..."
+
+
+def _first_write(frame, name: str):
+    """The first node of ``frame`` that binds ``name`` (AssignName / DelName), nested scopes excluded."""
+    for node in frame.nodes_of_class((nodes.AssignName, nodes.DelName), skip_klass=(nodes.FunctionDef, nodes.ClassDef,
+                                                                                    nodes.Lambda)):
+        if node.name == name and node.frame() is frame:
+            return node
+    return None
+
+
+def _is_container(info, value) -> bool:
+    """A list / dict / set literal, comprehension or constructor call."""
+    if isinstance(value, (nodes.List, nodes.Dict, nodes.Set, nodes.ListComp, nodes.DictComp, nodes.SetComp)):
+        return True
+    if isinstance(value, nodes.Call):
+        if isinstance(value.func, nodes.Name) and value.func.name in _CONTAINER_BUILTINS:
+            return True
+        return info.imports.qualify(value.func) in _CONTAINER_FACTORIES
+    return False
+
+
+def _self_writes(target, self_name: str):
+    """(target node, attribute) for ``self.attr = ...`` and ``self.attr[...] = ...`` targets."""
+    if isinstance(target, nodes.AssignAttr):
+        if isinstance(target.expr, nodes.Name) and target.expr.name == self_name:
+            yield target, target.attrname
+    elif isinstance(target, nodes.Subscript):
+        base = target.value
+        if isinstance(base, nodes.Attribute) and isinstance(base.expr, nodes.Name) and base.expr.name == self_name:
+            yield target, base.attrname
+    elif isinstance(target, (nodes.Tuple, nodes.List)):
+        for element in target.elts:
+            yield from _self_writes(element, self_name)
+    elif isinstance(target, nodes.Starred):
+        yield from _self_writes(target.value, self_name)
+
+
+def _plain_value(info, value, method) -> bool | None:
+    """True when ``value`` is certainly not a Parameter (a Python value, a container, a plain Tensor)."""
+    if value is None:
+        return None
+    if isinstance(value, (nodes.Const, nodes.List, nodes.Tuple, nodes.Dict, nodes.Set, nodes.ListComp,
+                          nodes.DictComp, nodes.SetComp, nodes.JoinedStr, nodes.BinOp, nodes.UnaryOp,
+                          nodes.BoolOp, nodes.Compare)):
+        return True
+    if isinstance(value, nodes.IfExp):
+        body, orelse = _plain_value(info, value.body, method), _plain_value(info, value.orelse, method)
+        return True if body is True and orelse is True else None
+    if isinstance(value, nodes.Call):
+        func = value.func
+        if isinstance(func, nodes.Name) and func.name in _PLAIN_BUILTINS:
+            return True
+        qualified = info.imports.qualify(func)
+        if qualified in ("mindspore.Tensor", "mindspore.tensor") or qualified in _CONTAINER_FACTORIES:
+            return True
+        if qualified and qualified.startswith(("mindspore.ops.", "mindspore.numpy.", "mindspore.mint.")) \
+                and qualified.rsplit(".", 1)[-1][:1].islower():
+            return True
+        return None
+    if isinstance(value, nodes.Name) and method is not None:
+        return _plain_argument(method, value.name)
+    return None
+
+
+def _plain_argument(method: nodes.FunctionDef, name: str) -> bool | None:
+    """A parameter of ``method`` with a Python-number/str default or annotation."""
+    args = method.args
+    positional = list(args.posonlyargs or []) + list(args.args or [])
+    defaults = list(args.defaults or [])
+    first_default = len(positional) - len(defaults)
+    annotations = list(args.posonlyargs_annotations or []) + list(args.annotations or [])
+    pairs = []
+    for index, arg in enumerate(positional):
+        default = defaults[index - first_default] if index >= first_default else None
+        annotation = annotations[index] if index < len(annotations) else None
+        pairs.append((arg, default, annotation))
+    pairs += list(zip(args.kwonlyargs or [], args.kw_defaults or [], args.kwonlyargs_annotations or []))
+    for arg, default, annotation in pairs:
+        if arg.name != name:
+            continue
+        if isinstance(annotation, nodes.Name) and annotation.name in ("int", "float", "bool", "str"):
+            return True
+        if isinstance(default, nodes.Const) and isinstance(default.value, (int, float, bool, str)):
+            return True
+        return None
+    return None
+
+
+def _is_parameter_maker(info, value) -> bool:
+    return isinstance(value, nodes.Call) and info.imports.qualify(value.func) in _PARAMETER_MAKERS
+
+
+def _is_parameter_or_cell(project, info, value) -> bool:
+    if not isinstance(value, nodes.Call):
+        return False
+    qualified = info.imports.qualify(value.func)
+    if qualified in _PARAMETER_MAKERS:
+        return True
+    if qualified and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+        return True
+    resolved = project.resolve_expr(info, value.func)
+    return resolved is not None and resolved.kind == "class" and project.is_cell(resolved.node)
+
+
+def _class_body_values(project, cls, attr: str) -> list:
+    found = []
+    for klass in project.mro(cls):
+        for stmt in klass.body:
+            if isinstance(stmt, nodes.Assign):
+                if any(isinstance(t, nodes.AssignName) and t.name == attr for t in stmt.targets):
+                    found.append((stmt.value, klass))
+            elif isinstance(stmt, nodes.AnnAssign) and isinstance(stmt.target, nodes.AssignName) \
+                    and stmt.target.name == attr and stmt.value is not None:
+                found.append((stmt.value, klass))
+    return found
+
+
+def _closed_hierarchy(project, cls) -> bool:
+    """Every base is a project class or ``nn.Cell`` / ``object``, and nothing sets attributes dynamically."""
+    for klass in project.mro(cls):
+        info = project.info(klass.root())
+        resolved_bases = {id(base) for base, _ in project.base_classes(klass)}
+        for base in klass.bases:
+            if isinstance(base, nodes.Name) and base.name == "object":
+                continue
+            qualified = info.imports.qualify(base)
+            if qualified == "mindspore.nn.Cell":
+                continue
+            resolved = project.resolve_expr(info, base)
+            if resolved is None or resolved.kind != "class" or id(resolved.node) not in resolved_bases:
+                return False
+        for node in klass.nodes_of_class((nodes.Call, nodes.Attribute)):
+            name = node.func.as_string() if isinstance(node, nodes.Call) else node.attrname
+            last = name.rsplit(".", 1)[-1]
+            if last in _DYNAMIC_SETTERS or last == "__dict__":
+                return False
+        if klass.decorators is not None:
+            return False  # dataclasses and other class decorators add attributes
+    return True
+
+
+def _init_reached(project, cls) -> set[int]:
+    """Methods run while the object is built: ``__init__`` and what it calls on ``self``, transitively."""
+    found: set[int] = set()
+    stack = []
+    for klass in project.mro(cls):
+        for method in klass.body:
+            if isinstance(method, nodes.FunctionDef) and method.name == "__init__":
+                stack.append(method)
+    while stack:
+        method = stack.pop()
+        if id(method) in found:
+            continue
+        found.add(id(method))
+        positional = list(method.args.posonlyargs or []) + list(method.args.args or [])
+        if not positional:
+            continue
+        self_name = positional[0].name
+        for call in method.nodes_of_class(nodes.Call):
+            func = call.func
+            if not isinstance(func, nodes.Attribute):
+                continue
+            owner = func.expr
+            on_self = isinstance(owner, nodes.Name) and owner.name == self_name
+            # super().m(...), super(Cls, self).m(...), Base.m(self, ...)
+            on_super = isinstance(owner, nodes.Call) and isinstance(owner.func, nodes.Name) and owner.func.name == "super"
+            explicit = isinstance(owner, nodes.Name) and call.args and isinstance(call.args[0], nodes.Name) \
+                and call.args[0].name == self_name
+            if on_self or on_super or explicit:
+                target = project.find_method(cls, func.attrname)
+                if target is not None:
+                    stack.append(target[0])
+                if on_super or explicit:
+                    for klass in project.mro(cls):
+                        for node in klass.body:
+                            if isinstance(node, nodes.FunctionDef) and node.name == func.attrname:
+                                stack.append(node)
+    return found
+
+
+def _called_attributes(func: nodes.FunctionDef, self_name: str) -> frozenset[str]:
+    """Attributes called as ``self.attr(...)`` in ``func``."""
+    cached = getattr(func, "_graphlint_called_attrs", None)
+    if cached is not None and cached[0] == self_name:
+        return cached[1]
+    found = set()
+    for call in func.nodes_of_class(nodes.Call):
+        target = call.func
+        if isinstance(target, nodes.Attribute) and isinstance(target.expr, nodes.Name) and target.expr.name == self_name:
+            found.add(target.attrname)
+    result = frozenset(found)
+    try:
+        func._graphlint_called_attrs = (self_name, result)
+    except AttributeError:  # pragma: no cover - slots
+        pass
+    return result
+
+
+def _owner_class(func: nodes.FunctionDef) -> nodes.ClassDef | None:
+    parent = func.parent
+    return parent if isinstance(parent, nodes.ClassDef) else None
+
+
+CHECKER = DivergenceChecker

@@ -1,0 +1,124 @@
+"""In-place updates of Tensors whose storage outlives the call.
+
+The value analysis tracks, for every Tensor, the storage it may share
+(``Value.alias``): a Tensor argument, a Tensor / Parameter attribute, or a
+constant Tensor of the graph (``Tensor(...)`` in graph code, a module-level
+Tensor, ``ops.ones_like``, which the compiler folds). The alias follows plain
+names (``y = x``) but not slices or op results, which are new Tensors in graph
+code. ``x += v`` on a Tensor with such an alias writes into that storage in
+GRAPH_MODE; ``x[i] = v`` on an argument writes into the caller's tensor in
+PYNATIVE_MODE only. Python numbers (``n += 1``) and fresh results
+(``y = x + 1; y += 1``) have no alias and stay quiet.
+"""
+
+from __future__ import annotations
+
+from astroid import nodes
+
+from graphlint.analysis.engine import Checker
+from graphlint.analysis.values import NONE, TENSOR, Value
+from graphlint.checkers.walk import graph_nodes
+
+# Augmented operators measured to update a Tensor in place in graph code (`**=` does not).
+_INPLACE_OPS = {"+=", "-=", "*=", "/=", "//="}
+
+
+class InplaceChecker(Checker):
+    family = "inplace"
+
+    def check_function(self, graph) -> None:
+        values = self.context.values(graph)
+        if values is None:
+            return
+        for node in graph_nodes(graph.node):
+            if isinstance(node, nodes.AugAssign):
+                if isinstance(node.target, nodes.AssignName):
+                    self._augmented(graph, values, node)
+                elif isinstance(node.target, nodes.Subscript):
+                    self._item_update(graph, values, node, node.target, node.op.rstrip("="))
+            elif isinstance(node, nodes.Assign):
+                for target in node.targets:
+                    for subscript in _subscript_targets(target):
+                        self._item_update(graph, values, node, subscript, "")
+
+    def _augmented(self, graph, values, node: nodes.AugAssign) -> None:
+        if node.op not in _INPLACE_OPS:
+            return
+        name = node.target.name
+        element = values.cfg.element_of(node)
+        if element is None:
+            return
+        before = values.name_at(element, name)
+        if not _is_tensor(before) or not before.alias:
+            return
+        op = node.op.rstrip("=")
+        alias = before.alias
+        if alias.startswith("the argument `"):
+            if _not_a_tensor(graph.node, name):
+                return
+            self.report("augmented-assign-to-input", node, graph, name=name, op=op)
+        elif "constant Tensor" in alias:
+            self.report("augmented-assign-to-constant-tensor", node, graph, name=name, op=op)
+        else:
+            attr = _attribute_of(alias)
+            if attr is not None:
+                self.report("augmented-assign-to-attribute-alias", node, graph, name=name, attr=attr, op=op)
+
+    def _item_update(self, graph, values, statement, target: nodes.Subscript, op: str) -> None:
+        base = target.value
+        if not isinstance(base, nodes.Name):
+            return
+        element = values.cfg.element_of(statement)
+        if element is None:
+            return
+        before = values.name_at(element, base.name)
+        if _is_tensor(before) and before.alias.startswith("the argument `") \
+                and not _not_a_tensor(graph.node, base.name):
+            self.report("item-update-of-input", statement, graph, anchor=target, name=base.name, op=op)
+
+
+def _is_tensor(value: Value) -> bool:
+    return value.may_be(TENSOR) and not value.kinds - {TENSOR, NONE}
+
+
+def _not_a_tensor(func: nodes.FunctionDef, name: str) -> bool:
+    """Uses of an argument that a Tensor does not allow: ``range(n)``, ``d["key"]``.
+
+    Arguments without an annotation or default are taken for Tensors; this is the
+    evidence that one is a Python number or a dict after all.
+    """
+    for node in func.nodes_of_class(nodes.Name):
+        if node.name != name:
+            continue
+        parent = node.parent
+        if isinstance(parent, nodes.Call) and isinstance(parent.func, nodes.Name) and parent.func.name == "range" \
+                and node in parent.args:
+            return True
+    for node in func.nodes_of_class(nodes.Subscript):
+        if isinstance(node.value, nodes.Name) and node.value.name == name and isinstance(node.slice, nodes.Const) \
+                and isinstance(node.slice.value, str):
+            return True
+    return False
+
+
+def _attribute_of(alias: str) -> str | None:
+    """``bias`` from "the Tensor attribute `self.bias`" / "the Parameter `self.bias`"."""
+    for prefix in ("the Tensor attribute `", "the Parameter `"):
+        if alias.startswith(prefix):
+            text = alias[len(prefix):].rstrip("`")
+            head, _, attr = text.partition(".")
+            return attr or head
+    return None
+
+
+def _subscript_targets(target):
+    if isinstance(target, nodes.Subscript):
+        yield target
+    elif isinstance(target, (nodes.Tuple, nodes.List)):
+        for element in target.elts:
+            yield from _subscript_targets(element)
+    elif isinstance(target, nodes.Starred):
+        yield from _subscript_targets(target.value)
+
+
+CHECKER = InplaceChecker

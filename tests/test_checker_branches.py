@@ -1,0 +1,340 @@
+"""Unit tests for the branches checker (E5801-I5806) beyond the catalogue examples."""
+
+import textwrap
+
+import pytest
+
+from graphlint.config import Config
+from graphlint.lint import lint_text
+
+PRELUDE = (
+    "import numpy as np\n"
+    "import mindspore as ms\n"
+    "from mindspore import nn, ops, Tensor, Parameter\n"
+)
+
+
+def _lint(source):
+    return lint_text(PRELUDE + textwrap.dedent(source), Config())
+
+
+def _symbols(source, prefix=""):
+    return [f.rule.symbol for f in _lint(source) if f.rule.family == "branches"]
+
+
+def _findings(source, symbol):
+    return [f for f in _lint(source) if f.rule.symbol == symbol]
+
+
+def _cell(init, body, args="x"):
+    init_text = textwrap.indent(textwrap.dedent(init), " " * 8) if init else ""
+    return (
+        "class Net(nn.Cell):\n"
+        "    def __init__(self, flag=True):\n"
+        "        super().__init__()\n"
+        f"{init_text}\n"
+        f"    def construct(self, {args}):\n"
+        + textwrap.indent(textwrap.dedent(body), " " * 8)
+    )
+
+
+# -- E5801: the parser's folding decides -----------------------------------------------------------
+@pytest.mark.parametrize("init, test", [
+    ("self.use_bias = flag", "self.use_bias"),  # value unknown here: do not claim
+    ("self.use_bias = True", "self.use_bias"),
+    ("self.bias = None", "self.bias is None"),
+    ("self.mode = 'train'", "self.mode == 'train'"),
+    ("self.p = 0.5", "self.p >= 0.5"),
+    ("self.use = True", "not self.use"),
+    ("self.use = True\nself.n = 3", "self.use and self.n > 1"),
+    ("", "self.training"),
+])
+def test_folded_conditions_allow_one_branch_definitions(init, test):
+    source = _cell(init, f"""
+        if {test}:
+            y = x * 2
+        return y
+    """)
+    assert "variable-defined-in-one-branch" not in _symbols(source)
+
+
+@pytest.mark.parametrize("init, test", [
+    ("self.use_bias = 1", "self.use_bias"),  # must be a real bool
+    ("self.act = nn.ReLU()", "self.act"),  # Cell truthiness is not folded
+    ("self.mode = 'a'", "self.mode in ('a', 'b')"),  # `in` is not folded
+    ("self.p = 0.5", "0 < self.p"),  # number on the left
+    ("self.flag = True", "self.flag is True"),  # `is` folds only against None
+    ("self.flag = True", "x.sum() > 0 and self.flag"),
+    ("", "x.ndim == 2"),
+    ("", "len(x.shape) == 2"),
+    ("", "isinstance(x, Tensor)"),
+])
+def test_unfolded_conditions_report_one_branch_definitions(init, test):
+    source = _cell(init, f"""
+        if {test}:
+            y = x * 2
+        return y
+    """)
+    assert "variable-defined-in-one-branch" in _symbols(source)
+
+
+def test_keyword_flag_and_local_literal():
+    assert "variable-defined-in-one-branch" in _symbols(_cell("", """
+        if flag:
+            y = x * 2
+        return y
+    """, args="x, flag=True"))
+    assert "variable-defined-in-one-branch" not in _symbols(_cell("", """
+        flag = True
+        if flag:
+            y = x * 2
+        return y
+    """))
+
+
+def test_attribute_written_in_construct_is_not_folded():
+    source = _cell("self.flag = True", """
+        self.flag = False
+        if self.flag:
+            y = x * 2
+        return y
+    """)
+    assert "variable-defined-in-one-branch" in _symbols(source)
+
+
+def test_one_branch_message_fields():
+    [finding] = _findings(_cell("", """
+        if x.sum() > 0:
+            pass
+        else:
+            y = x * 2
+        return y
+    """), "variable-defined-in-one-branch")
+    assert "`y` is assigned only in the false branch of `if x.sum() > 0`" in finding.message
+
+
+def test_branches_ending_in_raise_or_continue_do_not_count():
+    assert "variable-defined-in-one-branch" not in _symbols(_cell("", """
+        if x.sum() > 0:
+            y = x * 2
+        else:
+            raise ValueError("negative")
+        return y
+    """))
+    assert "variable-defined-in-one-branch" not in _symbols(_cell("", """
+        out = x
+        for i in range(3):
+            if x.sum() > i:
+                y = x
+            else:
+                continue
+            out = out + y
+        return out
+    """))
+
+
+def test_defined_in_earlier_partial_if_reported_once():
+    symbols = _symbols(_cell("", """
+        if x.sum() > 0:
+            y = x
+        if x.sum() > 1:
+            y = x * 2
+        return y
+    """))
+    assert symbols.count("variable-defined-in-one-branch") == 1
+
+
+def test_helper_reached_through_self_method():
+    source = (
+        "class Net(nn.Cell):\n"
+        "    def helper(self, x, mask):\n"
+        "        if mask is not None:\n"
+        "            y = x * mask\n"
+        "        return y\n"
+        "    def construct(self, x, mask=None):\n"
+        "        return self.helper(x, mask)\n"
+    )
+    [finding] = _findings(source, "variable-defined-in-one-branch")
+    assert "helper" in finding.message
+
+
+# -- E5802 -----------------------------------------------------------------------------------------
+def test_loop_definitions():
+    assert "variable-defined-in-loop" in _symbols(_cell("", """
+        i = 0
+        while i < 3:
+            y = x * i
+            i += 1
+        return y
+    """))
+    assert "variable-defined-in-loop" in _symbols(_cell("", """
+        for row in x:
+            y = row * 2
+        return y
+    """))
+    assert "variable-defined-in-loop" not in _symbols(_cell("", """
+        i = 0
+        while i < 3:
+            i += 1
+        return x * i
+    """))
+    assert "variable-defined-in-loop" not in _symbols(_cell("", """
+        ys = [x * i for i in range(3)]
+        return ys[-1]
+    """))
+
+
+def test_loop_variable_reported_on_for_keyword():
+    [finding] = _findings(_cell("", """
+        for i in range(3):
+            x = x + i
+        return x * i
+    """), "variable-defined-in-loop")
+    assert finding.args == {"name": "i", "loop": "for"}
+    assert finding.end_column - finding.column == 3
+
+
+def test_nested_loop_definition_reported():
+    assert "variable-defined-in-loop" in _symbols(_cell("", """
+        out = x
+        for j in range(2):
+            for i in range(3):
+                y = x * i
+            out = out + y
+        return out
+    """))
+
+
+# -- joins -----------------------------------------------------------------------------------------
+def test_compile_time_conditions_join_freely():
+    symbols = _symbols(_cell("", """
+        if mask is None:
+            y = x
+        else:
+            y = (x, mask)
+        if n > 1:
+            z = x * n
+        else:
+            z = 0
+        if isinstance(x, Tensor):
+            w = x
+        else:
+            w = None
+        return y, z, w
+    """, args="x, n: int, mask=None"))
+    assert not {"branch-type-mismatch", "branch-joins-none-and-tensor",
+                "branch-joins-tuples-of-different-length"} & set(symbols)
+
+
+def test_parameter_condition_is_runtime():
+    source = _cell("self.w = Parameter(Tensor(1.0))", """
+        if self.w > 0:
+            return x
+        return None
+    """)
+    [finding] = _findings(source, "branch-joins-none-and-tensor")
+    assert "the Parameter `self.w`" in finding.message
+
+
+def test_join_in_helper_via_self_method():
+    source = (
+        "class Net(nn.Cell):\n"
+        "    def helper(self, x):\n"
+        "        if x.sum() > 0:\n"
+        "            return x * 2\n"
+        "        return 1\n"
+        "    def construct(self, x):\n"
+        "        return self.helper(x)\n"
+    )
+    [finding] = _findings(source, "branch-type-mismatch")
+    assert "a Tensor and an int" in finding.message and "the Tensor argument `x`" in finding.message
+
+
+def test_dtype_mismatch_of_two_casts():
+    [finding] = _findings(_cell("", """
+        if x.sum() > 0:
+            y = ops.cast(x, ms.float16)
+        else:
+            y = x.astype(ms.float32)
+        return y
+    """), "branch-type-mismatch")
+    assert "float16" in finding.message and "float32" in finding.message
+
+
+def test_same_dtype_and_shapes_differ_is_fine():
+    assert "branch-type-mismatch" not in _symbols(_cell("", """
+        if x.sum() > 0:
+            y = ops.cast(x, ms.float16)
+        else:
+            y = ops.cast(x[0], ms.float16)
+        return y
+    """))
+
+
+def test_tuple_length_join_on_variable():
+    assert "branch-joins-tuples-of-different-length" in _symbols(_cell("", """
+        if x.sum() > 0:
+            y = (x, x)
+        else:
+            y = (x,)
+        return y
+    """))
+
+
+def test_none_inside_tuple():
+    assert "branch-joins-none-and-tensor" in _symbols(_cell("", """
+        if x.sum() > 0:
+            return x, None
+        return x, x
+    """))
+
+
+def test_python_counter_in_tensor_while_is_fine():
+    symbols = _symbols(_cell("", """
+        n = 0
+        while x.sum() < 100:
+            x = x * 2
+            n = n + 1
+        return x, n
+    """))
+    assert not {"branch-type-mismatch", "branch-joins-none-and-tensor"} & set(symbols)
+    assert "tensor-condition-control-flow" in symbols
+
+
+def test_int_and_float_used_not_returned_is_quiet():
+    assert "branch-type-mismatch" not in _symbols(_cell("", """
+        if x.sum() > 0:
+            s = 2
+        else:
+            s = 0.5
+        return x * s
+    """))
+
+
+# -- I5806 -----------------------------------------------------------------------------------------
+def test_conditions_that_are_not_tensor_values_stay_quiet():
+    source = _cell("self.block = nn.ReLU()", """
+        if not return_dict:
+            x = x * 2
+        if stage == "LF_1":
+            x = x + 1
+        h = self.block(x)
+        if h.shape[0] > 1:
+            x = x - 1
+        return x
+    """, args="x, stage, return_dict=None")
+    assert "tensor-condition-control-flow" not in _symbols(source)
+
+
+def test_runtime_condition_forms():
+    source = _cell("", """
+        if x.sum().item() > 0:
+            x = x * 2
+        y = x * 2 if x[0, 1] else x
+        while x.sum() < 100:
+            x = x * 2
+        return x + y
+    """)
+    findings = _findings(source, "tensor-condition-control-flow")
+    assert sorted(f.args["kind"] for f in findings) == ["`if`", "`while`", "conditional expression"]
+    assert all(f.args["origin"] == "the Tensor argument `x`" for f in findings)

@@ -1,0 +1,396 @@
+"""divergence checker: Python evaluated at compile time, host state read as constants."""
+
+import textwrap
+
+from graphlint.catalogue.model import EXAMPLE_HEADER
+from graphlint.config import Config
+from graphlint.lint import lint_paths, lint_text
+
+
+def findings(code: str):
+    source = EXAMPLE_HEADER + textwrap.dedent(code)
+    return [f for f in lint_text(source, Config()) if f.rule.family == "divergence"]
+
+
+def symbols(code: str):
+    return [f.rule.symbol for f in findings(code)]
+
+
+# -- W5201 .. W5203, W5206: calls run while compiling ------------------------------------------------
+def test_aliased_random_imports():
+    found = findings("""
+        import random as rnd
+        from random import uniform
+        import numpy.random as npr
+        from numpy import random as nr
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return x * rnd.random() + uniform(0, 1) + npr.rand() + nr.randint(3)
+        """)
+    assert [f.args["call"] for f in found] == ["rnd.random()", "uniform(...)", "npr.rand()", "nr.randint(...)"]
+    assert {f.rule.symbol for f in found} == {"python-random-in-graph"}
+
+
+def test_mindspore_random_print_and_init_are_not_reported():
+    assert symbols("""
+        import random
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.dropout = nn.Dropout(p=0.5)
+                self.scale = random.random()
+
+            def construct(self, x):
+                print("x", x)
+                ops.print_("x", x)
+                return self.dropout(x) * ops.uniform(x.shape, Tensor(0.0), Tensor(1.0)) * self.scale
+        """) == []
+
+
+def test_local_names_shadow_modules():
+    assert symbols("""
+        import random
+        import time
+
+        class Net(nn.Cell):
+            def construct(self, x, random, time):
+                return x * random.random() + time.time()
+        """) == []
+
+
+def test_runtime_arguments_are_left_to_the_fallback_rules():
+    # With a Tensor argument the interpreter runs the call on every call (measured for logging).
+    assert symbols("""
+        import logging
+
+        LOGGER = logging.getLogger(__name__)
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                LOGGER.info("sum %s", x.sum())
+                return x * np.random.permutation(x)
+        """) == []
+
+
+def test_helper_reached_from_construct():
+    found = findings("""
+        import random
+
+        def jitter(x):
+            return x * random.uniform(0.9, 1.1)
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return jitter(x)
+        """)
+    assert [f.rule.symbol for f in found] == ["python-random-in-graph"]
+    assert "in helper `jitter`" in found[0].message
+
+
+def test_clock_and_environment_forms():
+    found = findings("""
+        import os
+        from datetime import datetime
+        from os import environ
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                if "DEBUG" in os.environ or environ.get("X") == "1":
+                    return x
+                stamp = datetime.now()
+                return x * float(os.environ.get("SCALE", "1"))
+        """)
+    assert [(f.rule.symbol, f.args["call"]) for f in found] == [
+        ("environ-read-in-graph", "'DEBUG' in os.environ"),
+        ("environ-read-in-graph", "environ.get('X')"),
+        ("wall-clock-in-graph", "datetime.now()"),
+        ("environ-read-in-graph", "os.environ.get('SCALE', '1')"),
+    ]
+
+
+def test_logger_forms():
+    found = findings("""
+        import logging
+        import warnings
+        from mindspore import log as ms_log
+
+        _logger = logging.getLogger(__name__)
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                _logger.warning("slow")
+                logging.info("forward")
+                ms_log.warning("ms")
+                warnings.warn("deprecated")
+                return x
+        """)
+    assert [f.args["call"] for f in found] == [
+        "_logger.warning(...)", "logging.info(...)", "ms_log.warning(...)", "warnings.warn(...)"]
+
+
+# -- W5204 / W5205: globals ----------------------------------------------------------------------------
+def test_constant_globals_and_import_time_setup_are_not_reported():
+    assert symbols("""
+        EPS = 1e-6
+        TABLE = {}
+        TABLE["a"] = 1.0
+        FRAMES = np.zeros((3,), np.float32)
+
+        def _fill():
+            FRAMES[0] = 1.0
+
+        _fill()
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return x * TABLE["a"] + EPS + FRAMES[0]
+        """) == []
+
+
+def test_global_changed_by_a_function_is_reported_once():
+    found = findings("""
+        SCALE = 2.0
+        OPTIONS = {"bias": 1.0}
+
+        def configure(scale, bias):
+            global SCALE
+            SCALE = scale
+            OPTIONS.update(bias=bias)
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return x * SCALE + SCALE + OPTIONS["bias"]
+        """)
+    assert [(f.rule.symbol, f.args["name"]) for f in found] == [
+        ("mutable-global-in-graph", "SCALE"), ("mutable-global-in-graph", "OPTIONS")]
+
+
+def test_global_mutated_only_in_graph_code_is_a_container_mutation():
+    found = findings("""
+        STATS = {}
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                STATS["calls"] = STATS.get("calls", 0) + 1
+                return x
+        """)
+    assert [f.rule.symbol for f in found] == ["python-container-mutation-in-graph"]
+
+
+def test_global_statement_without_write_is_not_reported():
+    assert symbols("""
+        COUNT = 0
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                global COUNT
+                return x + COUNT
+        """) == []
+
+
+def test_global_changed_in_another_module(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "config.py").write_text("SCALE = 2.0\nFLAGS = {'double': False}\n")
+    # Files that never mention MindSpore are not read; this one drives the model.
+    (package / "train.py").write_text(textwrap.dedent("""
+        import mindspore
+        from pkg import config
+        from pkg.config import FLAGS
+
+        def set_scale(value):
+            config.SCALE = value
+
+        def enable():
+            FLAGS["double"] = True
+        """))
+    (package / "net.py").write_text(EXAMPLE_HEADER + textwrap.dedent("""
+        from pkg import config
+        from pkg.config import FLAGS
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                if FLAGS["double"]:
+                    x = x * 2
+                return x * config.SCALE
+        """))
+    result = lint_paths([str(package)], Config())
+    found = [(f.rule.symbol, f.args["name"]) for f in result.findings if f.rule.family == "divergence"]
+    assert found == [("mutable-global-in-graph", "FLAGS"), ("mutable-global-in-graph", "config.SCALE")]
+
+
+# -- W5207: containers -----------------------------------------------------------------------------------
+def test_container_mutation_targets():
+    found = findings("""
+        CALLS = []
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.history = []
+                self.blocks = nn.CellList([nn.ReLU()])
+
+            def construct(self, x):
+                parts = []
+                parts.append(x)
+                CALLS.append(1)
+                self.history.append(1)
+                self.blocks.append(nn.ReLU())
+                return ops.stack(parts)
+        """)
+    assert [f.args["expr"] for f in found] == ["CALLS.append(...)", "self.history.append(...)"]
+
+
+# -- W5208: attributes changed between calls --------------------------------------------------------------
+def test_setters_run_while_building_are_not_reported():
+    assert symbols("""
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self._configure(2.0)
+                self._init_mode()
+
+            def _configure(self, scale):
+                self.scale = scale
+
+            def _init_mode(self):
+                self.deploy = False
+
+            def construct(self, x):
+                if self.deploy:
+                    return x
+                return x * self.scale
+        """) == []
+
+
+def test_host_setter_is_reported_but_not_for_parameters_or_called_cells():
+    found = findings("""
+        class Net(nn.Cell):
+            def __init__(self, head):
+                super().__init__()
+                self.scale = 2.0
+                self.w = Parameter(Tensor(1.0, ms.float32), name="w")
+                self.head = head
+
+            def switch(self, scale, head):
+                self.scale = scale
+                self.w = Parameter(Tensor(scale, ms.float32), name="w")
+                self.head = head
+
+            def construct(self, x):
+                if self.head is None:
+                    return x
+                return self.head(x * self.scale * self.w)
+        """)
+    assert [(f.rule.symbol, f.args) for f in found] == [
+        ("host-attribute-change-between-calls", {"attr": "scale", "method": "Net.switch"})]
+
+
+def test_set_train_override_is_not_a_setter():
+    assert symbols("""
+        class Net(nn.Cell):
+            def set_train(self, mode=True):
+                self.training = mode
+                return super().set_train(mode)
+
+            def construct(self, x):
+                if self.training:
+                    return x * 2
+                return x
+        """) == []
+
+
+# -- W5209: attribute writes in graph code -----------------------------------------------------------------
+def test_attribute_writes_by_initial_value():
+    found = findings("""
+        class Net(nn.Cell):
+            def __init__(self, steps=0, weight=None, table=None):
+                super().__init__()
+                self.steps = steps
+                self.weight = weight
+                self.table = table
+                self.p = Parameter(Tensor(0, ms.int32), name="p")
+
+            def construct(self, x):
+                self.steps += 1
+                self.weight = x
+                self.table[0] = x
+                self.p += 1
+                return x
+        """)
+    # `steps` has an int default; `weight` / `table` could be Parameters passed in: not reported.
+    assert [(f.rule.symbol, f.args["attr"]) for f in found] == [("attribute-write-in-graph", "steps")]
+
+
+def test_attribute_set_by_a_graph_helper_that_init_also_runs():
+    found = findings("""
+        class Rotary(nn.Cell):
+            def __init__(self, length=16):
+                super().__init__()
+                self._cache(length)
+
+            def _cache(self, length):
+                self.cached = length
+                self.table = ops.arange(length)
+
+            def construct(self, x, length):
+                if length > self.cached:
+                    self._cache(length)
+                return self.table
+        """)
+    assert [f.args["attr"] for f in found] == ["cached", "table"]
+
+
+def test_attribute_created_in_graph_code_needs_a_known_class_hierarchy():
+    assert symbols("""
+        class Net(nn.Cell):
+            def construct(self, x):
+                self.feature = x * 2
+                return x
+        """) == ["attribute-write-in-graph"]
+    # A base class from outside the project may define the attribute (as a Parameter, even).
+    assert symbols("""
+        from somewhere import Base
+
+        class Net(Base):
+            def construct(self, x):
+                self.feature = x * 2
+                return x
+        """) == []
+
+
+def test_helper_object_and_jit_class_writes():
+    found = findings("""
+        class Counter:
+            def __init__(self):
+                self.n = 0
+
+            def step(self, x):
+                self._bump()
+                return x
+
+            def _bump(self):
+                self.n += 1
+
+        @ms.jit_class
+        class Meter:
+            def __init__(self):
+                self.total = 0.0
+
+            def add(self, x):
+                self.total += 1.0
+                return x
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.counter = Counter()
+                self.meter = Meter()
+
+            def construct(self, x):
+                return self.meter.add(self.counter.step(x))
+        """)
+    assert sorted(f.args["attr"] for f in found) == ["counter.n", "total"]
