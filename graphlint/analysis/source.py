@@ -7,6 +7,7 @@ import io
 import os
 import sys
 import tokenize
+import warnings
 from dataclasses import dataclass
 
 import astroid
@@ -115,7 +116,9 @@ def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Mo
         sys.setrecursionlimit(max(old_limit, 10000))
         # _data_build, not string_build: string_build's post-processing runs astroid inference on
         # attribute assignments, which follows imports into MindSpore's own (huge) sources.
-        module, _ = _BUILDER._data_build(text, module_name, path)
+        with warnings.catch_warnings():  # the user's invalid escapes are not graphlint's business
+            warnings.simplefilter("ignore")
+            module, _ = _BUILDER._data_build(text, module_name, path)
         module.file_encoding = "utf-8"
     except AstroidSyntaxError as exc:
         error = exc.error
