@@ -507,6 +507,9 @@ class FunctionValues:
             if owner.kinds <= {TUPLE, LIST} and owner.kinds:
                 if method in ("index", "count"):
                     return Value(frozenset({INT}), owner.var or any_var, owner.origin or origin)
+            if owner.var and not (isinstance(owner_expr, nodes.Name) and owner_expr.name == self.self_name):
+                # A method of a runtime value (a sub-Cell's output, say) returns a runtime value.
+                any_var, origin = True, origin or owner.origin
         summary = self._helper_summary(expr, any_var, origin)
         if summary is not None:
             return summary
