@@ -78,6 +78,11 @@ class Analysis:
     def graph_of(self, func: nodes.FunctionDef) -> GraphFunction | None:
         return self.scope.get(id(func))
 
+    def references(self, func: nodes.FunctionDef) -> list:
+        """Where graph code references ``func``: ``[(GraphFunction, node)]``."""
+        _ = self.scope  # discovers them
+        return self._references.get(id(func), [])
+
     # -- values ---------------------------------------------------------------
     def values(self, graph: GraphFunction) -> FunctionValues | None:
         key = id(graph.node)

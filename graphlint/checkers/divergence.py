@@ -10,8 +10,19 @@ operators that run on every call.
 
 Host-side changes (W5204 mutable globals, W5208 attributes changed between
 calls) are looked up in code outside graph scope: functions and methods that
-rebind or mutate the global / attribute. Module-level statements run at import
-time, before any call, and do not count.
+rebind or mutate the global / attribute. Module-level statements, and functions
+only module-level code calls, run at import time, before any call, and do not
+count; nor do ``__init__``, the methods it runs, and set-up methods by name
+(``_init_*``, ``setup*``, ``build*``, ...), nor ``set_train``.
+
+Attribute writes in graph code (W5209) are reported when the attribute is
+known not to be a Parameter: every value it gets outside graph code is a
+Python value, a container or a plain Tensor (an ``__init__`` argument counts
+when its default or annotation is a Python number or string), or it is never
+set outside graph code and every base class is known (the project's, or
+``nn.Cell``), so nothing else can have created it. Methods of helper objects
+that graph code calls (``self.counter.step(x)``) are compiled too and are
+checked the same way, reported at the call.
 """
 
 from __future__ import annotations
@@ -77,7 +88,7 @@ class DivergenceChecker(Checker):
                 self._membership(graph, node)
             elif isinstance(node, nodes.Global):
                 self._global_statement(graph, node)
-            elif isinstance(node, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign, nodes.Delete)):
+            elif isinstance(node, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)):
                 self._writes(graph, node, self_name)
             if isinstance(node, nodes.Name):
                 self._global_read(graph, values, node, read_globals)
@@ -86,6 +97,30 @@ class DivergenceChecker(Checker):
                     self._attribute_read(graph, node, read_attrs)
                 else:
                     self._module_attribute_read(graph, values, node, read_globals)
+
+    # -- per-class facts, cached for the run ------------------------------------------------------------
+    def _class_cache(self) -> dict:
+        analysis = self.context.analysis
+        scope = analysis.scope
+        cached = _CLASS_FACTS.get(analysis)
+        if cached is None or cached[0] is not scope:
+            cached = (scope, {})
+            _CLASS_FACTS[analysis] = cached
+        return cached[1]
+
+    def _assignments(self, cls) -> dict:
+        cache = self._class_cache()
+        key = ("assignments", id(cls))
+        if key not in cache:
+            cache[key] = self.context.project.attribute_assignments(cls)
+        return cache[key]
+
+    def _init_reached(self, cls) -> set[int]:
+        cache = self._class_cache()
+        key = ("init", id(cls))
+        if key not in cache:
+            cache[key] = _init_reached(self.context.project, cls)
+        return cache[key]
 
     # -- calls --------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call, self_name) -> None:
@@ -135,7 +170,7 @@ class DivergenceChecker(Checker):
             return False
         if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == self_name \
                 and graph.cls is not None:
-            found = self.context.project.attribute_assignments(graph.cls).get(expr.attrname, [])
+            found = self._assignments(graph.cls).get(expr.attrname, [])
             return bool(found) and all(isinstance(v, nodes.Call) and _factory_name(v.func) in _LOGGER_FACTORIES
                                        for v, _ in found)
         return False
@@ -182,6 +217,8 @@ class DivergenceChecker(Checker):
     def _global_read(self, graph, values, node: nodes.Name, seen: set[str]) -> None:
         if node.name in seen or isinstance(node.parent, nodes.Global) or _is_call_target(node):
             return
+        if node.name not in graph.info.assigned and node.name not in graph.info.imports.aliases:
+            return  # not a module-level variable (a local, a builtin, a function or class)
         found = self._module_global(graph, node)
         if found is None:
             return
@@ -198,7 +235,8 @@ class DivergenceChecker(Checker):
 
     def _module_attribute_read(self, graph, values, node: nodes.Attribute, seen: set[str]) -> None:
         """``cfg.SCALE`` where ``cfg`` is an imported project module whose global is rebound or mutated."""
-        if not isinstance(node.expr, nodes.Name) or _locally_bound(node.expr, graph) or _is_call_target(node):
+        if not isinstance(node.expr, nodes.Name) or node.expr.name not in graph.info.imports.aliases \
+                or _is_call_target(node) or _locally_bound(node.expr, graph):
             return
         module = _project_module(self.context.project, graph.info, node.expr.name)
         if module is None or node.attrname not in module.assigned:
@@ -234,8 +272,8 @@ class DivergenceChecker(Checker):
         if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == self_name \
                 and graph.cls is not None:
             inits = self._outside_assignments(graph.cls, expr.attrname)
-            info = self.context.project.info(graph.cls.root())
-            if inits and all(_is_container(info, value) for value, _ in inits):
+            project = self.context.project
+            if inits and all(_is_container(project.info(method.root()), value) for value, method in inits):
                 return f"{self_name}.{expr.attrname}"
         return None
 
@@ -244,7 +282,7 @@ class DivergenceChecker(Checker):
         """``self.attr = value`` outside graph code (``__init__`` and host methods) in the class and its bases."""
         analysis = self.context.analysis
         found = []
-        for value, method in self.context.project.attribute_assignments(cls).get(attr, []):
+        for value, method in self._assignments(cls).get(attr, []):
             if method.name == "__init__" or analysis.graph_of(method) is None:
                 found.append((value, method))
         return found
@@ -252,16 +290,9 @@ class DivergenceChecker(Checker):
     def _writes(self, graph, statement, self_name) -> None:
         if self_name is None or graph.cls is None:
             return
-        if isinstance(statement, nodes.Assign):
-            targets = statement.targets
-        elif isinstance(statement, nodes.Delete):
-            targets = statement.targets
-        else:
-            targets = [statement.target]
+        targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
         for target in targets:
             for written, attr in _self_writes(target, self_name):
-                if isinstance(statement, nodes.Delete) and isinstance(written, nodes.AssignAttr):
-                    continue
                 if self._plain_attribute(graph.cls, attr):
                     self.report("attribute-write-in-graph", statement, graph, anchor=written, attr=attr)
 
@@ -271,8 +302,8 @@ class DivergenceChecker(Checker):
         if project.find_method(cls, attr) is not None:
             return False  # a property or method: not a plain attribute
         analysis = self.context.analysis
-        init_reached = _init_reached(project, cls)
-        everywhere = project.attribute_assignments(cls).get(attr, [])
+        init_reached = self._init_reached(cls)
+        everywhere = self._assignments(cls).get(attr, [])
         if any(_is_parameter_maker(project.info(method.root()), value) for value, method in everywhere):
             return False  # a Parameter somewhere (`self.w = Parameter(...)`): writes may be assigns
         assignments = [(value, method) for value, method in everywhere
@@ -370,10 +401,10 @@ class DivergenceChecker(Checker):
         analysis = self.context.analysis
         if attr != "training" and project.find_method(cls, attr) is not None:
             return None
-        assignments = project.attribute_assignments(cls).get(attr, [])
+        assignments = self._assignments(cls).get(attr, [])
         if not assignments:
             return None
-        init_reached = _init_reached(project, cls)
+        init_reached = self._init_reached(cls)
         setter = None
         for value, method in assignments:
             if _is_parameter_or_cell(project, project.info(method.root()), value):
@@ -397,6 +428,7 @@ class _HostChanges:
 
 
 _CHANGES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_CLASS_FACTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _host_changes(analysis) -> _HostChanges:
