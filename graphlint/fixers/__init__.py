@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-FIXER_MODULES = ("statements", "inplace", "branches")
+FIXER_MODULES = ("statements", "inplace", "branches", "loops")
 
 
 def _load() -> dict:
