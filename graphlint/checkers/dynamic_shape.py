@@ -83,7 +83,8 @@ class DynamicShapeChecker(Checker):
         for part in parts:
             if isinstance(part, nodes.Slice):
                 for bound in (part.lower, part.upper, part.step):
-                    if bound is not None and from_tensor_computation(bound, values, self.context.analysis, numeric=True):
+                    if bound is not None and from_tensor_computation(bound, values, self.context.analysis,
+                                                                     numeric=True):
                         self.report("tensor-bounded-slice", node, graph, expr=bound.as_string())
                         return
             elif _is_boolean_tensor(part, values, graph, set()):
@@ -99,7 +100,8 @@ class DynamicShapeChecker(Checker):
             name = primitive.rsplit(".", 1)[-1]
             if name in PRIMITIVES:
                 self.report(PRIMITIVES[name], call, graph, func=f"ops.{name}")
-            elif name in CREATION_PRIMITIVES and _sized_by_runtime(call, values, self.context.analysis, CREATION_PRIMITIVES[name], ()):
+            elif name in CREATION_PRIMITIVES and _sized_by_runtime(
+                    call, values, self.context.analysis, CREATION_PRIMITIVES[name], ()):
                 self.report("tensor-valued-size", call, graph, func=f"ops.{name}")
             return
         qualified = None
@@ -134,7 +136,8 @@ class DynamicShapeChecker(Checker):
             self.report("nonzero-indices", call, graph, func=func.as_string() + "()")
         elif method in UNIQUE:
             self.report("unique-values", call, graph, func=func.as_string() + "()")
-        elif receiver.may_be(TENSOR) and _sized_by_runtime(call, values, self.context.analysis, CREATION_METHODS[method], ("size",)):
+        elif receiver.may_be(TENSOR) and _sized_by_runtime(
+                call, values, self.context.analysis, CREATION_METHODS[method], ("size",)):
             self.report("tensor-valued-size", call, graph, func=func.as_string())
 
 
@@ -204,10 +207,10 @@ def _is_boolean_tensor(expr, values, graph, seen: set) -> bool:
         return False
     if isinstance(expr, nodes.Compare):
         return all(op not in ("is", "is not", "in", "not in") for op, _ in expr.ops)
-    if isinstance(expr, nodes.UnaryOp) and expr.op in ("~", "not"):
+    if isinstance(expr, nodes.UnaryOp) and expr.op == "~":
         return _is_boolean_tensor(expr.operand, values, graph, seen)
     if isinstance(expr, nodes.BinOp) and expr.op in ("&", "|", "^"):
-        return _is_boolean_tensor(expr.left, values, graph, seen) or _is_boolean_tensor(expr.right, values, graph, seen)
+        return any(_is_boolean_tensor(side, values, graph, seen) for side in (expr.left, expr.right))
     if isinstance(expr, nodes.Call):
         func = expr.func
         imports = graph.info.imports
@@ -217,13 +220,13 @@ def _is_boolean_tensor(expr, values, graph, seen: set) -> bool:
             if qualified.startswith(_OPS) and name in _BOOL_FUNCTIONS:
                 return True
             if qualified.startswith(_OPS) and name == "cast" and len(expr.args) > 1:
-                return imports.qualify(expr.args[1]) in _BOOL_DTYPES
+                return _is_bool_dtype(expr.args[1], imports)
             return False
         if isinstance(func, nodes.Attribute):
             if func.attrname in _BOOL_METHODS:
                 return True
             if func.attrname in ("astype", "to") and expr.args:
-                return imports.qualify(expr.args[0]) in _BOOL_DTYPES
+                return _is_bool_dtype(expr.args[0], imports)
         return False
     if isinstance(expr, nodes.Name) and expr.name not in seen:
         element = values.cfg.element_of(expr)
@@ -235,6 +238,15 @@ def _is_boolean_tensor(expr, values, graph, seen: set) -> bool:
         seen = seen | {expr.name}
         return all(_is_boolean_tensor(d.value, values, graph, seen) for d in definitions)
     return False
+
+
+def _is_bool_dtype(expr, imports) -> bool:
+    """``ms.bool_``, ``mindspore.bool``, ``bool`` or ``"bool"``."""
+    if isinstance(expr, nodes.Const):
+        return expr.value == "bool"
+    if isinstance(expr, nodes.Name) and expr.name == "bool":
+        return True
+    return imports.qualify(expr) in _BOOL_DTYPES
 
 
 CHECKER = DynamicShapeChecker

@@ -19,7 +19,8 @@ import weakref
 from astroid import nodes
 
 from graphlint.analysis.engine import Checker, _called_on_instance
-from graphlint.analysis.values import DICT, NUMPY, SCALARS, TENSOR, TUPLE, LIST, UNKNOWN, NONE, STR, Value
+from graphlint.analysis.scope import is_jit_class
+from graphlint.analysis.values import DICT, LIST, NONE, NUMPY, SCALARS, STR, TENSOR, TUPLE, UNKNOWN
 from graphlint.checkers.walk import graph_nodes
 
 TENSOR_CONSTRUCTORS = {"mindspore.Tensor", "mindspore.tensor"}
@@ -146,15 +147,19 @@ class FallbackChecker(Checker):
         args = func.args
         positional = list(args.posonlyargs or []) + list(args.args or [])
         annotations = list(args.posonlyargs_annotations or []) + list(args.annotations or [])
+        defaults = [None] * (len(positional) - len(args.defaults or [])) + list(args.defaults or [])
         skip_first = graph.cls is not None and positional and not _is_static(func)
         candidates = {}
+        # A parameter with a literal default (`cfg={"k": 1}`) is a setting, usually not passed at all.
         for index, arg in enumerate(positional):
-            if index == 0 and skip_first:
+            if (index == 0 and skip_first) or not _none_or_missing(defaults[index]):
                 continue
             annotation = annotations[index] if index < len(annotations) else None
             candidates[arg.name] = (arg, _container_annotation(annotation))
-        for arg, annotation in zip(args.kwonlyargs or [], args.kwonlyargs_annotations or []):
-            candidates[arg.name] = (arg, _container_annotation(annotation))
+        for arg, annotation, default in zip(args.kwonlyargs or [], args.kwonlyargs_annotations or [],
+                                            args.kw_defaults or []):
+            if _none_or_missing(default):
+                candidates[arg.name] = (arg, _container_annotation(annotation))
         if not candidates:
             return
         evidence = {name: kind for name, (_, kind) in candidates.items() if kind}
@@ -174,7 +179,8 @@ class FallbackChecker(Checker):
                     evidence[node.name] = "dict"
         for name, (arg, _) in candidates.items():
             if name in evidence:
-                self.report("container-graph-input", arg, graph, data={"parameter": name, "kind": evidence[name]})
+                self.report("container-graph-input", arg, graph,
+                            data={"parameter": name, "kind": evidence[name]})
 
 
 # -- helpers ----------------------------------------------------------------------
@@ -186,6 +192,14 @@ _OPS_PREFIXES = ("mindspore.ops.", "mindspore.numpy.", "mindspore.mint.", "minds
 _SIZE_OPS = {"arange", "range", "zeros", "ones", "empty", "full", "fill", "linspace", "logspace", "eye", "rand",
              "randn", "randint", "Tensor", "tensor"}
 _TENSOR_VIEWS = {"T", "mT", "H", "mH", "real", "imag"}
+_CONSTANT_ATTRIBUTES = {"shape", "dtype", "ndim", "device", "itemsize", "nbytes", "strides"}
+_SHAPE_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", "element_size", "dtype"}
+# Methods that show an object of unknown kind (a Cell's output, say) is a Tensor.
+_TENSOR_METHODS = {"sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "prod", "item", "tolist",
+                   "asnumpy", "cumsum", "count_nonzero", "any", "all", "abs", "astype", "to", "int", "long", "float",
+                   "bool", "squeeze", "unsqueeze", "view", "reshape", "flatten", "nonzero", "masked_select",
+                   "expand_dims", "transpose", "permute", "norm", "clip", "clamp", "round", "floor", "ceil"}
+_EXTERNAL_TOPS = {"mindspore", "numpy", "math", "builtins", "functools", "operator", "itertools", "typing"}
 
 # Where a runtime value comes from (see from_tensor_computation).
 TENSOR_SOURCE, PARAMETER_SOURCE, FOLDED_SOURCE = "tensor", "parameter", "folded"
@@ -210,7 +224,7 @@ def from_tensor_computation(expr, values, analysis, numeric: bool = False) -> bo
 def value_sources(expr, values, analysis, depth: int = 0, seen: frozenset = frozenset()) -> frozenset:
     """What makes ``expr`` a runtime value: a subset of TENSOR_SOURCE, PARAMETER_SOURCE (a plain
     parameter of a graph entry, maybe a Python number) and FOLDED_SOURCE (an op on constants)."""
-    if depth > 8 or not values.value(expr).var:
+    if depth > 40 or not values.value(expr).var:
         return frozenset()
 
     def sources(e) -> frozenset:
@@ -232,11 +246,15 @@ def value_sources(expr, values, analysis, depth: int = 0, seen: frozenset = froz
         base = expr.expr
         if isinstance(base, nodes.Name) and base.name == values.self_name:
             return frozenset({TENSOR_SOURCE})  # a Parameter / Tensor attribute
-        if values.value(base).may_be(TENSOR) and expr.attrname not in _TENSOR_VIEWS:
-            return frozenset()  # x.device, ...: not a value computed in the graph
+        if expr.attrname in _CONSTANT_ATTRIBUTES or (
+                values.value(base).may_be(TENSOR) and expr.attrname not in _TENSOR_VIEWS):
+            return frozenset()  # x.shape, x.device, ...: not a value computed in the graph
         return sources(base)
     if isinstance(expr, nodes.Subscript):
-        return sources(expr.value) | (sources(expr.slice) if not isinstance(expr.slice, nodes.Slice) else frozenset())
+        found = sources(expr.value)
+        if PARAMETER_SOURCE in found and isinstance(expr.slice, nodes.Tuple):
+            found = (found - {PARAMETER_SOURCE}) | {TENSOR_SOURCE}  # x[0, 0]: only a Tensor takes that
+        return found | (sources(expr.slice) if not isinstance(expr.slice, nodes.Slice) else frozenset())
     if isinstance(expr, nodes.Call):
         func = expr.func
         arguments = [a.value if isinstance(a, nodes.Starred) else a for a in expr.args] + \
@@ -252,13 +270,20 @@ def value_sources(expr, values, analysis, depth: int = 0, seen: frozenset = froz
             if PARAMETER_SOURCE in found and qualified.rsplit(".", 1)[-1] not in _SIZE_OPS:
                 found = (found - {PARAMETER_SOURCE}) | {TENSOR_SOURCE}  # an op's input: a Tensor
             return found
-        if isinstance(func, nodes.Attribute) and values.value(func.expr).var:
+        if qualified is not None and qualified.split(".")[0] in _EXTERNAL_TOPS:
+            return union(arguments)  # mindspore.dtype_to_nptype(...), numpy, math ...: what they are given
+        receiver_value = values.value(func.expr) if isinstance(func, nodes.Attribute) else None
+        if receiver_value is not None and receiver_value.var:
             receiver = sources(func.expr)
             if func.attrname in _CONTAINER_METHODS:
                 return receiver
+            if func.attrname in _SHAPE_METHODS:
+                return frozenset()  # x.size(0), x.dim(): compile-time numbers
             if receiver == frozenset({FOLDED_SOURCE}):
                 return receiver | union(arguments)
-            return frozenset({TENSOR_SOURCE})  # a Tensor method: its receiver is a Tensor
+            if receiver_value.kinds - {NONE} == {TENSOR} or func.attrname in _TENSOR_METHODS:
+                return frozenset({TENSOR_SOURCE})  # a Tensor method: its receiver is a Tensor
+            return frozenset()  # a method of some object (`cache.get_seq_length()`): unknown
         return frozenset({TENSOR_SOURCE})  # a Cell or a helper returning a runtime value
     if isinstance(expr, nodes.Lambda):
         return frozenset()
@@ -296,10 +321,9 @@ def _parameter_sources(name: str, values, analysis, depth: int) -> frozenset:
     if graph.is_entry:
         return frozenset() if graph.kind == "jit_class" else frozenset({PARAMETER_SOURCE})
     # A helper's parameter: what its callers pass.
-    analysis.scope  # noqa: B018 - fills the reference table
     positional = [a.name for a in list(args.posonlyargs or []) + list(args.args or [])]
     found = frozenset()
-    for caller, node in analysis._references.get(id(func), []):
+    for caller, node in analysis.references(func):
         call = node.parent
         if not (isinstance(call, nodes.Call) and call.func is node):
             continue
@@ -412,6 +436,10 @@ def _annotation_name(expr) -> str | None:
     return None
 
 
+def _none_or_missing(default) -> bool:
+    return default is None or (isinstance(default, nodes.Const) and default.value is None)
+
+
 def _is_parameter_use(name: nodes.Name, values) -> bool:
     element = values.cfg.element_of(name)
     if element is None:
@@ -426,15 +454,13 @@ def _is_static(func: nodes.FunctionDef) -> bool:
 
 
 def _is_jit_class(project, cls: nodes.ClassDef) -> bool:
-    from graphlint.analysis.scope import is_jit_class
-
     return is_jit_class(project.info(cls.root()), cls)
 
 
 def _is_exception(project, cls: nodes.ClassDef) -> bool:
     for klass in project.mro(cls):
         for base in klass.bases:
-            name = base.name if isinstance(base, nodes.Name) else base.attrname if isinstance(base, nodes.Attribute) else ""
+            name = _annotation_name(base) or ""
             if name.endswith(("Exception", "Error", "Warning")):
                 return True
     return False
@@ -456,8 +482,7 @@ def is_top_level(analysis, graph) -> bool:
     if graph.kind not in ("construct", "jit"):
         return False
     if graph.kind == "jit":
-        analysis.scope  # noqa: B018 - fills the reference table
-        for _caller, node in analysis._references.get(id(graph.node), []):
+        for _caller, node in analysis.references(graph.node):
             parent = node.parent
             if isinstance(parent, nodes.Call) and parent.func is node:
                 return False
@@ -469,9 +494,10 @@ def is_top_level(analysis, graph) -> bool:
 
 
 def _inner_cells(analysis) -> tuple[set[int], set[str]]:
-    found = _INNER_CELLS.get(analysis)
-    if found is not None:
-        return found
+    scope = analysis.scope  # a new dict after Analysis.invalidate(): the project changed
+    cached = _INNER_CELLS.get(analysis)
+    if cached is not None and cached[0] is scope:
+        return cached[1]
     project = analysis.project
     inner: set[int] = set()
     names: set[str] = set()
@@ -536,9 +562,8 @@ def _inner_cells(analysis) -> tuple[set[int], set[str]]:
                 resolved = project.resolve_expr(info, call.func)
                 if resolved is not None and resolved.kind == "function" and id(resolved.node) not in seen:
                     called_functions.append((resolved.info, resolved.node))
-    # Names of the project's Cell classes only: other strings are irrelevant.
     found = (inner, names)
-    _INNER_CELLS[analysis] = found
+    _INNER_CELLS[analysis] = (scope, found)
     return found
 
 
