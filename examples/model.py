@@ -88,3 +88,16 @@ class Smoother(nn.Cell):
             total += state
         del step
         return total
+
+
+class Denoiser(nn.Cell):
+    """An iterative refinement loop, ported as a Python `for`: GRAPH_MODE unrolls all 600 steps."""
+
+    def __init__(self, dim: int = 8):
+        super().__init__()
+        self.step = nn.Dense(dim, dim)
+
+    def construct(self, x):
+        for t in range(600):
+            x = x - 0.01 * ops.tanh(self.step(x))
+        return x

@@ -57,7 +57,7 @@ class Fixer:
     safety: FixSafety = FixSafety.SAFE
     description = ""
 
-    def plan(self, finding, context: "FixContext") -> Edit | Refusal:  # pragma: no cover - abstract
+    def plan(self, finding, context: "FixContext") -> Edit | Refusal | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def refuse(self, finding, reason: str) -> Refusal:

@@ -24,7 +24,7 @@ class TensorIfToWhere(Fixer):
     def plan(self, finding, context):
         statement = finding.node
         if not isinstance(statement, nodes.If):
-            return self.refuse(finding, "only `if` statements are rewritten to the select form")
+            return None  # a Tensor `while` or ternary: no select form to offer
         node = context.find(statement)
         if not isinstance(node, cst.If):
             return self.refuse(finding, "the `if` was not found")

@@ -149,6 +149,8 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
                 plan = fixer.plan(finding, context)
             except Exception as exc:  # noqa: BLE001 - a fixer bug must not stop the run
                 plan = Refusal(finding, fixer, f"internal error in the fixer: {type(exc).__name__}: {exc}")
+            if plan is None:  # the fixer has nothing to offer for this finding
+                continue
             if isinstance(plan, Refusal):
                 refusal = plan.reason
             elif fixer.safety is FixSafety.DISPLAY:
