@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import sys
 from dataclasses import dataclass, field
 
 from graphlint.analysis.engine import Analysis, Finding, analyse_module
@@ -86,7 +87,20 @@ def lint_paths(paths, config: Config, *, texts: dict[str, str] | None = None) ->
     return lint_files(files, config, problems=problems, texts=texts)
 
 
+# astroid walks trees recursively: deeply nested expressions (a 1,000-term sum) need more than Python's default.
+RECURSION_LIMIT = 20000
+
+
 def lint_files(files, config: Config, *, problems=None, texts: dict[str, str] | None = None) -> LintResult:
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))
+    try:
+        return _lint_files(files, config, problems=problems, texts=texts)
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+def _lint_files(files, config: Config, *, problems=None, texts: dict[str, str] | None = None) -> LintResult:
     result = LintResult(problems=list(problems or []))
     project = Project()
     pending: dict[str, SourceFile] = {}
@@ -111,10 +125,14 @@ def lint_files(files, config: Config, *, problems=None, texts: dict[str, str] | 
             continue
         try:
             source.module = parse(source.text, source.module_name, absolute)
+            project.add(source.module, absolute)
         except SourceProblem as exc:
             result.problems.append(FileProblem(path, str(exc)))
             continue
-        project.add(source.module, absolute)
+        except RecursionError:
+            result.problems.append(FileProblem(path, "too deeply nested to analyse"))
+            project.forget(absolute)
+            continue
         pending[absolute] = source
         result.sources[path] = source
     analysis = Analysis(project, config)

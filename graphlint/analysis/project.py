@@ -96,6 +96,14 @@ class Project:
             self.roots.add(package_root_for(path))
         return info
 
+    def forget(self, path: str) -> None:
+        """Drop a module that could not be analysed."""
+        info = self.by_path.pop(os.path.abspath(path), None)
+        if info is not None:
+            self.by_node.pop(id(info.module), None)
+            if self.by_name.get(info.name) is info:
+                del self.by_name[info.name]
+
     def info(self, module: nodes.Module) -> ModuleInfo:
         return self.by_node.get(id(module)) or self.add(module, module.file)
 

@@ -100,6 +100,19 @@ class _Relinter:
 
 def fix_paths(paths, config: Config, *, unsafe: bool = False, validate: bool = False,
               write: bool = True) -> FixReport:
+    import sys
+
+    from graphlint.lint import RECURSION_LIMIT
+
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))  # deep expressions, as in linting
+    try:
+        return _fix_paths(paths, config, unsafe=unsafe, validate=validate, write=write)
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bool) -> FixReport:
     lint = lint_paths(paths, config)
     report = FixReport(lint=lint)
     relint = _Relinter(lint, config)
