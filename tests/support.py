@@ -46,3 +46,27 @@ def run_cli(*args, cwd=None, env=None):
     environment["PYTHONPATH"] = ROOT + os.pathsep + environment.get("PYTHONPATH", "")
     return subprocess.run([sys.executable, "-m", "graphlint.cli", *args], cwd=cwd, env=environment,
                           capture_output=True, text=True, timeout=600)
+
+
+def family_helpers(family):
+    """(findings, symbols, line_of) for lint-only checker tests of one rule family; sources follow the
+    catalogue's example header."""
+    from graphlint.catalogue.model import EXAMPLE_HEADER
+    from graphlint.config import Config
+    from graphlint.lint import lint_text
+
+    def findings(source, family=family):
+        text = EXAMPLE_HEADER + textwrap.dedent(source)
+        return [f for f in lint_text(text, Config()) if f.rule.family == family]
+
+    def symbols(source):
+        return [f.rule.symbol for f in findings(source)]
+
+    def line_of(source, needle):
+        text = EXAMPLE_HEADER + textwrap.dedent(source)
+        for number, line in enumerate(text.splitlines(), 1):
+            if needle in line:
+                return number
+        raise AssertionError(needle)
+
+    return findings, symbols, line_of

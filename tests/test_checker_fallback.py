@@ -3,26 +3,11 @@
 import textwrap
 
 from graphlint.config import Config
-from graphlint.lint import lint_paths, lint_text
+from graphlint.lint import lint_paths, lint_text  # noqa: F401
+from graphlint.catalogue.model import EXAMPLE_HEADER as HEADER
+from tests.support import family_helpers
 
-HEADER = "import numpy as np\nimport mindspore as ms\nfrom mindspore import nn, ops, Tensor, Parameter\n"
-
-
-def findings(source, family="fallback"):
-    text = HEADER + textwrap.dedent(source)
-    return [f for f in lint_text(text, Config()) if f.rule.family == family]
-
-
-def symbols(source):
-    return [f.rule.symbol for f in findings(source)]
-
-
-def line_of(source, needle):
-    text = HEADER + textwrap.dedent(source)
-    for number, line in enumerate(text.splitlines(), 1):
-        if needle in line:
-            return number
-    raise AssertionError(needle)
+findings, symbols, line_of = family_helpers("fallback")
 
 
 # -- asnumpy / NumPy / math ------------------------------------------------------------------
