@@ -171,11 +171,20 @@ def _lint_files(files, config: Config, *, problems=None, texts: dict[str, str] |
 
 
 def lint_text(text: str, config: Config | None = None, path: str = "example.py", module_name: str = "example") -> list[Finding]:
-    """Lint one module given as text (examples, tests, the fixers' re-lint)."""
+    """Lint one module given as text (examples, tests, the fixers' re-lint).
+
+    Raises :class:`SourceProblem` (one line) for text that cannot be checked, as ``lint_paths`` reports it."""
     config = config or Config()
-    module = parse(text, module_name, path)
-    project = Project()
-    info = project.add(module, path)
-    analysis = Analysis(project, config)
-    findings = analyse_module(info, analysis, config)
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))
+    try:
+        module = parse(text, module_name, path)
+        project = Project()
+        info = project.add(module, path)
+        analysis = Analysis(project, config)
+        findings = analyse_module(info, analysis, config)
+    except RecursionError:
+        raise SourceProblem("too deeply nested to analyse") from None
+    finally:
+        sys.setrecursionlimit(previous)
     return PragmaFilter().apply(text, module, path, findings)

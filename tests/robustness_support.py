@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import warnings
 
 import hypothesmith
@@ -22,7 +23,7 @@ from graphlint.analysis.project import Project
 from graphlint.analysis.source import SourceProblem, parse
 from graphlint.checkers.walk import graph_nodes
 from graphlint.config import Config
-from graphlint.lint import lint_text
+from graphlint.lint import RECURSION_LIMIT, lint_text
 
 # -- example counts and the settings profile ---------------------------------------------------------------
 DEFAULT_EXAMPLES = 30
@@ -115,6 +116,15 @@ def analyse_deeply(text: str, path: str = "example.py") -> list:
     """What lint_text does, then every analysis query the checkers and fixers make, on every graph function:
     the value of every expression, reaching definitions, liveness, loop carries and helper summaries.
     (The rules use these lazily; querying them all catches crashes before a rule reaches them.)"""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))  # as lint_text and lint_paths do
+    try:
+        return _analyse_deeply(text, path)
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+def _analyse_deeply(text: str, path: str) -> list:
     config = Config()
     module = parse(text, "example", path)
     project = Project()
@@ -178,15 +188,27 @@ def lint_outcome(text: str, *, deep: bool = True) -> tuple[str, object]:
         raise Crash(f"{type(exc).__name__}: {exc}") from exc
 
 
+def check_outcome(text: str, *, deep: bool = True) -> tuple[str, object]:
+    """:func:`lint_outcome`, plus: Python's own parser and graphlint agree on what is valid Python
+    (valid code is never refused, except for nesting too deep to analyse; invalid code is never linted)."""
+    kind, detail = lint_outcome(text, deep=deep)
+    valid = parses(text)
+    if valid and kind == "problem" and "too deeply nested" not in detail:
+        raise Crash(f"valid Python refused: {detail}")
+    if not valid and kind != "problem":
+        raise Crash("Python rejects the text, but graphlint linted it without a problem")
+    return kind, detail
+
+
 def check_all_wrappings(program: str, *, deep: bool = True) -> dict[str, str]:
     """Lint the program as a module, inside ``construct`` and inside an ``@ms.jit`` function."""
     kinds = {}
     for name, wrap in WRAPPINGS.items():
         text = wrap(program)
         try:
-            kinds[name], _ = lint_outcome(text, deep=deep)
+            kinds[name], _ = check_outcome(text, deep=deep)
         except Crash as exc:
-            raise Crash(f"crash linting the program {name!r}-wrapped: {exc}\n--- text ---\n{text}") from exc
+            raise Crash(f"linting the program {name}-wrapped: {exc}\n--- text ---\n{text}") from exc
     return kinds
 
 
@@ -214,9 +236,13 @@ def node_programs():
 
 
 def expression_programs():
-    """One valid expression, returned from the graph function."""
-    return hypothesmith.from_grammar(start="eval_input").map(lambda e: "return " + " ".join(e.split()) + "\n"
-                                                             if "\n" not in e.strip() else "return (\n" + e + ")\n")
+    """One graph-code expression in each place an expression can be evaluated (to wrap in a graph function)."""
+    contexts = ["return {e}", "if {e}:\n    x = x + 1\nelse:\n    x = x - 1", "while {e}:\n    x = x + 1", "for i in {e}:\n    x = x + i",
+                "y = {e}\nreturn y", "x[{e}] = 1", "x += {e}", "assert {e}", "print({e})", "with {e}:\n    pass",
+                "z = [{e} for i in range(2)]", "match {e}:\n    case [a, *b]:\n        pass\n    case _:\n        pass",
+                "def inner(a={e}):\n    return a\nreturn inner(x)", "del x[{e}]", "raise ValueError({e})",
+                "try:\n    pass\nexcept {e}:\n    pass"]
+    return st.tuples(st.sampled_from(contexts), graph_expressions()).map(lambda t: t[0].format(e=t[1]))
 
 
 def broken_programs():

@@ -1,37 +1,108 @@
 """Linting any program ends with findings, a clean result or one clean problem line: never an exception.
 
-Programs come from hypothesmith (Python's grammar and its AST) and from a graph-code strategy, each linted
-as a module, inside `Cell.construct` and inside an `@ms.jit` function, with every analysis query the
-checkers and fixers make. GRAPHLINT_FUZZ_EXAMPLES sets the example count (benchmarks/robustness.py runs
-thousands).
+Programs come from hypothesmith (Python's grammar, and libcst nodes) and from a MindSpore-flavoured
+graph-code strategy; each is linted as a module, inside ``Net.construct`` and inside an ``@ms.jit``
+function (so the graph-scope paths run), with every analysis query the checkers and fixers make.
+Python's parser and graphlint must agree on what is valid; text that is not valid Python gives one
+clean problem line. Some programs also go through ``graphlint.cli.main`` on a file and through the
+fixer (whose output must parse).
+
+``GRAPHLINT_FUZZ_EXAMPLES`` sets the example count per test (default
+``robustness_support.DEFAULT_EXAMPLES``); ``benchmarks/robustness.py`` runs thousands.
 """
+
+import contextlib
+import io
+import os
+import tempfile
 
 from hypothesis import given
 
+from graphlint.cli import main
+from graphlint.config import Config
+from graphlint.fixers.driver import fix_paths
 from tests import robustness_support as support
 
+EXAMPLES = support.fuzz_examples()
+# hypothesmith's libcst-node strategy is ~3x slower to generate than the grammar one.
+SLOW_EXAMPLES = max(1, EXAMPLES // 3)
 
-@support.fuzz_settings()
+
+@support.fuzz_settings(EXAMPLES)
 @given(support.grammar_programs())
 def test_grammar_programs_never_crash(program):
     support.check_all_wrappings(program)
 
 
-@support.fuzz_settings()
+@support.fuzz_settings(SLOW_EXAMPLES)
 @given(support.node_programs())
 def test_ast_programs_never_crash(program):
     support.check_all_wrappings(program)
 
 
-@support.fuzz_settings()
+@support.fuzz_settings(EXAMPLES)
 @given(support.graph_programs())
 def test_graph_code_never_crashes(program):
     support.check_all_wrappings(program)
 
 
-@support.fuzz_settings()
+@support.fuzz_settings(EXAMPLES)
+@given(support.expression_programs())
+def test_graph_expressions_never_crash(program):
+    for wrap in (support.wrap_in_cell, support.wrap_in_jit):
+        support.check_outcome(wrap(program))
+
+
+@support.fuzz_settings(EXAMPLES)
 @given(support.broken_programs())
 def test_broken_programs_give_one_clean_line(program):
     kinds = support.check_all_wrappings(program, deep=False)
-    if not support.parses(support.wrap_in_cell(program)):
-        assert kinds["cell"] == "problem"
+    for name, wrap in support.WRAPPINGS.items():
+        if not support.parses(wrap(program)):
+            assert kinds[name] == "problem", name
+
+
+def _run_cli(args):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return code, out.getvalue(), err.getvalue()
+
+
+@support.fuzz_settings(SLOW_EXAMPLES)
+@given(support.grammar_programs() | support.broken_programs())
+def test_cli_on_any_program_file(program):
+    """Through the real command line on a file: exit 0/1 and a quiet stderr for valid Python, exit 2 and
+    exactly one line naming the file for anything else; never a traceback or an internal error."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "program.py")
+        text = support.wrap_in_cell(program)
+        with open(path, "w", encoding="utf-8", errors="surrogatepass", newline="") as handle:
+            handle.write(text)
+        code, out, err = _run_cli([path])
+    assert "Traceback" not in err and "internal error" not in err, err
+    if support.parses(text):
+        assert code in (0, 1) and err == "", (code, err)
+        assert all(line.startswith(path + ":") for line in out.splitlines()), out
+    else:
+        assert code == 2, (code, out, err)
+        assert len(err.splitlines()) == 1 and err.startswith(f"{path}: cannot check: "), err
+
+
+@support.fuzz_settings(SLOW_EXAMPLES)
+@given(support.graph_programs())
+def test_fixes_always_parse(program):
+    """The fixer (unsafe fixes included, diff mode: nothing written) never crashes, and what it would
+    write always parses."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "program.py")
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(program)
+        report = fix_paths([path], Config(), unsafe=True, write=False)
+        with open(path, encoding="utf-8", newline="") as handle:
+            assert handle.read() == program, "diff mode wrote the file"
+    assert not report.lint.problems, [p.line() for p in report.lint.problems]
+    for outcome in report.files:
+        assert not outcome.error, outcome.error
+        if outcome.changed:
+            assert support.parses(outcome.after), f"the fixed text does not parse:\n{outcome.after}"

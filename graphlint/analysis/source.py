@@ -9,6 +9,7 @@ import sys
 import tokenize
 import warnings
 from dataclasses import dataclass
+from stat import S_ISDIR, S_ISREG
 
 import astroid
 from astroid import nodes
@@ -34,20 +35,33 @@ class SourceFile:
     module: nodes.Module | None = None
 
 
+def _undecodable(encoding: str, exc: Exception) -> SourceProblem:
+    reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+    where = f" at byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else ""
+    return SourceProblem(f"cannot decode as {encoding}{where} ({reason}); "
+                         "add a coding cookie such as '# -*- coding: latin-1 -*-'")
+
+
 def decode(data: bytes, path: str) -> tuple[str, str, bool]:
     """Decode as Python does: BOM, then a PEP 263 coding cookie, then UTF-8."""
+    bom = data.startswith(b"\xef\xbb\xbf")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        raise SourceProblem(f"cannot determine the encoding: {exc.msg}") from None
-    bom = data.startswith(b"\xef\xbb\xbf")
+        message = str(exc.msg)
+        if bom and message.startswith("encoding problem"):
+            raise SourceProblem("cannot determine the encoding: the UTF-8 byte-order mark and the coding cookie "
+                                "disagree") from None
+        if message.startswith("invalid or missing encoding declaration"):  # not UTF-8 in the first two lines
+            try:
+                data.decode("utf-8-sig" if bom else "utf-8")
+            except UnicodeDecodeError as error:
+                raise _undecodable("utf-8", error) from None
+        raise SourceProblem(f"cannot determine the encoding: {message}") from None
     try:
         text = data.decode("utf-8-sig" if bom else encoding)
     except (UnicodeDecodeError, LookupError) as exc:
-        reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
-        where = f" at byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else ""
-        raise SourceProblem(f"cannot decode as {encoding}{where} ({reason}); "
-                            "add a coding cookie such as '# -*- coding: latin-1 -*-'") from None
+        raise _undecodable(encoding, exc) from None
     return text, ("utf-8-sig" if bom else encoding), bom
 
 
@@ -87,9 +101,14 @@ def package_root_for(path: str) -> str:
 
 def read_source(path: str) -> SourceFile:
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        # O_NONBLOCK: opening a FIFO named *.py must not wait for a writer (regular files ignore the flag);
+        # only regular files are read, never a FIFO, a socket or a device such as /dev/zero.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as handle:
             stat = os.fstat(handle.fileno())
+            if not S_ISREG(stat.st_mode):
+                raise SourceProblem("is a directory" if S_ISDIR(stat.st_mode) else "not a regular file")
+            data = handle.read()
     except IsADirectoryError:
         raise SourceProblem("is a directory") from None
     except PermissionError:
@@ -125,7 +144,10 @@ def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Mo
         if isinstance(error, SyntaxError):
             where = f"line {error.lineno}" + (f", column {error.offset}" if error.offset else "")
             raise SourceProblem(f"syntax error at {where}: {error.msg}") from None
-        raise SourceProblem(f"cannot parse: {error}") from None
+        if isinstance(error, (MemoryError, RecursionError)):  # CPython's parser: "too many nested ..." as MemoryError
+            raise SourceProblem("too deeply nested for the parser") from None
+        reason = str(error).splitlines()[0] if str(error).strip() else type(error).__name__
+        raise SourceProblem(f"cannot parse: {reason}") from None
     except (RecursionError, MemoryError):
         raise SourceProblem("too deeply nested for the parser") from None
     except (AstroidBuildingError, ValueError, SyntaxError) as exc:
