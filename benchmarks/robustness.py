@@ -1,13 +1,16 @@
 """Robustness: graphlint never crashes, and its fixes always parse.
 
-Lints many generated programs -- any valid Python (hypothesmith), MindSpore-flavoured graph code, single
-expressions, and broken text -- each as a module, inside ``Net.construct`` and inside an ``@ms.jit``
-function, with every analysis query the rules make; runs the fixer (diff mode, nothing written) on the
-programs with findings; then lints and fixes the sources of mindcv and mindocr. Prints the programs
-tried, the crashes (must be 0) and the fixed outputs that do not parse (must be 0); exits 1 otherwise.
+Lints many generated programs -- any valid Python (hypothesmith's grammar and libcst-node strategies),
+MindSpore-flavoured graph code, graph expressions in every place an expression is evaluated, and broken
+text -- each as a module, inside ``Net.construct`` and inside an ``@ms.jit`` function, with every analysis
+query the rules make; runs the fixer on the texts with findings (``fix_paths(..., write=False)``: diff
+mode, nothing written; unsafe fixes included unless ``--safe-only``); then lints and fixes the sources of
+mindcv and mindocr (benchmarks/corpus.py). Prints the programs tried, the crashes (must be 0) and the
+fixed outputs that do not parse (must be 0), with the smallest text of each distinct crash; exits 1
+otherwise.
 
-Run: ``python benchmarks/robustness.py [--examples N] [--jobs J] [--no-corpus]``
-(default 10,000 programs, one process per core).
+Run: ``python benchmarks/robustness.py [--examples N] [--jobs J] [--seed S] [--no-corpus] [--safe-only]``
+(default 10,000 programs, one process per core; about 25 minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-for path in (HERE, ROOT):
-    if path not in sys.path:
-        sys.path.insert(0, path)
+for _folder in (HERE, ROOT):
+    if _folder not in sys.path:
+        sys.path.insert(0, _folder)
 
 # strategy -> share of the examples (hypothesmith's node strategy is ~3x slower to generate)
 SHARES = {"grammar": 0.40, "graph": 0.30, "node": 0.10, "expression": 0.10, "broken": 0.10}
@@ -48,7 +51,7 @@ def _signature(exc: BaseException) -> str:
     return f"{type(cause).__name__} at {where}: {message}"
 
 
-def run_chunk(name: str, examples: int, seed: int) -> dict:
+def run_chunk(name: str, examples: int, seed: int, unsafe: bool = True) -> dict:
     """Lint ``examples`` programs of one strategy in this process; crashes are recorded, never raised."""
     import warnings
 
@@ -82,7 +85,7 @@ def run_chunk(name: str, examples: int, seed: int) -> dict:
             text = wrap(program)
             stats["texts"] += 1
             try:
-                kind, findings = support.lint_outcome(text)
+                kind, findings = support.check_outcome(text)
             except support.Crash as exc:
                 stats["crashes"] += 1
                 record(crashes, f"[lint] {_signature(exc)}", text)
@@ -95,7 +98,7 @@ def run_chunk(name: str, examples: int, seed: int) -> dict:
             with open(path, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
             try:
-                report = fix_paths([path], Config(), write=False)
+                report = fix_paths([path], Config(), unsafe=unsafe, write=False)
             except Exception as exc:  # noqa: BLE001 - counted and reported
                 stats["crashes"] += 1
                 record(crashes, f"[fix] {_signature(exc)}", text)
@@ -113,7 +116,7 @@ def run_chunk(name: str, examples: int, seed: int) -> dict:
     return {"stats": dict(stats), "crashes": crashes, "unparsable": unparsable}
 
 
-def run_corpus(names) -> dict:
+def run_corpus(names, unsafe: bool = True) -> dict:
     import warnings
 
     from corpus import fetch, python_files
@@ -143,7 +146,7 @@ def run_corpus(names) -> dict:
             stats["crashes"] += 1
             crashes[f"[corpus lint {name}] {_signature(exc)}"] = package
         try:
-            report = fix_paths([package], Config(), write=False)
+            report = fix_paths([package], Config(), unsafe=unsafe, write=False)
             for outcome in report.files:
                 if outcome.changed:
                     stats["fixed outputs"] += 1
@@ -172,6 +175,7 @@ def main(argv=None) -> int:
     parser.add_argument("--strategies", default=",".join(SHARES), help=f"comma separated, of {', '.join(SHARES)}")
     parser.add_argument("--seed", type=int, default=0, help="base seed (runs are reproducible)")
     parser.add_argument("--no-corpus", action="store_true", help="skip mindcv/mindocr (they are downloaded once)")
+    parser.add_argument("--safe-only", action="store_true", help="run only the safe fixes (default: unsafe ones too)")
     args = parser.parse_args(argv)
 
     chosen = [s.strip() for s in args.strategies.split(",") if s.strip()]
@@ -206,17 +210,17 @@ def main(argv=None) -> int:
 
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            futures = [(name, pool.submit(run_chunk, name, size, seed)) for name, size, seed in chunks]
-            corpus = None if args.no_corpus else pool.submit(run_corpus, ("mindcv", "mindocr"))
+            futures = [(name, pool.submit(run_chunk, name, size, seed, not args.safe_only)) for name, size, seed in chunks]
+            corpus = None if args.no_corpus else pool.submit(run_corpus, ("mindcv", "mindocr"), not args.safe_only)
             for name, future in futures:
                 merge(future.result(), name)
             if corpus is not None:
                 merge(corpus.result())
     else:
         for name, size, seed in chunks:
-            merge(run_chunk(name, size, seed), name)
+            merge(run_chunk(name, size, seed, not args.safe_only), name)
         if not args.no_corpus:
-            merge(run_corpus(("mindcv", "mindocr")))
+            merge(run_corpus(("mindcv", "mindocr"), not args.safe_only))
     elapsed = time.perf_counter() - started
 
     print(f"{'strategy':12} {'programs':>9} {'texts':>7} {'clean/findings':>15} {'problems':>9} {'crashes':>8} "

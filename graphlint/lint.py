@@ -21,7 +21,15 @@ class FileProblem:
     reason: str
 
     def line(self) -> str:
-        return f"{self.path}: cannot check: {self.reason}"
+        return f"{printable(self.path)}: cannot check: {printable(self.reason)}"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped: a file named "a\\nb.py" still gives one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text)
 
 
 @dataclass

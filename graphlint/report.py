@@ -27,7 +27,9 @@ def finding_record(finding) -> dict:
 
 
 def render_text(findings, problems) -> str:
-    lines = [f"{f.path}:{f.line}:{f.column}: {f.rule.id} {f.rule.symbol} {f.message}" for f in findings]
+    from graphlint.lint import printable
+
+    lines = [f"{printable(f.path)}:{f.line}:{f.column}: {f.rule.id} {f.rule.symbol} {f.message}" for f in findings]
     return "\n".join(lines) + ("\n" if lines else "")
 
 

@@ -30,7 +30,7 @@ DEFAULT_EXAMPLES = 30
 
 
 def fuzz_examples(default: int = DEFAULT_EXAMPLES) -> int:
-    """``GRAPHLINT_FUZZ_EXAMPLES`` overrides the per-test example count (CI keeps the default)."""
+    """The base example count N: ``GRAPHLINT_FUZZ_EXAMPLES`` overrides it (tests run small multiples of N)."""
     value = os.environ.get("GRAPHLINT_FUZZ_EXAMPLES", "")
     try:
         return max(1, int(value)) if value.strip() else default
@@ -285,6 +285,8 @@ _CALLEES = ["ops.relu", "ops.add", "ops.reshape", "ops.zeros_like", "ops.stop_gr
             "next", "sum", "any", "all", "map", "filter", "reversed", "slice", "round", "divmod", "pow", "id", "hash"]
 _BINOPS = ["+", "-", "*", "/", "//", "%", "@", "**", "&", "|", "^", "<<", ">>"]
 _COMPARES = ["<", ">", "==", "!=", "<=", ">=", "is", "is not", "in", "not in"]
+_CONDITIONS = ["x > 0", "(x > 0).any()", "x.sum() < 1", "ops.reduce_sum(x) > 0", "y is None", "x.shape[0] > 1",
+               "self.training", "self.flag", "x", "not x", "i < n", "G > 0", "x > y", "(x * 2).max() > 0.5"]
 _TARGETS = ["y", "z", "out", "acc", "i", "n", "x", "self.cache", "self.w", "x[0]", "out[i]", "x[:, 1]", "y, z",
             "(y, z)", "[y, z]", "y, *z", "self.a, self.b", "x.shape", "G", "y, (z, out)", "self.layers[0]"]
 
@@ -352,7 +354,16 @@ def graph_statements(depth: int = 3, in_loop: bool = False):
     def body(loop=in_loop):
         return _bodies(depth - 1, loop)
 
+    condition = st.one_of(st.sampled_from(_CONDITIONS), expr)
+    same_target = st.tuples(st.sampled_from(["y", "out", "x", "self.cache"]), expr, expr, expr)
     compound = st.one_of(
+        # the shapes the branch fixers rewrite: one name set in every branch of a Tensor condition
+        st.tuples(condition, condition, same_target, st.booleans()).map(
+            lambda t: [f"if {t[0]}:", f"    {t[2][0]} = {t[2][1]}"]
+            + ([f"elif {t[1]}:", f"    {t[2][0]} = {t[2][2]}"] if t[3] else [])
+            + ["else:", f"    {t[2][0]} = {t[2][3]}"]),
+        st.tuples(condition, same_target).map(
+            lambda t: [f"if {t[0]}:", f"    {t[1][0]} = {t[1][1]}", f"    return {t[1][0]}", f"return {t[1][2]}"]),
         st.tuples(expr, body(), st.one_of(st.none(), body())).map(
             lambda t: [f"if {t[0]}:"] + _block(t[1]) + (["else:"] + _block(t[2]) if t[2] is not None else [])),
         st.tuples(expr, body(), expr, body(), body()).map(

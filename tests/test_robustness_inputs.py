@@ -22,6 +22,7 @@ from graphlint.config import Config
 from graphlint.files import WriteRefused, write_atomic
 from graphlint.fixers.driver import fix_paths
 from graphlint.validate.runner import run_job
+from tests.robustness_support import parses
 from tests.support import BROKEN_CELL, CLEAN_CELL, ROOT, run_cli, write
 
 TRY_LINE = 7  # the `try` of BROKEN_CELL, reported at column 9
@@ -86,6 +87,7 @@ def test_syntax_errors_are_one_line_each_and_the_run_goes_on(tmp_path, capsys):
         write(tmp_path, "dedent.py", "import mindspore\nif True:\n        x = 1\n    y = 2\n"): "syntax error at line 4",
         write(tmp_path, "string.py", 'import mindspore\ns = """never closed\n'): "syntax error at line 2",
         write(tmp_path, "token.py", "import mindspore\nx = 1 $ 2\n"): "syntax error at line 2",
+        write(tmp_path, "continuation.py", "import mindspore\nx = 1 \\\n"): "unexpected EOF",  # astroid adds a "\n"
         write(tmp_path, "plain.py", "def f(:\n    pass\n"): "syntax error at line 1",  # no MindSpore: the fast path
         write(tmp_path, "graph.py", BROKEN_CELL + "        return (\n"): "syntax error",
     }
@@ -206,7 +208,7 @@ def test_deeply_nested_expressions(tmp_path, capsys, shape, where):
         text = f"import mindspore\nx = 1\ny = {expression}\n"
     path = write(tmp_path, f"{shape}.py", text)
     started = time.perf_counter()
-    code, out, err = cli(capsys, path)
+    code, _, err = cli(capsys, path)
     assert code in (0, 1) and err == "", err
     assert time.perf_counter() - started < 60
 
@@ -315,6 +317,29 @@ def test_fifos_and_devices_are_not_read(tmp_path):
     assert_one_line_per_bad_file(result.stderr, expected)
 
 
+def test_odd_file_names(tmp_path):
+    """Spaces, non-ASCII, a newline and bytes that are not UTF-8 in file names: still one line per problem."""
+    folder = os.fsencode(str(tmp_path))
+    names = {"good": [b"with space.py", "caf\u00e9.py".encode(), b"new\nline.py", b"not-utf8-\xff.py"],
+             "bad": [b"bad\nsyntax.py", b"bad-\xfe.py"]}
+    try:
+        for kind, group in names.items():
+            for name in group:
+                with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+                    handle.write(BROKEN_CELL if kind == "good" else "import mindspore\ndef f(:\n")
+    except (OSError, UnicodeError):
+        pytest.skip("this file system refuses such names")
+    result = subprocess.run([sys.executable, "-m", "graphlint.cli", str(tmp_path)], capture_output=True,
+                            timeout=120, env=dict(os.environ, PYTHONPATH=ROOT))
+    out, err = result.stdout.decode("utf-8", "replace"), result.stderr.decode("utf-8", "replace")
+    assert result.returncode == 2
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert out.count(": E5101 try-in-graph ") == len(names["good"])
+    lines = problem_lines(err)
+    assert len(lines) == 2 and all(": cannot check: syntax error at line 2" in line for line in lines), lines
+    assert any("bad\\nsyntax.py" in line for line in lines), lines
+
+
 def test_a_directory_of_two_thousand_files(tmp_path):
     for index in range(2000):
         if index % 100 == 0:
@@ -371,6 +396,50 @@ def test_as_a_subprocess_bad_and_good_files(tmp_path):
     assert "Traceback" not in result.stderr
     assert_one_line_per_bad_file(result.stderr, {bad: "syntax error at line 2",
                                                  str(tmp_path / "missing.py"): "no such file"})
+
+
+def test_python_warnings_about_the_users_code_stay_quiet(tmp_path, capsys):
+    """SyntaxWarnings on the user's code (`1 is 1`, `(1)[0]`, invalid escapes) are not graphlint's output:
+    stderr holds only graphlint's own lines, when linting and when fixing."""
+    text = AUGMENTED.replace("        return x\n", "        y = 1 is 1\n        z = (1)[0]\n        s = '\\d'\n        return x\n")
+    path = write(tmp_path, "model.py", text)
+    code, _, err = cli(capsys, path)
+    assert code == 1 and err == ""
+    result = run_cli("--diff", path)  # a subprocess: pytest would capture the warnings in process
+    assert result.returncode == 1 and "x = x + 1" in result.stdout
+    assert "Warning" not in result.stderr, result.stderr
+    assert all(line.startswith(("graphlint: ", "  ")) for line in problem_lines(result.stderr)), result.stderr
+
+
+ELIF_CHAIN = textwrap.dedent("""\
+    import mindspore as ms
+    from mindspore import nn
+
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            if x > 0:
+                lr = x
+            elif y < 0:
+                lr = y
+            else:
+                lr = x + y
+            return lr
+    """)
+
+
+def test_fixing_an_elif_chain_does_not_stop_the_run(tmp_path):
+    """Regression (mindocr's scheduler/multi_step_decay_lr.py): the unsafe select-form rewrite of an `elif`
+    chain made libcst raise, and the whole --diff run died with an internal error. A fix that cannot be
+    applied is refused for its file; the other files are still fixed."""
+    chain = write(tmp_path, "chain.py", ELIF_CHAIN)
+    other = write(tmp_path, "other.py", AUGMENTED)
+    result = run_cli("--diff", "--unsafe-fixes", chain, other)
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 1
+    assert "x = x + 1" in result.stdout
+    for outcome in fix_paths([chain], Config(), unsafe=True, write=False).files:
+        assert parses(outcome.after)
 
 
 # -- safe writes and contained validation --------------------------------------------------------------------

@@ -130,6 +130,12 @@ _BUILDER = AstroidBuilder(astroid.MANAGER, apply_transforms=False)
 
 def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Module:
     """Parse with astroid: no inference, no global module cache (2,000-file runs stay small)."""
+    if text.endswith("\\\n"):
+        # astroid parses ``text + "\n"``: a line continuation at the very end would join that extra line,
+        # and text Python rejects ("unexpected EOF") would be linted. Ask Python's parser in this rare case.
+        problem = syntax_problem(text, path or "<unknown>")
+        if problem:
+            raise SourceProblem(problem)
     old_limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(old_limit, 10000))

@@ -28,7 +28,7 @@ class TensorIfToWhere(Fixer):
         node = context.find(statement)
         if not isinstance(node, cst.If):
             return self.refuse(finding, "the `if` was not found")
-        if node.orelse is not None and isinstance(node.orelse, cst.If):
+        if (node.orelse is not None and isinstance(node.orelse, cst.If)) or isinstance(context.parent(node), cst.If):
             return self.refuse(finding, "`elif` chains are not rewritten")
         then_assigns = _assignments(statement.body)
         else_assigns = _assignments(statement.orelse) if statement.orelse else {}

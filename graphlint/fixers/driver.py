@@ -175,7 +175,14 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             edits.append(plan)
         if not edits:
             break
-        new_text, applied, _deferred = apply_edits(context, edits)
+        try:
+            new_text, applied, _deferred = apply_edits(context, edits)
+        except Exception as exc:  # noqa: BLE001 - a bad edit must not stop the run for other files
+            for edit in edits:
+                settled.add(_line_key(edit.finding, text))
+                outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
+                                               f"internal error applying the fix: {type(exc).__name__}: {exc}"))
+            continue
         problem = _parse_problem(new_text)
         if problem:
             for edit in applied:
@@ -205,8 +212,12 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
 
 
 def _parse_problem(text: str) -> str:
+    import warnings
+
     try:
-        compile(text, "<fixed>", "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # warnings about the user's code are not ours to print
+            warnings.simplefilter("ignore")
+            compile(text, "<fixed>", "exec", dont_inherit=True)
     except SyntaxError as exc:
         return f"line {exc.lineno}: {exc.msg}"
     except (ValueError, RecursionError, MemoryError) as exc:
