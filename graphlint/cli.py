@@ -202,6 +202,9 @@ def _summary(report, wrote: bool) -> None:
         lines.append(f"  fixed   {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
     for item in refused:
         lines.append(f"  refused {item.path}:{item.line}: {item.rule} {item.symbol}: {item.reason}")
+        if item.suggestion:
+            lines.append("    suggested rewrite (not applied):")
+            lines.extend("      " + line for line in item.suggestion.splitlines())
     for outcome in report.files:
         if outcome.error:
             lines.append(f"  {outcome.path}: {outcome.error}")

@@ -727,7 +727,14 @@ RULES = (
             "For a small computation replace the branch with `ops.select(cond, a, b)` (or "
             "`ops.where`), which compiles to one kernel; keep `if` for large or expensive branches. "
             "Conditions on `self.<flag>`, shapes, dtypes, `is None` and Python scalars are "
-            "compile-time and cost nothing."
+            "compile-time and cost nothing. `--fix --unsafe-fixes` rewrites an `if` whose branches "
+            "only assign names from side-effect-free expressions into `name = ops.where(cond, a, b)` "
+            "(unsafe: both branches are computed). For a `while` it shows (never applies) the "
+            "`ops.WhileLoop()(cond, body, carry)` form, with module-level `cond`/`body` functions that "
+            "read everything through the carry: measured, it compiles and steps in the same time as "
+            "the `while`, so rewriting working code buys nothing; the suggestion is refused where "
+            "`ops.WhileLoop` cannot express the loop (`break`/`continue`/`return`, `self`, writes, "
+            "non-Tensor carries, a carry that changes shape)."
         ),
         fails=(
             Example(

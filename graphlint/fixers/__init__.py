@@ -1,7 +1,8 @@
 """Fixers: libcst rewrites of findings, one module per rule family they fix.
 
-``FIXERS`` maps a rule symbol to the fixer that rewrites it. Each fixer
-declares its safety: ``safe`` (applied by --fix), ``unsafe`` (only with
+``FIXERS`` maps a rule symbol to the fixers that rewrite it, tried in order
+(the first that offers something for a finding wins: one rule may be fixed
+differently for an `if` and a `while`). Each fixer declares its safety: ``safe`` (applied by --fix), ``unsafe`` (only with
 --unsafe-fixes) or ``display-only`` (shown, never applied).
 """
 
@@ -23,12 +24,12 @@ def _load() -> dict:
             continue
         for fixer in module.FIXERS:
             for symbol in fixer.symbols:
-                found[symbol] = fixer
+                found[symbol] = found.get(symbol, ()) + (fixer,)
     return found
 
 
 FIXERS = _load()
 
 
-def fixer_for(symbol: str):
-    return FIXERS.get(symbol)
+def fixers_for(symbol: str) -> tuple:
+    return FIXERS.get(symbol, ())

@@ -79,6 +79,7 @@ class FixContext:
         self.lines = text.splitlines(keepends=True)
         self.analysis = analysis
         self.info = info
+        self.findings: list = []  # the file's findings this round: fixers consult them, never re-detect
         self._by_start: dict[tuple[int, int], list[cst.CSTNode]] = {}
         for node, position in self.positions.items():
             self._by_start.setdefault((position.start.line, position.start.column), []).append(node)

@@ -11,7 +11,7 @@ from graphlint.analysis.source import SourceProblem, parse
 from graphlint.catalogue.model import FixSafety
 from graphlint.config import Config
 from graphlint.files import WriteRefused, unified_diff, write_atomic
-from graphlint.fixers import fixer_for
+from graphlint.fixers import fixers_for
 from graphlint.fixers.base import Edit, FixContext, Refusal, apply_edits
 from graphlint.lint import LintResult, lint_paths
 from graphlint.suppress import PragmaFilter
@@ -36,6 +36,8 @@ class Refused:
     rule: str
     symbol: str
     reason: str
+    suggestion: str = ""  # display-only fixes: the rewrite, as a unified diff, for the author to apply
+    suggested: str = ""  # ... and the whole file as it would read with that rewrite
 
 
 @dataclass
@@ -120,7 +122,7 @@ def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bo
     for finding in lint.findings:
         by_path.setdefault(finding.path, []).append(finding)
     for path, findings in by_path.items():
-        if path not in lint.sources or not any(fixer_for(f.rule.symbol) for f in findings):
+        if path not in lint.sources or not any(fixers_for(f.rule.symbol) for f in findings):
             report.remaining.extend(findings)
             continue
         outcome, remaining = _fix_file(path, lint, findings, relint, config, unsafe, validate)
@@ -147,30 +149,30 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             context = FixContext(text, analysis, info)
         except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can: leave the file
             outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, f"libcst cannot parse the file: {exc}")
-                                   for f in findings if fixer_for(f.rule.symbol))
+                                   for f in findings if fixers_for(f.rule.symbol))
             break
+        context.findings = findings
         edits: list[Edit] = []
         for finding in findings:
-            fixer = fixer_for(finding.rule.symbol)
             key = _line_key(finding, text)
-            if fixer is None or key in settled:
+            if key in settled:
                 continue
-            refusal = None
-            if fixer.safety is FixSafety.UNSAFE and not unsafe:
-                refusal = "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes"
-            try:
-                plan = fixer.plan(finding, context)
-            except Exception as exc:  # noqa: BLE001 - a fixer bug must not stop the run
-                plan = Refusal(finding, fixer, f"internal error in the fixer: {type(exc).__name__}: {exc}")
-            if plan is None:  # the fixer has nothing to offer for this finding
+            fixer, plan = _plan(finding, context)
+            if plan is None:  # no fixer has anything to offer for this finding
                 continue
+            refusal, suggested = None, ""
             if isinstance(plan, Refusal):
                 refusal = plan.reason
             elif fixer.safety is FixSafety.DISPLAY:
                 refusal = "display-only: " + (plan.description or "rewrite by hand")
+                suggested = _suggested(context, plan)
+            elif fixer.safety is FixSafety.UNSAFE and not unsafe:
+                refusal = "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes"
             if refusal:
                 settled.add(key)
-                outcome.refused.append(Refused(path, finding.line, finding.rule.id, finding.rule.symbol, refusal))
+                outcome.refused.append(Refused(
+                    path, finding.line, finding.rule.id, finding.rule.symbol, refusal,
+                    unified_diff(path, text, suggested) if suggested else "", suggested))
                 continue
             edits.append(plan)
         if not edits:
@@ -209,6 +211,27 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             break
     outcome.after = text
     return outcome, findings
+
+
+def _plan(finding, context):
+    """(fixer, Edit | Refusal | None) from the first of the rule's fixers that offers something."""
+    for fixer in fixers_for(finding.rule.symbol):
+        try:
+            plan = fixer.plan(finding, context)
+        except Exception as exc:  # noqa: BLE001 - a fixer bug must not stop the run
+            plan = Refusal(finding, fixer, f"internal error in the fixer: {type(exc).__name__}: {exc}")
+        if plan is not None:
+            return fixer, plan
+    return None, None
+
+
+def _suggested(context, edit) -> str:
+    """The file with a display-only rewrite applied (empty if it cannot be applied or would not parse)."""
+    try:
+        suggested, _, _ = apply_edits(context, [edit])
+    except Exception:  # noqa: BLE001 - a suggestion is optional
+        return ""
+    return "" if _parse_problem(suggested) else suggested
 
 
 def _parse_problem(text: str) -> str:

