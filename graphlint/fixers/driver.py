@@ -161,6 +161,9 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             if plan is None:  # no fixer has anything to offer for this finding
                 continue
             refusal, suggested = None, ""
+            if isinstance(plan, Refusal) and fixer.safety is FixSafety.DISPLAY:
+                settled.add(key)  # a suggestion that cannot be made is simply not offered
+                continue
             if isinstance(plan, Refusal):
                 refusal = plan.reason
             elif fixer.safety is FixSafety.DISPLAY:
