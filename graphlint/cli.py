@@ -192,19 +192,22 @@ def _fix(args, config) -> int:
 
 
 def _summary(report, wrote: bool) -> None:
-    applied, refused = report.applied, report.refused
+    applied = report.applied
+    suggested = [r for r in report.refused if r.suggestion]
+    refused = [r for r in report.refused if not r.suggestion]
     files = len({a.path for a in applied})
     verb = "applied" if wrote else "would be applied"
     lines = [f"graphlint: {len(applied)} fix{'es' if len(applied) != 1 else ''} {verb} in {files} "
-             f"file{'s' if files != 1 else ''}, {len(refused)} refused"]
+             f"file{'s' if files != 1 else ''}, {len(refused)} refused"
+             + (f", {len(suggested)} suggested (display-only)" if suggested else "")]
     for item in applied:
         note = f" [{item.validation}]" if item.validation else ""
         lines.append(f"  fixed   {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
     for item in refused:
         lines.append(f"  refused {item.path}:{item.line}: {item.rule} {item.symbol}: {item.reason}")
-        if item.suggestion:
-            lines.append("    suggested rewrite (not applied):")
-            lines.extend("      " + line for line in item.suggestion.splitlines())
+    for item in suggested:
+        lines.append(f"  suggest {item.path}:{item.line}: {item.rule} {item.symbol}: {item.reason}")
+        lines.extend("      " + line for line in item.suggestion.splitlines())
     for outcome in report.files:
         if outcome.error:
             lines.append(f"  {outcome.path}: {outcome.error}")

@@ -8,7 +8,7 @@ exported to MindIR. Every rule here is a warning at the lax level and an error
 at the strict level.
 """
 
-from graphlint.catalogue.model import DIVERGES, FAILS, OK, Example, Rule, Severity, falls_back, passes
+from graphlint.catalogue.model import DIVERGES, FAILS, OK, Example, FixSafety, Rule, Severity, falls_back, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "fallback"
@@ -47,8 +47,13 @@ RULES = (
         ),
         fix=(
             "Compute on the Tensor with mindspore.ops / Tensor methods; for sizes use `x.shape`, "
-            "which is a compile-time tuple. Convert to NumPy only outside the Cell."
+            "which is a compile-time tuple. Convert to NumPy only outside the Cell. `--fix "
+            "--unsafe-fixes` drops `.asnumpy()` / `.numpy()` where the value only feeds a comparison "
+            "with numbers or Tensors that is the test of an `if`, `while` or ternary "
+            "(`if x.sum().asnumpy() > 0:` -> `if x.sum() > 0:`). Unsafe: the comparison then happens "
+            "in the Tensor's dtype, not in NumPy's float64."
         ),
+        fix_safety=FixSafety.UNSAFE,
         fails=(
             falls_back(
                 """
@@ -108,8 +113,19 @@ RULES = (
         ),
         fix=(
             "Use the mindspore.ops (or Tensor method) equivalent: `ops.exp`, `ops.where`, "
-            "`ops.ones_like`, `ops.sum`, `ops.tanh`, ... NumPy on shapes and Python numbers can stay."
+            "`ops.ones_like`, `ops.sum`, `ops.tanh`, ... NumPy on shapes and Python numbers can stay. "
+            "`--fix --unsafe-fixes` rewrites the functions whose ops form returns the same values, "
+            "dtype and shape on float32 Tensors in both modes (measured): exp, log, sqrt, sin, cos, "
+            "tan, tanh, sinh, cosh, square, log1p, expm1, log2, log10, exp2, sign, reciprocal, floor, "
+            "ceil, round, abs/absolute, negative (`ops.neg`), arctan (`ops.atan`), isnan, isinf, "
+            "isfinite, logical_not/and/or, maximum, minimum, matmul, power (`ops.pow`), where, clip "
+            "(`ops.clamp`, `a_min=`/`a_max=` -> `min=`/`max=`), reshape, concatenate (`ops.cat`) and "
+            "stack (`axis=`), cumsum (with an axis), argmax (`axis=` -> `dim=`). Unsafe: the result is a "
+            "Tensor instead of an ndarray, and on integer Tensors NumPy computes in float64 where ops "
+            "gives float32 or rejects the dtype. NumPy reductions (`np.sum`, `np.mean`, `np.max`, ...) "
+            "are not rewritten: on a Tensor they raise TypeError in MindSpore 2.10."
         ),
+        fix_safety=FixSafety.UNSAFE,
         fails=(
             falls_back(
                 """
@@ -173,7 +189,14 @@ RULES = (
             "inputs should be constant, but found variable '__input_0__' to be nonconstant. Try to "
             "set jit_syntax_level to LAX."
         ),
-        fix="Use the Tensor operation: `ops.sqrt`, `ops.exp`, `ops.log`, `ops.floor`, ... (the result stays a Tensor).",
+        fix=(
+            "Use the Tensor operation: `ops.sqrt`, `ops.exp`, `ops.log`, `ops.floor`, ... (the result "
+            "stays a Tensor). `--fix --unsafe-fixes` rewrites sqrt, exp, log (one argument), sin, cos, "
+            "tan, tanh, atan, log2, log10, log1p, expm1, pow and fabs (`ops.abs`). Unsafe: the result "
+            "is a 0-d float32 Tensor instead of a Python float (same value within float32 precision, "
+            "measured). `math.floor` and `math.ceil` are not rewritten: they return a Python int."
+        ),
+        fix_safety=FixSafety.UNSAFE,
         fails=(
             falls_back(
                 """

@@ -9,7 +9,7 @@ at both levels and in MindIR), while `.tolist()` is implemented with
 with other jobs (load average about 9 on 2 cores): treat them as rough.
 """
 
-from graphlint.catalogue.model import FAILS, OK, Example, Rule, Severity, falls_back, passes
+from graphlint.catalogue.model import FAILS, OK, Example, FixSafety, Rule, Severity, falls_back, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "host_sync"
@@ -41,8 +41,13 @@ RULES = (
         ),
         fix=(
             "Keep the value as a 0-d Tensor (`x / x.max()`; `ops.cast` to change its dtype) and "
-            "call `.item()` outside the Cell when a Python number is really needed."
+            "call `.item()` outside the Cell when a Python number is really needed. `--fix "
+            "--unsafe-fixes` drops `.item()` where the value only feeds a comparison with numbers or "
+            "Tensors that is the test of an `if`, `while` or ternary (`if x.sum().item() > 0:` -> "
+            "`if x.sum() > 0:`). Unsafe: the comparison then happens in the Tensor's dtype, not in "
+            "Python's float64/int (measured: a float32 0.1 is `> 0.1` only as a Python float)."
         ),
+        fix_safety=FixSafety.UNSAFE,
         fails=(
             Example(
                 """

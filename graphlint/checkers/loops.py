@@ -73,12 +73,16 @@ class LoopsChecker(Checker):
         limit = self._limit()
         kind = _kind(loop)
         anchor = _anchor(loop)
+        if depth < limit - LIMIT_MARGIN and total <= self.context.config.unroll_warn:
+            return
+        # For the loop fixer: a carry that grows is fine unrolled but breaks a real (Tensor `while`) loop.
+        data = {"shape_changes": [(name, op) for _, name, op in self._carry_shape_changes(loop)]}
         if depth >= limit - LIMIT_MARGIN:
             self.report("python-loop-exceeds-call-depth", loop, self._graph, anchor=anchor, kind=kind,
-                        count=total, depth=depth, limit=limit)
-        elif total > self.context.config.unroll_warn:
+                        count=total, depth=depth, limit=limit, data=data)
+        else:
             self.report("python-loop-unrolls", loop, self._graph, anchor=anchor, kind=kind, count=total,
-                        threshold=self.context.config.unroll_warn)
+                        threshold=self.context.config.unroll_warn, data=data)
 
     def _enclosing_unrolled(self, loop):
         """The nearest enclosing loop of the same function whose trip count is known, if the chain of
@@ -213,10 +217,16 @@ class LoopsChecker(Checker):
             return
         if not (test.var and TENSOR in test.kinds):
             return
-        region = values.cfg.loops.get(id(loop))
+        for stmt, name, op in self._carry_shape_changes(loop):
+            self.report("tensor-while-carry-changes-shape", stmt, self._graph, name=name, op=op)
+
+    def _carry_shape_changes(self, loop) -> list:
+        """(statement, name, op) for each loop-carried name the body regrows from itself."""
+        region = self._values.cfg.loops.get(id(loop))
         if region is None:
-            return
-        carried = values.cfg.loop_carried(region)
+            return []
+        carried = self._values.cfg.loop_carried(region)
+        changes = []
         for stmt in _body_nodes(loop):
             if not isinstance(stmt, nodes.Assign) or len(stmt.targets) != 1:
                 continue
@@ -225,7 +235,8 @@ class LoopsChecker(Checker):
                 continue
             op = self._shape_change(stmt.value, target.name)
             if op:
-                self.report("tensor-while-carry-changes-shape", stmt, self._graph, name=target.name, op=op)
+                changes.append((stmt, target.name, op))
+        return changes
 
     def _shape_change(self, call, name: str) -> str:
         """The op's text when ``call`` grows ``name`` (concat/stack/tile/expand_dims of itself)."""

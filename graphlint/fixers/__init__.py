@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-FIXER_MODULES = ("statements", "inplace", "branches", "loops")
+FIXER_MODULES = ("statements", "inplace", "branches", "loops", "host_sync", "fallback")
 
 
 def _load() -> dict:

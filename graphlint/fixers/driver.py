@@ -70,10 +70,25 @@ class FixReport:
         return [r for f in self.files for r in f.refused]
 
 
-def _line_key(finding: Finding, text: str) -> tuple[str, str]:
+def _line_key(finding: Finding, text: str) -> tuple:
+    """Identifies a finding across rounds, while earlier fixes move lines: its rule, its function, its line's
+    text, and how many identical lines precede it in that function (three identical loops stay three)."""
     lines = text.splitlines()
     line = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
-    return finding.rule.symbol, line
+    function = finding.graph.node if finding.graph is not None else None
+    first = getattr(function, "lineno", None) or 1
+    owner = finding.graph.name if finding.graph is not None else ""
+    repeats = sum(1 for other in lines[first - 1:finding.line - 1] if other.strip() == line)
+    return finding.rule.symbol, owner, line, repeats, finding.data.get("ordinal_on_line", 0)
+
+
+def _number_same_line_findings(findings: list[Finding]) -> None:
+    """Two findings of one rule on one line (`np.exp(np.sqrt(x))`) get different keys: their order."""
+    seen: dict[tuple[str, int], int] = {}
+    for finding in sorted(findings, key=lambda f: (f.line, f.column)):
+        slot = (finding.rule.symbol, finding.line)
+        finding.data["ordinal_on_line"] = seen.get(slot, 0)
+        seen[slot] = seen.get(slot, 0) + 1
 
 
 class _Relinter:
@@ -142,9 +157,9 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
     source = lint.sources[path]
     text = original = source.text
     outcome = FileFix(path=path, before=original, after=original)
-    settled: set[tuple[str, str]] = set()  # (symbol, line text) refused or applied: not retried
+    settled: set[tuple] = set()  # keys (see _line_key) of findings refused or applied: not retried
     analysis, info = lint.analysis, lint.analysis.project.info(source.module)
-    for _ in range(MAX_ROUNDS):
+    for round_number in range(MAX_ROUNDS):
         try:
             context = FixContext(text, analysis, info)
         except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can: leave the file
@@ -152,12 +167,13 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
                                    for f in findings if fixers_for(f.rule.symbol))
             break
         context.findings = findings
+        _number_same_line_findings(findings)
         edits: list[Edit] = []
         for finding in findings:
             key = _line_key(finding, text)
             if key in settled:
                 continue
-            fixer, plan = _plan(finding, context)
+            fixer, plan = _plan(finding, context, suggest=round_number == 0)
             if plan is None:  # no fixer has anything to offer for this finding
                 continue
             refusal, suggested = None, ""
@@ -213,12 +229,22 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             text = outcome.before
             break
     outcome.after = text
+    # A refused finding whose line another fix changed is met again with the same verdict: report it once.
+    unique = {}
+    for item in outcome.refused:
+        unique.setdefault((item.rule, item.line, item.reason), item)
+    outcome.refused = list(unique.values())
     return outcome, findings
 
 
-def _plan(finding, context):
-    """(fixer, Edit | Refusal | None) from the first of the rule's fixers that offers something."""
+def _plan(finding, context, suggest: bool = True):
+    """(fixer, Edit | Refusal | None) from the first of the rule's fixers that offers something.
+
+    Display-only suggestions are made for the file as the author wrote it (``suggest``), not for code that
+    an earlier round of fixes wrote."""
     for fixer in fixers_for(finding.rule.symbol):
+        if fixer.safety is FixSafety.DISPLAY and not suggest:
+            continue
         try:
             plan = fixer.plan(finding, context)
         except Exception as exc:  # noqa: BLE001 - a fixer bug must not stop the run

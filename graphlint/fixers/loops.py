@@ -42,6 +42,9 @@ class RangeLoopToTensorWhile(Fixer):
         reason = _body_problem(loop)
         if reason:
             return self.refuse(finding, reason)
+        for grown, op in finding.data.get("shape_changes", ()):
+            return self.refuse(finding, f"`{grown}` changes shape each step (`{op}`): a real loop needs carries "
+                                        "of fixed shape")
         name = loop.target.name
         graph = finding.graph
         values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
@@ -118,7 +121,12 @@ def _body_problem(loop: nodes.For) -> str:
             return f"the body writes `self.{assign.attrname}`"
     for call in loop.nodes_of_class(nodes.Call):
         func = call.func
-        if isinstance(func, nodes.Attribute) and func.attrname in ("append", "extend", "insert", "pop", "update"):
+        if isinstance(func, nodes.Attribute) and func.attrname == "append":
+            # ops.Scan would collect per-step outputs, but its outputs come back as a Python list that graph
+            # code cannot stack (measured, MindSpore 2.10); a preallocated buffer compiles at any N.
+            return ("the body collects per-step outputs (`.append()`); by hand: `outs = ops.zeros((n,) + x.shape, "
+                    "x.dtype)` before a Tensor-counter `while` and `outs[i] = x` in it")
+        if isinstance(func, nodes.Attribute) and func.attrname in ("extend", "insert", "pop", "update"):
             return f"the body mutates a Python container (`.{func.attrname}()`)"
     return ""
 

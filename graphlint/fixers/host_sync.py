@@ -1,0 +1,92 @@
+"""`t.item()` / `t.asnumpy()` that only feeds a comparison used as a condition -> compare the Tensor itself.
+
+``if x.sum().item() > 0:`` becomes ``if x.sum() > 0:``: the value never leaves the condition, so it can
+stay a Tensor. Only a comparison (``<``, ``<=``, ``>``, ``>=``, ``==``, ``!=``) whose other operands are
+numbers or Tensors is rewritten, and only when its result is the test of an ``if``, a ``while`` or a
+ternary (possibly under ``not``, ``and``, ``or``); anything else is left alone.
+
+Unsafe, measured with MindSpore 2.10 CPU in PYNATIVE_MODE and GRAPH_MODE: both modes run the rewritten
+``if`` (a Tensor condition), and the results match for float32/int32/bool values compared with integer
+literals, with other Tensors and in chained comparisons. But the comparison now happens in the Tensor's
+dtype instead of Python's float64/int: ``float32(0.1).item() > 0.1`` is True in PYNATIVE_MODE, ``t > 0.1``
+is False; a float16 2048 is "< 2049" only as a Python number, and float32 cannot hold every integer
+above 2**24.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from astroid import nodes
+
+from graphlint.analysis.values import SCALARS, TENSOR, UNKNOWN
+from graphlint.catalogue.model import FixSafety
+from graphlint.fixers.base import Fixer
+
+_HOST_METHODS = ("item", "asnumpy", "numpy")
+_ORDERING = ("<", "<=", ">", ">=", "==", "!=")
+
+
+class CompareTensorNotHostValue(Fixer):
+    symbols = ("tensor-item-in-graph", "asnumpy-in-graph")
+    safety = FixSafety.UNSAFE
+    description = "drop `.item()` / `.asnumpy()` in a comparison used as a condition"
+
+    def plan(self, finding, context):
+        call = finding.node
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)
+                and call.func.attrname in _HOST_METHODS):
+            return None
+        comparison = call.parent
+        if not isinstance(comparison, nodes.Compare):
+            return None  # a value used in arithmetic or returned: the rule's advice is the fix
+        method = call.func.attrname
+        if any(operator not in _ORDERING for operator, _ in comparison.ops):
+            return self.refuse(finding, f"only `<`, `<=`, `>`, `>=`, `==`, `!=` comparisons drop `.{method}()`")
+        if not _used_as_condition(comparison):
+            return self.refuse(finding, f"the comparison's result is used as a value, not as a condition: "
+                                        f"without `.{method}()` it would be a Tensor")
+        values = context.analysis.values(finding.graph) \
+            if context.analysis is not None and finding.graph is not None else None
+        operands = [comparison.left] + [operand for _, operand in comparison.ops]
+        for operand in operands:
+            if operand is not call and not _number_or_tensor(operand, values):
+                return self.refuse(finding, f"`{operand.as_string()}` in the comparison is not known to be a "
+                                            "number or a Tensor")
+        node = context.find(call)
+        if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+            return self.refuse(finding, f"the `.{method}()` call was not found")
+        receiver = node.func.value
+        return self.edit(finding, [(node, receiver.with_changes(lpar=node.lpar or receiver.lpar,
+                                                                rpar=node.rpar or receiver.rpar))],
+                         description=f"`{context.code(node)}` -> `{context.code(receiver)}` in the condition")
+
+
+def _used_as_condition(expression: nodes.NodeNG) -> bool:
+    """Only the truth of ``expression`` is used: it is (under `not`/`and`/`or`) the test of an if/while/ternary."""
+    child, parent = expression, expression.parent
+    # `and`/`or` can return the comparison itself: they count only when their own result is a condition.
+    while isinstance(parent, nodes.BoolOp) or (isinstance(parent, nodes.UnaryOp) and parent.op == "not"):
+        child, parent = parent, parent.parent
+    return isinstance(parent, (nodes.If, nodes.While, nodes.IfExp)) and parent.test is child
+
+
+def _number_or_tensor(operand: nodes.NodeNG, values) -> bool:
+    if isinstance(operand, nodes.Const):
+        return isinstance(operand.value, (int, float)) and not isinstance(operand.value, bool)
+    if isinstance(operand, nodes.UnaryOp) and operand.op in ("-", "+"):
+        return _number_or_tensor(operand.operand, values)
+    if values is None:
+        return False
+    if isinstance(operand, nodes.Call) and isinstance(operand.func, nodes.Attribute) \
+            and operand.func.attrname in _HOST_METHODS and not operand.args and not operand.keywords:
+        operand = operand.func.expr  # another `t.item()`: a number taken from a Tensor
+    value = values.value(operand)
+    if not value.kinds:
+        return False
+    if value.kinds <= SCALARS | {TENSOR}:
+        return True
+    # A runtime value the analysis cannot name (a Cell's output, an entry argument) is a Tensor or a number.
+    return value.var and value.kinds <= {TENSOR, UNKNOWN}
+
+
+FIXERS = (CompareTensorNotHostValue(),)
