@@ -200,7 +200,7 @@ def _summary(report, wrote: bool) -> None:
     lines = [f"graphlint: {len(applied)} fix{'es' if len(applied) != 1 else ''} {verb} in {files} "
              f"file{'s' if files != 1 else ''}, {len(refused)} refused"
              + (f", {len(suggested)} suggested (display-only)" if suggested else "")]
-    for item in applied:
+    for item in sorted(applied, key=lambda a: (a.path, a.line)):
         note = f" [{item.validation}]" if item.validation else ""
         lines.append(f"  fixed   {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
     for item in refused:

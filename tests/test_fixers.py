@@ -123,3 +123,22 @@ def test_display_only_fix_says_why_it_offers_nothing():
     context.findings = lint.findings
     plan = TensorWhileToWhileLoop().plan(finding, context)
     assert isinstance(plan, Refusal) and "`self`" in plan.reason
+
+
+@pytest.mark.compile
+def test_bundled_examples_fix_and_validate(tmp_path):
+    # The README's walk-through: every fix offered for examples/ is applied only after MindSpore proves it.
+    from graphlint.config import config_for
+
+    examples = os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples")
+    shutil.copytree(examples, tmp_path / "examples")
+    folder = str(tmp_path / "examples")
+    report = fix_paths([folder], config_for(folder), unsafe=True, validate=True)
+    assert not [r for r in report.refused if r.reason.startswith("validation failed")], report.refused
+    fixed = {a.symbol for a in report.applied}
+    assert {"augmented-assign-to-input", "del-in-graph", "python-loop-exceeds-call-depth", "numpy-call-on-tensor",
+            "tensor-item-in-graph", "tensor-condition-control-flow"} <= fixed
+    assert all("matches the original PYNATIVE_MODE outputs" in a.validation for a in report.applied)
+    # What is left has no fix to apply: a second run changes nothing.
+    again = fix_paths([folder], config_for(folder), unsafe=True)
+    assert not again.applied and not [f for f in again.files if f.changed]

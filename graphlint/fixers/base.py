@@ -168,11 +168,15 @@ class _Replacer(cst.CSTTransformer):
 
 
 def apply_edits(context: FixContext, edits: list[Edit]) -> tuple[str, list[Edit], list[Edit]]:
-    """Apply non-overlapping edits in one pass; returns (new text, applied, deferred)."""
+    """Apply non-overlapping edits in one pass; returns (new text, applied, deferred).
+
+    Of two overlapping edits the inner one goes first and the outer one is deferred to the next round, where
+    it is planned again on the new text (drop `.item()` in a condition, then rewrite the `if`)."""
     applied: list[Edit] = []
     deferred: list[Edit] = []
     claimed: list[tuple[tuple[int, int], tuple[int, int]]] = []
-    for edit in edits:
+    located = []
+    for order, edit in enumerate(edits):
         spans = []
         for target in edit.targets:
             position = context.positions.get(target)
@@ -180,6 +184,16 @@ def apply_edits(context: FixContext, edits: list[Edit]) -> tuple[str, list[Edit]
                 spans = None
                 break
             spans.append(((position.start.line, position.start.column), (position.end.line, position.end.column)))
+        located.append((order, edit, spans))
+
+    def extent(item):
+        order, _, spans = item
+        if not spans:
+            return (0, 0, order)
+        return (max(e[0] for _, e in spans) - min(s[0] for s, _ in spans),
+                max(e[1] for _, e in spans) - min(s[1] for s, _ in spans), order)
+
+    for _, edit, spans in sorted(located, key=extent):
         if spans is None:
             deferred.append(edit)
             continue

@@ -278,29 +278,43 @@ def _parse_problem(text: str) -> str:
 
 
 def _validated(path, text, context, applied, config, outcome, settled):
-    """Keep the edits whose rewrite validates; refuse the others with the reason."""
+    """Keep the edits whose rewrite validates; refuse the others with the reason.
+
+    Each edit is validated on top of those already kept. An edit that fails is tried again once another has
+    been kept: `np.sqrt(np.maximum(t, e))` only works once the inner call is rewritten too."""
     from graphlint.validate.validator import sys_root_for, validate_entry
 
     source_root = sys_root_for(path)
     kept, notes = [], {}
-    for edit in applied:
-        # Validate on top of the edits already accepted in this round (the same tree: edits hold its nodes).
-        candidate_text, _, _ = apply_edits(context, kept + [edit])
-        entry = _entry_for(edit.finding)
-        if entry is None:
-            verdict_ok, reason = False, "cannot validate: the change is not inside a Cell or a jit function"
-        else:
-            verdict = validate_entry(entry, path, text, candidate_text, source_root,
-                                     config.validate_inputs.get(entry.key), config.validate_timeout,
-                                     config.validate_memory_mb)
-            verdict_ok, reason = verdict.ok, verdict.reason
-        if verdict_ok:
-            kept.append(edit)
-            notes[id(edit)] = reason
-        else:
+    pending, failures = list(applied), {}
+    while pending:
+        retry = []
+        for edit in pending:
+            # The same tree for every candidate: edits hold its nodes.
+            candidate_text, _, _ = apply_edits(context, kept + [edit])
+            entry = _entry_for(edit.finding)
+            if entry is None:
+                verdict_ok, reason = False, "cannot validate: the change is not inside a Cell or a jit function"
+            else:
+                verdict = validate_entry(entry, path, text, candidate_text, source_root,
+                                         config.validate_inputs.get(entry.key), config.validate_timeout,
+                                         config.validate_memory_mb)
+                verdict_ok, reason = verdict.ok, verdict.reason
+            if verdict_ok:
+                kept.append(edit)
+                notes[id(edit)] = reason
+                failures.pop(id(edit), None)
+            else:
+                retry.append(edit)
+                failures[id(edit)] = reason
+        if len(retry) == len(pending):  # no progress: what is left fails on its own
+            break
+        pending = retry
+    for edit in pending:
+        if id(edit) in failures:
             settled.add(_line_key(edit.finding, text))
             outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
-                                           f"validation failed: {reason}"))
+                                           f"validation failed: {failures[id(edit)]}"))
     if not kept:
         return text, [], notes
     new_text, kept_applied, _ = apply_edits(context, kept)

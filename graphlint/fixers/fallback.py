@@ -107,6 +107,10 @@ class NumpyMathToOps(Fixer):
             return None
         qualified = finding.graph.info.imports.qualify(call.func)
         func = call.func.as_string()
+        host = _host_array_argument(call)
+        if host:
+            return self.refuse(finding, f"`{func}` gets the NumPy array `{host}`, not a Tensor: keep the value a "
+                                        "Tensor (no `.asnumpy()`) and compute it with ops by hand")
         if qualified in NOT_REWRITTEN:
             return self.refuse(finding, NOT_REWRITTEN[qualified].format(func=func))
         equivalent = OPS_EQUIVALENTS.get(qualified)
@@ -146,6 +150,15 @@ def _argument_problem(call: nodes.Call, equivalent: OpsEquivalent, func: str) ->
         axis = [k.value for k in call.keywords or () if k.arg == "axis"] + call.args[1:2]
         if any(isinstance(value, nodes.Const) and value.value is None for value in axis):
             return f"`axis=None` flattens in `{func}`; `ops.{equivalent.name}` needs an axis"
+    return ""
+
+
+def _host_array_argument(call: nodes.Call) -> str:
+    """The text of an argument that is already a NumPy array (`t.asnumpy()`), where ops would reject it."""
+    for argument in list(call.args) + [keyword.value for keyword in call.keywords or ()]:
+        if isinstance(argument, nodes.Call) and isinstance(argument.func, nodes.Attribute) \
+                and argument.func.attrname in ("asnumpy", "numpy") and not argument.args:
+            return argument.as_string()
     return ""
 
 

@@ -177,7 +177,7 @@ class TensorWhileToWhileLoop(Fixer):
         taken = set(loop.root().locals)
         cond_name = _fresh(f"{function.name}_loop_cond", taken)
         body_name = _fresh(f"{function.name}_loop_body", taken | {cond_name})
-        packed = ", ".join(carry) + ("," if len(carry) == 1 else "")
+        packed = ", ".join(carry) if len(carry) > 1 else f"({carry[0]},)"
         unpack = cst.parse_statement(f"{packed} = carry\n")
         cond_def = cst.parse_statement(f"def {cond_name}(carry):\n    {packed} = carry\n    return COND\n")
         cond_def = cond_def.with_changes(body=cond_def.body.with_changes(body=[
@@ -189,11 +189,12 @@ class TensorWhileToWhileLoop(Fixer):
         cond_def = cond_def.with_changes(leading_lines=two_blank)
         body_def = body_def.with_changes(leading_lines=two_blank)
         ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
-        call = cst.parse_statement(f"{packed} = {ops}.WhileLoop()({cond_name}, {body_name}, ({packed}))\n")
+        initial = packed if len(carry) == 1 else f"({packed})"
+        call = cst.parse_statement(f"{packed} = {ops}.WhileLoop()({cond_name}, {body_name}, {initial})\n")
         call = call.with_changes(leading_lines=node.leading_lines)
         return self.edit(finding, [(node, call)], imports=[ops_import] if ops_import else [],
                          module_prefix=[cond_def, body_def],
-                         description=f"`while` -> `ops.WhileLoop()({cond_name}, {body_name}, ({packed}))`, "
+                         description=f"`while` -> `ops.WhileLoop()({cond_name}, {body_name}, {initial})`, "
                                      "same compile and step time as the `while` (measured)")
 
 
