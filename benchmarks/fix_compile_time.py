@@ -74,7 +74,7 @@ def while_loop_form(fixed: str) -> str:
     return next((r.suggested for r in report.refused if "WhileLoop" in r.suggested), "")
 
 
-def measure(text: str, calls: int = 6) -> tuple[str, float, float]:
+def measure(text: str, calls: int = 21) -> tuple[str, float, float]:
     job = {"source": text, "module_name": "bench_net", "entry": "Net", "runs": ["graph"], "calls": calls,
            "inputs": "(Tensor(np.ones((2, 3), np.float32)),)"}
     result = run_job(job, timeout=900)

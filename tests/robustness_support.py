@@ -282,11 +282,14 @@ _CALLEES = ["ops.relu", "ops.add", "ops.reshape", "ops.zeros_like", "ops.stop_gr
             "x.view", "x.reshape", "x.add_", "x.fill_", "getattr", "setattr", "hasattr", "type", "np.array",
             "ms.Tensor", "ms.numpy.zeros", "F.relu", "P.Add()", "self.layers[i]", "(lambda v: v)", "super().construct",
             "self.construct", "Net", "step", "ms.jit(helper)", "ops.Print()", "str", "sorted", "dict", "set", "iter",
-            "next", "sum", "any", "all", "map", "filter", "reversed", "slice", "round", "divmod", "pow", "id", "hash"]
+            "next", "sum", "any", "all", "map", "filter", "reversed", "slice", "round", "divmod", "pow", "id", "hash",
+            "np.exp", "np.maximum", "np.where", "np.clip", "np.concatenate", "np.max", "np.argmax", "math.sqrt",
+            "math.floor", "numpy.sqrt"]
 _BINOPS = ["+", "-", "*", "/", "//", "%", "@", "**", "&", "|", "^", "<<", ">>"]
 _COMPARES = ["<", ">", "==", "!=", "<=", ">=", "is", "is not", "in", "not in"]
 _CONDITIONS = ["x > 0", "(x > 0).any()", "x.sum() < 1", "ops.reduce_sum(x) > 0", "y is None", "x.shape[0] > 1",
-               "self.training", "self.flag", "x", "not x", "i < n", "G > 0", "x > y", "(x * 2).max() > 0.5"]
+               "self.training", "self.flag", "x", "not x", "i < n", "G > 0", "x > y", "(x * 2).max() > 0.5",
+               "x.sum().item() > 0", "not (x.max().asnumpy() < 1.5 and y is None)", "0 < x.mean().item() <= n"]
 _TARGETS = ["y", "z", "out", "acc", "i", "n", "x", "self.cache", "self.w", "x[0]", "out[i]", "x[:, 1]", "y, z",
             "(y, z)", "[y, z]", "y, *z", "self.a, self.b", "x.shape", "G", "y, (z, out)", "self.layers[0]"]
 
@@ -414,7 +417,7 @@ def graph_programs(draw):
     decorator = draw(st.sampled_from(["@ms.jit", "@jit", "@ms.jit(capture_mode='ast')", "@ms.jit()", "@ms.jit_class"]))
     signature = draw(st.sampled_from(["self, x", "self, x, y=None", "self, x, *args, **kwargs", "self, x: ms.Tensor, n=3",
                                       "self, x, /, y=1, *, z=2", "x"]))
-    lines = ["import numpy as np", "import mindspore as ms", "from mindspore import nn, ops, jit",
+    lines = ["import math", "import numpy as np", "import numpy", "import mindspore as ms", "from mindspore import nn, ops, jit",
              "import mindspore.ops.functional as F", "from mindspore.ops import operations as P",
              "G = 1", "CONFIG = {'k': 2}", "",
              "def helper(x, y=None):"] + _block(helper) + [
