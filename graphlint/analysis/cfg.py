@@ -11,9 +11,15 @@ element; data-flow facts are Python ints used as bit sets.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from astroid import nodes
+
+from graphlint.analysis.tree import nodes_of_class
+
+_ONE_BIT = re.compile("1")
 
 SCOPE_NODES = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda, nodes.ListComp, nodes.SetComp,
                nodes.DictComp, nodes.GeneratorExp)
@@ -70,6 +76,18 @@ class IfRegion:
     then_exit: Block | None  # None when the branch cannot fall through (return/raise/break...)
     else_exit: Block | None
     join: Block
+    then_inner: range  # ids of the blocks built for each branch's statements, besides its entry
+    else_inner: range
+    inner_elements: range  # indices of the elements of both branches (built right after the test)
+
+    def in_branch(self, block: Block, label: str) -> bool:
+        """Whether ``block`` holds statements of the "true" or "false" branch (nested ones included).
+
+        The same answer as walking up from a statement to the branch, in constant time: that walk
+        costs the nesting depth, which grows with every `elif` of a chain."""
+        if label == "true":
+            return block is self.then_entry or block.id in self.then_inner
+        return block is self.else_entry or block.id in self.else_inner
 
 
 @dataclass(eq=False)
@@ -115,9 +133,11 @@ class CFG:
         self._collect_defs_and_uses()
         self._reaching_in: dict[int, int] = {}
         self._live_out_elem: dict[int, frozenset[str]] = {}
+        self.order = self._reverse_postorder()
         self._solve_reaching()
         self._solve_liveness()
         self._node_element: dict[int, Element] | None = None
+        self._definition_elements: list[int] | None = None
 
     # -- construction ---------------------------------------------------
     def _new(self) -> Block:
@@ -180,12 +200,16 @@ class CFG:
         then_entry, else_entry, join = self._new(), self._new(), self._new()
         current.link(then_entry, "true")
         current.link(else_entry, "false")
+        then_start = len(self.blocks)
         then_exit = self._build(stmt.body, then_entry)
+        else_start = len(self.blocks)
         else_exit = self._build(stmt.orelse, else_entry)
         for end in (then_exit, else_exit):
             if end is not None:
                 end.link(join)
-        self.ifs[id(stmt)] = IfRegion(stmt, test, then_entry, else_entry, then_exit, else_exit, join)
+        self.ifs[id(stmt)] = IfRegion(stmt, test, then_entry, else_entry, then_exit, else_exit, join,
+                                      range(then_start, else_start), range(else_start, len(self.blocks)),
+                                      range(test.index + 1, len(self.elements)))
         return join if join.pred else None
 
     def _loop(self, stmt, header: Block, after: Block, body_entry: Block) -> LoopRegion:
@@ -326,11 +350,37 @@ class CFG:
                     if isinstance(target, nodes.DelName):
                         self._define(target.name, element, target, None, "del")
 
+    def _reverse_postorder(self) -> list[Block]:
+        """Every block, predecessors before successors where the graph allows (back edges aside).
+
+        The data-flow solvers sweep in this order (backward ones in its reverse): creation order puts
+        an `if`'s join block before its branches, so a chain of N `elif`s would need N sweeps."""
+        postorder: list[Block] = []
+        visited: set[int] = set()
+        for root in [self.entry] + self.blocks:  # unreachable blocks too, after the reachable ones
+            if root.id in visited:
+                continue
+            visited.add(root.id)
+            stack = [(root, iter(root.succ))]
+            while stack:
+                block, successors = stack[-1]
+                for succ, _ in successors:
+                    if succ.id not in visited:
+                        visited.add(succ.id)
+                        stack.append((succ, iter(succ.succ)))
+                        break
+                else:
+                    stack.pop()
+                    postorder.append(block)
+        postorder.reverse()
+        return postorder
+
     # -- reaching definitions -------------------------------------------
     def _solve_reaching(self) -> None:
         gen: dict[int, int] = {}
         kill: dict[int, int] = {}
-        name_mask: dict[str, int] = {}
+        self._name_mask: dict[str, int] = {}  # name -> bit set of its definitions
+        name_mask = self._name_mask
         for definition in self.definitions:
             name_mask[definition.name] = name_mask.get(definition.name, 0) | (1 << definition.index)
         for element in self.elements:
@@ -344,7 +394,7 @@ class CFG:
         changed = True
         while changed:
             changed = False
-            for block in self.blocks:
+            for block in self.order:
                 incoming = 0
                 for pred, _ in block.pred:
                     incoming |= block_out[pred.id]
@@ -363,12 +413,48 @@ class CFG:
 
     def reaching(self, element: Element, name: str) -> list[Definition]:
         """Definitions of ``name`` that reach ``element`` (before it runs)."""
-        bits = self._reaching_in.get(element.index, 0)
-        return [d for d in self.defs_by_name.get(name, ()) if bits >> d.index & 1]
+        return self._definitions_in(self._reaching_in.get(element.index, 0), name)
 
     def reaching_at_block_end(self, block: Block, name: str) -> list[Definition]:
+        return self._definitions_in(self._block_out.get(block.id, 0), name)
+
+    def reaching_bits_at_block_end(self, block: Block, name: str | None = None) -> int:
+        """``reaching_at_block_end`` as a bit set of definition indices (of every name when ``name``
+        is None): compared without building lists."""
         bits = self._block_out.get(block.id, 0)
-        return [d for d in self.defs_by_name.get(name, ()) if bits >> d.index & 1]
+        return bits if name is None else bits & self._name_mask.get(name, 0)
+
+    def names_in(self, bits: int, among: set[str] | frozenset[str] | None = None) -> set[str]:
+        """The names of the definitions in the bit set ``bits``; only those in ``among`` when given
+        (then the cost is the smaller of the two sizes)."""
+        if among is not None and len(among) < bits.bit_count():
+            return {name for name in among if bits & self._name_mask.get(name, 0)}
+        names = {self.definitions[match.start()].name for match in _ONE_BIT.finditer(bin(bits)[:1:-1])}
+        return names if among is None else names & among
+
+    def definition_bits_within(self, elements: range) -> int:
+        """The bit set of the definitions made at the elements whose indices are in ``elements``
+        (a run of indices: definitions are numbered in element order)."""
+        if self._definition_elements is None:
+            self._definition_elements = [d.element.index for d in self.definitions]
+        keys = self._definition_elements
+        first, stop = bisect_left(keys, elements.start), bisect_left(keys, elements.stop)
+        return (1 << stop) - (1 << first)
+
+    def _definitions_in(self, bits: int, name: str) -> list[Definition]:
+        """The definitions of ``name`` in the bit set ``bits``, in index order.
+
+        Only the set bits are visited: testing every definition of a name rebound N times
+        would cost N per query, and the checkers query at every use."""
+        selected = bits & self._name_mask.get(name, 0)
+        if selected.bit_count() > 32:  # many: one pass over the binary text beats a big-int step per bit
+            return [self.definitions[match.start()] for match in _ONE_BIT.finditer(bin(selected)[:1:-1])]
+        found = []
+        while selected:
+            lowest = selected & -selected
+            found.append(self.definitions[lowest.bit_length() - 1])
+            selected ^= lowest
+        return found
 
     def may_be_undefined(self, element: Element, name: str) -> bool:
         """True when some path from the entry reaches ``element`` with no definition of ``name``."""
@@ -403,7 +489,7 @@ class CFG:
         changed = True
         while changed:
             changed = False
-            for block in reversed(self.blocks):
+            for block in reversed(self.order):
                 out = frozenset().union(*(live_in[s.id] for s, _ in block.succ)) if block.succ else frozenset()
                 state = out
                 for element in reversed(block.elements):
@@ -448,10 +534,12 @@ class CFG:
 
     def loop_modified(self, loop: LoopRegion) -> set[str]:
         """Names assigned anywhere in the loop body (the for target included)."""
+        # Through the body's own blocks: scanning every definition of the function per loop is
+        # quadratic in a function made of many loops.
         names = set()
-        for definition in self.definitions:
-            if definition.element.block.id in loop.body_blocks:
-                names.add(definition.name)
+        for block_id in loop.body_blocks:
+            for element in self.blocks[block_id].elements:
+                names.update(d.name for d in self.element_defs.get(element.index, ()))
         return names
 
     def loop_carried(self, loop: LoopRegion) -> set[str]:

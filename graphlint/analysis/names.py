@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from astroid import nodes
 
+from graphlint.analysis.tree import nodes_of_class
+
 # MindSpore re-exports its internals under short public names: ``mindspore.ops.operations.Shape``
 # is ``ops.Shape``, ``mindspore.nn.layer.basic.Dense`` is ``nn.Dense``, ``mindspore.common.tensor.Tensor``
 # is ``mindspore.Tensor``. Rules speak of the public names.
@@ -36,7 +38,7 @@ class ImportTable:
         for node in module.body:
             self._add(node)
         # Imports nested in module-level `if`/`try` blocks count too (optional dependencies).
-        for node in module.nodes_of_class((nodes.Import, nodes.ImportFrom), skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
+        for node in nodes_of_class(module, (nodes.Import, nodes.ImportFrom), skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
             self._add(node)
 
     def _add(self, node) -> None:

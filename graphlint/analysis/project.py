@@ -17,6 +17,7 @@ from astroid import nodes
 
 from graphlint.analysis.names import ImportTable
 from graphlint.analysis.source import SourceProblem, load, package_root_for
+from graphlint.analysis.tree import nodes_of_class
 
 # Top-level packages never loaded from disk: they are analysed by name only.
 EXTERNAL_TOPS = frozenset({"mindspore", "numpy", "scipy", "torch", "jax", "tensorflow"})
@@ -226,7 +227,7 @@ class Project:
                 if not isinstance(method, nodes.FunctionDef) or not method.args.args:
                     continue
                 self_name = method.args.args[0].name
-                for node in method.nodes_of_class((nodes.Assign, nodes.AnnAssign, nodes.AugAssign)):
+                for node in nodes_of_class(method, (nodes.Assign, nodes.AnnAssign, nodes.AugAssign)):
                     targets = node.targets if isinstance(node, nodes.Assign) else [node.target]
                     for target in targets:
                         for attr, value in _self_attribute_targets(target, node.value, self_name):

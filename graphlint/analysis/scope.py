@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
+from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.project import ModuleInfo, Project
 
 JIT_DECORATORS = {"mindspore.jit", "mindspore.ms_function"}
@@ -106,16 +107,16 @@ def _class_of(node) -> nodes.ClassDef | None:
 
 def find_entries(project: Project, info: ModuleInfo) -> list[GraphFunction]:
     entries: list[GraphFunction] = []
-    for cls in info.module.nodes_of_class(nodes.ClassDef):
+    for cls in nodes_of_class(info.module, nodes.ClassDef):
         if project.is_cell(cls):
             for method in cls.body:
                 if isinstance(method, nodes.FunctionDef) and method.name in CELL_ENTRY_METHODS:
                     entries.append(GraphFunction(method, info, cls, method.name, qualified_display(method, cls)))
-    for func in info.module.nodes_of_class(nodes.FunctionDef):
+    for func in nodes_of_class(info.module, nodes.FunctionDef):
         if is_jit_decorated(info, func):
             cls = _enclosing_class(func)
             entries.append(GraphFunction(func, info, cls, "jit", qualified_display(func, cls)))
-    for call in info.module.nodes_of_class(nodes.Call):
+    for call in nodes_of_class(info.module, nodes.Call):
         # mindspore.jit(fn) / ms_function(fn): fn is compiled.
         if info.imports.qualify(call.func) not in JIT_DECORATORS or not call.args:
             continue
@@ -161,7 +162,7 @@ def _function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.Cla
 def _referenced_functions(project: Project, graph: GraphFunction):
     """Project functions referenced from a graph function's body (calls and function values)."""
     cls = graph.cls
-    for node in graph.node.nodes_of_class((nodes.Name, nodes.Attribute)):
+    for node in nodes_of_class(graph.node, (nodes.Name, nodes.Attribute)):
         if isinstance(node, nodes.Name) and node.name in _local_names(graph.node):
             continue
         # Only the outermost part of an attribute chain is looked at (a.b.c, not a.b).
@@ -187,7 +188,7 @@ def jit_class_methods(project: Project) -> dict[str, list[tuple[nodes.FunctionDe
     """Method name -> the methods of that name in the run's ``@jit_class`` classes."""
     found: dict[str, list] = {}
     for info in project.modules:
-        for cls in info.module.nodes_of_class(nodes.ClassDef):
+        for cls in nodes_of_class(info.module, nodes.ClassDef):
             if is_jit_class(info, cls):
                 for method in cls.body:
                     if isinstance(method, nodes.FunctionDef) and method.name != "__init__":
@@ -199,7 +200,7 @@ def _jit_class_calls(graph: GraphFunction, methods):
     """``obj.method(...)`` in graph code where some jit_class defines ``method``."""
     if not methods:
         return
-    for call in graph.node.nodes_of_class(nodes.Call):
+    for call in nodes_of_class(graph.node, nodes.Call):
         func = call.func
         if isinstance(func, nodes.Attribute) and func.attrname in methods:
             for target in methods[func.attrname]:
@@ -246,7 +247,7 @@ def graph_functions_in(found: dict[int, GraphFunction], info: ModuleInfo) -> lis
     own = [g for g in found.values() if g.node.root() is info.module]
     nested = set()
     for graph in own:
-        for inner in graph.node.nodes_of_class(nodes.FunctionDef, skip_klass=nodes.ClassDef):
+        for inner in nodes_of_class(graph.node, nodes.FunctionDef, skip_klass=nodes.ClassDef):
             if inner is not graph.node:
                 nested.add(id(inner))
     return sorted((g for g in own if id(g.node) not in nested), key=lambda g: (g.node.lineno, g.node.col_offset))

@@ -252,6 +252,7 @@ class FunctionValues:
         self.params = parameter_values(self.func, self.self_name is not None, bound)
         self.def_values: dict[int, Value] = {}
         self._cache: dict[int, Value] = {}
+        self._chain_roots: dict[int, nodes.Name | None] = {}
         self._solve()
 
     # -- fixpoint -----------------------------------------------------------
@@ -442,7 +443,8 @@ class FunctionValues:
         if isinstance(base, nodes.Name) and base.name == self.self_name and self.cls is not None:
             if self.name_at(element, base.name).kinds <= {OBJECT}:
                 return self.analysis.self_attribute(self.cls, expr.attrname)
-        qualified = self.imports.qualify(expr)
+        root = self._chain_root(expr)
+        qualified = self.imports.qualify(expr) if root is not None and root.name in self.imports.aliases else None
         if qualified is not None and not (isinstance(base, nodes.Name) and base.name in self.cfg.defs_by_name):
             return _qualified_constant(qualified)
         owner = self.eval(base, element)
@@ -460,6 +462,23 @@ class FunctionValues:
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
+
+    def _chain_root(self, expr: nodes.Attribute) -> nodes.Name | None:
+        """The Name an attribute chain ``a.b.c`` starts from (None for ``f().b.c``).
+
+        Memoized: every link of a chain asks, and ``qualify`` walking down from each link
+        costs quadratic time on a chain like ``self.a.a.a...`` that is no import anyway."""
+        walked = []
+        while isinstance(expr, nodes.Attribute) and id(expr) not in self._chain_roots:
+            walked.append(expr)
+            expr = expr.expr
+        if isinstance(expr, nodes.Attribute):
+            root = self._chain_roots[id(expr)]
+        else:
+            root = expr if isinstance(expr, nodes.Name) else None
+        for link in walked:
+            self._chain_roots[id(link)] = root
+        return root
 
     def _call(self, expr: nodes.Call, element) -> Value:
         func = expr.func

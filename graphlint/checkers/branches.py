@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
+from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.engine import Checker
 from graphlint.analysis.values import (BOOL, FLOAT, INT, LIST, NONE, STR, TENSOR, TUPLE, UNKNOWN, Value)
 
@@ -49,6 +50,11 @@ class BranchesChecker(Checker):
         self.graph, self.values, self.cfg = graph, values, values.cfg
         self.self_name = values.self_name
         self._assigned_attrs = _attributes_assigned(graph.node, self.self_name)
+        # Per-function memos: a long `if/elif` chain joins the same definitions and returns at every level.
+        self._def_shapes: dict[int, object] = {}
+        self._return_shapes: dict[object, object] = {}
+        self._reachable_returns: dict[int, int] | None = None
+        self._shape_masks: dict[object, int] | None = None  # return shape -> bit set of the returns with it
         for region in self.cfg.ifs.values():
             self._one_branch_definitions(region)
         for loop in self.cfg.loops.values():
@@ -59,9 +65,8 @@ class BranchesChecker(Checker):
     # ------------------------------------------------------------------------------------------
     # E5801: one-branch definitions (decided by the parser)
     def _one_branch_definitions(self, region) -> None:
-        exits = [(label, block, branch) for label, block, branch in (
-            ("true", region.then_exit, region.node.body), ("false", region.else_exit, region.node.orelse))
-            if block is not None]
+        exits = [(label, block) for label, block in (("true", region.then_exit), ("false", region.else_exit))
+                 if block is not None]
         if len(exits) < 2:
             return
         live = self.cfg.live_in(region.join)
@@ -69,14 +74,15 @@ class BranchesChecker(Checker):
             return
         status = None
         if_line = region.node.lineno
-        for name in sorted(live):
+        for name in sorted(self._may_differ(region, live)):
             if name not in self.cfg.defs_by_name:
                 continue
+            if all(self._counts(region, label, self._first_reaching(block, name), if_line) for label, block in exits):
+                continue  # quick: defined on both sides, seen without listing every definition
             present = {}
-            for label, block, branch in exits:
-                defs = [d for d in self.cfg.reaching_at_block_end(block, name)
-                        if d.kind != "del" and (_inside(d.node, branch) or _line(d.node) < if_line)]
-                present[label] = defs
+            for label, block in exits:
+                present[label] = [d for d in self.cfg.reaching_at_block_end(block, name)
+                                  if self._counts(region, label, d, if_line)]
             if all(present.values()) or not any(present.values()):
                 continue
             if not self._read_before_loop_end(region, name):
@@ -91,6 +97,30 @@ class BranchesChecker(Checker):
             self.report("variable-defined-in-one-branch", anchor, self.graph, name=name, branch=label,
                         condition=_one_line(region.node.test.as_string()),
                         data={"if": region.node, "name": name})
+
+    def _may_differ(self, region, names) -> set[str]:
+        """Those of ``names`` whose definitions may count on one side of ``region`` only (both exits
+        fall through).
+
+        Any other name has the same definitions reaching both exits, none made inside the
+        branches, so both sides agree. Narrowing first keeps a function with N sequential `if`s
+        and N live names from checking every name at every `if`."""
+        then_bits = self.cfg.reaching_bits_at_block_end(region.then_exit)
+        else_bits = self.cfg.reaching_bits_at_block_end(region.else_exit)
+        inside = self.cfg.definition_bits_within(region.inner_elements)
+        return self.cfg.names_in((then_bits ^ else_bits) | inside, among=names)
+
+    @staticmethod
+    def _counts(region, label, definition, if_line) -> bool:
+        """Whether ``definition``, reaching the end of branch ``label``, defines the name for the parser there:
+        it is made in that branch or above the `if`."""
+        return definition is not None and definition.kind != "del" and (
+            region.in_branch(definition.element.block, label) or _line(definition.node) < if_line)
+
+    def _first_reaching(self, block, name):
+        """The definition of ``name`` with the lowest index among those reaching the end of ``block``, or None."""
+        bits = self.cfg.reaching_bits_at_block_end(block, name)
+        return self.cfg.definitions[(bits & -bits).bit_length() - 1] if bits else None
 
     def _read_before_loop_end(self, region, name) -> bool:
         """Whether ``name`` is read after the `if` before the end of the innermost loop around it."""
@@ -257,13 +287,16 @@ class BranchesChecker(Checker):
                 continue
             anchor = _keyword(region.node, "if" if not _is_elif(region.node) else "elif")
             if region.then_exit is not None and region.else_exit is not None:
-                for name in sorted(self.cfg.live_in(region.join)):
-                    then_defs = self.cfg.reaching_at_block_end(region.then_exit, name)
-                    else_defs = self.cfg.reaching_at_block_end(region.else_exit, name)
-                    if not then_defs or not else_defs or {d.index for d in then_defs} == {d.index for d in else_defs}:
-                        continue
-                    a = self._defs_shape(then_defs)
-                    b = self._defs_shape(else_defs)
+                differing = self.cfg.names_in(self.cfg.reaching_bits_at_block_end(region.then_exit)
+                                              ^ self.cfg.reaching_bits_at_block_end(region.else_exit),
+                                              among=self.cfg.live_in(region.join))
+                for name in sorted(differing):  # the others have the same definitions on both sides
+                    then_bits = self.cfg.reaching_bits_at_block_end(region.then_exit, name)
+                    else_bits = self.cfg.reaching_bits_at_block_end(region.else_exit, name)
+                    if not then_bits or not else_bits or then_bits == else_bits:
+                        continue  # undefined on a side, or the same definitions: nothing joins
+                    a = self._defs_shape(self.cfg.reaching_at_block_end(region.then_exit, name))
+                    b = self._defs_shape(self.cfg.reaching_at_block_end(region.else_exit, name))
                     self._report_join(a, b, f"`{name}`", origin, region.node, anchor, returned=False)
             self._return_join(region, origin, anchor)
         for node in self._walk():
@@ -299,20 +332,65 @@ class BranchesChecker(Checker):
                                   loop.node, _keyword(loop.node, "while"), returned=False)
 
     def _return_join(self, region, origin, anchor) -> None:
+        reachable = self._returns_reachable()
+        then_bits, else_bits = reachable[region.then_entry.id], reachable[region.else_entry.id]
+        if not (self._may_conflict(then_bits & ~else_bits, else_bits)
+                or self._may_conflict(else_bits & ~then_bits, then_bits)):
+            return  # no return reached from one branch only conflicts with one from the other
         then_returns = self._returns_from(region.then_entry)
         else_returns = self._returns_from(region.else_entry)
-        then_only = [r for r in then_returns if r not in else_returns]
-        else_only = [r for r in else_returns if r not in then_returns]
-        if not then_only and not else_only:
-            return
+        then_set, else_set = set(then_returns), set(else_returns)
+        then_only = [r for r in then_returns if r not in else_set]
+        else_only = [r for r in else_returns if r not in then_set]
+        # Each side is disjoint from the returns it is compared with, and only the shapes decide a
+        # finding: comparing the distinct shapes in first-seen order reports what every pair would.
         for a_side, b_side in ((then_only, else_returns), (else_only, then_returns)):
-            for ra in a_side:
-                for rb in b_side:
-                    if ra is rb:
-                        continue
-                    if self._report_join(self._return_shape(ra), self._return_shape(rb), "the return value", origin,
-                                         region.node, anchor, returned=True):
+            b_shapes = _distinct(self._return_shape(rb) for rb in b_side)
+            for a in _distinct(self._return_shape(ra) for ra in a_side):
+                for b in b_shapes:
+                    if self._report_join(a, b, "the return value", origin, region.node, anchor, returned=True):
                         return
+
+    def _may_conflict(self, side_bits: int, other_bits: int) -> bool:
+        """Whether some return in ``side_bits`` has a shape that cannot join with some return in
+        ``other_bits`` (bit sets as in ``_returns_reachable``), compared shape by shape."""
+        if not side_bits:
+            return False
+        if self._shape_masks is None:
+            self._shape_masks = {}
+            for position, ret in enumerate(["implicit"] + self.cfg.returns):
+                shape = self._return_shape(ret)
+                self._shape_masks[shape] = self._shape_masks.get(shape, 0) | 1 << position
+        side = [shape for shape, mask in self._shape_masks.items() if mask & side_bits]
+        other = [shape for shape, mask in self._shape_masks.items() if mask & other_bits]
+        return any(_compare(a, b, returned=True) is not None for a in side for b in other)
+
+    def _returns_reachable(self) -> dict[int, int]:
+        """Block id -> the returns reachable from it, as a bit set (bit 0: falling off the end,
+        bit i + 1: ``cfg.returns[i]``): the set ``_returns_from`` lists, for every block at once."""
+        if self._reachable_returns is not None:
+            return self._reachable_returns
+        cfg = self.cfg
+        own = {block.id: 0 for block in cfg.blocks}
+        for position, element in enumerate(cfg.returns):
+            own[element.block.id] |= 1 << (position + 1)
+        for block in cfg.blocks:
+            if any(succ is cfg.exit and label == "fallthrough" for succ, label in block.succ):
+                own[block.id] |= 1
+        reachable = dict(own)
+        changed = True
+        while changed:  # a backward sweep in reverse of cfg.order settles all but loops in one pass
+            changed = False
+            for block in reversed(cfg.order):
+                bits = own[block.id]
+                for succ, _ in block.succ:
+                    if succ is not cfg.exit:
+                        bits |= reachable[succ.id]
+                if bits != reachable[block.id]:
+                    reachable[block.id] = bits
+                    changed = True
+        self._reachable_returns = reachable
+        return reachable
 
     def _returns_from(self, block) -> list:
         """Return statements reachable from ``block`` (the string "implicit" for falling off the end)."""
@@ -339,7 +417,9 @@ class BranchesChecker(Checker):
         value = ret.node.value
         if value is None:
             return ("none",)
-        return self._expr_shape(value)
+        if ret not in self._return_shapes:
+            self._return_shapes[ret] = self._expr_shape(value)
+        return self._return_shapes[ret]
 
     def _report_join(self, a, b, name, origin, node, anchor, returned) -> bool:
         verdict = _compare(a, b, returned)
@@ -368,6 +448,11 @@ class BranchesChecker(Checker):
         return None
 
     def _def_shape(self, definition):
+        if definition.index not in self._def_shapes:
+            self._def_shapes[definition.index] = self._def_shape_uncached(definition)
+        return self._def_shapes[definition.index]
+
+    def _def_shape_uncached(self, definition):
         if definition.kind in ("assign", "walrus") and definition.value is not None and \
                 not isinstance(definition.element.node, nodes.For):
             return self._expr_shape(definition.value)
@@ -621,20 +706,15 @@ def _attributes_assigned(func, self_name) -> set[str]:
     found = set()
     if self_name is None:
         return found
-    for node in func.nodes_of_class(nodes.AssignAttr):
+    for node in nodes_of_class(func, nodes.AssignAttr):
         if isinstance(node.expr, nodes.Name) and node.expr.name == self_name:
             found.add(node.attrname)
     return found
 
 
-def _inside(node, statements) -> bool:
-    ids = {id(s) for s in statements}
-    current = node
-    while current is not None:
-        if id(current) in ids:
-            return True
-        current = getattr(current, "parent", None)
-    return False
+def _distinct(items) -> list:
+    """``items`` without repeats, in first-seen order."""
+    return list(dict.fromkeys(items))
 
 
 def _line(node) -> int:

@@ -32,6 +32,7 @@ import weakref
 from astroid import nodes
 from astroid.const import Context
 
+from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.engine import Checker
 from graphlint.analysis.values import CELL, CLASS, FUNCTION, MODULE, OBJECT, UNKNOWN
 from graphlint.checkers.walk import graph_nodes
@@ -115,6 +116,14 @@ class DivergenceChecker(Checker):
             cache[key] = self.context.project.attribute_assignments(cls)
         return cache[key]
 
+    def _closed_hierarchy(self, cls) -> bool:
+        # Walks the whole hierarchy: once per class, not once per attribute written in graph code.
+        cache = self._class_cache()
+        key = ("closed", id(cls))
+        if key not in cache:
+            cache[key] = _closed_hierarchy(self.context.project, cls)
+        return cache[key]
+
     def _init_reached(self, cls) -> set[int]:
         cache = self._class_cache()
         key = ("init", id(cls))
@@ -125,7 +134,10 @@ class DivergenceChecker(Checker):
     # -- calls --------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call, self_name) -> None:
         func = call.func
-        qualified = None if _locally_bound(func, graph) else graph.info.imports.qualify(func)
+        qualified = graph.info.imports.qualify(func)
+        # Qualify first: it fails fast on a call chain `x.a().b()`, which _locally_bound would walk to its base.
+        if qualified is not None and _locally_bound(func, graph):
+            qualified = None
         if qualified is not None:
             if _runtime_argument(call, values):
                 return  # run by the interpreter on every call (JIT fallback), not frozen
@@ -202,9 +214,8 @@ class DivergenceChecker(Checker):
                 return
 
     def _is_environ(self, graph, expr) -> bool:
-        if _locally_bound(expr, graph):
-            return False
-        return graph.info.imports.qualify(expr) in _ENVIRON
+        # Qualify first: _locally_bound walks a subscript chain `x[0][0]...` to its base at every level.
+        return graph.info.imports.qualify(expr) in _ENVIRON and not _locally_bound(expr, graph)
 
     # -- globals ------------------------------------------------------------------------------------
     def _global_statement(self, graph, node: nodes.Global) -> None:
@@ -219,7 +230,7 @@ class DivergenceChecker(Checker):
             return
         if node.name not in graph.info.assigned and node.name not in graph.info.imports.aliases:
             return  # not a module-level variable (a local, a builtin, a function or class)
-        found = self._module_global(graph, node)
+        found = _data_global(self.context.project, graph.info, node.name)
         if found is None:
             return
         info, attr, _ = found
@@ -230,13 +241,17 @@ class DivergenceChecker(Checker):
             where = changes.rebound.get(key)  # `from m import NAME` copies the binding: rebinding m.NAME is not seen
         if where is None:
             return
+        # Last: whether the name really reads the module's variable here is an astroid lookup, which walks
+        # up the tree from the node (its depth in a long expression), at every read.
+        if self._module_global(graph, node) is None:
+            return
         seen.add(node.name)
         self.report("mutable-global-in-graph", node, graph, name=node.name, data={"changed_in": where})
 
     def _module_attribute_read(self, graph, values, node: nodes.Attribute, seen: set[str]) -> None:
         """``cfg.SCALE`` where ``cfg`` is an imported project module whose global is rebound or mutated."""
         if not isinstance(node.expr, nodes.Name) or node.expr.name not in graph.info.imports.aliases \
-                or _is_call_target(node) or _locally_bound(node.expr, graph):
+                or _is_call_target(node):
             return
         module = _project_module(self.context.project, graph.info, node.expr.name)
         if module is None or node.attrname not in module.assigned:
@@ -244,7 +259,7 @@ class DivergenceChecker(Checker):
         key = f"{module.name}.{node.attrname}"
         changes = _host_changes(self.context.analysis)
         where = changes.rebound.get(key) or changes.mutated.get(key)
-        if where is None or key in seen:
+        if where is None or key in seen or _locally_bound(node.expr, graph):  # the lookup last: see _global_read
             return
         seen.add(key)
         self.report("mutable-global-in-graph", node, graph, name=node.as_string(), data={"changed_in": where})
@@ -311,7 +326,7 @@ class DivergenceChecker(Checker):
         in_class_body = _class_body_values(project, cls, attr)
         if not assignments and not in_class_body:
             # Never set outside graph code: first created there (strict: "object has no attribute").
-            return _closed_hierarchy(project, cls)
+            return self._closed_hierarchy(cls)
         for value, method in assignments:
             graph = analysis.graph_of(method) if method.name != "__init__" else None
             if graph is not None:
@@ -438,7 +453,7 @@ def _host_changes(analysis) -> _HostChanges:
         return cached[1]
     found = _HostChanges()
     for info in list(analysis.project.modules):
-        for func in info.module.nodes_of_class(nodes.FunctionDef):
+        for func in nodes_of_class(info.module, nodes.FunctionDef):
             if analysis.graph_of(func) is not None:
                 continue
             changes = _HostChanges()
@@ -457,7 +472,7 @@ def _import_time_only(info, func: nodes.FunctionDef) -> bool:
     if not isinstance(func.parent, nodes.Module):
         return False
     called = False
-    for node in info.module.nodes_of_class(nodes.Name):
+    for node in nodes_of_class(info.module, nodes.Name):
         if node.name != func.name:
             continue
         if not isinstance(node.frame(), nodes.Module):
@@ -468,14 +483,14 @@ def _import_time_only(info, func: nodes.FunctionDef) -> bool:
 
 def _scan_function(project, info, func: nodes.FunctionDef, where: str, found: _HostChanges) -> None:
     declared = set()
-    for node in func.nodes_of_class(nodes.Global, skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
+    for node in nodes_of_class(func, nodes.Global, skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
         declared.update(node.names)
     for name in declared:
         if name in info.assigned and _first_write(func, name) is not None:
             found.rebound.setdefault(f"{info.name}.{name}", where)
     local = set(func.locals) - declared
-    for node in func.nodes_of_class((nodes.Subscript, nodes.AssignAttr, nodes.Call),
-                                    skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
+    for node in nodes_of_class(func, (nodes.Subscript, nodes.AssignAttr, nodes.Call),
+                               skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
         if isinstance(node, nodes.Subscript):
             if node.ctx not in (Context.Store, Context.Del):
                 continue
@@ -576,6 +591,15 @@ def _factory_name(func) -> str:
     return ""
 
 
+def _last_name_part(func) -> str:
+    """The last dotted part of ``func``'s source text, e.g. ``setattr`` for ``obj.setattr``."""
+    if isinstance(func, nodes.Attribute):
+        return func.attrname  # as_string() would render the whole receiver chain, at every call of it
+    if isinstance(func, nodes.Name):
+        return func.name
+    return func.as_string().rsplit(".", 1)[-1]
+
+
 def _call_text(call: nodes.Call) -> str:
     func = call.func.as_string()
     return f"{func}()" if not call.args and not call.keywords else f"{func}(...)"
@@ -592,8 +616,8 @@ def _short(node, limit: int = 60) -> str:
 
 def _first_write(frame, name: str):
     """The first node of ``frame`` that binds ``name`` (AssignName / DelName), nested scopes excluded."""
-    for node in frame.nodes_of_class((nodes.AssignName, nodes.DelName), skip_klass=(nodes.FunctionDef, nodes.ClassDef,
-                                                                                    nodes.Lambda)):
+    for node in nodes_of_class(frame, (nodes.AssignName, nodes.DelName),
+                               skip_klass=(nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
         if node.name == name and node.frame() is frame:
             return node
     return None
@@ -720,9 +744,8 @@ def _closed_hierarchy(project, cls) -> bool:
             resolved = project.resolve_expr(info, base)
             if resolved is None or resolved.kind != "class" or id(resolved.node) not in resolved_bases:
                 return False
-        for node in klass.nodes_of_class((nodes.Call, nodes.Attribute)):
-            name = node.func.as_string() if isinstance(node, nodes.Call) else node.attrname
-            last = name.rsplit(".", 1)[-1]
+        for node in nodes_of_class(klass, (nodes.Call, nodes.Attribute)):
+            last = _last_name_part(node.func) if isinstance(node, nodes.Call) else node.attrname
             if last in _DYNAMIC_SETTERS or last == "__dict__":
                 return False
         if klass.decorators is not None:
@@ -747,7 +770,7 @@ def _init_reached(project, cls) -> set[int]:
         if not positional:
             continue
         self_name = positional[0].name
-        for call in method.nodes_of_class(nodes.Call):
+        for call in nodes_of_class(method, nodes.Call):
             func = call.func
             if not isinstance(func, nodes.Attribute):
                 continue
@@ -775,7 +798,7 @@ def _called_attributes(func: nodes.FunctionDef, self_name: str) -> frozenset[str
     if cached is not None and cached[0] == self_name:
         return cached[1]
     found = set()
-    for call in func.nodes_of_class(nodes.Call):
+    for call in nodes_of_class(func, nodes.Call):
         target = call.func
         if isinstance(target, nodes.Attribute) and isinstance(target.expr, nodes.Name) and target.expr.name == self_name:
             found.add(target.attrname)

@@ -94,7 +94,6 @@ class DynamicShapeChecker(Checker):
     # -- calls ----------------------------------------------------------------------
     def _check_call(self, graph, values, call: nodes.Call) -> None:
         func = call.func
-        written = func.as_string() if not isinstance(func, nodes.Call) else None
         primitive = _primitive(call, graph, values)
         if primitive is not None:
             name = primitive.rsplit(".", 1)[-1]
@@ -110,6 +109,9 @@ class DynamicShapeChecker(Checker):
         if qualified is not None:
             if not qualified.startswith(_OPS):
                 return
+            # Rendered only for a finding: as_string() walks the whole callee, so calling it on
+            # every link of a long chain `x.a().b()...` costs quadratic time.
+            written = func.as_string()
             name = qualified.rsplit(".", 1)[-1]
             if name in MASKED_SELECT:
                 self.report("masked-select", call, graph, func=written)

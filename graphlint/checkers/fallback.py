@@ -18,6 +18,7 @@ import weakref
 
 from astroid import nodes
 
+from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.engine import Checker, _called_on_instance
 from graphlint.analysis.scope import is_jit_class
 from graphlint.analysis.values import DICT, LIST, NONE, NUMPY, SCALARS, STR, TENSOR, TUPLE, UNKNOWN
@@ -393,7 +394,7 @@ def _only_raised(node: nodes.JoinedStr, func: nodes.FunctionDef) -> bool:
     if isinstance(statement, nodes.Assign) and statement.value is node and len(statement.targets) == 1 \
             and isinstance(statement.targets[0], nodes.AssignName):
         name = statement.targets[0].name
-        uses = [n for n in func.nodes_of_class(nodes.Name) if n.name == name]
+        uses = [n for n in nodes_of_class(func, nodes.Name) if n.name == name]
         return bool(uses) and all(isinstance(n.statement(), (nodes.Raise, nodes.Assert)) for n in uses)
     return False
 
@@ -518,26 +519,24 @@ def _inner_cells(analysis) -> tuple[set[int], set[str]]:
         return bool(qualified and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper())
 
     def created_in(info, scope, skip=None):
-        for call in scope.nodes_of_class(nodes.Call):
+        for call in nodes_of_class(scope, nodes.Call):
             cls = cell_class(info, call.func)
             if cls is not None and cls is not skip:
                 inner.add(id(cls))
 
     for info in list(project.modules):
         module = info.module
-        for const in module.nodes_of_class(nodes.Const):
-            if isinstance(const.value, str) and const.value.isidentifier() and not _in_all(const):
-                names.add(const.value)
-        for cls in module.nodes_of_class(nodes.ClassDef):
+        names.update(_identifier_strings(module))
+        for cls in nodes_of_class(module, nodes.ClassDef):
             if not project.is_cell(cls):
                 continue
             created_in(info, cls, skip=cls)
-            for call in cls.nodes_of_class(nodes.Call):
+            for call in nodes_of_class(cls, nodes.Call):
                 if isinstance(call.func, (nodes.Name, nodes.Attribute)):
                     resolved = project.resolve_expr(info, call.func)
                     if resolved is not None and resolved.kind == "function":
                         called_functions.append((resolved.info, resolved.node))
-        for call in module.nodes_of_class(nodes.Call):
+        for call in nodes_of_class(module, nodes.Call):
             if not is_cell_maker(info, call.func):
                 continue
             for arg in list(call.args) + [k.value for k in call.keywords or ()]:
@@ -557,7 +556,7 @@ def _inner_cells(analysis) -> tuple[set[int], set[str]]:
             continue
         seen.add(id(func))
         created_in(info, func)
-        for call in func.nodes_of_class(nodes.Call):
+        for call in nodes_of_class(func, nodes.Call):
             if isinstance(call.func, (nodes.Name, nodes.Attribute)):
                 resolved = project.resolve_expr(info, call.func)
                 if resolved is not None and resolved.kind == "function" and id(resolved.node) not in seen:
@@ -567,16 +566,27 @@ def _inner_cells(analysis) -> tuple[set[int], set[str]]:
     return found
 
 
-def _in_all(const: nodes.Const) -> bool:
-    """``const`` is an entry of a module's ``__all__``."""
-    node = const.parent
-    while node is not None and not isinstance(node, (nodes.Assign, nodes.AugAssign, nodes.Call, nodes.Module)):
-        node = node.parent
-    if isinstance(node, nodes.Assign):
-        return any(isinstance(t, nodes.AssignName) and t.name == "__all__" for t in node.targets)
-    if isinstance(node, nodes.AugAssign):
-        return isinstance(node.target, nodes.AssignName) and node.target.name == "__all__"
-    return False
+def _identifier_strings(module: nodes.Module) -> set[str]:
+    """The identifier-like string constants of ``module``, except the entries of ``__all__``.
+
+    An entry of ``__all__`` is a string whose nearest enclosing assignment, call or module is an
+    assignment to ``__all__``. That is carried down one walk: looking it up from each string
+    would cost the string's depth, quadratic in a long ``"a" + "b" + ...``."""
+    found = set()
+    stack = [(module, False)]
+    while stack:
+        node, in_all = stack.pop()
+        if isinstance(node, nodes.Const) and isinstance(node.value, str) and node.value.isidentifier() \
+                and not in_all:
+            found.add(node.value)
+        if isinstance(node, nodes.Assign):
+            in_all = any(isinstance(t, nodes.AssignName) and t.name == "__all__" for t in node.targets)
+        elif isinstance(node, nodes.AugAssign):
+            in_all = isinstance(node.target, nodes.AssignName) and node.target.name == "__all__"
+        elif isinstance(node, nodes.Call):
+            in_all = False
+        stack.extend((child, in_all) for child in node.get_children())
+    return found
 
 
 def _passed_parts(arg):
@@ -598,7 +608,7 @@ def _passed_parts(arg):
 def _cells_bound_to(info, name: nodes.Name, cell_class):
     """Cell classes instantiated into ``name`` in the enclosing function (``b = Block(); Outer(b)``)."""
     scope = name.scope()
-    for assign in scope.nodes_of_class(nodes.Assign):
+    for assign in nodes_of_class(scope, nodes.Assign):
         if any(isinstance(t, nodes.AssignName) and t.name == name.name for t in assign.targets) \
                 and isinstance(assign.value, nodes.Call):
             cls = cell_class(info, assign.value.func)

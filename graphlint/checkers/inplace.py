@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
+from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.engine import Checker
 from graphlint.analysis.values import NONE, TENSOR, Value
 from graphlint.checkers.walk import graph_nodes
@@ -30,6 +31,7 @@ class InplaceChecker(Checker):
         values = self.context.values(graph)
         if values is None:
             return
+        self._not_tensor: dict[str, bool] = {}  # argument -> _not_a_tensor (a walk of the whole function)
         for node in graph_nodes(graph.node):
             if isinstance(node, nodes.AugAssign):
                 if isinstance(node.target, nodes.AssignName):
@@ -54,7 +56,7 @@ class InplaceChecker(Checker):
         op = node.op.rstrip("=")
         alias = before.alias
         if alias.startswith("the argument `"):
-            if _not_a_tensor(graph.node, name):
+            if self._not_a_tensor(graph, name):
                 return
             self.report("augmented-assign-to-input", node, graph, name=name, op=op)
         elif "constant Tensor" in alias:
@@ -73,8 +75,13 @@ class InplaceChecker(Checker):
             return
         before = values.name_at(element, base.name)
         if _is_tensor(before) and before.alias.startswith("the argument `") \
-                and not _not_a_tensor(graph.node, base.name):
+                and not self._not_a_tensor(graph, base.name):
             self.report("item-update-of-input", statement, graph, anchor=target, name=base.name, op=op)
+
+    def _not_a_tensor(self, graph, name: str) -> bool:
+        if name not in self._not_tensor:
+            self._not_tensor[name] = _not_a_tensor(graph.node, name)
+        return self._not_tensor[name]
 
 
 def _is_tensor(value: Value) -> bool:
@@ -87,14 +94,14 @@ def _not_a_tensor(func: nodes.FunctionDef, name: str) -> bool:
     Arguments without an annotation or default are taken for Tensors; this is the
     evidence that one is a Python number or a dict after all.
     """
-    for node in func.nodes_of_class(nodes.Name):
+    for node in nodes_of_class(func, nodes.Name):
         if node.name != name:
             continue
         parent = node.parent
         if isinstance(parent, nodes.Call) and isinstance(parent.func, nodes.Name) and parent.func.name == "range" \
                 and node in parent.args:
             return True
-    for node in func.nodes_of_class(nodes.Subscript):
+    for node in nodes_of_class(func, nodes.Subscript):
         if isinstance(node.value, nodes.Name) and node.value.name == name and isinstance(node.slice, nodes.Const) \
                 and isinstance(node.slice.value, str):
             return True

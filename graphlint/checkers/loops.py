@@ -21,6 +21,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis.values import RANGE, TENSOR
+from graphlint.analysis.tree import nodes_of_class
 from graphlint.checkers.walk import graph_nodes
 
 from graphlint.analysis.engine import Checker
@@ -290,7 +291,7 @@ def _project_limit(project) -> int:
         return cached[1]
     found = []
     for info in modules:
-        for call in info.module.nodes_of_class(nodes.Call):
+        for call in nodes_of_class(info.module, nodes.Call):
             qualified = info.imports.qualify(call.func)
             if qualified in ("mindspore.set_recursion_limit", "mindspore.set_recursion_limit"):
                 argument = call.args[0] if call.args else next(

@@ -50,6 +50,7 @@ _NN_NON_CELLS = frozenset({
     "Top5CategoricalAccuracy", "TopKCategoricalAccuracy"})
 _TENSOR_MAKERS = frozenset({"mindspore.Tensor", "mindspore.tensor", "mindspore.Parameter"})
 _LOOP_KEYWORDS = {nodes.For: "for", nodes.While: "while"}
+_INHERITED_SCOPE = nodes.NodeNG.scope
 _COMPREHENSION_KINDS = {nodes.ListComp: "list comprehension", nodes.DictComp: "dict comprehension",
                         nodes.GeneratorExp: "generator expression"}
 
@@ -68,12 +69,31 @@ class StatementsChecker(Checker):
             return
         self._values = None
         self._values_done = False
+        self._scopes: dict[int, nodes.NodeNG] = {}
         self._reported_generators: set[int] = set()
         for default in _defaults(func.args):
             for node in _walk(default):
                 self._check_node(graph, node)
         for node in _walk_body(func):
             self._check_node(graph, node)
+
+    def _scope(self, node) -> nodes.NodeNG:
+        """``node.scope()``, remembered for every node on the way up.
+
+        astroid climbs parent by parent to the scope, so asking from each of N comparisons nested
+        in one expression (a chain of conditional expressions) would cost quadratic time."""
+        climbed = []
+        current = node
+        # Nodes that inherit NodeNG.scope have their parent's scope; scopes and a few others decide it.
+        while current is not None and type(current).scope is _INHERITED_SCOPE and id(current) not in self._scopes:
+            climbed.append(current)
+            current = current.parent
+        if current is None:
+            return node.scope()  # astroid's error for a detached node
+        found = self._scopes[id(current)] if id(current) in self._scopes else current.scope()
+        for passed in climbed:
+            self._scopes[id(passed)] = found
+        return found
 
     def _graph_values(self, graph):
         if not self._values_done:
@@ -269,7 +289,7 @@ class StatementsChecker(Checker):
     def _constant_text(self, graph, expr) -> str | None:
         if isinstance(expr, nodes.Const):
             return expr.value if isinstance(expr.value, str) else None
-        if expr.scope() is not graph.node:
+        if self._scope(expr) is not graph.node:
             return None
         values = self._graph_values(graph)
         if values is None:
@@ -319,7 +339,7 @@ class StatementsChecker(Checker):
         if not _bound_in_function(graph, base.name, right):
             kind = self._global_kind(graph, right)
             return kind or None
-        if right.scope() is not graph.node:
+        if self._scope(right) is not graph.node:
             return None
         values = self._graph_values(graph)
         if values is None:
@@ -394,7 +414,7 @@ class StatementsChecker(Checker):
         return None
 
     def _both_tensors(self, graph, left, right) -> bool:
-        if left.scope() is not graph.node or right.scope() is not graph.node:
+        if self._scope(left) is not graph.node or self._scope(right) is not graph.node:
             return False
         values = self._graph_values(graph)
         if values is None:
