@@ -691,7 +691,7 @@ RULES = (
         ),
     ),
     # message fields: {kind} - "`if`", "`while`" or "conditional expression"; {origin} - what
-    # makes the condition a run-time value, e.g. "the Tensor argument `x`"
+    # makes the condition a run-time value, e.g. "the Tensor argument `x`"; {hint} - what to do about it
     Rule(
         id="I5806",
         symbol="tensor-condition-control-flow",
@@ -700,8 +700,7 @@ RULES = (
         lax=I,
         strict=I,
         message=(
-            "this {kind} depends on {origin}, so graph mode compiles it as run-time control flow; "
-            "for a small branch `ops.select(cond, a, b)` is usually much faster"
+            "this {kind} depends on {origin}, so graph mode compiles it as run-time control flow; {hint}"
         ),
         summary=(
             "An `if`, `while` or conditional expression whose condition depends on Tensor values "

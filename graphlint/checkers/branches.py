@@ -565,15 +565,17 @@ class BranchesChecker(Checker):
                 origin = self._runtime(node.test)
                 if origin is None:
                     continue
+                select = "for a small branch `ops.select(cond, a, b)` is usually much faster"
                 if isinstance(node, nodes.If):
                     keyword = "elif" if _is_elif(node) else "if"
-                    kind, anchor = f"`{keyword}`", _keyword(node, keyword)
+                    kind, anchor, hint = f"`{keyword}`", _keyword(node, keyword), select
                 elif isinstance(node, nodes.While):
                     kind, anchor = "`while`", _keyword(node, "while")
+                    hint = "fine for a data-dependent loop as long as what it carries keeps its shape"
                 else:
-                    kind, anchor = "conditional expression", node
+                    kind, anchor, hint = "conditional expression", node, select
                 self.report("tensor-condition-control-flow", node, self.graph, anchor=anchor, kind=kind,
-                            origin=origin)
+                            origin=origin, hint=hint)
 
     def _runtime(self, test) -> str | None:
         """What makes ``test`` a run-time value (its origin), or None.
