@@ -16,10 +16,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpus import count_lines, fetch, python_files  # noqa: E402
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def timed(command, cwd) -> tuple[float, int]:
+    # Both linters import this checkout's graphlint, installed or not.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")])))
     started = time.perf_counter()
-    completed = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return time.perf_counter() - started, completed.returncode
+    completed = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    elapsed = time.perf_counter() - started
+    errors = completed.stderr.decode("utf-8", "replace")
+    if "No module named" in errors or "Traceback" in errors or "internal error" in errors:
+        raise SystemExit(f"{command[2]} failed: {errors.strip().splitlines()[-1]}")
+    return elapsed, completed.returncode
 
 
 def main() -> int:
