@@ -1,4 +1,4 @@
-"""A Tensor-condition `if` whose branches only assign -> `ops.where` (the select form).
+"""A Tensor-condition `if` (or `if/elif` chain) whose branches only assign -> `ops.where` (the select form).
 
 MindSpore has no functional cond op (`mindspore.ops.cond` is a matrix norm): the graph-friendly form of a
 small Tensor `if` computes both branches and selects element-wise. Measured with MindSpore 2.10 CPU on small
@@ -19,7 +19,7 @@ from graphlint.fixers.base import Fixer
 class TensorIfToWhere(Fixer):
     symbols = ("tensor-condition-control-flow",)
     safety = FixSafety.UNSAFE
-    description = "Tensor `if` that only assigns -> `name = ops.where(cond, then, else)`"
+    description = "Tensor `if` (or `if/elif` chain) that only assigns -> `name = ops.where(cond, then, else)`"
 
     def plan(self, finding, context):
         statement = finding.node
@@ -28,16 +28,27 @@ class TensorIfToWhere(Fixer):
         node = context.find(statement)
         if not isinstance(node, cst.If):
             return self.refuse(finding, "the `if` was not found")
-        if (node.orelse is not None and isinstance(node.orelse, cst.If)) or isinstance(context.parent(node), cst.If):
-            return self.refuse(finding, "`elif` chains are not rewritten")
-        then_assigns = _assignments(statement.body)
-        else_assigns = _assignments(statement.orelse) if statement.orelse else {}
-        if isinstance(then_assigns, str) or isinstance(else_assigns, str):
-            return self.refuse(finding, then_assigns if isinstance(then_assigns, str) else else_assigns)
-        names = list(dict.fromkeys(list(then_assigns) + list(else_assigns)))
+        if isinstance(context.parent(node), cst.If):
+            return None  # an `elif`: rewritten (or refused) with the `if` that starts its chain
+        chain = _chain(statement, node)
+        tensor_tests = {id(f.node) for f in context.findings if f.rule.symbol == finding.rule.symbol}
+        for link, _ in chain[1:]:
+            if id(link) not in tensor_tests:
+                return self.refuse(finding, f"`elif {link.test.as_string()}` is decided while compiling: "
+                                            "`ops.where` needs a Tensor condition")
+            problem = _impure(link.test)
+            if problem:
+                return self.refuse(finding, f"{problem} (every `elif` condition would be evaluated)")
+        last = chain[-1][0]
+        branches = [_assignments(link.body) for link, _ in chain]
+        branches.append(_assignments(last.orelse) if last.orelse else {})
+        for branch in branches:
+            if isinstance(branch, str):
+                return self.refuse(finding, branch)
+        names = list(dict.fromkeys(name for branch in branches for name in branch))
         if not names:
             return self.refuse(finding, "the branches assign nothing")
-        for branch in (then_assigns, else_assigns):
+        for branch in branches:
             seen: set[str] = set()
             for name, value in branch.items():
                 reads = {n.name for n in value.nodes_of_class(nodes.Name)}
@@ -50,31 +61,53 @@ class TensorIfToWhere(Fixer):
         graph = finding.graph
         values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
         for name in names:
-            if name in then_assigns and name in else_assigns:
+            if all(name in branch for branch in branches):
                 continue
             if values is None or values.cfg.may_be_undefined(values.cfg.element_of(statement.test), name):
-                return self.refuse(finding, f"`{name}` is assigned in one branch only and has no value before the `if`")
+                return self.refuse(finding, f"`{name}` is assigned in some branches only and has no value before "
+                                            "the `if`")
         ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
-        condition = shown = context.code(node.test).strip()
+        tests = [context.code(link_node.test).strip() for _, link_node in chain]
+        shown = tests[0]
         statements = []
-        reads = {n.name for n in statement.test.nodes_of_class(nodes.Name)}
-        if len(names) > 1 or reads & set(names):
-            # Evaluate the condition once, before any name it reads is reassigned.
+        reads = {n.name for link, _ in chain for n in link.test.nodes_of_class(nodes.Name)}
+        if len(chain) > 1 or len(names) > 1 or reads & set(names):
+            # Evaluate each condition once, before any name it reads is reassigned.
             taken = set(statement.scope().locals)
-            fresh = next(f"take_then{'' if i == 0 else f'_{i}'}" for i in range(100)
-                         if f"take_then{'' if i == 0 else f'_{i}'}" not in taken)
-            statements.append(cst.parse_statement(f"{fresh} = {condition}\n"))
-            condition = fresh
+            for index, test in enumerate(tests):
+                fresh = _fresh("take_then" if len(chain) == 1 else f"take_branch{index + 1}", taken)
+                taken.add(fresh)
+                statements.append(cst.parse_statement(f"{fresh} = {test}\n"))
+                tests[index] = fresh
         for name in names:
-            then_code = context.code(_cst_value(context, then_assigns[name])).strip() if name in then_assigns else name
-            else_code = context.code(_cst_value(context, else_assigns[name])).strip() if name in else_assigns else name
-            statements.append(cst.parse_statement(f"{name} = {ops}.where({condition}, {then_code}, {else_code})\n"))
+            selected = self._code(context, branches[-1], name)
+            for test, branch in reversed(list(zip(tests, branches[:-1]))):
+                selected = f"{ops}.where({test}, {self._code(context, branch, name)}, {selected})"
+            statements.append(cst.parse_statement(f"{name} = {selected}\n"))
         statements[0] = statements[0].with_changes(leading_lines=node.leading_lines)
         if isinstance(node.body, cst.IndentedBlock) and node.body.header.comment is not None:
             statements[0] = statements[0].with_changes(trailing_whitespace=node.body.header)  # keep `if ...:  # note`
+        keyword = "`if`" if len(chain) == 1 else f"`if/elif` chain ({len(chain)} conditions)"
         return self.edit(finding, [(node, cst.FlattenSentinel(statements))],
                          imports=[ops_import] if ops_import else [],
-                         description=f"`if {shown}:` -> `ops.where` for {', '.join(f'`{n}`' for n in names)}")
+                         description=f"{keyword} `{shown}` -> `ops.where` for {', '.join(f'`{n}`' for n in names)}")
+
+    @staticmethod
+    def _code(context, branch, name) -> str:
+        return context.code(_cst_value(context, branch[name])).strip() if name in branch else name
+
+
+def _chain(statement: nodes.If, node: cst.If) -> list:
+    """[(astroid If, libcst If)] for an `if` and each `elif` after it (libcst tells `elif` from `else: if`)."""
+    chain = [(statement, node)]
+    while isinstance(node.orelse, cst.If) and len(statement.orelse) == 1 and isinstance(statement.orelse[0], nodes.If):
+        statement, node = statement.orelse[0], node.orelse
+        chain.append((statement, node))
+    return chain
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    return next(name for name in (base if i == 0 else f"{base}_{i}" for i in range(1000)) if name not in taken)
 
 
 def _assignments(body):

@@ -169,6 +169,7 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
         context.findings = findings
         _number_same_line_findings(findings)
         edits: list[Edit] = []
+        refusals: list[tuple[tuple, Finding, Refused]] = []
         for finding in findings:
             key = _line_key(finding, text)
             if key in settled:
@@ -188,12 +189,16 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             elif fixer.safety is FixSafety.UNSAFE and not unsafe:
                 refusal = "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes"
             if refusal:
-                settled.add(key)
-                outcome.refused.append(Refused(
+                refusals.append((key, finding, Refused(
                     path, finding.line, finding.rule.id, finding.rule.symbol, refusal,
-                    unified_diff(path, text, suggested) if suggested else "", suggested))
+                    unified_diff(path, text, suggested) if suggested else "", suggested)))
                 continue
             edits.append(plan)
+        for key, finding, refused in refusals:
+            if _encloses_an_edit(finding, edits) and not refused.reason.startswith(("unsafe fix", "display-only")):
+                continue  # a fix inside it lands first: plan it again on the new text (`else: if ...`)
+            settled.add(key)
+            outcome.refused.append(refused)
         if not edits:
             break
         try:
@@ -235,6 +240,15 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
         unique.setdefault((item.rule, item.line, item.reason), item)
     outcome.refused = list(unique.values())
     return outcome, findings
+
+
+def _encloses_an_edit(finding: Finding, edits: list[Edit]) -> bool:
+    """Another finding's edit lies inside this finding's statement (on lines after its first)."""
+    node = finding.node
+    last = getattr(node, "end_lineno", None)
+    if last is None:
+        return False
+    return any(edit.finding is not finding and finding.line < edit.finding.line <= last for edit in edits)
 
 
 def _plan(finding, context, suggest: bool = True):
