@@ -1,9 +1,10 @@
 """Compile and step time of `for i in range(N)` loops before and after `graphlint --fix`.
 
-For N = 10, 100, 300, 1000 and two bodies (plain, and with a Tensor `if`), a Cell carrying a Tensor
-through the loop is compiled in GRAPH_MODE as written and as rewritten by graphlint's loop fixer (a
-`while` on a Tensor counter), and, for comparison, in the best other non-unrolled form measured:
-`ops.WhileLoop` (graphlint's display-only suggestion for that `while`). Each variant runs in a fresh
+For N = 10, 100, 300, 1000 and three bodies (plain, collecting per-step outputs, and with a Tensor `if`),
+a Cell carrying a Tensor through the loop is compiled in GRAPH_MODE as written and as rewritten by
+graphlint's loop fixer (a `while` on a Tensor counter), and, for comparison, in the best other
+non-unrolled form measured: `ops.WhileLoop` (graphlint's display-only suggestion for that `while`; not
+offered where the body writes an item, as the collecting form does). Each variant runs in a fresh
 process: the first call is compile + run, the median of the next calls is the step time.
 Run: ``python benchmarks/fix_compile_time.py [N ...]``.
 """
@@ -26,6 +27,13 @@ BODIES = {
     "plain": """
         for i in range({n}):
             x = x * 0.5 + 1
+    """,
+    "collect": """
+        outs = []
+        for i in range({n}):
+            x = x * 0.5 + 1
+            outs.append(x)
+        x = ops.stack(outs)
     """,
     "tensor-if": """
         for i in range({n}):

@@ -58,7 +58,10 @@ RULES = (
         fix=(
             "Write the loop as `i = Tensor(0, ms.int32)` / `while i < n: ...; i = i + 1` (compiled once, "
             "constant compile time) or with `ops.WhileLoop`; or, if unrolling is wanted, call "
-            "`mindspore.set_recursion_limit(...)` before compiling."
+            "`mindspore.set_recursion_limit(...)` before compiling. `--fix --unsafe-fixes` writes the "
+            "Tensor-counter `while` for `for i in range(...)`; a loop that collects one carried Tensor per "
+            "step (`outs.append(h)`, then `ops.stack(outs)`) gets a preallocated "
+            "`outs = ops.zeros((n,) + h.shape, h.dtype)` written as `outs[i] = h`."
         ),
         fix_safety=FixSafety.UNSAFE,
         fails=(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import libcst as cst
 from astroid import nodes
 
+from graphlint.analysis.tree import nodes_of_class
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers.base import Fixer
 
@@ -39,15 +40,18 @@ class RangeLoopToTensorWhile(Fixer):
             return self.refuse(finding, "the loop target is not a single name")
         if node.orelse is not None:
             return self.refuse(finding, "`for ... else` has no `while` equivalent here")
-        reason = _body_problem(loop)
+        graph = finding.graph
+        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        collected = _collected_outputs(loop, values, context) if values is not None else None
+        if isinstance(collected, str):
+            return self.refuse(finding, collected)
+        reason = _body_problem(loop, allowed=collected.append if collected else None)
         if reason:
             return self.refuse(finding, reason)
         for grown, op in finding.data.get("shape_changes", ()):
             return self.refuse(finding, f"`{grown}` changes shape each step (`{op}`): a real loop needs carries "
                                         "of fixed shape")
         name = loop.target.name
-        graph = finding.graph
-        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
         if values is not None:
             region = values.cfg.loops.get(id(loop))
             if region is not None:
@@ -73,11 +77,41 @@ class RangeLoopToTensorWhile(Fixer):
             new_body = body.with_changes(body=list(body.body) + [increment])
         else:  # `for i in range(n): x = x + 1` on one line
             new_body = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=list(body.body))] + [increment])
+        replacements, before, imports = [], [], [i for i in (tensor_import, int32_import) if i is not None]
+        description = f"`for {name} in range(...)` -> `while {name} < {stop_code}` on a Tensor counter"
+        if collected is not None:
+            # Per-step outputs go into a preallocated Tensor: `outs = []` / `outs.append(h)` / `ops.stack(outs)`
+            # -> `outs = ops.zeros((n,) + h.shape, h.dtype)` / `outs[i - start] = h` / `outs`.
+            ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
+            imports += [ops_import] if ops_import else []
+            buffer, item = collected.buffer, collected.item
+            before.append(cst.parse_statement(
+                f"{buffer} = {ops}.zeros(({collected.count},) + {item}.shape, {item}.dtype)\n"))
+            index = name if start_code == "0" else f"{name} - {start_code}"
+            append_node = context.find(collected.append.parent)  # the `outs.append(h)` expression statement
+            if append_node is None:
+                return self.refuse(finding, "the `.append()` statement was not found")
+            replacements.append((append_node, cst.parse_statement(f"{buffer}[{index}] = {item}\n").body[0]))
+            for created in collected.creations:
+                creation = context.find(created)
+                if creation is None:
+                    return self.refuse(finding, f"`{buffer} = []` was not found")
+                replacements.extend(context.remove_statement(creation))
+            for stack in collected.stacks:
+                stacked = context.find(stack)
+                if stacked is None:
+                    return self.refuse(finding, f"`stack({buffer})` was not found")
+                replacements.append((stacked, cst.Name(buffer)))
+            description += f", per-step outputs into a preallocated `{buffer}`"
+            body = node.body
+            new_body = _replace_inside(body, dict(replacements[:1]))
+            new_body = new_body.with_changes(body=list(new_body.body) + [increment])
+            replacements = replacements[1:]
         loop_stmt = cst.While(test=test, body=new_body, leading_lines=[])
-        counter = counter.with_changes(leading_lines=node.leading_lines)
-        imports = [i for i in (tensor_import, int32_import) if i is not None]
-        return self.edit(finding, [(node, cst.FlattenSentinel([counter, loop_stmt]))], imports=list(dict.fromkeys(imports)),
-                         description=f"`for {name} in range(...)` -> `while {name} < {stop_code}` on a Tensor counter")
+        first = (before + [counter])[0].with_changes(leading_lines=node.leading_lines)
+        statements = [first] + (before + [counter])[1:] + [loop_stmt]
+        return self.edit(finding, [(node, cst.FlattenSentinel(statements))] + replacements,
+                         imports=list(dict.fromkeys(imports)), description=description)
 
 
 def _range_bounds(loop: nodes.For):
@@ -104,7 +138,72 @@ def _cst_arg(node: cst.For, astroid_arg):
     return call.args[index].value
 
 
-def _body_problem(loop: nodes.For) -> str:
+class _Collected:
+    """A loop that collects one carried Tensor per step: `outs = []` ... `outs.append(h)` ... `ops.stack(outs)`."""
+
+    def __init__(self, buffer, item, count, append, creations, stacks):
+        self.buffer, self.item, self.count = buffer, item, count
+        self.append, self.creations, self.stacks = append, creations, stacks
+
+
+def _collected_outputs(loop: nodes.For, values, context):
+    """The collection pattern of ``loop`` (None if it appends nothing, a reason if it cannot be rewritten)."""
+    appends = [call for call in loop.nodes_of_class(nodes.Call)
+               if isinstance(call.func, nodes.Attribute) and call.func.attrname == "append"]
+    if not appends:
+        return None
+    if len(appends) > 1:
+        return "the body appends more than once"
+    append = appends[0]
+    hint = ("; by hand: `outs = ops.zeros((n,) + x.shape, x.dtype)` before a Tensor-counter `while` and "
+            "`outs[i] = x` in it")
+    if not (isinstance(append.parent, nodes.Expr) and append.parent.parent is loop
+            and isinstance(append.func.expr, nodes.Name) and len(append.args) == 1 and not append.keywords
+            and isinstance(append.args[0], nodes.Name)):
+        return "the body collects per-step outputs other than by one `outs.append(name)` statement" + hint
+    buffer, item = append.func.expr.name, append.args[0].name
+    bounds = _range_bounds(loop)
+    if isinstance(bounds, str) or not all(isinstance(b, nodes.Const) and isinstance(b.value, int)
+                                          for b in bounds[:2] if b is not None) or bounds[2] != 1:
+        return "per-step outputs are collected over a range that is not constant with step 1" + hint
+    start = bounds[0].value if bounds[0] is not None else 0
+    count = max(bounds[1].value - start, 0)
+    entry = values.cfg.element_of(loop.iter)
+    if entry is None:
+        return "the loop's data flow is unknown"
+    creations = values.cfg.reaching(entry, buffer)
+    if not creations or not all(d.kind == "assign" and isinstance(d.value, nodes.List) and not d.value.elts
+                                and isinstance(d.node.parent, nodes.Assign) and len(d.node.parent.targets) == 1
+                                for d in creations):
+        return f"`{buffer}` is not an empty list made before the loop" + hint
+    if values.cfg.may_be_undefined(entry, item) or not values.name_at(entry, item).is_tensor:
+        return f"`{item}` is not a Tensor carried into the loop, so the buffer's shape is unknown" + hint
+    function = loop.scope()
+    stacks, stray = [], []
+    for use in nodes_of_class(function, nodes.Name):
+        if use.name != buffer or use is append.func.expr:
+            continue
+        call = use.parent
+        if (isinstance(call, nodes.Call) and call.args and call.args[0] is use and use.lineno > loop.end_lineno
+                and context.info is not None and context.info.imports.qualify(call.func) == "mindspore.ops.stack"
+                and len(call.args) == 1 and all(k.arg == "axis" and isinstance(k.value, nodes.Const)
+                                                and k.value.value == 0 for k in call.keywords or ())):
+            stacks.append(call)
+        else:
+            stray.append(use)
+    if stray or not stacks:
+        return f"`{buffer}` is used other than by `ops.stack({buffer})` after the loop" + hint
+    return _Collected(buffer, item, count, append, [d.node.parent for d in creations], stacks)
+
+
+def _replace_inside(block, mapping):
+    """``block`` with the libcst nodes in ``mapping`` replaced."""
+    from graphlint.fixers.base import _Replacer
+
+    return block.visit(_Replacer({id(original): new for original, new in mapping.items()}))
+
+
+def _body_problem(loop: nodes.For, allowed=None) -> str:
     for inner in loop.nodes_of_class((nodes.Break, nodes.Continue, nodes.Return, nodes.Yield, nodes.YieldFrom,
                                       nodes.Global, nodes.Nonlocal),
                                      skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
@@ -121,6 +220,8 @@ def _body_problem(loop: nodes.For) -> str:
             return f"the body writes `self.{assign.attrname}`"
     for call in loop.nodes_of_class(nodes.Call):
         func = call.func
+        if call is allowed:
+            continue
         if isinstance(func, nodes.Attribute) and func.attrname == "append":
             # ops.Scan would collect per-step outputs, but its outputs come back as a Python list that graph
             # code cannot stack (measured, MindSpore 2.10); a preallocated buffer compiles at any N.
