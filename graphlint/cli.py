@@ -191,6 +191,10 @@ def _fix(args, config) -> int:
     return EXIT_FINDINGS if report.remaining and not args.exit_zero else EXIT_CLEAN
 
 
+def _place(item) -> str:
+    return f"{item.path}:{item.line}" + (f":{item.column}" if item.column else "")
+
+
 def _summary(report, wrote: bool) -> None:
     applied = report.applied
     suggested = [r for r in report.refused if r.suggestion]
@@ -204,9 +208,9 @@ def _summary(report, wrote: bool) -> None:
         note = f" [{item.validation}]" if item.validation else ""
         lines.append(f"  fixed   {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
     for item in refused:
-        lines.append(f"  refused {item.path}:{item.line}: {item.rule} {item.symbol}: {item.reason}")
+        lines.append(f"  refused {_place(item)}: {item.rule} {item.symbol}: {item.reason}")
     for item in suggested:
-        lines.append(f"  suggest {item.path}:{item.line}: {item.rule} {item.symbol}: {item.reason}")
+        lines.append(f"  suggest {_place(item)}: {item.rule} {item.symbol}: {item.reason}")
         lines.extend("      " + line for line in item.suggestion.splitlines())
     for outcome in report.files:
         if outcome.error:

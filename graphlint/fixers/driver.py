@@ -38,6 +38,7 @@ class Refused:
     reason: str
     suggestion: str = ""  # display-only fixes: the rewrite, as a unified diff, for the author to apply
     suggested: str = ""  # ... and the whole file as it would read with that rewrite
+    column: int = 0
 
 
 @dataclass
@@ -163,7 +164,8 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
         try:
             context = FixContext(text, analysis, info)
         except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can: leave the file
-            outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, f"libcst cannot parse the file: {exc}")
+            outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, f"libcst cannot parse the file: {exc}",
+                                           column=f.column)
                                    for f in findings if fixers_for(f.rule.symbol))
             break
         context.findings = findings
@@ -191,7 +193,7 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             if refusal:
                 refusals.append((key, finding, Refused(
                     path, finding.line, finding.rule.id, finding.rule.symbol, refusal,
-                    unified_diff(path, text, suggested) if suggested else "", suggested)))
+                    unified_diff(path, text, suggested) if suggested else "", suggested, finding.column)))
                 continue
             edits.append(plan)
         for key, finding, refused in refusals:
@@ -207,14 +209,16 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             for edit in edits:
                 settled.add(_line_key(edit.finding, text))
                 outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
-                                               f"internal error applying the fix: {type(exc).__name__}: {exc}"))
+                                               f"internal error applying the fix: {type(exc).__name__}: {exc}",
+                                               column=edit.finding.column))
             continue
         problem = _parse_problem(new_text)
         if problem:
             for edit in applied:
                 settled.add(_line_key(edit.finding, text))
                 outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
-                                               f"the rewrite would not parse ({problem}); left as is"))
+                                               f"the rewrite would not parse ({problem}); left as is",
+                                               column=edit.finding.column))
             continue
         validations = {}
         if validate:
@@ -237,7 +241,7 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
     # A refused finding whose line another fix changed is met again with the same verdict: report it once.
     unique = {}
     for item in outcome.refused:
-        unique.setdefault((item.rule, item.line, item.reason), item)
+        unique.setdefault((item.rule, item.line, item.column, item.reason), item)
     outcome.refused = list(unique.values())
     return outcome, findings
 
@@ -328,7 +332,8 @@ def _validated(path, text, context, applied, config, outcome, settled):
         if id(edit) in failures:
             settled.add(_line_key(edit.finding, text))
             outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
-                                           f"validation failed: {failures[id(edit)]}"))
+                                           f"validation failed: {failures[id(edit)]}",
+                                           column=edit.finding.column))
     if not kept:
         return text, [], notes
     new_text, kept_applied, _ = apply_edits(context, kept)
