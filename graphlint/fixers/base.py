@@ -155,6 +155,11 @@ class FixContext:
         return name + qualified[len(module if obj is None else f"{module}.{obj}"):], fallback_import
 
 
+def replace_nodes(node: cst.CSTNode, replacements: list[tuple[cst.CSTNode, object]]) -> cst.CSTNode:
+    """``node`` with the given descendants replaced (for edits that rebuild a statement around its body)."""
+    return node.visit(_Replacer({id(original): new for original, new in replacements}))
+
+
 class _Replacer(cst.CSTTransformer):
     def __init__(self, replacements: dict[int, object]):
         super().__init__()

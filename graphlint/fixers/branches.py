@@ -84,9 +84,12 @@ class TensorIfToWhere(Fixer):
             for test, branch in reversed(list(zip(tests, branches[:-1]))):
                 selected = f"{ops}.where({test}, {self._code(context, branch, name)}, {selected})"
             statements.append(cst.parse_statement(f"{name} = {selected}\n"))
-        statements[0] = statements[0].with_changes(leading_lines=node.leading_lines)
-        if isinstance(node.body, cst.IndentedBlock) and node.body.header.comment is not None:
-            statements[0] = statements[0].with_changes(trailing_whitespace=node.body.header)  # keep `if ...:  # note`
+        header = node.body.header.comment if isinstance(node.body, cst.IndentedBlock) else None
+        # Comments inside the branches move above the rewrite, in order; `if ...:  # note` stays on its line.
+        moved = [cst.EmptyLine(comment=comment) for comment in _comments(node) if comment is not header]
+        statements[0] = statements[0].with_changes(leading_lines=list(node.leading_lines) + moved)
+        if header is not None:
+            statements[0] = statements[0].with_changes(trailing_whitespace=node.body.header)
         keyword = "`if`" if len(chain) == 1 else f"`if/elif` chain ({len(chain)} conditions)"
         return self.edit(finding, [(node, cst.FlattenSentinel(statements))],
                          imports=[ops_import] if ops_import else [],
@@ -104,6 +107,18 @@ def _chain(statement: nodes.If, node: cst.If) -> list:
         statement, node = statement.orelse[0], node.orelse
         chain.append((statement, node))
     return chain
+
+
+def _comments(node: cst.If) -> list[cst.Comment]:
+    """The comments inside an `if` statement, in source order (the lines above it excluded)."""
+    found: list[cst.Comment] = []
+
+    class Collector(cst.CSTVisitor):
+        def visit_Comment(self, comment: cst.Comment) -> None:
+            found.append(comment)
+
+    node.with_changes(leading_lines=[]).visit(Collector())
+    return found
 
 
 def _fresh(base: str, taken: set[str]) -> str:

@@ -171,7 +171,7 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
         context.findings = findings
         _number_same_line_findings(findings)
         edits: list[Edit] = []
-        refusals: list[tuple[tuple, Finding, Refused]] = []
+        refusals: list[tuple[tuple, Finding, Refused, bool]] = []  # ..., whether the fixer itself refused
         for finding in findings:
             key = _line_key(finding, text)
             if key in settled:
@@ -193,11 +193,12 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             if refusal:
                 refusals.append((key, finding, Refused(
                     path, finding.line, finding.rule.id, finding.rule.symbol, refusal,
-                    unified_diff(path, text, suggested) if suggested else "", suggested, finding.column)))
+                    unified_diff(path, text, suggested) if suggested else "", suggested, finding.column),
+                    isinstance(plan, Refusal)))
                 continue
             edits.append(plan)
-        for key, finding, refused in refusals:
-            if _encloses_an_edit(finding, edits) and not refused.reason.startswith(("unsafe fix", "display-only")):
+        for key, finding, refused, by_fixer in refusals:
+            if by_fixer and _encloses_an_edit(finding, edits):
                 continue  # a fix inside it lands first: plan it again on the new text (`else: if ...`)
             settled.add(key)
             outcome.refused.append(refused)

@@ -17,7 +17,7 @@ from astroid import nodes
 
 from graphlint.analysis.tree import nodes_of_class
 from graphlint.catalogue.model import FixSafety
-from graphlint.fixers.base import Fixer
+from graphlint.fixers.base import Fixer, replace_nodes
 
 
 class RangeLoopToTensorWhile(Fixer):
@@ -104,7 +104,7 @@ class RangeLoopToTensorWhile(Fixer):
                 replacements.append((stacked, cst.Name(buffer)))
             description += f", per-step outputs into a preallocated `{buffer}`"
             body = node.body
-            new_body = _replace_inside(body, dict(replacements[:1]))
+            new_body = replace_nodes(body, replacements[:1])
             new_body = new_body.with_changes(body=list(new_body.body) + [increment])
             replacements = replacements[1:]
         loop_stmt = cst.While(test=test, body=new_body, leading_lines=[])
@@ -194,13 +194,6 @@ def _collected_outputs(loop: nodes.For, values, context):
     if stray or not stacks:
         return f"`{buffer}` is used other than by `ops.stack({buffer})` after the loop" + hint
     return _Collected(buffer, item, count, append, [d.node.parent for d in creations], stacks)
-
-
-def _replace_inside(block, mapping):
-    """``block`` with the libcst nodes in ``mapping`` replaced."""
-    from graphlint.fixers.base import _Replacer
-
-    return block.visit(_Replacer({id(original): new for original, new in mapping.items()}))
 
 
 def _body_problem(loop: nodes.For, allowed=None) -> str:
