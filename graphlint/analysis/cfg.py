@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import nodes_of_class, walk
 
 _ONE_BIT = re.compile("1")
 
@@ -519,10 +519,10 @@ class CFG:
             for element in self.elements:
                 self._node_element[id(element.node)] = element
                 for expr in element.expressions():
-                    for inner in _walk(expr):
+                    for inner in walk(expr):
                         self._node_element.setdefault(id(inner), element)
                 if element.kind == "for-target":
-                    for inner in _walk(element.node.target):
+                    for inner in walk(element.node.target):
                         self._node_element.setdefault(id(inner), element)
         current = node
         while current is not None:
@@ -573,14 +573,6 @@ def bound_targets(target, value):
         yield from bound_targets(target.value, None)
 
 
-def _walk(node):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.get_children())
-
-
 def names_used(expr) -> list[nodes.Name]:
     """Name loads in an expression, not counting names bound inside its own lambdas/comprehensions."""
     found: list[nodes.Name] = []
@@ -607,6 +599,6 @@ def names_used(expr) -> list[nodes.Name]:
 
 
 def _walruses(expr):
-    for node in _walk(expr):
+    for node in walk(expr):
         if isinstance(node, nodes.NamedExpr) and isinstance(node.target, nodes.AssignName):
             yield node

@@ -21,3 +21,22 @@ def nodes_of_class(node, klass, skip_klass=None):
             break
         else:
             pending.pop()
+
+
+def walk(node):
+    """``node`` and every node below it (order not guaranteed), without recursion."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.get_children())
+
+
+def is_within(node, ancestor) -> bool:
+    """``node`` is ``ancestor`` or lies below it."""
+    current = node
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = current.parent
+    return False

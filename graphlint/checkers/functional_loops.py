@@ -21,6 +21,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis.engine import Checker
+from graphlint.analysis.tree import is_within, walk
 from graphlint.analysis.values import CELL, SCALARS, STR, NONE
 from graphlint.checkers.walk import graph_nodes
 
@@ -167,13 +168,13 @@ class FunctionalLoopsChecker(Checker):
 
     def _captures(self, func, allow_globals: bool) -> list[str]:
         found: list[str] = []
-        for node in _body_nodes(func):
+        for node in graph_nodes(func):
             if not isinstance(node, nodes.Name):
                 continue
             scope, assignments = node.lookup(node.name)
             if scope is None:
                 continue
-            if _inside(scope, func):
+            if is_within(scope, func):
                 continue  # bound in the body itself
             if isinstance(scope, nodes.Module):
                 if scope is node.root() and not allow_globals:
@@ -202,7 +203,7 @@ class FunctionalLoopsChecker(Checker):
         """Parameters a body assigns: ops.assign*(p, ...) / P.Assign()(p, ...) / `self.p += ...`."""
         writes: list[str] = []
         imports = self._graph.info.imports
-        for node in _body_nodes(func):
+        for node in graph_nodes(func):
             target = None
             if isinstance(node, nodes.Call):
                 callee = node.func.func if isinstance(node.func, nodes.Call) else node.func
@@ -259,7 +260,7 @@ class FunctionalLoopsChecker(Checker):
         project = self.context.project
         info = project.info(func.root())
         cls = self._class_of(func) if where == "method" else None
-        for node in _body_nodes(func):
+        for node in graph_nodes(func):
             if isinstance(node, nodes.Call):
                 callee = node.func.func if isinstance(node.func, nodes.Call) else node.func
                 if isinstance(callee, nodes.Name) and callee.name == "print" and callee.lookup("print")[0] is not None \
@@ -373,9 +374,9 @@ class FunctionalLoopsChecker(Checker):
             subject, dtype = func.expr, expr.args[0]
         if subject is None or dtype is None:
             return ""
-        if any(isinstance(n, nodes.Attribute) and n.attrname == "dtype" for n in _walk(dtype)):
+        if any(isinstance(n, nodes.Attribute) and n.attrname == "dtype" for n in walk(dtype)):
             return ""  # `.astype(y.dtype)` keeps it
-        if not any(isinstance(n, nodes.Name) and n.name in carry for n in _walk(subject)):
+        if not any(isinstance(n, nodes.Name) and n.name in carry for n in walk(subject)):
             return ""
         if init is not None and _casts_to(init, dtype.as_string()):
             return ""
@@ -438,33 +439,6 @@ def _func_name(expr) -> str:
     return expr.as_string()
 
 
-def _body_nodes(func):
-    """Every node of a body (a FunctionDef's statements or a Lambda's expression), nested scopes included."""
-    roots = list(func.body) if isinstance(func, nodes.FunctionDef) else [func.body]
-    stack = list(reversed(roots))
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(list(node.get_children())))
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.get_children())
-
-
-def _inside(scope, func) -> bool:
-    current = scope
-    while current is not None:
-        if current is func:
-            return True
-        current = current.parent
-    return False
-
-
 def _literal_binding(assignment) -> bool:
     """`k = 2.0` in the enclosing function: a literal constant (the only capture that compiles)."""
     parent = assignment.parent
@@ -491,7 +465,7 @@ def _param_names(func) -> list[str]:
 def _unpacked(func, name: str) -> set[str]:
     """Names unpacked from the carry parameter: `i, y = c`, `y = c[1]`."""
     found = set()
-    for node in _body_nodes(func):
+    for node in graph_nodes(func):
         if isinstance(node, nodes.Assign) and len(node.targets) == 1:
             value, target = node.value, node.targets[0]
             source = value.value if isinstance(value, nodes.Subscript) else value

@@ -21,7 +21,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis.values import RANGE, TENSOR
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import is_within, nodes_of_class
 from graphlint.checkers.walk import graph_nodes
 
 from graphlint.analysis.engine import Checker
@@ -326,20 +326,11 @@ def _anchor(loop):
 def _in_body(node, loop) -> bool:
     """True when ``node`` is in what ``loop`` repeats (its body / element), not its iterable or else."""
     if isinstance(loop, nodes.ListComp):
-        return _contains(loop.elt, node) or any(_contains(g, node) and not _contains(g.iter, node)
+        return is_within(node, loop.elt) or any(is_within(node, g) and not is_within(node, g.iter)
                                                 for g in loop.generators[1:])
     if isinstance(loop, nodes.While):
-        return any(_contains(s, node) for s in loop.body) or _contains(loop.test, node)
-    return any(_contains(s, node) for s in loop.body)
-
-
-def _contains(outer, node) -> bool:
-    current = node
-    while current is not None:
-        if current is outer:
-            return True
-        current = current.parent
-    return False
+        return any(is_within(node, s) for s in loop.body) or is_within(node, loop.test)
+    return any(is_within(node, s) for s in loop.body)
 
 
 def _own_statements(loop):

@@ -67,6 +67,11 @@ class Fixer:
         return Edit(finding, self, replacements, **kw)
 
 
+def unused_name(base: str, taken: set[str]) -> str:
+    """``base``, or ``base_2``, ``base_3`` ... : the first not in ``taken``."""
+    return next(name for name in (base if i == 1 else f"{base}_{i}" for i in range(1, 10_000)) if name not in taken)
+
+
 class FixContext:
     """A module's libcst tree with positions, and lookups from astroid spans to libcst nodes."""
 

@@ -13,7 +13,7 @@ import libcst as cst
 from astroid import nodes
 
 from graphlint.catalogue.model import FixSafety
-from graphlint.fixers.base import Fixer
+from graphlint.fixers.base import Fixer, unused_name
 
 
 class TensorIfToWhere(Fixer):
@@ -75,7 +75,7 @@ class TensorIfToWhere(Fixer):
             # Evaluate each condition once, before any name it reads is reassigned.
             taken = set(statement.scope().locals)
             for index, test in enumerate(tests):
-                fresh = _fresh("take_then" if len(chain) == 1 else f"take_branch{index + 1}", taken)
+                fresh = unused_name("take_then" if len(chain) == 1 else f"take_branch{index + 1}", taken)
                 taken.add(fresh)
                 statements.append(cst.parse_statement(f"{fresh} = {test}\n"))
                 tests[index] = fresh
@@ -119,10 +119,6 @@ def _comments(node: cst.If) -> list[cst.Comment]:
 
     node.with_changes(leading_lines=[]).visit(Collector())
     return found
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    return next(name for name in (base if i == 0 else f"{base}_{i}" for i in range(1000)) if name not in taken)
 
 
 def _assignments(body):

@@ -17,7 +17,7 @@ from astroid import nodes
 
 from graphlint.analysis.tree import nodes_of_class
 from graphlint.catalogue.model import FixSafety
-from graphlint.fixers.base import Fixer, replace_nodes
+from graphlint.fixers.base import Fixer, replace_nodes, unused_name
 
 
 class RangeLoopToTensorWhile(Fixer):
@@ -269,8 +269,8 @@ class TensorWhileToWhileLoop(Fixer):
                                             "(`ops.WhileLoop` carries keep their type and shape)")
         function = loop.scope()
         taken = set(loop.root().locals)
-        cond_name = _fresh(f"{function.name}_loop_cond", taken)
-        body_name = _fresh(f"{function.name}_loop_body", taken | {cond_name})
+        cond_name = unused_name(f"{function.name}_loop_cond", taken)
+        body_name = unused_name(f"{function.name}_loop_body", taken | {cond_name})
         packed = ", ".join(carry) if len(carry) > 1 else f"({carry[0]},)"
         unpack = cst.parse_statement(f"{packed} = carry\n")
         cond_def = cst.parse_statement(f"def {cond_name}(carry):\n    {packed} = carry\n    return COND\n")
@@ -342,11 +342,6 @@ def _shape_change(loop: nodes.While, context) -> str:
         if other.rule.symbol == "tensor-while-carry-changes-shape" and start <= other.line <= end:
             return f"a carried value changes shape (line {other.line}, {other.rule.id})"
     return ""
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    return next(candidate for candidate in (base if i == 0 else f"{base}_{i + 1}" for i in range(1000))
-                if candidate not in taken)
 
 
 FIXERS = (RangeLoopToTensorWhile(), TensorWhileToWhileLoop())
