@@ -13,7 +13,8 @@ import sys
 from dataclasses import replace
 
 from graphlint import __version__
-from graphlint.config import FORMATS, LEVELS, Config, ConfigError, config_for, from_table, load_pyproject
+from graphlint.config import LEVELS, Config, ConfigError, config_for, from_table, load_pyproject
+from graphlint.report import FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -141,10 +142,9 @@ def _main(argv) -> int:
     if args.fix or args.diff:
         return _fix(args, config)
 
+    from graphlint.baseline import BaselineError, new_findings, write_baseline
     from graphlint.lint import lint_paths
     from graphlint.report import RENDERERS
-
-    from graphlint.baseline import BaselineError, new_findings, write_baseline
 
     result = lint_paths(args.paths, config)
     for problem in result.problems:

@@ -12,7 +12,6 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 LEVELS = ("lax", "strict")
-FORMATS = ("text", "json", "sarif", "github")
 DEFAULT_EXCLUDES = (".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "env", ".env", "__pycache__",
                     "build", "dist", "site-packages", "node_modules", ".eggs", ".mypy_cache", ".pytest_cache",
                     ".ruff_cache")
@@ -39,6 +38,8 @@ class Config:
     def __post_init__(self) -> None:
         if self.syntax_level not in LEVELS:
             raise ConfigError(f"syntax level must be one of {', '.join(LEVELS)}, not {self.syntax_level!r}")
+        from graphlint.report import FORMATS
+
         if self.format not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
         if self.unroll_warn < 1:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphlint.catalogue import RULES, lookup
 from graphlint.catalogue.model import CRASHES, DIVERGES, EXAMPLE_HEADER, FAILS, OK, SKIP, Example, Rule
+from graphlint.fixers import fix_safety
 
 OUTCOME_WORDS = {
     OK: "compiles and matches PYNATIVE_MODE",
@@ -51,14 +52,22 @@ def render_rule(rule: Rule) -> str:
     ]
     if rule.mindspore_error:
         lines += ["MindSpore's message:", "", "```text", rule.mindspore_error, "```", ""]
-    for title, examples in (("Fails", rule.fails), ("Passes", rule.passes)):
+    for title, examples in (("Flagged", rule.flagged), ("Clean", rule.clean)):
         for number, example in enumerate(examples, 1):
             suffix = f" ({number})" if len(examples) > 1 else ""
-            lines += [f"## {title}{suffix}", "", f"MindSpore 2.10, checked by the test suite: {_claim(example)}.", "",
-                      "```python", example.code.rstrip("\n"), "```", ""]
+            where = ""
+            if example.lines:
+                numbers = ", ".join(str(n) for n in example.lines)
+                where = f" graphlint reports line{'s' if len(example.lines) > 1 else ''} {numbers}."
+            lines += [f"## {title}{suffix}", "", f"MindSpore 2.10, checked by the test suite: {_claim(example)}.{where}",
+                      "", "```python", example.code.rstrip("\n"), "```", ""]
+            if example.fixed:
+                lines += ["`graphlint --fix` rewrites it to (compiled by the test suite too):", "", "```python",
+                          example.fixed.rstrip("\n"), "```", ""]
     lines += ["## Fix", "", rule.fix, ""]
-    if rule.fix_safety is not None:
-        lines += [f"`graphlint --fix` safety: **{rule.fix_safety.value}**.", ""]
+    safety = fix_safety(rule)
+    if safety is not None:
+        lines += [f"`graphlint --fix` safety: **{safety.value}**.", ""]
     else:
         lines += ["`graphlint --fix` does not rewrite this automatically.", ""]
     lines += ["## Suppress", "", f"`# pylint: disable={rule.symbol}` on the line, or in the block.", "",
@@ -88,7 +97,7 @@ def coverage_page() -> str:
     lines = [
         "# What MindSpore 2.10 does with Python constructs in graph code",
         "",
-        "Generated from the catalogue's failing examples, each compiled by the test suite with MindSpore 2.10 "
+        "Generated from the catalogue's flagged examples, each compiled by the test suite with MindSpore 2.10 "
         "(CPU) at the default `lax` syntax level (GRAPH_MODE) and at `strict` (`mindspore.jit(..., fullgraph=True)`, "
         "what MindIR export needs). *falls back*: compiles by JIT fallback (interpreted) at lax, rejected at strict. "
         "*diverges*: compiles, but returns something other than PYNATIVE_MODE. Regenerate with "
@@ -98,8 +107,9 @@ def coverage_page() -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     for rule in RULES:
-        fixable = rule.fix_safety.value if rule.fix_safety is not None else "no"
-        for example in rule.fails:
+        safety = fix_safety(rule)
+        fixable = safety.value if safety is not None else "no"
+        for example in rule.flagged:
             lines.append(f"| {example.title} | {_level_word(example, 'lax')} | {_level_word(example, 'strict')} | "
                          f"[{rule.id} `{rule.symbol}`](rules/{rule.id}.md) | {fixable} |")
     return "\n".join(lines) + "\n"

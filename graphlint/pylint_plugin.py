@@ -1,7 +1,7 @@
 """The Pylint plugin: ``pylint --load-plugins=graphlint``.
 
 One Pylint checker per rule family, with the messages of the catalogue. The
-findings come from the same analysis as the CLI (:mod:`graphlint.analysis.engine`),
+findings come from the same lint pipeline as the CLI (:mod:`graphlint.session`),
 so both report the same thing and Pylint's ``# pylint: disable=`` applies.
 """
 
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 
 from pylint.checkers import BaseChecker
 
-from graphlint.analysis.engine import Analysis, analyse_module
-from graphlint.analysis.project import Project
 from graphlint.catalogue import FAMILIES, family_rules
-from graphlint.config import ConfigError, config_for
+from graphlint.config import Config, ConfigError, config_for
+from graphlint.session import LintSession
 
 OPTIONS = (
     ("graphlint-syntax-level", {
@@ -26,13 +26,12 @@ OPTIONS = (
 
 
 class _RunState:
-    """The project and analysis shared by all graphlint checkers of one Pylint run."""
+    """The lint session shared by all graphlint checkers of one Pylint run."""
 
     def __init__(self) -> None:
-        self.project = Project()
-        self.analysis: Analysis | None = None
-        self.cache: dict[int, list] = {}
-        self.configs: dict[str, object] = {}
+        self.session: LintSession | None = None
+        self.configs: dict[str, Config] = {}
+        self.level = ""
 
     def _seed_from_astroid_cache(self) -> None:
         # Pylint parses every file of the run before checking the first one, so astroid's cache
@@ -43,37 +42,27 @@ class _RunState:
             path = getattr(module, "file", None)
             if not path or not path.endswith(".py") or _is_installed(path):
                 continue
-            self.project.add(module, path)
+            self.session.add_module(module, path)
 
     def findings(self, module, syntax_level: str):
-        key = id(module)
-        if key not in self.cache:
-            if self.analysis is None:
-                self._seed_from_astroid_cache()
-                self.analysis = Analysis(self.project)
-            known = key in self.project.by_node
-            info = self.project.add(module, module.file)
-            if not known:
-                self.analysis.invalidate()  # a module outside the seeded run: rediscover graph scope
-            config = self._config(module.file, syntax_level)
-            self.cache[key] = analyse_module(info, self.analysis, config)
-        return self.cache[key]
+        if self.session is None or syntax_level != self.level:
+            self.level = syntax_level
+            self.session = LintSession(config_for=self._config)
+            self._seed_from_astroid_cache()
+        info = self.session.add_module(module, module.file)
+        return self.session.findings_of(info)
 
-    def _config(self, path, syntax_level):
+    def _config(self, path) -> Config:
         folder = os.path.dirname(os.path.abspath(path or "."))
         if folder not in self.configs:
             try:
                 self.configs[folder] = config_for(folder)
             except ConfigError as exc:
                 print(f"graphlint: {exc}", file=sys.stderr)
-                from graphlint.config import Config
-
                 self.configs[folder] = Config()
         config = self.configs[folder]
-        if syntax_level:
-            from dataclasses import replace
-
-            config = replace(config, syntax_level=syntax_level)
+        if self.level:
+            config = replace(config, syntax_level=self.level)
         return config
 
 

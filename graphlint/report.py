@@ -27,7 +27,7 @@ def finding_record(finding) -> dict:
 
 
 def render_text(findings, problems) -> str:
-    from graphlint.lint import printable
+    from graphlint.session import printable
 
     lines = [f"{printable(f.path)}:{f.line}:{f.column}: {f.rule.id} {f.rule.symbol} {f.message}" for f in findings]
     return "\n".join(lines) + ("\n" if lines else "")
@@ -105,3 +105,4 @@ def render_sarif(findings, problems) -> str:
 
 
 RENDERERS = {"text": render_text, "json": render_json, "sarif": render_sarif, "github": render_github}
+FORMATS = tuple(RENDERERS)  # the output formats, as --format and `format =` take them

@@ -8,7 +8,7 @@ from graphlint.catalogue import RULES
 def all_examples():
     params = []
     for rule in RULES:
-        for kind, examples in (("fails", rule.fails), ("passes", rule.passes)):
+        for kind, examples in (("flagged", rule.flagged), ("clean", rule.clean)):
             for index, example in enumerate(examples):
                 params.append(pytest.param(rule, kind, example, id=f"{rule.id}-{rule.symbol}-{kind}{index}"))
     return params

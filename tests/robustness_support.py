@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 import warnings
 
 import hypothesmith
@@ -18,12 +17,11 @@ from astroid import nodes
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from graphlint.analysis.engine import Analysis, analyse_module
-from graphlint.analysis.project import Project
 from graphlint.analysis.source import SourceProblem, parse
-from graphlint.checkers.walk import graph_nodes
+from graphlint.analysis.tree import deep_recursion, graph_nodes
 from graphlint.config import Config
-from graphlint.lint import RECURSION_LIMIT, lint_text
+from graphlint.lint import lint_text
+from graphlint.session import LintSession
 
 # -- example counts and the settings profile ---------------------------------------------------------------
 DEFAULT_EXAMPLES = 30
@@ -116,21 +114,16 @@ def analyse_deeply(text: str, path: str = "example.py") -> list:
     """What lint_text does, then every analysis query the checkers and fixers make, on every graph function:
     the value of every expression, reaching definitions, liveness, loop carries and helper summaries.
     (The rules use these lazily; querying them all catches crashes before a rule reaches them.)"""
-    previous = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))  # as lint_text and lint_paths do
-    try:
+    with deep_recursion():  # as lint_text and lint_paths do
         return _analyse_deeply(text, path)
-    finally:
-        sys.setrecursionlimit(previous)
 
 
 def _analyse_deeply(text: str, path: str) -> list:
-    config = Config()
+    session = LintSession(Config())
     module = parse(text, "example", path)
-    project = Project()
-    info = project.add(module, path)
-    analysis = Analysis(project, config)
-    findings = analyse_module(info, analysis, config)
+    info = session.add_module(module, path, text)
+    analysis = session.analysis
+    findings = session.findings_of(info, text)
     for finding in findings:
         _ = finding.message, finding.sort_key
     for graph in analysis.graph_functions(info):

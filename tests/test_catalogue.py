@@ -30,9 +30,14 @@ def test_rule_shape(rule):
     assert rule.family in FAMILIES
     assert rule.summary and rule.why and rule.fix and rule.message
     assert "\n" not in rule.message
-    assert rule.fails, "every rule needs an example that shows the problem"
-    assert rule.passes, "every rule needs an example that compiles"
-    assert all(e.title for e in rule.fails), "fails examples name their construct for docs/coverage.md"
+    assert rule.flagged, "every rule needs an example that it flags"
+    assert rule.clean, "every rule needs an example that it leaves alone"
+    assert all(e.title for e in rule.flagged), "flagged examples name their construct for docs/coverage.md"
+    assert all(e.lines for e in rule.flagged), "flagged examples state the lines the rule reports"
+    assert not any(e.lines or e.fields for e in rule.clean)
+    for example in rule.flagged:
+        fields = {name for _, name, _, _ in string.Formatter().parse(rule.message) if name}
+        assert set(example.fields) <= fields, "stated message fields are fields of the message"
 
 
 def test_checker_ids_are_one_per_family():

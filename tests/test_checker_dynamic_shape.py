@@ -1,8 +1,6 @@
 """Dynamic-shape checker: tricky positives and negatives beyond the catalogue examples (lint only)."""
 
-import textwrap
 
-from graphlint.config import Config
 from graphlint.lint import lint_text  # noqa: F401
 from tests.support import family_helpers
 

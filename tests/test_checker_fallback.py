@@ -2,9 +2,9 @@
 
 import textwrap
 
+from graphlint.catalogue.model import EXAMPLE_HEADER as HEADER
 from graphlint.config import Config
 from graphlint.lint import lint_paths, lint_text  # noqa: F401
-from graphlint.catalogue.model import EXAMPLE_HEADER as HEADER
 from tests.support import family_helpers
 
 findings, symbols, line_of = family_helpers("fallback")
@@ -361,11 +361,11 @@ def test_container_inputs_of_the_top_level_graph():
                 return self.neck([image])
         """
     found = findings(source)
-    assert [(f.rule.symbol, f.data["parameter"], f.data["kind"]) for f in found] == [
-        ("container-graph-input", "batch", "dict"),
-        ("container-graph-input", "cache", "dict"),
-        ("container-graph-input", "past", "tuple"),
-        ("container-graph-input", "other", "dict"),
+    assert [(f.rule.symbol, f.args["parameter"], f.args["kind"], f.args["entry"]) for f in found] == [
+        ("container-graph-input", "batch", "a dict", "Net.construct"),
+        ("container-graph-input", "cache", "a dict", "Net.construct"),
+        ("container-graph-input", "past", "a tuple", "Net.construct"),
+        ("container-graph-input", "other", "a dict", "Net.construct"),
     ]
 
 

@@ -4,9 +4,9 @@ import textwrap
 
 import pytest
 
+from graphlint.catalogue.model import EXAMPLE_HEADER as HEADER
 from graphlint.config import Config
 from graphlint.lint import lint_text  # noqa: F401
-from graphlint.catalogue.model import EXAMPLE_HEADER as HEADER
 from tests.support import family_helpers
 
 findings, symbols, line_of = family_helpers("statements")

@@ -100,7 +100,7 @@ def test_explain_and_list_rules(capsys):
     assert main(["--explain", "try-in-graph"]) == 0
     page = capsys.readouterr().out
     assert page.startswith("# E5101 `try-in-graph`")
-    assert "Unsupported statement 'Try'" in page and "## Fails" in page and "## Passes" in page
+    assert "Unsupported statement 'Try'" in page and "## Flagged" in page and "## Clean" in page and "graphlint reports line 3." in page
     assert main(["--explain", "E9999"]) == 2
     assert main(["--list-rules"]) == 0
     assert "try-in-graph" in capsys.readouterr().out

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
-from graphlint.analysis.tree import nodes_of_class, walk
+from graphlint.analysis.tree import walk
 
 _ONE_BIT = re.compile("1")
 

@@ -1,54 +1,31 @@
-"""The one analysis: graph scope, values and findings, shared by the CLI, the Pylint plugin and the fixers."""
+"""The one analysis: facts about a run's graph code, shared by the CLI, the Pylint plugin, the fixers and the
+language server. It knows MindSpore, never the rules: the rule runner (:mod:`graphlint.runner`) asks it.
+
+Facts are computed lazily and cached. When a module changes (:meth:`Analysis.replace_module`), only the facts
+of that module, of the modules that import it, and of the helpers their code calls are recomputed: the
+per-function references that graph scope is discovered from are kept for every other function, so re-linting
+one file of a large project costs that file, not the project.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from astroid import nodes
 
+from graphlint.analysis import api, signatures
+from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
 from graphlint.analysis.project import ModuleInfo, Project
-from graphlint.analysis.scope import GraphFunction, discover, graph_functions_in
-from graphlint.analysis.values import (BOOL, CELL, CLASS, FUNCTION, MODULE, NONE, OBJECT, TENSOR, FunctionValues,
-                                       Value, const, join, of_python, parameter_values, unknown, variable)
-from graphlint.catalogue import BY_NAME, RULES, Rule, Severity
-from graphlint.config import Config
-
-
-@dataclass
-class Finding:
-    rule: Rule
-    path: str
-    line: int
-    column: int  # 1-based
-    end_line: int
-    end_column: int  # 1-based, exclusive
-    args: dict = field(default_factory=dict)
-    note: str = ""  # "(in helper `f`, reached from Net.construct)"
-    node: nodes.NodeNG | None = field(default=None, repr=False, compare=False)
-    data: dict = field(default_factory=dict, repr=False, compare=False)  # for fixers
-    severity: Severity = Severity.WARNING
-    graph: GraphFunction | None = field(default=None, repr=False, compare=False)  # where it was found
-
-    @property
-    def message(self) -> str:
-        try:
-            text = self.rule.message.format(**self.args)
-        except (KeyError, IndexError, ValueError):
-            text = self.rule.message
-        return text + self.note
-
-    @property
-    def sort_key(self):
-        return (self.path, self.line, self.column, self.rule.id)
+from graphlint.analysis.scope import GraphFunction, ScopeIndex, function_reference, graph_functions_in
+from graphlint.analysis.values import FunctionValues, Value, const, join, of_python, parameter_values, unknown, variable
 
 
 class Analysis:
     """Facts about a whole run, computed lazily and cached."""
 
-    def __init__(self, project: Project, config: Config | None = None):
+    def __init__(self, project: Project):
         self.project = project
-        self.config = config or Config()
+        self.index = ScopeIndex(project)
         self._scope: dict[int, GraphFunction] | None = None
+        self._by_module: dict[int, dict[int, GraphFunction]] = {}
         self._references: dict[int, list] = {}
         self._values: dict[int, FunctionValues] = {}
         self._in_progress: set[int] = set()
@@ -56,24 +33,27 @@ class Analysis:
         self._summaries: dict[int, Value] = {}
         self._specialised: dict[tuple, Value] = {}
         self._specialising: set[int] = set()
+        self._module_facts: dict[tuple[str, int], tuple[object, object]] = {}
+        self._project_facts: dict[str, object] = {}
+        self._keyed_nodes: dict[int, nodes.NodeNG] = {}
+        self.version = 0  # counts changes of the project: facts of the whole run are valid for one version
 
-    # -- scope --------------------------------------------------------------
+    # -- scope ----------------------------------------------------------------------------------------
     @property
     def scope(self) -> dict[int, GraphFunction]:
+        """Every graph function of the run, keyed by ``id(FunctionDef)``."""
         if self._scope is None:
             self._references = {}
-            self._scope = discover(self.project, None, self._references)
+            self._by_module = {}
+            self._scope = self.index.discover(self._references)
+            for graph in self._scope.values():
+                self._by_module.setdefault(id(graph.node.root()), {})[id(graph.node)] = graph
         return self._scope
 
-    def invalidate(self) -> None:
-        self._scope = None
-        self._values.clear()
-        self._attributes.clear()
-        self._summaries.clear()
-        self._specialised.clear()
-
     def graph_functions(self, info: ModuleInfo) -> list[GraphFunction]:
-        return graph_functions_in(self.scope, info)
+        """The graph functions defined in a module, outermost first, in source order."""
+        _ = self.scope
+        return graph_functions_in(self._by_module.get(id(info.module), {}), info)
 
     def graph_of(self, func: nodes.FunctionDef) -> GraphFunction | None:
         return self.scope.get(id(func))
@@ -83,7 +63,89 @@ class Analysis:
         _ = self.scope  # discovers them
         return self._references.get(id(func), [])
 
-    # -- values ---------------------------------------------------------------
+    # -- changes --------------------------------------------------------------------------------------
+    def replace_module(self, path: str, module: nodes.Module | None) -> ModuleInfo | None:
+        """Put ``module`` in place of the module at ``path`` (add it if new; remove it when ``module`` is None),
+        and forget the facts it may change."""
+        old = self.project.by_path.get(self.project.normalise(path))
+        affected = self._affected_by(old) if old is not None else set()
+        info = self.project.replace(path, module) if module is not None else None
+        if module is None and old is not None:
+            self.project.forget(path)
+        if info is not None:
+            affected |= self._affected_by(info)
+        self._forget(affected, old)
+        return info
+
+    def _affected_by(self, info: ModuleInfo) -> set[int]:
+        """ids of the modules whose facts may depend on ``info``: itself, the modules that import it
+        (transitively), and the modules of the helpers their graph code reaches."""
+        importers = self.project.importers(info)
+        affected = {id(info.module)} | {id(other.module) for other in importers}
+        if self._scope is not None:
+            # Helpers called from the changed code get their parameters from it.
+            pending = [g for g in self._scope.values() if id(g.node.root()) in affected]
+            seen: set[int] = set()
+            while pending:
+                graph = pending.pop()
+                for _node, target in self.index.edges_of(graph):
+                    func = target[0]
+                    if id(func) in seen:
+                        continue
+                    seen.add(id(func))
+                    affected.add(id(func.root()))
+                    reached = self._scope.get(id(func))
+                    if reached is not None:
+                        pending.append(reached)
+        if self.index.defines_jit_class(info):
+            affected |= {id(other.module) for other in self.project.modules}  # any code may call its methods
+        return affected
+
+    def _forget(self, affected: set[int], old: ModuleInfo | None) -> None:
+        self.version += 1
+        self._scope = None
+        self._references = {}
+        self._by_module = {}
+        self._project_facts.clear()
+        self.index.forget(affected)
+        self.project.forget_memos(affected)
+
+        def stale(node) -> bool:
+            return node is None or id(node.root()) in affected
+
+        self._values = {k: v for k, v in self._values.items() if not stale(v.func)}
+        self._attributes = {k: v for k, v in self._attributes.items() if not stale(self._keyed_nodes.get(k[0]))}
+        self._summaries = {k: v for k, v in self._summaries.items() if not stale(self._keyed_nodes.get(k))}
+        self._specialised = {k: v for k, v in self._specialised.items() if not stale(self._keyed_nodes.get(k[0]))}
+        self._module_facts = {k: v for k, v in self._module_facts.items() if k[1] not in affected}
+        self._keyed_nodes = {k: n for k, n in self._keyed_nodes.items() if not stale(n)}
+
+    def _key(self, node) -> int:
+        """``id(node)`` as a cache key; the node is kept so that its module can be told when it changes (and
+        so that the id is not reused by another node while the entry lives)."""
+        self._keyed_nodes[id(node)] = node
+        return id(node)
+
+    # -- facts per module and per run -------------------------------------------------------------------
+    def module_fact(self, kind: str, info: ModuleInfo, compute, *, scope_dependent: bool = False):
+        """``compute(info)``, cached per module until it (or a module it imports) changes. A fact that depends
+        on which of the module's functions are graph code is recomputed when that set changes."""
+        key = (kind, id(info.module))
+        stamp = frozenset(id(g.node) for g in self.graph_functions(info)) if scope_dependent else None
+        cached = self._module_facts.get(key)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        value = compute(info)
+        self._module_facts[key] = (stamp, value)
+        return value
+
+    def project_fact(self, kind: str, compute):
+        """``compute()``, cached until the project changes (for facts merged from :meth:`module_fact`)."""
+        if kind not in self._project_facts:
+            self._project_facts[kind] = compute()
+        return self._project_facts[kind]
+
+    # -- values -----------------------------------------------------------------------------------------
     def values(self, graph: GraphFunction) -> FunctionValues | None:
         key = id(graph.node)
         found = self._values.get(key)
@@ -95,6 +157,7 @@ class Analysis:
         try:
             bound = self._bound_parameters(graph) if not graph.is_entry else None
             found = FunctionValues(self, graph, bound)
+            self._key(graph.node)
             self._values[key] = found
         finally:
             self._in_progress.discard(key)
@@ -103,7 +166,7 @@ class Analysis:
     def _bound_parameters(self, graph: GraphFunction) -> dict[str, Value] | None:
         """A helper's parameters, joined over the graph code that calls it."""
         calls = []
-        for caller, node in self._references.get(id(graph.node), []):
+        for caller, node in self.references(graph.node):
             parent = node.parent
             if isinstance(parent, nodes.Call) and parent.func is node:
                 calls.append((caller, parent))
@@ -117,19 +180,17 @@ class Analysis:
             for name, value in self._call_binding(graph, call, caller_values).items():
                 per_param.setdefault(name, []).append(value)
         bound = {name: join(*values) for name, values in per_param.items()}
-        positional = list(graph.node.args.posonlyargs or []) + list(graph.node.args.args or [])
-        if graph.cls is not None and positional and not _is_static(graph.node):
-            bound[positional[0].name] = const(OBJECT)
+        receiver = signatures.receiver_name(graph.node, graph.cls)
+        if receiver is not None:
+            bound[receiver] = const(OBJECT)
         return bound
 
     def _call_binding(self, graph: GraphFunction, call: nodes.Call, caller_values: FunctionValues) -> dict[str, Value]:
-        """The values one call passes to a helper's parameters (the instance parameter excluded)."""
+        """The values one call passes to a helper's parameters (``self`` / ``cls`` excluded)."""
         func = graph.node
-        positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
-        is_method = graph.cls is not None and positional and not _is_static(func)
-        names = [a.name for a in positional]
-        defaults = parameter_values(func, bool(is_method), None)
-        offset = 1 if is_method and _called_on_instance(call) else 0
+        names = [a.name for a in signatures.positional_parameters(func)]
+        defaults = parameter_values(func, signatures.receiver_name(func, graph.cls) is not None, None)
+        offset = signatures.call_offset(func, graph.cls, call)
         binding: dict[str, Value] = {}
         for index, arg in enumerate(call.args):
             if isinstance(arg, nodes.Starred):
@@ -148,9 +209,7 @@ class Analysis:
 
     def call_summary(self, caller: FunctionValues, call: nodes.Call) -> Value | None:
         """What a call to a project helper returns, from the helper's return statements."""
-        from graphlint.analysis.scope import _function_reference
-
-        target = _function_reference(self.project, caller.info, call.func, caller.cls)
+        target = function_reference(self.project, caller.info, call.func, caller.cls)
         if target is None:
             return None
         func = target[0]
@@ -164,16 +223,14 @@ class Analysis:
         if values is None:
             return None
         summary = _returned(values)
-        self._summaries[key] = summary
+        self._summaries[self._key(func)] = summary
         return summary
 
     def call_summary_for(self, caller: FunctionValues, call: nodes.Call) -> Value | None:
         """What one call to a project helper returns, with the helper's parameters bound to this
         call's arguments. The joined summary cannot see the arguments of a caller that is still
         being solved (its parameters are unknown there); this one can. None on recursion."""
-        from graphlint.analysis.scope import _function_reference
-
-        target = _function_reference(self.project, caller.info, call.func, caller.cls)
+        target = function_reference(self.project, caller.info, call.func, caller.cls)
         if target is None:
             return None
         func = target[0]
@@ -184,18 +241,19 @@ class Analysis:
         key = (id(func),) + tuple(sorted((name, v.var, v.kinds, v.origin) for name, v in binding.items()))
         if key in self._specialised:
             return self._specialised[key]
-        positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
-        if graph.cls is not None and positional and not _is_static(func):
-            binding[positional[0].name] = const(OBJECT)
+        receiver = signatures.receiver_name(func, graph.cls)
+        if receiver is not None:
+            binding[receiver] = const(OBJECT)
         self._specialising.add(id(func))
         try:
             summary = _returned(FunctionValues(self, graph, binding))
         finally:
             self._specialising.discard(id(func))
+        self._key(func)
         self._specialised[key] = summary
         return summary
 
-    # -- names outside the function -------------------------------------------
+    # -- names outside the function -------------------------------------------------------------------
     def global_value(self, info: ModuleInfo, name: str) -> Value:
         if name in info.functions:
             return const(FUNCTION)
@@ -205,7 +263,7 @@ class Analysis:
             return const(MODULE)
         value = info.assigned.get(name)
         if value is not None:
-            if isinstance(value, nodes.Call) and info.imports.qualify(value.func) in ("mindspore.Tensor", "mindspore.tensor"):
+            if isinstance(value, nodes.Call) and info.imports.qualify(value.func) in api.TENSOR_CONSTRUCTORS:
                 # A module-level Tensor read by graph code is a constant Tensor of the graph.
                 return variable(TENSOR, f"the module-level Tensor `{name}`",
                                 alias=f"the module-level constant Tensor `{name}`")
@@ -219,13 +277,19 @@ class Analysis:
     def self_attribute(self, cls: nodes.ClassDef, name: str) -> Value:
         key = (id(cls), name)
         if key not in self._attributes:
+            self._key(cls)
             self._attributes[key] = self._attribute_value(cls, name)
         return self._attributes[key]
+
+    def attribute_assignments(self, cls: nodes.ClassDef) -> dict:
+        """``self.NAME = value`` anywhere in the class or its project bases, cached per module version."""
+        return self.module_fact(f"attributes:{id(cls)}", self.project.info(cls.root()),
+                                lambda _info: self.project.attribute_assignments(cls))
 
     def _attribute_value(self, cls: nodes.ClassDef, name: str) -> Value:
         if name == "training":
             return const(BOOL)
-        assignments = self.project.attribute_assignments(cls).get(name)
+        assignments = self.attribute_assignments(cls).get(name)
         if not assignments:
             if self.project.find_method(cls, name) is not None:
                 return const(FUNCTION)
@@ -255,8 +319,8 @@ class Analysis:
             qualified = info.imports.qualify(expr.func)
             if qualified == "mindspore.Parameter":
                 return variable(TENSOR, f"the Parameter `self.{name}`", alias=f"the Parameter `self.{name}`")
-            if qualified in ("mindspore.Tensor", "mindspore.tensor") or (
-                    qualified and (qualified.startswith("mindspore.ops.") or qualified.startswith("mindspore.numpy."))
+            if qualified in api.TENSOR_CONSTRUCTORS or (
+                    qualified and qualified.startswith(("mindspore.ops.", "mindspore.numpy."))
                     and qualified.rsplit(".", 1)[-1][:1].islower()):
                 return variable(TENSOR, f"the Tensor attribute `self.{name}`", alias=f"the Tensor attribute `self.{name}`")
             if qualified and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper():
@@ -288,94 +352,3 @@ def _literal_value(expr) -> Value:
         items = tuple(_literal_value(e) for e in expr.elts)
         return Value(frozenset({"tuple" if isinstance(expr, nodes.Tuple) else "list"}), False, "", items)
     return unknown()
-
-
-def _is_static(func: nodes.FunctionDef) -> bool:
-    return any(isinstance(d, nodes.Name) and d.name in ("staticmethod", "classmethod")
-               for d in (func.decorators.nodes if func.decorators else ()))
-
-
-def _called_on_instance(call: nodes.Call) -> bool:
-    """``self.f(...)`` / ``obj.f(...)`` pass the instance implicitly; ``Class.f(self, ...)`` does not."""
-    func = call.func
-    if isinstance(func, nodes.Attribute):
-        base = func.expr
-        if isinstance(base, nodes.Name) and base.name[:1].isupper():
-            return False
-        return True
-    return False
-
-
-class ModuleContext:
-    """What a checker sees while checking one module."""
-
-    def __init__(self, info: ModuleInfo, analysis: Analysis, config: Config):
-        self.info = info
-        self.analysis = analysis
-        self.config = config
-        self.findings: list[Finding] = []
-        self._seen: set[tuple] = set()
-
-    @property
-    def project(self) -> Project:
-        return self.analysis.project
-
-    def values(self, graph: GraphFunction) -> FunctionValues | None:
-        return self.analysis.values(graph)
-
-    def report(self, symbol: str, node: nodes.NodeNG, graph: GraphFunction | None = None, *,
-               data: dict | None = None, anchor: nodes.NodeNG | None = None, **args) -> Finding | None:
-        rule = BY_NAME[symbol]
-        if not self.config.enabled(rule):
-            return None
-        where = anchor or node
-        line = getattr(where, "lineno", None) or 1
-        column = (getattr(where, "col_offset", None) or 0) + 1
-        end_line = getattr(where, "end_lineno", None) or line
-        end_column = (getattr(where, "end_col_offset", None) or (column - 1)) + 1
-        key = (rule.id, line, column, end_line, end_column)
-        if key in self._seen:
-            return None
-        self._seen.add(key)
-        finding = Finding(rule=rule, path=self.info.path, line=line, column=column, end_line=end_line,
-                          end_column=end_column, args=args, note=graph.reached_note() if graph else "",
-                          node=node, data=data or {}, severity=rule.severity(self.config.syntax_level),
-                          graph=graph)
-        self.findings.append(finding)
-        return finding
-
-
-class Checker:
-    """Base of the family checkers: one per module in graphlint/checkers/."""
-
-    family = ""
-
-    def __init__(self, context: ModuleContext):
-        self.context = context
-
-    def report(self, symbol: str, node, graph: GraphFunction | None = None, **kw):
-        return self.context.report(symbol, node, graph, **kw)
-
-    def check_function(self, graph: GraphFunction) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-
-def analyse_module(info: ModuleInfo, analysis: Analysis, config: Config | None = None) -> list[Finding]:
-    """All findings of one module, in source order."""
-    from graphlint.checkers import CHECKERS
-
-    config = config or analysis.config
-    context = ModuleContext(info, analysis, config)
-    graphs = analysis.graph_functions(info)
-    if graphs:
-        for checker_class in CHECKERS:
-            if not config.family_enabled(checker_class.family):
-                continue
-            checker = checker_class(context)
-            for graph in graphs:
-                checker.check_function(graph)
-    return sorted(context.findings, key=lambda f: f.sort_key)
-
-
-def known_rule_names() -> set[str]:
-    return {name for rule in RULES for name in rule.names}

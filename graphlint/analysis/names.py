@@ -11,17 +11,13 @@ from __future__ import annotations
 
 from astroid import nodes
 
+from graphlint.analysis import api
 from graphlint.analysis.tree import nodes_of_class
-
-# MindSpore re-exports its internals under short public names: ``mindspore.ops.operations.Shape``
-# is ``ops.Shape``, ``mindspore.nn.layer.basic.Dense`` is ``nn.Dense``, ``mindspore.common.tensor.Tensor``
-# is ``mindspore.Tensor``. Rules speak of the public names.
-_FLATTENED = {"mindspore.ops": 2, "mindspore.nn": 2, "mindspore.common": 1}
 
 
 def canonical(qualified: str) -> str:
     parts = qualified.split(".")
-    for prefix, keep in _FLATTENED.items():
+    for prefix, keep in api.FLATTENED_PACKAGES.items():
         prefix_parts = prefix.split(".")
         if parts[: len(prefix_parts)] == prefix_parts and len(parts) > len(prefix_parts) + 1:
             return ".".join(parts[:keep] + parts[-1:])
@@ -112,4 +108,4 @@ def dotted(expr) -> str | None:
 
 def mentions_mindspore(text: str) -> bool:
     """Cheap pre-filter: files that never mention MindSpore are skipped without parsing."""
-    return any(word in text for word in ("mindspore", "jit", "ms_function", "Cell", "construct"))
+    return any(word in text for word in api.MINDSPORE_WORDS)

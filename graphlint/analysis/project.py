@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
+from graphlint.analysis import api
 from graphlint.analysis.names import ImportTable
 from graphlint.analysis.source import SourceProblem, load, package_root_for
 from graphlint.analysis.tree import nodes_of_class
 
-# Top-level packages never loaded from disk: they are analysed by name only.
-EXTERNAL_TOPS = frozenset({"mindspore", "numpy", "scipy", "torch", "jax", "tensorflow"})
+EXTERNAL_TOPS = api.EXTERNAL_PACKAGES
 
 
 @dataclass
@@ -80,14 +80,24 @@ class Project:
         self.by_node: dict[int, ModuleInfo] = {}
         self.roots: set[str] = set()
         self._disk_misses: set[str] = set()
-        self._cell_memo: dict[int, bool] = {}
+        self._cell_memo: dict[int, tuple[nodes.ClassDef, bool]] = {}
+        # Who imports what, for finding the modules a change may affect: every prefix of each imported name
+        # ("a", "a.b", "a.b.c" for `import a.b.c`) -> the paths of the importing modules, and the exact names.
+        self._imports_under: dict[str, set[str]] = {}
+        self._imports_exactly: dict[str, set[str]] = {}
 
     # -- registration -------------------------------------------------
+    @staticmethod
+    def normalise(path: str | None, module: nodes.Module | None = None) -> str:
+        if path:
+            return os.path.abspath(path)
+        return f"<{module.name if module is not None else ''}>"
+
     def add(self, module: nodes.Module, path: str | None) -> ModuleInfo:
         existing = self.by_node.get(id(module))
         if existing is not None:
             return existing
-        path = os.path.abspath(path) if path else f"<{module.name}>"
+        path = self.normalise(path, module)
         info = ModuleInfo.build(module, path)
         self.by_node[id(module)] = info
         self.by_path[path] = info
@@ -95,15 +105,55 @@ class Project:
             self.by_name.setdefault(info.name, info)
         if os.path.isfile(path):
             self.roots.add(package_root_for(path))
+        for target in set(info.imports.aliases.values()):
+            self._imports_exactly.setdefault(target, set()).add(path)
+            parts = target.split(".")
+            for end in range(1, len(parts) + 1):
+                self._imports_under.setdefault(".".join(parts[:end]), set()).add(path)
         return info
 
     def forget(self, path: str) -> None:
-        """Drop a module that could not be analysed."""
-        info = self.by_path.pop(os.path.abspath(path), None)
+        """Drop a module (one that could not be analysed, or one about to be replaced)."""
+        info = self.by_path.pop(self.normalise(path), None)
         if info is not None:
             self.by_node.pop(id(info.module), None)
             if self.by_name.get(info.name) is info:
                 del self.by_name[info.name]
+                for name, other in list(self.by_name.items()):
+                    if other is info:
+                        del self.by_name[name]
+            for paths in list(self._imports_under.values()) + list(self._imports_exactly.values()):
+                paths.discard(info.path)
+
+    def replace(self, path: str, module: nodes.Module) -> ModuleInfo:
+        """Register ``module`` at ``path`` in place of the module there (a new text of the same file)."""
+        self.forget(path)
+        self._disk_misses.clear()
+        return self.add(module, path)
+
+    def importers(self, info: ModuleInfo) -> list[ModuleInfo]:
+        """The modules that import ``info`` (or a name in it, or a package holding it), transitively."""
+        found: dict[str, ModuleInfo] = {}
+        pending = [info]
+        while pending:
+            current = pending.pop()
+            name = current.name
+            if not name:
+                continue
+            paths = set(self._imports_under.get(name, ()))
+            parts = name.split(".")
+            for end in range(1, len(parts)):
+                paths |= self._imports_exactly.get(".".join(parts[:end]), set())
+            for path in paths:
+                other = self.by_path.get(path)
+                if other is not None and other is not info and path not in found:
+                    found[path] = other
+                    pending.append(other)
+        return list(found.values())
+
+    def forget_memos(self, module_ids: set[int]) -> None:
+        """Drop what is remembered of the classes of these modules (they changed, or what they import did)."""
+        self._cell_memo = {k: v for k, v in self._cell_memo.items() if id(v[0].root()) not in module_ids}
 
     def info(self, module: nodes.Module) -> ModuleInfo:
         return self.by_node.get(id(module)) or self.add(module, module.file)
@@ -198,18 +248,18 @@ class Project:
     def is_cell(self, cls: nodes.ClassDef) -> bool:
         key = id(cls)
         if key in self._cell_memo:
-            return self._cell_memo[key]
-        self._cell_memo[key] = False  # guards against cyclic inheritance
+            return self._cell_memo[key][1]
+        self._cell_memo[key] = (cls, False)  # guards against cyclic inheritance
         info = self.info(cls.root())
         result = False
         for base in cls.bases:
             qualified = info.imports.qualify(base)
-            if qualified and _is_mindspore_cell_name(qualified):
+            if qualified and api.is_mindspore_cell_name(qualified):
                 result = True
                 break
         if not result:
             result = any(self.is_cell(base) for base, _ in self.base_classes(cls))
-        self._cell_memo[key] = result
+        self._cell_memo[key] = (cls, result)
         return result
 
     def find_method(self, cls: nodes.ClassDef, name: str) -> tuple[nodes.FunctionDef, nodes.ClassDef] | None:
@@ -243,9 +293,3 @@ def _self_attribute_targets(target, value, self_name: str):
         values = value.elts if isinstance(value, (nodes.Tuple, nodes.List)) and len(value.elts) == len(target.elts) else None
         for index, element in enumerate(target.elts):
             yield from _self_attribute_targets(element, values[index] if values else None, self_name)
-
-
-def _is_mindspore_cell_name(qualified: str) -> bool:
-    """``mindspore.nn.Cell`` and MindSpore's own Cell classes (``nn.Dense``, ``nn.SequentialCell`` ...)."""
-    parts = qualified.split(".")
-    return (len(parts) == 3 and parts[0] == "mindspore" and parts[1] == "nn" and parts[2][:1].isupper())

@@ -15,14 +15,9 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.api import CELL_ENTRY_METHODS, JIT_CLASS_DECORATORS, JIT_DECORATORS, NON_AST_CAPTURE_MODES
 from graphlint.analysis.project import ModuleInfo, Project
-
-JIT_DECORATORS = {"mindspore.jit", "mindspore.ms_function"}
-JIT_CLASS_DECORATORS = {"mindspore.jit_class"}
-# capture modes that do not parse the AST: the AST rules do not apply to them.
-NON_AST_CAPTURE = {"bytecode", "trace"}
-CELL_ENTRY_METHODS = ("construct", "bprop")
+from graphlint.analysis.tree import nodes_of_class
 
 
 @dataclass
@@ -79,7 +74,7 @@ def _capture_mode(call: nodes.Call | None) -> str | None:
 def is_jit_decorated(info: ModuleInfo, func: nodes.FunctionDef) -> bool:
     for decorator in func.decorators.nodes if func.decorators else ():
         qualified, call = _decorator_qualified(info, decorator)
-        if qualified in JIT_DECORATORS and _capture_mode(call) not in NON_AST_CAPTURE:
+        if qualified in JIT_DECORATORS and _capture_mode(call) not in NON_AST_CAPTURE_MODES:
             return True
     return False
 
@@ -120,16 +115,16 @@ def find_entries(project: Project, info: ModuleInfo) -> list[GraphFunction]:
         # mindspore.jit(fn) / ms_function(fn): fn is compiled.
         if info.imports.qualify(call.func) not in JIT_DECORATORS or not call.args:
             continue
-        if _capture_mode(call) in NON_AST_CAPTURE:
+        if _capture_mode(call) in NON_AST_CAPTURE_MODES:
             continue
-        target = _function_reference(project, info, call.args[0], _class_of(call))
+        target = function_reference(project, info, call.args[0], _class_of(call))
         if target is not None:
             func, cls, where = target
             entries.append(GraphFunction(func, where, cls, "jit", qualified_display(func, cls)))
     return entries
 
 
-def _function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None):
+def function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None):
     """A reference to a project function or method: (FunctionDef, owning class, module) or None."""
     if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == "self" and cls is not None:
         found = project.find_method(cls, expr.attrname)
@@ -168,7 +163,7 @@ def _referenced_functions(project: Project, graph: GraphFunction):
         # Only the outermost part of an attribute chain is looked at (a.b.c, not a.b).
         if isinstance(node.parent, nodes.Attribute) and node.parent.expr is node:
             continue
-        target = _function_reference(project, graph.info, node, cls)
+        target = function_reference(project, graph.info, node, cls)
         if target is not None:
             yield node, target
 
@@ -184,59 +179,114 @@ def _local_names(func: nodes.FunctionDef) -> frozenset[str]:
     return cached
 
 
-def jit_class_methods(project: Project) -> dict[str, list[tuple[nodes.FunctionDef, nodes.ClassDef, ModuleInfo]]]:
-    """Method name -> the methods of that name in the run's ``@jit_class`` classes."""
+def _jit_class_methods_in(info: ModuleInfo) -> dict[str, list]:
+    """Method name -> the methods of that name in the module's ``@jit_class`` classes."""
     found: dict[str, list] = {}
-    for info in project.modules:
-        for cls in nodes_of_class(info.module, nodes.ClassDef):
-            if is_jit_class(info, cls):
-                for method in cls.body:
-                    if isinstance(method, nodes.FunctionDef) and method.name != "__init__":
-                        found.setdefault(method.name, []).append((method, cls, info))
+    for cls in nodes_of_class(info.module, nodes.ClassDef):
+        if is_jit_class(info, cls):
+            for method in cls.body:
+                if isinstance(method, nodes.FunctionDef) and method.name != "__init__":
+                    found.setdefault(method.name, []).append((method, cls, info))
     return found
 
 
-def _jit_class_calls(graph: GraphFunction, methods):
-    """``obj.method(...)`` in graph code where some jit_class defines ``method``."""
-    if not methods:
-        return
-    for call in nodes_of_class(graph.node, nodes.Call):
-        func = call.func
-        if isinstance(func, nodes.Attribute) and func.attrname in methods:
-            for target in methods[func.attrname]:
-                yield func, target
+def _called_attributes(graph: GraphFunction) -> list[tuple[nodes.Attribute, str]]:
+    """``obj.name(...)`` calls in a graph function: where a jit_class method may be called."""
+    return [(call.func, call.func.attrname) for call in nodes_of_class(graph.node, nodes.Call)
+            if isinstance(call.func, nodes.Attribute)]
 
 
-def discover(project: Project, infos: list[ModuleInfo] | None = None,
-             references: dict[int, list] | None = None) -> dict[int, GraphFunction]:
-    """Every graph function of the given modules (default: all), keyed by ``id(FunctionDef)``.
+class ScopeIndex:
+    """What graph scope is discovered from, cached per module and per function.
 
-    ``references``, when given, receives for every graph function the places
-    in graph code that reference it: ``id(FunctionDef) -> [(GraphFunction, node)]``.
-    """
-    found: dict[int, GraphFunction] = {}
-    queue: deque[GraphFunction] = deque()
-    for info in infos if infos is not None else project.modules:
-        for entry in find_entries(project, info):
-            if id(entry.node) not in found or not found[id(entry.node)].is_entry:
-                found[id(entry.node)] = entry
-                queue.append(entry)
-    methods = jit_class_methods(project)
-    while queue:
-        graph = queue.popleft()
-        reached = list(_referenced_functions(project, graph))
-        reached += [(node, target) for node, target in _jit_class_calls(graph, methods)
-                    if not any(target[0] is found_func for _, (found_func, _, _) in reached)]
-        for node, (func, cls, where) in reached:
-            if references is not None:
-                references.setdefault(id(func), []).append((graph, node))
-            if id(func) in found or func is graph.node:
-                continue
-            helper = GraphFunction(func, where, cls, "helper", graph.entry,
-                                   graph.via + (qualified_display(func, cls),), graph.root)
-            found[id(func)] = helper
-            queue.append(helper)
-    return found
+    The entries a module defines, the project functions a graph function references and the methods it calls
+    depend only on that module and what it imports; they are kept until :meth:`forget` is told the module (or
+    one it imports) changed, so rediscovering scope after a one-file change walks no unchanged tree."""
+
+    def __init__(self, project: Project):
+        self.project = project
+        self._entries: dict[int, tuple[ModuleInfo, list[GraphFunction]]] = {}
+        self._jit_methods: dict[int, tuple[ModuleInfo, dict]] = {}
+        self._edges: dict[int, tuple[nodes.FunctionDef, list]] = {}
+        self._calls: dict[int, tuple[nodes.FunctionDef, list]] = {}
+
+    def forget(self, module_ids: set[int]) -> None:
+        self._entries = {k: v for k, v in self._entries.items() if id(v[0].module) not in module_ids}
+        self._jit_methods = {k: v for k, v in self._jit_methods.items() if id(v[0].module) not in module_ids}
+        self._edges = {k: v for k, v in self._edges.items() if id(v[0].root()) not in module_ids}
+        self._calls = {k: v for k, v in self._calls.items() if id(v[0].root()) not in module_ids}
+
+    def entries(self, info: ModuleInfo) -> list[GraphFunction]:
+        cached = self._entries.get(id(info.module))
+        if cached is None or cached[0] is not info:
+            cached = (info, find_entries(self.project, info))
+            self._entries[id(info.module)] = cached
+        return cached[1]
+
+    def jit_class_methods(self, info: ModuleInfo) -> dict:
+        cached = self._jit_methods.get(id(info.module))
+        if cached is None or cached[0] is not info:
+            cached = (info, _jit_class_methods_in(info))
+            self._jit_methods[id(info.module)] = cached
+        return cached[1]
+
+    def defines_jit_class(self, info: ModuleInfo) -> bool:
+        return bool(self.jit_class_methods(info))
+
+    def edges_of(self, graph: GraphFunction) -> list:
+        """``[(node, (FunctionDef, class, module))]``: the project functions ``graph`` references."""
+        cached = self._edges.get(id(graph.node))
+        if cached is None or cached[0] is not graph.node:
+            cached = (graph.node, list(_referenced_functions(self.project, graph)))
+            self._edges[id(graph.node)] = cached
+        return cached[1]
+
+    def called_attributes(self, graph: GraphFunction) -> list:
+        cached = self._calls.get(id(graph.node))
+        if cached is None or cached[0] is not graph.node:
+            cached = (graph.node, _called_attributes(graph))
+            self._calls[id(graph.node)] = cached
+        return cached[1]
+
+    def discover(self, references: dict[int, list] | None = None) -> dict[int, GraphFunction]:
+        """Every graph function of the project, keyed by ``id(FunctionDef)``.
+
+        ``references``, when given, receives for every graph function the places in graph code that
+        reference it: ``id(FunctionDef) -> [(GraphFunction, node)]``."""
+        found: dict[int, GraphFunction] = {}
+        queue: deque[GraphFunction] = deque()
+        methods: dict[str, list] = {}
+        for info in self.project.modules:
+            for entry in self.entries(info):
+                if id(entry.node) not in found or not found[id(entry.node)].is_entry:
+                    found[id(entry.node)] = entry
+                    queue.append(entry)
+            for name, targets in self.jit_class_methods(info).items():
+                methods.setdefault(name, []).extend(targets)
+        while queue:
+            graph = queue.popleft()
+            edges = self.edges_of(graph)
+            reached = list(edges)
+            if methods:
+                for node, name in self.called_attributes(graph):
+                    for target in methods.get(name, ()):
+                        if not any(target[0] is found_func for _, (found_func, _, _) in edges):
+                            reached.append((node, target))
+            for node, (func, cls, where) in reached:
+                if references is not None:
+                    references.setdefault(id(func), []).append((graph, node))
+                if id(func) in found or func is graph.node:
+                    continue
+                helper = GraphFunction(func, where, cls, "helper", graph.entry,
+                                       graph.via + (qualified_display(func, cls),), graph.root)
+                found[id(func)] = helper
+                queue.append(helper)
+        return found
+
+
+def discover(project: Project, references: dict[int, list] | None = None) -> dict[int, GraphFunction]:
+    """Every graph function of a project (see :meth:`ScopeIndex.discover`)."""
+    return ScopeIndex(project).discover(references)
 
 
 def graph_functions_in(found: dict[int, GraphFunction], info: ModuleInfo) -> list[GraphFunction]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import sys
 import tokenize
 import warnings
 from dataclasses import dataclass
@@ -15,6 +14,8 @@ import astroid
 from astroid import nodes
 from astroid.builder import AstroidBuilder
 from astroid.exceptions import AstroidBuildingError, AstroidSyntaxError
+
+from graphlint.analysis.tree import deep_recursion
 
 
 class SourceProblem(Exception):
@@ -136,14 +137,13 @@ def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Mo
         problem = syntax_problem(text, path or "<unknown>")
         if problem:
             raise SourceProblem(problem)
-    old_limit = sys.getrecursionlimit()
     try:
-        sys.setrecursionlimit(max(old_limit, 10000))
         # _data_build, not string_build: string_build's post-processing runs astroid inference on
         # attribute assignments, which follows imports into MindSpore's own (huge) sources.
         with warnings.catch_warnings():  # the user's invalid escapes are not graphlint's business
             warnings.simplefilter("ignore")
-            module, _ = _BUILDER._data_build(text, module_name, path)
+            with deep_recursion(10000):
+                module, _ = _BUILDER._data_build(text, module_name, path)
         module.file_encoding = "utf-8"
     except AstroidSyntaxError as exc:
         error = exc.error
@@ -158,8 +158,6 @@ def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Mo
         raise SourceProblem("too deeply nested for the parser") from None
     except (AstroidBuildingError, ValueError, SyntaxError) as exc:
         raise SourceProblem(f"cannot parse: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-    finally:
-        sys.setrecursionlimit(old_limit)
     return module
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
+
 
 def nodes_of_class(node, klass, skip_klass=None):
     """``node.nodes_of_class(klass, skip_klass)`` without recursion, in the same order.
@@ -40,3 +43,28 @@ def is_within(node, ancestor) -> bool:
             return True
         current = current.parent
     return False
+
+
+# astroid walks trees recursively: deeply nested expressions (a 1,000-term sum) need more than Python's default.
+RECURSION_LIMIT = 20000
+
+
+@contextmanager
+def deep_recursion(limit: int = RECURSION_LIMIT):
+    """Raise Python's recursion limit to at least ``limit`` for the block, and restore it after."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+def graph_nodes(func):
+    """Every node of a graph function's body (a lambda's expression), in source order, nested functions and
+    lambdas included (they are compiled as part of it), decorators and the signature excluded."""
+    stack = list(reversed(func.body)) if isinstance(func.body, list) else [func.body]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(list(node.get_children())))

@@ -20,17 +20,32 @@ from dataclasses import dataclass, replace
 
 from astroid import nodes
 
+from graphlint.analysis import api, signatures
 from graphlint.analysis.cfg import CFG, Definition, Element
+from graphlint.analysis.kinds import (
+    BOOL,
+    CELL,
+    CLASS,
+    DICT,
+    DTYPE,
+    FLOAT,
+    FUNCTION,
+    INT,
+    LIST,
+    MODULE,
+    NONE,
+    OBJECT,
+    RANGE,
+    SCALARS,
+    SET,
+    STR,
+    TENSOR,
+    TUPLE,
+    UNDEFINED,
+    UNKNOWN,
+)
 
 NOTHING = object()
-
-TENSOR, NONE, INT, FLOAT, BOOL, STR = "tensor", "none", "int", "float", "bool", "str"
-TUPLE, LIST, DICT, SET = "tuple", "list", "dict", "set"
-CELL, OBJECT, DTYPE, FUNCTION, MODULE, CLASS, RANGE, NUMPY = (
-    "cell", "object", "dtype", "function", "module", "class", "range", "numpy")
-UNKNOWN, UNDEFINED = "unknown", "undefined"
-SCALARS = frozenset({INT, FLOAT, BOOL})
-
 
 @dataclass(frozen=True)
 class Value:
@@ -122,33 +137,6 @@ def widen(old: Value, new: Value) -> Value:
     return merged
 
 
-# -- what MindSpore APIs return ---------------------------------------------
-# Functions whose result is a compile-time constant even for Tensor arguments.
-CONST_FUNCTIONS = {
-    "mindspore.ops.shape": TUPLE, "mindspore.ops.rank": INT, "mindspore.ops.dtype": DTYPE,
-    "mindspore.ops.size": INT, "mindspore.ops.is_tensor": BOOL, "mindspore.ops.isconstant": BOOL,
-    "mindspore.ops.typeof": OBJECT, "mindspore.ops.tuple_len": INT, "mindspore.ops.get_shape": TUPLE,
-    "mindspore.ops.is_sequence_shape_unknown": BOOL, "mindspore.ops.is_sequence_value_unknown": BOOL,
-}
-CONST_PRIMITIVES = {"Shape": TUPLE, "Rank": INT, "DType": DTYPE, "Size": INT}
-TENSOR_CONST_ATTRIBUTES = {"shape": TUPLE, "ndim": INT, "dtype": DTYPE, "size": INT, "itemsize": INT,
-                           "nbytes": INT, "strides": TUPLE}
-TENSOR_CONST_METHODS = {"dim": INT, "ndimension": INT, "numel": INT, "nelement": INT}
-TENSOR_VIEW_ATTRIBUTES = {"T", "mT", "H", "mH", "real", "imag"}
-HOST_METHODS = {"item": UNKNOWN, "tolist": LIST, "asnumpy": NUMPY, "numpy": NUMPY}
-TUPLE_RESULT_OPS = {"split", "chunk", "unbind", "meshgrid", "unique", "unique_consecutive", "topk", "sort",
-                    "max", "min", "tensor_split", "vsplit", "hsplit", "dsplit", "broadcast_tensors",
-                    "unique_with_pad", "median", "mode", "std_mean", "var_mean", "aminmax", "frexp",
-                    "lu_unpack", "svd", "qr", "eig", "eigh", "slogdet", "histogram", "nonzero"}
-# Ops the graph compiler folds into a constant Tensor of the graph (measured, MindSpore 2.10:
-# `acc = ops.ones_like(x); acc += x` returns x+1, then 2x+1), unlike ops.zeros_like, ops.ones, ops.full.
-CONSTANT_FOLDED_OPS = {"mindspore.ops.ones_like"}
-TENSOR_MAKERS = {"mindspore.Tensor", "mindspore.tensor", "mindspore.Parameter", "mindspore.COOTensor",
-                 "mindspore.CSRTensor", "mindspore.RowTensor"}
-BUILTIN_CONST = {"len": INT, "isinstance": BOOL, "issubclass": BOOL, "hasattr": BOOL, "callable": BOOL,
-                 "type": CLASS, "id": INT, "getattr": UNKNOWN, "repr": STR, "str": STR}
-BUILTIN_NUMERIC = {"int": INT, "float": FLOAT, "bool": BOOL, "abs": UNKNOWN, "round": UNKNOWN,
-                   "min": UNKNOWN, "max": UNKNOWN, "sum": UNKNOWN, "pow": UNKNOWN, "divmod": TUPLE}
 BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
           "%": operator.mod, "/": operator.truediv, "**": operator.pow}
 COMPARES = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -208,9 +196,6 @@ def _param_value(name, default, annotation, bound) -> Value:
     return variable(TENSOR, _arg_descr(name), alias=f"the argument `{name}`")
 
 
-_CONTAINER_ANNOTATIONS = {"List": LIST, "list": LIST, "Sequence": LIST, "MutableSequence": LIST, "Tuple": TUPLE,
-                          "tuple": TUPLE, "Dict": DICT, "dict": DICT, "Mapping": DICT, "MutableMapping": DICT}
-
 
 def _container_annotation(annotation) -> str | None:
     """LIST / TUPLE / DICT for a subscripted container annotation (``List[Tensor]``, ``typing.Tuple[...]``)."""
@@ -218,13 +203,12 @@ def _container_annotation(annotation) -> str | None:
         return None
     base = annotation.value
     name = base.name if isinstance(base, nodes.Name) else base.attrname if isinstance(base, nodes.Attribute) else None
-    return _CONTAINER_ANNOTATIONS.get(name)
+    return api.CONTAINER_ANNOTATIONS.get(name)
 
 
 def _annotation_kind(annotation) -> str | None:
     if isinstance(annotation, nodes.Name):
-        return {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "tuple": TUPLE, "list": LIST,
-                "dict": DICT, "Tensor": TENSOR}.get(annotation.name)
+        return TENSOR if annotation.name == "Tensor" else api.SCALAR_ANNOTATIONS.get(annotation.name)
     if isinstance(annotation, nodes.Attribute) and annotation.attrname == "Tensor":
         return TENSOR
     return None
@@ -243,17 +227,44 @@ class FunctionValues:
         self.cls = graph.cls
         self.imports = graph.info.imports
         self.cfg = CFG(self.func)
-        self.self_name = None
-        positional = list(self.func.args.posonlyargs or []) + list(self.func.args.args or [])
-        is_static = any(isinstance(d, nodes.Name) and d.name == "staticmethod"
-                        for d in (self.func.decorators.nodes if self.func.decorators else ()))
-        if self.cls is not None and positional and not is_static:
-            self.self_name = positional[0].name
+        self.self_name = signatures.receiver_name(self.func, self.cls)  # `self` (or `cls` of a classmethod)
         self.params = parameter_values(self.func, self.self_name is not None, bound)
         self.def_values: dict[int, Value] = {}
         self._cache: dict[int, Value] = {}
         self._chain_roots: dict[int, nodes.Name | None] = {}
+        self._shapes = self._fold = None
         self._solve()
+
+    # -- queries built on the values --------------------------------------------------------------------
+    def tensor_origin(self, test) -> str | None:
+        """What makes ``test`` a Tensor value decided when the graph runs, or None (see provenance)."""
+        from graphlint.analysis.provenance import tensor_origin
+
+        return tensor_origin(self, test)
+
+    def from_tensor(self, expr, numeric: bool = False) -> bool:
+        """``expr`` is computed from a Tensor (not only maybe a Python number; see provenance)."""
+        from graphlint.analysis.provenance import from_tensor_computation
+
+        return from_tensor_computation(expr, self, self.analysis, numeric=numeric)
+
+    @property
+    def shapes(self):
+        """Kinds, tuple lengths and dtypes of values, as type inference joins them (:mod:`joins`)."""
+        if self._shapes is None:
+            from graphlint.analysis.joins import Shapes
+
+            self._shapes = Shapes(self)
+        return self._shapes
+
+    @property
+    def parser_fold(self):
+        """Which conditions MindSpore's parser folds while parsing (:mod:`parser_fold`)."""
+        if self._fold is None:
+            from graphlint.analysis.parser_fold import ParserFold
+
+            self._fold = ParserFold(self)
+        return self._fold
 
     # -- fixpoint -----------------------------------------------------------
     def _solve(self) -> None:
@@ -450,15 +461,15 @@ class FunctionValues:
         owner = self.eval(base, element)
         name = expr.attrname
         if owner.may_be(TENSOR) and not owner.kinds - {TENSOR, NONE}:
-            if name in TENSOR_CONST_ATTRIBUTES:
-                return const(TENSOR_CONST_ATTRIBUTES[name])
-            if name in TENSOR_VIEW_ATTRIBUTES:
+            if name in api.TENSOR_CONST_ATTRIBUTES:
+                return const(api.TENSOR_CONST_ATTRIBUTES[name])
+            if name in api.TENSOR_VIEW_ATTRIBUTES:
                 return variable(TENSOR, owner.origin, alias=owner.alias)
             return Value(frozenset({FUNCTION}), owner.var, owner.origin)
         if owner.var and name in ("shape", "ndim", "dtype") and not owner.kinds - {TENSOR, NONE, UNKNOWN}:
             # A runtime value with a shape is a Tensor (a Cell's or a helper's output, say): its
             # shape, rank and dtype are compile-time constants like any Tensor's.
-            return const(TENSOR_CONST_ATTRIBUTES[name])
+            return const(api.TENSOR_CONST_ATTRIBUTES[name])
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
@@ -491,8 +502,8 @@ class FunctionValues:
         if isinstance(func, nodes.Call):
             primitive = self.imports.qualify(func.func)
             name = primitive.rsplit(".", 1)[-1] if primitive else ""
-            if primitive and primitive.startswith("mindspore.ops.") and name in CONST_PRIMITIVES:
-                return const(CONST_PRIMITIVES[name])
+            if primitive and primitive.startswith("mindspore.ops.") and name in api.CONST_PRIMITIVES:
+                return const(api.CONST_PRIMITIVES[name])
             if primitive and primitive.startswith("mindspore.ops."):
                 return variable(TENSOR, origin or f"the Tensor computed at line {expr.lineno}")
             return unknown(any_var, origin)
@@ -510,11 +521,11 @@ class FunctionValues:
             owner = self.eval(owner_expr, element)
             method = func.attrname
             if owner.may_be(TENSOR) and not owner.kinds - {TENSOR, NONE}:
-                if method in TENSOR_CONST_METHODS:
-                    return const(TENSOR_CONST_METHODS[method])
-                if method in HOST_METHODS:
-                    return Value(frozenset({HOST_METHODS[method]}), owner.var or any_var, owner.origin or origin)
-                if method in TUPLE_RESULT_OPS and not (method in ("max", "min") and not expr.args and not any(
+                if method in api.TENSOR_CONST_METHODS:
+                    return const(api.TENSOR_CONST_METHODS[method])
+                if method in api.HOST_METHODS:
+                    return Value(frozenset({api.HOST_METHODS[method]}), owner.var or any_var, owner.origin or origin)
+                if method in api.TUPLE_RESULT_OPS and not (method in ("max", "min") and not expr.args and not any(
                         k.arg == "dim" for k in expr.keywords or ())):
                     # Tensor.max()/min() without a `dim` reduce to one Tensor; max(dim)/min(dim) give (values, indices).
                     return variable(TUPLE, owner.origin or origin)
@@ -551,11 +562,11 @@ class FunctionValues:
         top = qualified.split(".")[0]
         name = qualified.rsplit(".", 1)[-1]
         line_origin = f"the Tensor created at line {expr.lineno}"
-        if qualified in CONST_FUNCTIONS:
-            return const(CONST_FUNCTIONS[qualified])
-        if qualified in TENSOR_MAKERS:
+        if qualified in api.CONST_FUNCTIONS:
+            return const(api.CONST_FUNCTIONS[qualified])
+        if qualified in api.TENSOR_MAKERS:
             return variable(TENSOR, origin or line_origin, alias=f"the constant Tensor created at line {expr.lineno}")
-        if qualified in CONSTANT_FOLDED_OPS:
+        if qualified in api.CONSTANT_FOLDED_OPS:
             return variable(TENSOR, origin or line_origin,
                             alias=f"the constant Tensor `{name}` folds to at line {expr.lineno}")
         if qualified == "mindspore.mutable":
@@ -564,14 +575,14 @@ class FunctionValues:
         if qualified.startswith("mindspore.ops.") or qualified.startswith("mindspore.numpy."):
             if name[:1].isupper():
                 return const(OBJECT)  # a primitive or functional-loop object: called later
-            if name in TUPLE_RESULT_OPS:
+            if name in api.TUPLE_RESULT_OPS:
                 return variable(TUPLE, origin or line_origin)
             return variable(TENSOR, origin or line_origin)
         if qualified.startswith("mindspore.nn.") and name[:1].isupper():
             return const(CELL)
         if qualified in ("mindspore.float32", "mindspore.int32"):
             return const(DTYPE)
-        if top in ("numpy", "math", "random", "time", "os"):
+        if top in api.HOST_MODULES:
             if any_var:
                 return unknown(True, origin)
             return unknown()
@@ -586,14 +597,14 @@ class FunctionValues:
         return unknown(any_var, origin)
 
     def _builtin_call(self, name, expr, args, any_var, origin, element) -> Value | None:
-        if name in BUILTIN_CONST:
+        if name in api.BUILTIN_CONSTANT_RESULTS:
             if name == "len" and args and args[0].items is not None:
                 return const(INT, len(args[0].items))
             if name == "len" and args and args[0].var and not args[0].may_be(TENSOR) and args[0].items is None:
                 return const(INT)
-            return const(BUILTIN_CONST[name])
-        if name in BUILTIN_NUMERIC:
-            kind = BUILTIN_NUMERIC[name]
+            return const(api.BUILTIN_CONSTANT_RESULTS[name])
+        if name in api.BUILTIN_NUMERIC_RESULTS:
+            kind = api.BUILTIN_NUMERIC_RESULTS[name]
             if any_var:
                 tensor_in = any(a.may_be(TENSOR) for a in args)
                 if kind == UNKNOWN:
@@ -621,7 +632,7 @@ class FunctionValues:
             inner = args[0] if args else const(TUPLE, ())
             kind = TUPLE if name == "tuple" else LIST
             return Value(frozenset({kind}), inner.var, inner.origin, inner.items)
-        if name in ("zip", "enumerate", "reversed", "sorted", "map", "filter", "iter"):
+        if name in api.ITERATOR_BUILTINS:
             return Value(frozenset({OBJECT}), any_var, origin)
         if name == "print":
             return const(NONE, None)
@@ -705,11 +716,9 @@ class FunctionValues:
 
 def _qualified_constant(qualified: str) -> Value:
     name = qualified.rsplit(".", 1)[-1]
-    if qualified.startswith("mindspore.") and name in {
-            "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
-            "complex64", "complex128", "bfloat16", "uint16", "uint32", "uint64", "float_", "int_", "number"}:
+    if qualified.startswith("mindspore.") and name in api.DTYPE_CONSTANTS:
         return const(DTYPE)
-    if qualified in ("math.pi", "numpy.pi", "math.e", "numpy.e", "math.inf", "numpy.inf"):
+    if qualified in api.MATH_CONSTANTS:
         return const(FLOAT)
     return unknown()
 

@@ -1,44 +1,31 @@
 """The rule catalogue: every rule graphlint reports, in one place.
 
-Each family module lists its rules (id, symbol, severities, message, docs and
-the examples that the tests compile with real MindSpore). The CLI, the Pylint
-plugin, the fixers and the generated docs all read :data:`RULES`.
+Each family module defines its rules as named constants (id, symbol, severities, message, docs and the examples
+that the tests compile with real MindSpore) and lists them in ``RULES``. The checkers report those Rule
+objects, the fixers register for them, and the CLI, the Pylint plugin and the generated docs read
+:data:`RULES`. A family is registered by importing it here: a misspelt module is an import error.
 """
 
 from __future__ import annotations
 
-import importlib
-
+from graphlint.catalogue import (
+    branches,
+    divergence,
+    dynamic_shape,
+    fallback,
+    functional_loops,
+    host_sync,
+    inplace,
+    loops,
+    statements,
+)
 from graphlint.catalogue.model import Example, FixSafety, Level, Rule, Severity
 
 # The order here is the order of the docs and of `graphlint --list-rules`.
-FAMILIES = (
-    "statements",
-    "divergence",
-    "inplace",
-    "functional_loops",
-    "fallback",
-    "dynamic_shape",
-    "host_sync",
-    "branches",
-    "loops",
-)
-
-
-def _load() -> tuple[Rule, ...]:
-    rules: list[Rule] = []
-    for family in FAMILIES:
-        try:
-            module = importlib.import_module(f"graphlint.catalogue.{family}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"graphlint.catalogue.{family}":
-                raise
-            continue
-        rules.extend(module.RULES)
-    return tuple(rules)
-
-
-RULES: tuple[Rule, ...] = _load()
+FAMILY_MODULES = (statements, divergence, inplace, functional_loops, fallback, dynamic_shape, host_sync, branches,
+                  loops)
+FAMILIES: tuple[str, ...] = tuple(module.FAMILY for module in FAMILY_MODULES)
+RULES: tuple[Rule, ...] = tuple(rule for module in FAMILY_MODULES for rule in module.RULES)
 BY_NAME: dict[str, Rule] = {name: rule for rule in RULES for name in rule.names}
 
 
@@ -51,4 +38,5 @@ def family_rules(family: str) -> tuple[Rule, ...]:
     return tuple(rule for rule in RULES if rule.family == family)
 
 
-__all__ = ["Example", "FixSafety", "Level", "Rule", "Severity", "RULES", "BY_NAME", "lookup", "family_rules"]
+__all__ = ["Example", "FixSafety", "Level", "Rule", "Severity", "RULES", "BY_NAME", "FAMILIES", "lookup",
+           "family_rules"]

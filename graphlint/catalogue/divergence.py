@@ -22,982 +22,1033 @@ from graphlint.catalogue.model import (
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "divergence"
 
-RULES = (
-    # message fields: {call} - the call as written, e.g. "random.random()" or "np.random.normal(...)"
-    Rule(
-        id="W5201",
-        symbol="python-random-in-graph",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message=(
-            "`{call}` is drawn once, when the graph is compiled, and every call reuses that value; "
-            "use a MindSpore random op (ops.uniform, ops.standard_normal, ops.rand_like, nn.Dropout)"
-        ),
-        summary=(
-            "A call into Python's `random` module or `numpy.random` (`random.random()`, "
-            "`random.randint`, `np.random.rand()`, `np.random.normal`, ...) inside graph code."
-        ),
-        why=(
-            "The graph compiler evaluates calls into `random` / `numpy.random` while it compiles and "
-            "bakes the result into the graph as a constant. PYNATIVE_MODE draws a new number on every "
-            "call; GRAPH_MODE and `jit(fullgraph=True)` return the first draw forever (measured with "
-            "MindSpore 2.10: `x * random.random()` with `random.seed(0)` gives 0.844 on the first "
-            "call and again 0.844 on the second, PYNATIVE gives 0.844 then 0.758; a "
-            "`if random.random() < 0.5: flip` augmentation takes the same branch on every call). "
-            "Neither level reports anything: strict does not reject it. MindSpore's own random ops "
-            "(`ops.uniform`, `ops.standard_normal`, `ops.rand_like`, `ops.randn`, `ops.randint`, "
-            "`nn.Dropout`) are graph operators and draw new values on every call at both levels."
-        ),
-        fix=(
-            "Use a MindSpore random operator inside the graph (`ops.uniform(shape, Tensor(0.0), "
-            "Tensor(1.0))`, `ops.standard_normal(shape)`, `ops.rand_like(x)`), or draw the value "
-            "outside the Cell and pass it in as a Tensor argument. A value that should be drawn "
-            "once may be drawn in `__init__`."
-        ),
-        fails=(
-            diverges(
-                """
-                import random
+# message fields: {call} - the call as written, e.g. "random.random()" or "np.random.normal(...)"
+PYTHON_RANDOM_IN_GRAPH = Rule(
+    id="W5201",
+    symbol="python-random-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message=(
+        "`{call}` is drawn once, when the graph is compiled, and every call reuses that value; "
+        "use a MindSpore random op (ops.uniform, ops.standard_normal, ops.rand_like, nn.Dropout)"
+    ),
+    summary=(
+        "A call into Python's `random` module or `numpy.random` (`random.random()`, "
+        "`random.randint`, `np.random.rand()`, `np.random.normal`, ...) inside graph code."
+    ),
+    why=(
+        "The graph compiler evaluates calls into `random` / `numpy.random` while it compiles and "
+        "bakes the result into the graph as a constant. PYNATIVE_MODE draws a new number on every "
+        "call; GRAPH_MODE and `jit(fullgraph=True)` return the first draw forever (measured with "
+        "MindSpore 2.10: `x * random.random()` with `random.seed(0)` gives 0.844 on the first "
+        "call and again 0.844 on the second, PYNATIVE gives 0.844 then 0.758; a "
+        "`if random.random() < 0.5: flip` augmentation takes the same branch on every call). "
+        "Neither level reports anything: strict does not reject it. MindSpore's own random ops "
+        "(`ops.uniform`, `ops.standard_normal`, `ops.rand_like`, `ops.randn`, `ops.randint`, "
+        "`nn.Dropout`) are graph operators and draw new values on every call at both levels."
+    ),
+    fix=(
+        "Use a MindSpore random operator inside the graph (`ops.uniform(shape, Tensor(0.0), "
+        "Tensor(1.0))`, `ops.standard_normal(shape)`, `ops.rand_like(x)`), or draw the value "
+        "outside the Cell and pass it in as a Tensor argument. A value that should be drawn "
+        "once may be drawn in `__init__`."
+    ),
+    flagged=(
+        diverges(
+            """
+            import random
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x * random.random()
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * random.random()
 
-                def drive(call, target, inputs):
-                    random.seed(0)
-                    return [call(*args) for args in inputs]
-                """,
-                title="`random.random()` / `random.randint()`",
-            ),
-            diverges(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        noise = Tensor(np.random.normal(0.0, 1.0, (2, 3)).astype(np.float32))
-                        return x + noise
-
-                def drive(call, target, inputs):
-                    np.random.seed(0)
-                    return [call(*args) for args in inputs]
-                """,
-                title="`np.random.normal()` / `np.random.rand()`",
-            ),
-            diverges(
-                """
-                import random
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        if random.random() < 0.5:
-                            return x[:, ::-1]
-                        return x
-
-                def drive(call, target, inputs):
-                    random.seed(3)
-                    return [call(*inputs[0]) for _ in range(6)]
-                """,
-                title="random branch (`if random.random() < p:`)",
-            ),
-        ),
-        passes=(
-            # MindSpore random ops draw on every call: the outputs differ between calls at every level.
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        u = ops.uniform(x.shape, Tensor(0.0), Tensor(1.0))
-                        n = ops.standard_normal(x.shape)
-                        return u, n
-
-                def drive(call, target, inputs):
-                    u1, n1 = call(*inputs[0])
-                    u2, n2 = call(*inputs[0])
-                    in_range = bool(((u1 >= 0) & (u1 < 1)).all())
-                    return [bool((u1 != u2).any()), bool((n1 != n2).any()), in_range]
-                """,
-            ),
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.dropout = nn.Dropout(p=0.5)
-
-                    def construct(self, x):
-                        return self.dropout(x)
-
-                def drive(call, target, inputs):
-                    target.set_train(True)
-                    x = Tensor(np.ones((64, 64), np.float32))
-                    a = call(x)
-                    b = call(x)
-                    return [bool((a != b).any()), bool((a == 0).any())]
-                """,
-            ),
-            # Drawn once in __init__: the same value in both modes (random is seeded at import).
-            passes(
-                """
-                import random
-
+            def drive(call, target, inputs):
                 random.seed(0)
+                return [call(*args) for args in inputs]
+            """,
+            title="`random.random()` / `random.randint()`",
+            lines=5,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    noise = Tensor(np.random.normal(0.0, 1.0, (2, 3)).astype(np.float32))
+                    return x + noise
 
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.scale = random.random()
+            def drive(call, target, inputs):
+                np.random.seed(0)
+                return [call(*args) for args in inputs]
+            """,
+            title="`np.random.normal()` / `np.random.rand()`",
+            lines=3,
+        ),
+        diverges(
+            """
+            import random
 
-                    def construct(self, x):
-                        return x * self.scale
-                """,
-            ),
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if random.random() < 0.5:
+                        return x[:, ::-1]
+                    return x
+
+            def drive(call, target, inputs):
+                random.seed(3)
+                return [call(*inputs[0]) for _ in range(6)]
+            """,
+            title="random branch (`if random.random() < p:`)",
+            lines=5,
         ),
     ),
-    # message fields: {call} - e.g. "time.time()"
-    Rule(
-        id="W5202",
-        symbol="wall-clock-in-graph",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message=(
-            "`{call}` is read once, when the graph is compiled; measure time outside the Cell "
-            "or pass it in as a Tensor argument"
-        ),
-        summary=(
-            "A clock read (`time.time()`, `time.perf_counter()`, `time.monotonic()`, "
-            "`datetime.now()`, ...) inside graph code."
-        ),
-        why=(
-            "The compiler runs the clock call while compiling and freezes its result into the graph: "
-            "every later call returns the compile-time timestamp. Measured with MindSpore 2.10: two "
-            "calls 0.3 s apart return different values in PYNATIVE_MODE and identical values in "
-            "GRAPH_MODE and under `jit(fullgraph=True)`; strict does not reject the call."
-        ),
-        fix="Read the clock outside the graph (around the Cell call) and pass the value in as a Tensor.",
-        fails=(
-            diverges(
-                """
-                import time
+    clean=(
+        # MindSpore random ops draw on every call: the outputs differ between calls at every level.
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    u = ops.uniform(x.shape, Tensor(0.0), Tensor(1.0))
+                    n = ops.standard_normal(x.shape)
+                    return u, n
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        t = time.time()
-                        return x * 0 + (t - int(t))
-
-                def drive(call, target, inputs):
-                    a = call(*inputs[0])
-                    time.sleep(0.3)
-                    b = call(*inputs[1])
-                    return [bool((a != b).all())]
-                """,
-                title="`time.time()`",
-            ),
+            def drive(call, target, inputs):
+                u1, n1 = call(*inputs[0])
+                u2, n2 = call(*inputs[0])
+                in_range = bool(((u1 >= 0) & (u1 < 1)).all())
+                return [bool((u1 != u2).any()), bool((n1 != n2).any()), in_range]
+            """,
         ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x, t):
-                        return x * 0 + t
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.dropout = nn.Dropout(p=0.5)
 
-                def drive(call, target, inputs):
-                    x = inputs[0][0]
-                    return [call(x, Tensor(1.0)), call(x, Tensor(2.0))]
-                """,
-            ),
+                def construct(self, x):
+                    return self.dropout(x)
+
+            def drive(call, target, inputs):
+                target.set_train(True)
+                x = Tensor(np.ones((64, 64), np.float32))
+                a = call(x)
+                b = call(x)
+                return [bool((a != b).any()), bool((a == 0).any())]
+            """,
+        ),
+        # Drawn once in __init__: the same value in both modes (random is seeded at import).
+        passes(
+            """
+            import random
+
+            random.seed(0)
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = random.random()
+
+                def construct(self, x):
+                    return x * self.scale
+            """,
         ),
     ),
-    # message fields: {call} - e.g. "os.environ['SCALE']" or "os.getenv('DEBUG')"
-    Rule(
-        id="W5203",
-        symbol="environ-read-in-graph",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message=(
-            "`{call}` is read once, when the graph is compiled; read the variable in `__init__` "
-            "or outside the Cell and pass the value in"
-        ),
-        summary="`os.environ[...]`, `os.environ.get(...)` or `os.getenv(...)` read inside graph code.",
-        why=(
-            "The environment is read while the graph is compiled and the value (and any branch that "
-            "depends on it) is frozen into the graph. Measured with MindSpore 2.10: setting "
-            "`GL_SCALE=2` then `GL_SCALE=3` between two calls of `x * float(os.environ['GL_SCALE'])` "
-            "gives x*2 then x*3 in PYNATIVE_MODE, x*2 twice in GRAPH_MODE and under "
-            "`jit(fullgraph=True)`; an `if os.getenv(...) == '1':` branch is likewise frozen. "
-            "Strict does not reject it."
-        ),
-        fix=(
-            "Read the variable once in `__init__` (and treat it as configuration), or pass the value "
-            "as an argument when it must change between calls."
-        ),
-        fails=(
-            diverges(
-                """
-                import os
+)
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x * float(os.environ["GL_SCALE"])
 
-                def drive(call, target, inputs):
-                    out = []
-                    for scale in ("2", "3"):
-                        os.environ["GL_SCALE"] = scale
-                        out.append(call(*inputs[0]))
-                    return out
-                """,
-                title="`os.environ[...]`",
-            ),
-            diverges(
-                """
-                import os
+# message fields: {call} - e.g. "time.time()"
+WALL_CLOCK_IN_GRAPH = Rule(
+    id="W5202",
+    symbol="wall-clock-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message=(
+        "`{call}` is read once, when the graph is compiled; measure time outside the Cell "
+        "or pass it in as a Tensor argument"
+    ),
+    summary=(
+        "A clock read (`time.time()`, `time.perf_counter()`, `time.monotonic()`, "
+        "`datetime.now()`, ...) inside graph code."
+    ),
+    why=(
+        "The compiler runs the clock call while compiling and freezes its result into the graph: "
+        "every later call returns the compile-time timestamp. Measured with MindSpore 2.10: two "
+        "calls 0.3 s apart return different values in PYNATIVE_MODE and identical values in "
+        "GRAPH_MODE and under `jit(fullgraph=True)`; strict does not reject the call."
+    ),
+    fix="Read the clock outside the graph (around the Cell call) and pass the value in as a Tensor.",
+    flagged=(
+        diverges(
+            """
+            import time
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        if os.getenv("GL_DOUBLE") == "1":
-                            return x * 2
-                        return x
+            class Net(nn.Cell):
+                def construct(self, x):
+                    t = time.time()
+                    return x * 0 + (t - int(t))
 
-                def drive(call, target, inputs):
-                    out = []
-                    for flag in ("0", "1"):
-                        os.environ["GL_DOUBLE"] = flag
-                        out.append(call(*inputs[0]))
-                    return out
-                """,
-                title="`os.getenv()` / `os.environ.get()`",
-            ),
-        ),
-        passes=(
-            # Read in __init__: both modes use the value seen at construction time.
-            passes(
-                """
-                import os
-
-                os.environ["GL_SCALE"] = "2"
-
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.scale = float(os.environ["GL_SCALE"])
-
-                    def construct(self, x):
-                        return x * self.scale
-
-                def drive(call, target, inputs):
-                    out = []
-                    for scale in ("2", "3"):
-                        os.environ["GL_SCALE"] = scale
-                        out.append(call(*inputs[0]))
-                    return out
-                """,
-            ),
+            def drive(call, target, inputs):
+                a = call(*inputs[0])
+                time.sleep(0.3)
+                b = call(*inputs[1])
+                return [bool((a != b).all())]
+            """,
+            title="`time.time()`",
+            lines=5,
         ),
     ),
-    # message fields: {name} - the global's name
-    Rule(
-        id="W5204",
-        symbol="mutable-global-in-graph",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message=(
-            "global `{name}` is frozen into the graph when it is compiled, but the module changes it; "
-            "pass the value as an argument (or keep it in a Parameter updated with ops.assign)"
-        ),
-        summary=(
-            "Graph code reads a module-level global that the module rebinds (`global {name}` "
-            "assignment in a function) or mutates (`NAME[key] = ...`, `NAME.update(...)`) - "
-            "mutable configuration."
-        ),
-        why=(
-            "Globals read by graph code are constants of the compiled graph: their value at the first "
-            "call is baked in, and the graph is not recompiled when the global changes. Measured with "
-            "MindSpore 2.10: `x * SCALE` with `SCALE` changed from 2.0 to 3.0 between calls gives "
-            "x*2 then x*3 in PYNATIVE_MODE, x*2 twice in GRAPH_MODE and under `jit(fullgraph=True)`; "
-            "the same holds for an item of a global dict (`CONFIG['scale']`). Globals that are never "
-            "changed (constants such as `EPS = 1e-6`, `np.pi`, `np.float32(2.0)`) are fine."
-        ),
-        fix=(
-            "Pass changing values as arguments of `construct`, or hold them in a `Parameter` "
-            "(`requires_grad=False`) and change it with `ops.assign`. Keep module globals constant."
-        ),
-        fails=(
-            diverges(
-                """
-                SCALE = 2.0
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, t):
+                    return x * 0 + t
 
-                def set_scale(value):
-                    global SCALE
-                    SCALE = value
+            def drive(call, target, inputs):
+                x = inputs[0][0]
+                return [call(x, Tensor(1.0)), call(x, Tensor(2.0))]
+            """,
+        ),
+    ),
+)
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x * SCALE
 
-                def drive(call, target, inputs):
-                    out = [call(*inputs[0])]
-                    set_scale(3.0)
+# message fields: {call} - e.g. "os.environ['SCALE']" or "os.getenv('DEBUG')"
+ENVIRON_READ_IN_GRAPH = Rule(
+    id="W5203",
+    symbol="environ-read-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message=(
+        "`{call}` is read once, when the graph is compiled; read the variable in `__init__` "
+        "or outside the Cell and pass the value in"
+    ),
+    summary="`os.environ[...]`, `os.environ.get(...)` or `os.getenv(...)` read inside graph code.",
+    why=(
+        "The environment is read while the graph is compiled and the value (and any branch that "
+        "depends on it) is frozen into the graph. Measured with MindSpore 2.10: setting "
+        "`GL_SCALE=2` then `GL_SCALE=3` between two calls of `x * float(os.environ['GL_SCALE'])` "
+        "gives x*2 then x*3 in PYNATIVE_MODE, x*2 twice in GRAPH_MODE and under "
+        "`jit(fullgraph=True)`; an `if os.getenv(...) == '1':` branch is likewise frozen. "
+        "Strict does not reject it."
+    ),
+    fix=(
+        "Read the variable once in `__init__` (and treat it as configuration), or pass the value "
+        "as an argument when it must change between calls."
+    ),
+    flagged=(
+        diverges(
+            """
+            import os
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * float(os.environ["GL_SCALE"])
+
+            def drive(call, target, inputs):
+                out = []
+                for scale in ("2", "3"):
+                    os.environ["GL_SCALE"] = scale
                     out.append(call(*inputs[0]))
-                    return out
-                """,
-                title="global rebound between calls",
-            ),
-            diverges(
-                """
-                CONFIG = {"scale": 2.0}
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x * CONFIG["scale"]
-
-                def drive(call, target, inputs):
-                    out = [call(*inputs[0])]
-                    CONFIG["scale"] = 3.0
-                    out.append(call(*inputs[0]))
-                    return out
-                """,
-                title="global dict item changed between calls",
-            ),
+                return out
+            """,
+            title="`os.environ[...]`",
+            lines=5,
         ),
-        passes=(
-            passes(
-                """
-                import math
+        diverges(
+            """
+            import os
 
-                EPS = 1e-6
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x * np.float32(2.0) + np.pi + math.e + EPS
-                """,
-            ),
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x, scale):
-                        return x * scale
-
-                def drive(call, target, inputs):
-                    x = inputs[0][0]
-                    return [call(x, Tensor(2.0)), call(x, Tensor(3.0))]
-                """,
-            ),
-        ),
-    ),
-    # message fields: {name} - the global's name
-    Rule(
-        id="W5205",
-        symbol="global-write-in-graph",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message=(
-            "`global {name}` written in graph code: the module global never changes and the graph "
-            "does not see the new value; return the value, or keep it in a Parameter updated with "
-            "ops.assign_add"
-        ),
-        summary="A `global` statement followed by an assignment (`COUNT += 1`) inside graph code.",
-        why=(
-            "Graph code cannot write module globals. Measured with MindSpore 2.10: with "
-            "`global COUNT; COUNT += 1; return x + COUNT` (or `COUNT = COUNT + 1`), PYNATIVE_MODE "
-            "returns x+1, x+2 and leaves COUNT == 2; GRAPH_MODE and `jit(fullgraph=True)` return "
-            "x+0 on both calls and leave COUNT == 0: the write is silently dropped and even the read "
-            "after it sees the old value. No level reports an error."
-        ),
-        fix=(
-            "Keep the counter in a `Parameter(Tensor(0, ms.int32), requires_grad=False)` and update "
-            "it with `ops.assign_add`, or return the value and update the global outside the Cell."
-        ),
-        fails=(
-            diverges(
-                """
-                COUNT = 0
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        global COUNT
-                        COUNT += 1
-                        return x + COUNT
-
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(COUNT)
-                    return out
-                """,
-                title="`global NAME` + assignment",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.steps = Parameter(Tensor(0, ms.int32), name="steps", requires_grad=False)
-
-                    def construct(self, x):
-                        ops.assign_add(self.steps, Tensor(1, ms.int32))
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if os.getenv("GL_DOUBLE") == "1":
                         return x * 2
+                    return x
 
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(target.steps.value())
-                    return out
-                """,
-            ),
+            def drive(call, target, inputs):
+                out = []
+                for flag in ("0", "1"):
+                    os.environ["GL_DOUBLE"] = flag
+                    out.append(call(*inputs[0]))
+                return out
+            """,
+            title="`os.getenv()` / `os.environ.get()`",
+            lines=5,
         ),
     ),
-    # message fields: {call} - e.g. "logging.info(...)", "logger.warning(...)", "warnings.warn(...)"
-    Rule(
-        id="W5206",
-        symbol="logging-in-graph",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message=(
-            "`{call}` runs once, when the graph is compiled, not on every call; use print() or "
-            "ops.print_ (graph Print ops run on every call) or log outside the Cell"
-        ),
-        summary=(
-            "A `logging` call (`logging.info`, `logger.warning`, ...) or `warnings.warn` inside "
-            "graph code."
-        ),
-        why=(
-            "The compiler executes these Python calls while it compiles the graph; they are not part "
-            "of the compiled graph. Measured with MindSpore 2.10: a handler attached to the logger "
-            "receives 2 records for 2 calls in PYNATIVE_MODE but 1 record in GRAPH_MODE and under "
-            "`jit(fullgraph=True)`; `warnings.warn` likewise fires once. By contrast `print(...)` and `ops.print_` "
-            "become a graph Print operator and print on every call at both levels (the text format "
-            "differs slightly from PYNATIVE), so they are not reported."
-        ),
-        fix=(
-            "Log outside the Cell (around the call), or use `print(...)` / `ops.print_(...)` in graph "
-            "code when the message must appear on every call."
-        ),
-        fails=(
-            diverges(
-                """
-                import logging
+    clean=(
+        # Read in __init__: both modes use the value seen at construction time.
+        passes(
+            """
+            import os
 
-                class ListHandler(logging.Handler):
-                    def __init__(self):
-                        super().__init__()
-                        self.records = []
+            os.environ["GL_SCALE"] = "2"
 
-                    def emit(self, record):
-                        self.records.append(record)
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = float(os.environ["GL_SCALE"])
 
-                HANDLER = ListHandler()
-                LOGGER = logging.getLogger("graphlint_probe")
-                LOGGER.addHandler(HANDLER)
-                LOGGER.setLevel(logging.INFO)
+                def construct(self, x):
+                    return x * self.scale
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        LOGGER.info("forward")
-                        return x * 2
-
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(len(HANDLER.records))
-                    return out
-                """,
-                title="`logger.info()` / `logging.info()`",
-            ),
-            diverges(
-                """
-                import warnings
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        warnings.warn("slow path")
-                        return x * 2
-
-                def drive(call, target, inputs):
-                    with warnings.catch_warnings(record=True) as caught:
-                        warnings.simplefilter("always")
-                        out = [call(*args) for args in inputs]
-                    out.append(len(caught))
-                    return out
-                """,
-                title="`warnings.warn()`",
-            ),
-        ),
-        passes=(
-            # print() compiles to a Print operator that runs on every call.
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        print("x sum:", x.sum())
-                        ops.print_("x max:", x.max())
-                        return x * 2
-                """,
-            ),
+            def drive(call, target, inputs):
+                out = []
+                for scale in ("2", "3"):
+                    os.environ["GL_SCALE"] = scale
+                    out.append(call(*inputs[0]))
+                return out
+            """,
         ),
     ),
-    # message fields: {expr} - the mutation as written, e.g. "CALLS.append(...)", "STATS[...] = ...",
-    #                 {target} - the container, e.g. "CALLS", "self.history"
-    Rule(
-        id="W5207",
-        symbol="python-container-mutation-in-graph",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message=(
-            "`{expr}` mutates the Python container `{target}` from graph code: the graph works on a "
-            "compile-time copy and the host object is not reliably updated; return the values instead"
+)
+
+
+# message fields: {name} - the global's name
+MUTABLE_GLOBAL_IN_GRAPH = Rule(
+    id="W5204",
+    symbol="mutable-global-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message=(
+        "global `{name}` is frozen into the graph when it is compiled, but the module changes it; "
+        "pass the value as an argument (or keep it in a Parameter updated with ops.assign)"
+    ),
+    summary=(
+        "Graph code reads a module-level global that the module rebinds (`global {name}` "
+        "assignment in a function) or mutates (`NAME[key] = ...`, `NAME.update(...)`) - "
+        "mutable configuration."
+    ),
+    why=(
+        "Globals read by graph code are constants of the compiled graph: their value at the first "
+        "call is baked in, and the graph is not recompiled when the global changes. Measured with "
+        "MindSpore 2.10: `x * SCALE` with `SCALE` changed from 2.0 to 3.0 between calls gives "
+        "x*2 then x*3 in PYNATIVE_MODE, x*2 twice in GRAPH_MODE and under `jit(fullgraph=True)`; "
+        "the same holds for an item of a global dict (`CONFIG['scale']`). Globals that are never "
+        "changed (constants such as `EPS = 1e-6`, `np.pi`, `np.float32(2.0)`) are fine."
+    ),
+    fix=(
+        "Pass changing values as arguments of `construct`, or hold them in a `Parameter` "
+        "(`requires_grad=False`) and change it with `ops.assign`. Keep module globals constant."
+    ),
+    flagged=(
+        diverges(
+            """
+            SCALE = 2.0
+
+            def set_scale(value):
+                global SCALE
+                SCALE = value
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * SCALE
+
+            def drive(call, target, inputs):
+                out = [call(*inputs[0])]
+                set_scale(3.0)
+                out.append(call(*inputs[0]))
+                return out
+            """,
+            title="global rebound between calls",
+            lines=9,
         ),
-        summary=(
-            "Graph code mutates a Python list or dict that lives outside the call: a module-level "
-            "container or a `self.<attr>` container (`append`, `extend`, `insert`, `pop`, `update`, "
-            "`clear`, or `GLOBAL[key] = value`)."
-        ),
-        why=(
-            "Lists and dicts that graph code reads are converted into graph constants at compile "
-            "time; mutating them mutates that copy. Measured with MindSpore 2.10: `CALLS.append(1)` "
-            "in `construct` (or in a helper it calls) leaves `len(CALLS) == 0` after two GRAPH_MODE "
-            "or `jit(fullgraph=True)` calls (PYNATIVE: 2); `STATS['calls'] = ...` leaves the dict "
-            "empty; `self.history.append(1); return x * len(self.history)` returns x*0 in GRAPH_MODE "
-            "(x*1 then x*2 in PYNATIVE) and leaves `net.history` empty; `list.clear()`, "
-            "`dict.update()` / `clear()` / `setdefault()` are dropped the same way. At the lax level "
-            "a few list methods (`extend`, `insert`, `pop`) are instead run by the interpreter on "
-            "every call and match PYNATIVE, but strict drops them too (`BUF.extend([1, 2])` twice: "
-            "7 items in PYNATIVE and lax, 3 under `jit(fullgraph=True)`). No level reports an "
-            "error, except strict for dict methods it does not know (`setdefault`, `pop`). "
-            "Item assignment on a `self` dict (`self.cache[k] = v`) is a different case: strict "
-            "rejects it (see attribute-write-in-graph)."
-        ),
-        fix=(
-            "Return the values from `construct` and collect them outside the Cell; for counters use "
-            "a `Parameter` and `ops.assign_add`. Local lists built and consumed inside `construct` "
-            "are fine."
-        ),
-        fails=(
-            diverges(
-                """
-                CALLS = []
+        diverges(
+            """
+            CONFIG = {"scale": 2.0}
 
-                def log_call(x):
-                    CALLS.append(1)
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * CONFIG["scale"]
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        log_call(x)
-                        return x * 2
-
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(len(CALLS))
-                    return out
-                """,
-                title="module-level list `.append()`",
-            ),
-            diverges(
-                """
-                STATS = {}
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        STATS["calls"] = STATS.get("calls", 0) + 1
-                        return x * 2
-
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(len(STATS))
-                    return out
-                """,
-                title="module-level dict item assignment",
-            ),
-            diverges(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.history = []
-
-                    def construct(self, x):
-                        self.history.append(1)
-                        return x * len(self.history)
-
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(len(target.history))
-                    return out
-                """,
-                title="`self.<list>.append()`",
-            ),
-            Example(
-                """
-                BUF = [7, 8, 9]
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        BUF.extend([1, 2])
-                        return x * 2
-
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(len(BUF))
-                    return out
-                """,
-                lax=OK,
-                strict=DIVERGES,
-                title="module-level list `.extend()` / `.insert()` / `.pop()`",
-            ),
-        ),
-        passes=(
-            # A local list built and consumed inside construct is fine.
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        parts = []
-                        for i in range(3):
-                            parts.append(x * i)
-                        return ops.stack(parts)
-                """,
-            ),
+            def drive(call, target, inputs):
+                out = [call(*inputs[0])]
+                CONFIG["scale"] = 3.0
+                out.append(call(*inputs[0]))
+                return out
+            """,
+            title="global dict item changed between calls",
+            lines=5,
         ),
     ),
-    # message fields: {attr} - the attribute name, {method} - the method (or place) that reassigns it
-    Rule(
-        id="W5208",
-        symbol="host-attribute-change-between-calls",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message=(
-            "`self.{attr}` is frozen into the graph when it is compiled, but `{method}` changes it; "
-            "make it a Parameter changed with ops.assign, or pass it as an argument"
+    clean=(
+        passes(
+            """
+            import math
+
+            EPS = 1e-6
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * np.float32(2.0) + np.pi + math.e + EPS
+            """,
         ),
-        summary=(
-            "`construct` reads a plain (non-Parameter) attribute - a Python number, string, list or "
-            "a Tensor - that is reassigned outside `__init__` (in another method, or on the "
-            "instance from outside)."
-        ),
-        why=(
-            "The compiled graph is cached per Cell and input signature; plain attributes are compile-"
-            "time constants and changing one does not trigger a recompilation. Measured with "
-            "MindSpore 2.10: `net.scale` changed from 2.0 to 3.0 between calls gives x*2 then x*3 in "
-            "PYNATIVE_MODE, x*2 twice in GRAPH_MODE and under `jit(fullgraph=True)`; the same for a "
-            "Tensor attribute replaced by another Tensor and for an item of a list attribute. "
-            "`Cell.set_train()` on the Cell that is called is the exception: it recompiles and "
-            "matches PYNATIVE at both levels, so it is not reported; but assigning `.training` "
-            "directly, or calling `set_train()` only on a sub-Cell after the first call, is frozen "
-            "like any other attribute (measured). A `Parameter` changed with `ops.assign` "
-            "is seen by every later call at both levels; note that `Parameter.set_data(...)` / "
-            "`assign_value(...)` between calls is seen in GRAPH_MODE but NOT by `mindspore.jit(cell)` "
-            "called in PYNATIVE_MODE (measured: the old value is used), so prefer `ops.assign`."
-        ),
-        fix=(
-            "Hold values that change between calls in a `Parameter(..., requires_grad=False)` and "
-            "change it with `ops.assign(param, value)`, or pass them as arguments of `construct`."
-        ),
-        fails=(
-            diverges(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.scale = 2.0
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, scale):
+                    return x * scale
 
-                    def set_scale(self, scale):
-                        self.scale = scale
-
-                    def construct(self, x):
-                        return x * self.scale
-
-                def drive(call, target, inputs):
-                    out = [call(*inputs[0])]
-                    target.set_scale(3.0)
-                    out.append(call(*inputs[0]))
-                    return out
-                """,
-                title="Python scalar attribute changed between calls",
-            ),
-            diverges(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.bias = Tensor(np.ones((2, 3), np.float32))
-
-                    def set_bias(self, bias):
-                        self.bias = bias
-
-                    def construct(self, x):
-                        return x + self.bias
-
-                def drive(call, target, inputs):
-                    out = [call(*inputs[0])]
-                    target.set_bias(Tensor(np.full((2, 3), 5.0, np.float32)))
-                    out.append(call(*inputs[0]))
-                    return out
-                """,
-                title="Tensor attribute replaced between calls",
-            ),
-            diverges(
-                """
-                class Net(nn.Cell):
-                    def eval_mode(self):
-                        self.training = False
-
-                    def construct(self, x):
-                        if self.training:
-                            return x * 2
-                        return x
-
-                def drive(call, target, inputs):
-                    target.set_train(True)
-                    out = [call(*inputs[0])]
-                    target.eval_mode()
-                    out.append(call(*inputs[0]))
-                    return out
-                """,
-                title="`self.training` assigned directly (not via `set_train()`)",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.scale = Parameter(Tensor(2.0, ms.float32), name="scale", requires_grad=False)
-
-                    def set_scale(self, scale):
-                        ops.assign(self.scale, Tensor(scale, ms.float32))
-
-                    def construct(self, x):
-                        return x * self.scale
-
-                def drive(call, target, inputs):
-                    out = [call(*inputs[0])]
-                    target.set_scale(3.0)
-                    out.append(call(*inputs[0]))
-                    return out
-                """,
-            ),
-            # set_train() toggles self.training and recompiles: not a divergence.
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        if self.training:
-                            return x * 2
-                        return x
-
-                def drive(call, target, inputs):
-                    target.set_train(True)
-                    out = [call(*inputs[0])]
-                    target.set_train(False)
-                    out.append(call(*inputs[0]))
-                    target.set_train(True)
-                    out.append(call(*inputs[0]))
-                    return out
-                """,
-            ),
+            def drive(call, target, inputs):
+                x = inputs[0][0]
+                return [call(x, Tensor(2.0)), call(x, Tensor(3.0))]
+            """,
         ),
     ),
-    # message fields: {attr} - the attribute name
-    Rule(
-        id="W5209",
-        symbol="attribute-write-in-graph",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message=(
-            "`self.{attr}` is assigned in graph code but is not a Parameter: lax falls back to Python "
-            "(branches on it are frozen), strict rejects it; use a Parameter and ops.assign"
-        ),
-        summary=(
-            "`self.<attr> = ...`, `self.<attr> += ...` or `self.<attr>[key] = ...` inside graph code, "
-            "where the attribute is not a `Parameter` (a Python number or bool, None, a Tensor, a "
-            "list or dict)."
-        ),
-        why=(
-            "At the lax level the write is executed by the Python interpreter (JIT fallback) on every "
-            "call, so a plain counter (`self.count += 1`) ends with the right value - but reads of the "
-            "attribute that steer control flow are folded at compile time: `if self.count < 1: "
-            "self.count += 1` keeps incrementing (PYNATIVE: 1, 1, 1; GRAPH_MODE: 1, 2, 3), and a "
-            "'first call' flag (`if not self.warm: self.warm = True; ...`) takes the first-call "
-            "branch forever. Item assignment on a dict or Tensor attribute (`self.cache[k] = v`, "
-            "`self.buf[0] = v`) is not written back at all in GRAPH_MODE. Strict "
-            "(`jit(fullgraph=True)`, MindIR export) rejects every such write, also in a method of a "
-            "helper object that graph code calls (`self.counter.step(x)` with `self.n += 1` in "
-            "`step`), and an attribute that only graph code creates fails there with "
-            "`AttributeError: The 'Net' object has no attribute 'feature'` (measured)."
-        ),
-        mindspore_error=(
-            "TypeError: In JIT strict mode, if need to modify a member attribute of a class with "
-            "self.count, the member attribute must be of the Parameter type. But got '0' with type "
-            "'int'."
-        ),
-        fix=(
-            "Make the attribute a `Parameter(Tensor(...), requires_grad=False)` in `__init__` and "
-            "update it with `ops.assign` / `ops.assign_add` (or `self.param += ...`, which MindSpore "
-            "turns into an assign). Do not keep Python state on the Cell that `construct` changes."
-        ),
-        fails=(
-            falls_back(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.count = 0
+)
 
-                    def construct(self, x):
+
+# message fields: {name} - the global's name
+GLOBAL_WRITE_IN_GRAPH = Rule(
+    id="W5205",
+    symbol="global-write-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message=(
+        "`global {name}` written in graph code: the module global never changes and the graph "
+        "does not see the new value; return the value, or keep it in a Parameter updated with "
+        "ops.assign_add"
+    ),
+    summary="A `global` statement followed by an assignment (`COUNT += 1`) inside graph code.",
+    why=(
+        "Graph code cannot write module globals. Measured with MindSpore 2.10: with "
+        "`global COUNT; COUNT += 1; return x + COUNT` (or `COUNT = COUNT + 1`), PYNATIVE_MODE "
+        "returns x+1, x+2 and leaves COUNT == 2; GRAPH_MODE and `jit(fullgraph=True)` return "
+        "x+0 on both calls and leave COUNT == 0: the write is silently dropped and even the read "
+        "after it sees the old value. No level reports an error."
+    ),
+    fix=(
+        "Keep the counter in a `Parameter(Tensor(0, ms.int32), requires_grad=False)` and update "
+        "it with `ops.assign_add`, or return the value and update the global outside the Cell."
+    ),
+    flagged=(
+        diverges(
+            """
+            COUNT = 0
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    global COUNT
+                    COUNT += 1
+                    return x + COUNT
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(COUNT)
+                return out
+            """,
+            title="`global NAME` + assignment",
+            lines=6,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.steps = Parameter(Tensor(0, ms.int32), name="steps", requires_grad=False)
+
+                def construct(self, x):
+                    ops.assign_add(self.steps, Tensor(1, ms.int32))
+                    return x * 2
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(target.steps.value())
+                return out
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {call} - e.g. "logging.info(...)", "logger.warning(...)", "warnings.warn(...)"
+LOGGING_IN_GRAPH = Rule(
+    id="W5206",
+    symbol="logging-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message=(
+        "`{call}` runs once, when the graph is compiled, not on every call; use print() or "
+        "ops.print_ (graph Print ops run on every call) or log outside the Cell"
+    ),
+    summary=(
+        "A `logging` call (`logging.info`, `logger.warning`, ...) or `warnings.warn` inside "
+        "graph code."
+    ),
+    why=(
+        "The compiler executes these Python calls while it compiles the graph; they are not part "
+        "of the compiled graph. Measured with MindSpore 2.10: a handler attached to the logger "
+        "receives 2 records for 2 calls in PYNATIVE_MODE but 1 record in GRAPH_MODE and under "
+        "`jit(fullgraph=True)`; `warnings.warn` likewise fires once. By contrast `print(...)` and `ops.print_` "
+        "become a graph Print operator and print on every call at both levels (the text format "
+        "differs slightly from PYNATIVE), so they are not reported."
+    ),
+    fix=(
+        "Log outside the Cell (around the call), or use `print(...)` / `ops.print_(...)` in graph "
+        "code when the message must appear on every call."
+    ),
+    flagged=(
+        diverges(
+            """
+            import logging
+
+            class ListHandler(logging.Handler):
+                def __init__(self):
+                    super().__init__()
+                    self.records = []
+
+                def emit(self, record):
+                    self.records.append(record)
+
+            HANDLER = ListHandler()
+            LOGGER = logging.getLogger("graphlint_probe")
+            LOGGER.addHandler(HANDLER)
+            LOGGER.setLevel(logging.INFO)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    LOGGER.info("forward")
+                    return x * 2
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(len(HANDLER.records))
+                return out
+            """,
+            title="`logger.info()` / `logging.info()`",
+            lines=18,
+        ),
+        diverges(
+            """
+            import warnings
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    warnings.warn("slow path")
+                    return x * 2
+
+            def drive(call, target, inputs):
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    out = [call(*args) for args in inputs]
+                out.append(len(caught))
+                return out
+            """,
+            title="`warnings.warn()`",
+            lines=5,
+        ),
+    ),
+    clean=(
+        # print() compiles to a Print operator that runs on every call.
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    print("x sum:", x.sum())
+                    ops.print_("x max:", x.max())
+                    return x * 2
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {expr} - the mutation as written, e.g. "CALLS.append(...)", "STATS[...] = ...",
+#                 {target} - the container, e.g. "CALLS", "self.history"
+PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
+    id="W5207",
+    symbol="python-container-mutation-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message=(
+        "`{expr}` mutates the Python container `{target}` from graph code: the graph works on a "
+        "compile-time copy and the host object is not reliably updated; return the values instead"
+    ),
+    summary=(
+        "Graph code mutates a Python list or dict that lives outside the call: a module-level "
+        "container or a `self.<attr>` container (`append`, `extend`, `insert`, `pop`, `update`, "
+        "`clear`, or `GLOBAL[key] = value`)."
+    ),
+    why=(
+        "Lists and dicts that graph code reads are converted into graph constants at compile "
+        "time; mutating them mutates that copy. Measured with MindSpore 2.10: `CALLS.append(1)` "
+        "in `construct` (or in a helper it calls) leaves `len(CALLS) == 0` after two GRAPH_MODE "
+        "or `jit(fullgraph=True)` calls (PYNATIVE: 2); `STATS['calls'] = ...` leaves the dict "
+        "empty; `self.history.append(1); return x * len(self.history)` returns x*0 in GRAPH_MODE "
+        "(x*1 then x*2 in PYNATIVE) and leaves `net.history` empty; `list.clear()`, "
+        "`dict.update()` / `clear()` / `setdefault()` are dropped the same way. At the lax level "
+        "a few list methods (`extend`, `insert`, `pop`) are instead run by the interpreter on "
+        "every call and match PYNATIVE, but strict drops them too (`BUF.extend([1, 2])` twice: "
+        "7 items in PYNATIVE and lax, 3 under `jit(fullgraph=True)`). No level reports an "
+        "error, except strict for dict methods it does not know (`setdefault`, `pop`). "
+        "Item assignment on a `self` dict (`self.cache[k] = v`) is a different case: strict "
+        "rejects it (see attribute-write-in-graph)."
+    ),
+    fix=(
+        "Return the values from `construct` and collect them outside the Cell; for counters use "
+        "a `Parameter` and `ops.assign_add`. Local lists built and consumed inside `construct` "
+        "are fine."
+    ),
+    flagged=(
+        diverges(
+            """
+            CALLS = []
+
+            def log_call(x):
+                CALLS.append(1)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    log_call(x)
+                    return x * 2
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(len(CALLS))
+                return out
+            """,
+            title="module-level list `.append()`",
+            lines=4,
+        ),
+        diverges(
+            """
+            STATS = {}
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    STATS["calls"] = STATS.get("calls", 0) + 1
+                    return x * 2
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(len(STATS))
+                return out
+            """,
+            title="module-level dict item assignment",
+            lines=5,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.history = []
+
+                def construct(self, x):
+                    self.history.append(1)
+                    return x * len(self.history)
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(len(target.history))
+                return out
+            """,
+            title="`self.<list>.append()`",
+            lines=7,
+        ),
+        Example(
+            """
+            BUF = [7, 8, 9]
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    BUF.extend([1, 2])
+                    return x * 2
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(len(BUF))
+                return out
+            """,
+            lax=OK,
+            strict=DIVERGES,
+            title="module-level list `.extend()` / `.insert()` / `.pop()`",
+            lines=5,
+        ),
+    ),
+    clean=(
+        # A local list built and consumed inside construct is fine.
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    parts = []
+                    for i in range(3):
+                        parts.append(x * i)
+                    return ops.stack(parts)
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {attr} - the attribute name, {method} - the method (or place) that reassigns it
+HOST_ATTRIBUTE_CHANGE_BETWEEN_CALLS = Rule(
+    id="W5208",
+    symbol="host-attribute-change-between-calls",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message=(
+        "`self.{attr}` is frozen into the graph when it is compiled, but `{method}` changes it; "
+        "make it a Parameter changed with ops.assign, or pass it as an argument"
+    ),
+    summary=(
+        "`construct` reads a plain (non-Parameter) attribute - a Python number, string, list or "
+        "a Tensor - that is reassigned outside `__init__` (in another method, or on the "
+        "instance from outside)."
+    ),
+    why=(
+        "The compiled graph is cached per Cell and input signature; plain attributes are compile-"
+        "time constants and changing one does not trigger a recompilation. Measured with "
+        "MindSpore 2.10: `net.scale` changed from 2.0 to 3.0 between calls gives x*2 then x*3 in "
+        "PYNATIVE_MODE, x*2 twice in GRAPH_MODE and under `jit(fullgraph=True)`; the same for a "
+        "Tensor attribute replaced by another Tensor and for an item of a list attribute. "
+        "`Cell.set_train()` on the Cell that is called is the exception: it recompiles and "
+        "matches PYNATIVE at both levels, so it is not reported; but assigning `.training` "
+        "directly, or calling `set_train()` only on a sub-Cell after the first call, is frozen "
+        "like any other attribute (measured). A `Parameter` changed with `ops.assign` "
+        "is seen by every later call at both levels; note that `Parameter.set_data(...)` / "
+        "`assign_value(...)` between calls is seen in GRAPH_MODE but NOT by `mindspore.jit(cell)` "
+        "called in PYNATIVE_MODE (measured: the old value is used), so prefer `ops.assign`."
+    ),
+    fix=(
+        "Hold values that change between calls in a `Parameter(..., requires_grad=False)` and "
+        "change it with `ops.assign(param, value)`, or pass them as arguments of `construct`."
+    ),
+    flagged=(
+        diverges(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = 2.0
+
+                def set_scale(self, scale):
+                    self.scale = scale
+
+                def construct(self, x):
+                    return x * self.scale
+
+            def drive(call, target, inputs):
+                out = [call(*inputs[0])]
+                target.set_scale(3.0)
+                out.append(call(*inputs[0]))
+                return out
+            """,
+            title="Python scalar attribute changed between calls",
+            lines=10,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.bias = Tensor(np.ones((2, 3), np.float32))
+
+                def set_bias(self, bias):
+                    self.bias = bias
+
+                def construct(self, x):
+                    return x + self.bias
+
+            def drive(call, target, inputs):
+                out = [call(*inputs[0])]
+                target.set_bias(Tensor(np.full((2, 3), 5.0, np.float32)))
+                out.append(call(*inputs[0]))
+                return out
+            """,
+            title="Tensor attribute replaced between calls",
+            lines=10,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def eval_mode(self):
+                    self.training = False
+
+                def construct(self, x):
+                    if self.training:
+                        return x * 2
+                    return x
+
+            def drive(call, target, inputs):
+                target.set_train(True)
+                out = [call(*inputs[0])]
+                target.eval_mode()
+                out.append(call(*inputs[0]))
+                return out
+            """,
+            title="`self.training` assigned directly (not via `set_train()`)",
+            lines=6,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = Parameter(Tensor(2.0, ms.float32), name="scale", requires_grad=False)
+
+                def set_scale(self, scale):
+                    ops.assign(self.scale, Tensor(scale, ms.float32))
+
+                def construct(self, x):
+                    return x * self.scale
+
+            def drive(call, target, inputs):
+                out = [call(*inputs[0])]
+                target.set_scale(3.0)
+                out.append(call(*inputs[0]))
+                return out
+            """,
+        ),
+        # set_train() toggles self.training and recompiles: not a divergence.
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if self.training:
+                        return x * 2
+                    return x
+
+            def drive(call, target, inputs):
+                target.set_train(True)
+                out = [call(*inputs[0])]
+                target.set_train(False)
+                out.append(call(*inputs[0]))
+                target.set_train(True)
+                out.append(call(*inputs[0]))
+                return out
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {attr} - the attribute name
+ATTRIBUTE_WRITE_IN_GRAPH = Rule(
+    id="W5209",
+    symbol="attribute-write-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message=(
+        "`self.{attr}` is assigned in graph code but is not a Parameter: lax falls back to Python "
+        "(branches on it are frozen), strict rejects it; use a Parameter and ops.assign"
+    ),
+    summary=(
+        "`self.<attr> = ...`, `self.<attr> += ...` or `self.<attr>[key] = ...` inside graph code, "
+        "where the attribute is not a `Parameter` (a Python number or bool, None, a Tensor, a "
+        "list or dict)."
+    ),
+    why=(
+        "At the lax level the write is executed by the Python interpreter (JIT fallback) on every "
+        "call, so a plain counter (`self.count += 1`) ends with the right value - but reads of the "
+        "attribute that steer control flow are folded at compile time: `if self.count < 1: "
+        "self.count += 1` keeps incrementing (PYNATIVE: 1, 1, 1; GRAPH_MODE: 1, 2, 3), and a "
+        "'first call' flag (`if not self.warm: self.warm = True; ...`) takes the first-call "
+        "branch forever. Item assignment on a dict or Tensor attribute (`self.cache[k] = v`, "
+        "`self.buf[0] = v`) is not written back at all in GRAPH_MODE. Strict "
+        "(`jit(fullgraph=True)`, MindIR export) rejects every such write, also in a method of a "
+        "helper object that graph code calls (`self.counter.step(x)` with `self.n += 1` in "
+        "`step`), and an attribute that only graph code creates fails there with "
+        "`AttributeError: The 'Net' object has no attribute 'feature'` (measured)."
+    ),
+    mindspore_error=(
+        "TypeError: In JIT strict mode, if need to modify a member attribute of a class with "
+        "self.count, the member attribute must be of the Parameter type. But got '0' with type "
+        "'int'."
+    ),
+    fix=(
+        "Make the attribute a `Parameter(Tensor(...), requires_grad=False)` in `__init__` and "
+        "update it with `ops.assign` / `ops.assign_add` (or `self.param += ...`, which MindSpore "
+        "turns into an assign). Do not keep Python state on the Cell that `construct` changes."
+    ),
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.count = 0
+
+                def construct(self, x):
+                    self.count += 1
+                    return x * 2
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(target.count)
+                return out
+            """,
+            error="the member attribute must be of the Parameter type",
+            title="`self.count += 1` on a Python number",
+            lines=7,
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.count = 0
+
+                def construct(self, x):
+                    if self.count < 1:
                         self.count += 1
-                        return x * 2
+                    return x + self.count
 
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(target.count)
-                    return out
-                """,
-                error="the member attribute must be of the Parameter type",
-                title="`self.count += 1` on a Python number",
-            ),
-            Example(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.count = 0
-
-                    def construct(self, x):
-                        if self.count < 1:
-                            self.count += 1
-                        return x + self.count
-
-                def drive(call, target, inputs):
-                    out = [call(*inputs[0]) for _ in range(3)]
-                    out.append(target.count)
-                    return out
-                """,
-                lax=DIVERGES,
-                strict=FAILS,
-                error="the member attribute must be of the Parameter type",
-                title="attribute write guarded by the same attribute",
-            ),
-            Example(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.warm = False
-
-                    def construct(self, x):
-                        if not self.warm:
-                            self.warm = True
-                            return x
-                        return x * 2
-                """,
-                lax=DIVERGES,
-                strict=FAILS,
-                error="the member attribute must be of the Parameter type",
-                title="'first call' flag on `self`",
-            ),
-            Example(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.cache = {}
-
-                    def construct(self, x):
-                        self.cache["y"] = x * 2
-                        return x + 1
-
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(len(target.cache))
-                    return out
-                """,
-                lax=DIVERGES,
-                strict=FAILS,
-                error="should be initialized as a 'Parameter'",
-                title="`self.<dict>[key] = value`",
-            ),
-            # An attribute that only graph code creates: strict looks it up first and fails.
-            falls_back(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        self.feature = x * 2
-                        return x + 1
-                """,
-                error="object has no attribute 'feature'",
-                title="attribute first created in graph code",
-            ),
-            # A method of a helper object called from graph code is compiled too.
-            falls_back(
-                """
-                class Counter:
-                    def __init__(self):
-                        self.n = 0
-
-                    def step(self, x):
-                        self.n += 1
-                        return x * 2
-
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.counter = Counter()
-
-                    def construct(self, x):
-                        return self.counter.step(x)
-
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(target.counter.n)
-                    return out
-                """,
-                error="the member attribute must be of the Parameter type",
-                title="attribute write in a helper object's method",
-            ),
+            def drive(call, target, inputs):
+                out = [call(*inputs[0]) for _ in range(3)]
+                out.append(target.count)
+                return out
+            """,
+            lax=DIVERGES,
+            strict=FAILS,
+            error="the member attribute must be of the Parameter type",
+            title="attribute write guarded by the same attribute",
+            lines=8,
         ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.count = Parameter(Tensor(0, ms.int32), name="count", requires_grad=False)
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.warm = False
 
-                    def construct(self, x):
-                        ops.assign_add(self.count, Tensor(1, ms.int32))
-                        return x + self.count
+                def construct(self, x):
+                    if not self.warm:
+                        self.warm = True
+                        return x
+                    return x * 2
+            """,
+            lax=DIVERGES,
+            strict=FAILS,
+            error="the member attribute must be of the Parameter type",
+            title="'first call' flag on `self`",
+            lines=8,
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.cache = {}
 
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(target.count.value())
-                    return out
-                """,
-            ),
-            # Augmented assignment directly on a Parameter attribute is an assign in the graph.
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w", requires_grad=False)
+                def construct(self, x):
+                    self.cache["y"] = x * 2
+                    return x + 1
 
-                    def construct(self, x):
-                        self.w += 1
-                        return x + self.w
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(len(target.cache))
+                return out
+            """,
+            lax=DIVERGES,
+            strict=FAILS,
+            error="should be initialized as a 'Parameter'",
+            title="`self.<dict>[key] = value`",
+            lines=7,
+        ),
+        # An attribute that only graph code creates: strict looks it up first and fails.
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    self.feature = x * 2
+                    return x + 1
+            """,
+            error="object has no attribute 'feature'",
+            title="attribute first created in graph code",
+            lines=3,
+        ),
+        # A method of a helper object called from graph code is compiled too.
+        falls_back(
+            """
+            class Counter:
+                def __init__(self):
+                    self.n = 0
 
-                def drive(call, target, inputs):
-                    out = [call(*args) for args in inputs]
-                    out.append(target.w.value())
-                    return out
-                """,
-            ),
+                def step(self, x):
+                    self.n += 1
+                    return x * 2
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.counter = Counter()
+
+                def construct(self, x):
+                    return self.counter.step(x)
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(target.counter.n)
+                return out
+            """,
+            error="the member attribute must be of the Parameter type",
+            title="attribute write in a helper object's method",
+            lines=15,
         ),
     ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.count = Parameter(Tensor(0, ms.int32), name="count", requires_grad=False)
+
+                def construct(self, x):
+                    ops.assign_add(self.count, Tensor(1, ms.int32))
+                    return x + self.count
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(target.count.value())
+                return out
+            """,
+        ),
+        # Augmented assignment directly on a Parameter attribute is an assign in the graph.
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w", requires_grad=False)
+
+                def construct(self, x):
+                    self.w += 1
+                    return x + self.w
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(target.w.value())
+                return out
+            """,
+        ),
+    ),
+)
+
+
+RULES = (
+    PYTHON_RANDOM_IN_GRAPH,
+    WALL_CLOCK_IN_GRAPH,
+    ENVIRON_READ_IN_GRAPH,
+    MUTABLE_GLOBAL_IN_GRAPH,
+    GLOBAL_WRITE_IN_GRAPH,
+    LOGGING_IN_GRAPH,
+    PYTHON_CONTAINER_MUTATION_IN_GRAPH,
+    HOST_ATTRIBUTE_CHANGE_BETWEEN_CALLS,
+    ATTRIBUTE_WRITE_IN_GRAPH,
 )

@@ -38,352 +38,383 @@ def static(code: str, **kw) -> Example:
     return passes(code, **kw)
 
 
+BOOLEAN_MASK_INDEX = Rule(
+    id="W5601",
+    symbol="boolean-mask-index",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="Indexing with a boolean mask makes the result's shape depend on the data (dynamic shape); "
+    "keep the shape with ops.where / ops.masked_fill or multiply by the mask",
+    summary="Reading `x[mask]` where `mask` is a boolean Tensor (e.g. `x[x > 0]`, `x[keep]`) inside graph code.",
+    why=(
+        "The result has one element (or row) per True entry, so its shape is only known at run "
+        "time: MindSpore lowers the read to NonZero + GatherNd with dynamic-shape kernels. "
+        "Everything downstream becomes dynamic too, even when it is reduced to a scalar "
+        "afterwards (`x[x > 0].mean()`). Boolean-mask assignment `x[mask] = 0` is different: "
+        "it is lowered to Select and keeps the static shape."
+    ),
+    fix=(
+        "Keep the full shape and carry the mask: `ops.where(mask, x, 0)`, "
+        "`ops.masked_fill(x, ~mask, 0)` or `x * mask`; reduce with the mask "
+        "(`(x * m).sum() / m.sum()` instead of `x[mask].mean()`)."
+    ),
+    flagged=(
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x[x > 0]
+            """,
+            title="boolean-mask indexing `x[x > 0]`",
+            export=OK,
+            lines=3,
+        ),
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    keep = x[:, 0] > 0
+                    return x[keep]
+            """,
+            inputs=_TWO_CALLS_ROWS,
+            title="row selection with a boolean mask",
+            lines=4,
+        ),
+    ),
+    clean=(
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.where(x > 0, x, ops.zeros_like(x))
+            """,
+        ),
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    m = (x > 0).astype(x.dtype)
+                    return (x * m).sum() / m.sum()
+            """,
+        ),
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x * 1
+                    y[y < 0] = 0
+                    return y
+            """,
+        ),
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    idx = Tensor(np.array([1, 0]), ms.int32)
+                    return x[idx] + x[ops.argmax(x[:, 0])]
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {func} = the call as written, e.g. "ops.masked_select"
+MASKED_SELECT = Rule(
+    id="W5602",
+    symbol="masked-select",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="`{func}` returns one element per True mask entry (dynamic shape); "
+    "keep the shape with ops.where / ops.masked_fill or multiply by the mask",
+    summary="`ops.masked_select(x, mask)` or `x.masked_select(mask)` inside graph code.",
+    why=(
+        "The output length is the number of True entries, known only at run time, so the "
+        "operation and everything that consumes its result run as dynamic-shape kernels."
+    ),
+    fix=(
+        "Keep the full shape: `ops.where(mask, x, 0)` / `ops.masked_fill(x, ~mask, 0)` / "
+        "`x * mask`, and reduce with the mask (`(x * m).sum()`, count with `m.sum()`)."
+    ),
+    flagged=(
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.masked_select(x, x > 0)
+            """,
+            title="`ops.masked_select`",
+            export=OK,
+            lines=3,
+        ),
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x.masked_select(x > 0)
+            """,
+            title="`Tensor.masked_select`",
+            lines=3,
+        ),
+    ),
+    clean=(
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.masked_fill(x, x <= 0, 0.0)
+            """,
+        ),
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * (x > 0).astype(x.dtype)
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {func} = the call as written, e.g. "ops.nonzero"
+NONZERO_INDICES = Rule(
+    id="W5603",
+    symbol="nonzero-indices",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="`{func}` returns one row per nonzero element (dynamic shape); "
+    "keep a mask, or take a fixed number of indices with ops.topk",
+    summary="`ops.nonzero`, `Tensor.nonzero()` or `ops.argwhere` inside graph code.",
+    why=(
+        "The number of index rows equals the number of nonzero elements, known only at run "
+        "time: the result and everything computed from it are dynamic-shape."
+    ),
+    fix=(
+        "Work with the mask itself (`ops.where`, `ops.masked_fill`, multiply); when indices "
+        "are needed, take a fixed number with `ops.topk(mask.astype(ms.float32), k)` and mask "
+        "out the padding."
+    ),
+    flagged=(
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.nonzero(x > 0)
+            """,
+            title="`ops.nonzero`",
+            export=OK,
+            lines=3,
+        ),
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return (x > 0).nonzero()
+            """,
+            title="`Tensor.nonzero()`",
+            lines=3,
+        ),
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.argwhere(x > 0)
+            """,
+            title="`ops.argwhere`",
+            lines=3,
+        ),
+    ),
+    clean=(
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    values, indices = ops.topk((x > 0).astype(ms.float32).reshape(-1), 3)
+                    return indices, values
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {func} = the call as written, e.g. "ops.unique"
+UNIQUE_VALUES = Rule(
+    id="W5604",
+    symbol="unique-values",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="`{func}` returns as many elements as there are distinct values (dynamic shape); "
+    "use ops.unique_with_pad for a fixed-size result",
+    summary="`ops.unique` or `ops.unique_consecutive` inside graph code.",
+    why=(
+        "The number of distinct values is known only at run time, so the result has a dynamic "
+        "shape. (`Tensor.unique()` does not even run on CPU in MindSpore 2.10: "
+        "'The kernel Unique2 unregistered', in PYNATIVE_MODE as well.)"
+    ),
+    fix=(
+        "`ops.unique_with_pad(x, pad_value)` (1-D int32/int64 input) returns a result of the "
+        "input's size, padded with `pad_value`; or avoid materialising the distinct values "
+        "(e.g. one-hot + reduce)."
+    ),
+    flagged=(
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    values, inverse = ops.unique(ops.relu(x).reshape(-1))
+                    return values
+            """,
+            title="`ops.unique`",
+            export=OK,
+            lines=3,
+        ),
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.unique_consecutive((x > 0).astype(ms.int32).reshape(-1))
+            """,
+            title="`ops.unique_consecutive`",
+            lines=3,
+        ),
+    ),
+    clean=(
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    values, inverse = ops.unique_with_pad(ops.relu(x).reshape(-1).astype(ms.int32), 0)
+                    return values
+            """,
+        ),
+    ),
+)
+
+
+TENSOR_BOUNDED_SLICE = Rule(
+    id="W5605",
+    symbol="tensor-bounded-slice",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="A slice bounded by a Tensor value (`{expr}`) has a data-dependent length (dynamic shape); "
+    "slice with a constant bound and mask the rest",
+    summary="A slice `x[a:b]` inside graph code whose start or stop is a Tensor, or a number taken from one (`int(t)`, `t.item()`).",
+    why=(
+        "The slice length depends on a value computed at run time, so the result is "
+        "dynamic-shape. Bounds computed from `x.shape` or Python constants are compile-time "
+        "numbers and keep the shape static."
+    ),
+    fix=(
+        "Slice to a constant maximum size and mask the tail: "
+        "`keep = ops.arange(size) < n; ops.where(keep, x[:size], 0)`."
+    ),
+    flagged=(
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = (x > 0).sum()
+                    return x.reshape(-1)[:n]
+            """,
+            title="slice bounded by a Tensor",
+            export=OK,
+            lines=4,
+        ),
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = (x > 0).sum()
+                    return x.reshape(-1)[n:]
+            """,
+            title="slice starting at a Tensor",
+            lines=4,
+        ),
+    ),
+    clean=(
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    flat = x.reshape(-1)
+                    n = (x > 0).sum()
+                    keep = ops.arange(flat.shape[0]) < n
+                    return ops.where(keep, flat, ops.zeros_like(flat))
+            """,
+        ),
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    half = x.shape[1] // 2
+                    return x[:, :half], x[-1:, half:]
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {func} = the call as written, e.g. "ops.arange"
+TENSOR_VALUED_SIZE = Rule(
+    id="W5606",
+    symbol="tensor-valued-size",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="`{func}` with a size taken from a Tensor value creates a dynamic shape; "
+    "use a constant size and a mask",
+    summary="A creation op (`ops.arange`, `ops.zeros`, `ops.ones`, `ops.full`, ...) inside graph code whose size/end argument is a Tensor value.",
+    why=(
+        "The created tensor's length is a runtime value, so it is dynamic-shape. Sizes from "
+        "`x.shape` or constants are static."
+    ),
+    fix="Create the tensor with a constant (maximum) size, e.g. `x.shape[0]`, and compare with the runtime count: `ops.arange(size) < n`.",
+    flagged=(
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = (x > 0).sum()
+                    return ops.arange(n)
+            """,
+            title="`ops.arange` with a Tensor end",
+            export=OK,
+            lines=4,
+        ),
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = (x > 0).sum()
+                    return ops.zeros((n,), ms.float32)
+            """,
+            title="`ops.zeros` with a Tensor size",
+            lines=4,
+        ),
+    ),
+    clean=(
+        static(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = (x > 0).sum()
+                    size = x.shape[0] * x.shape[1]
+                    return (ops.arange(size) < n).astype(ms.float32) + ops.zeros((size,), ms.float32)
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
-    Rule(
-        id="W5601",
-        symbol="boolean-mask-index",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message="Indexing with a boolean mask makes the result's shape depend on the data (dynamic shape); "
-        "keep the shape with ops.where / ops.masked_fill or multiply by the mask",
-        summary="Reading `x[mask]` where `mask` is a boolean Tensor (e.g. `x[x > 0]`, `x[keep]`) inside graph code.",
-        why=(
-            "The result has one element (or row) per True entry, so its shape is only known at run "
-            "time: MindSpore lowers the read to NonZero + GatherNd with dynamic-shape kernels. "
-            "Everything downstream becomes dynamic too, even when it is reduced to a scalar "
-            "afterwards (`x[x > 0].mean()`). Boolean-mask assignment `x[mask] = 0` is different: "
-            "it is lowered to Select and keeps the static shape."
-        ),
-        fix=(
-            "Keep the full shape and carry the mask: `ops.where(mask, x, 0)`, "
-            "`ops.masked_fill(x, ~mask, 0)` or `x * mask`; reduce with the mask "
-            "(`(x * m).sum() / m.sum()` instead of `x[mask].mean()`)."
-        ),
-        fails=(
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x[x > 0]
-                """,
-                title="boolean-mask indexing `x[x > 0]`",
-                export=OK,
-            ),
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        keep = x[:, 0] > 0
-                        return x[keep]
-                """,
-                inputs=_TWO_CALLS_ROWS,
-                title="row selection with a boolean mask",
-            ),
-        ),
-        passes=(
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return ops.where(x > 0, x, ops.zeros_like(x))
-                """,
-            ),
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        m = (x > 0).astype(x.dtype)
-                        return (x * m).sum() / m.sum()
-                """,
-            ),
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        y = x * 1
-                        y[y < 0] = 0
-                        return y
-                """,
-            ),
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        idx = Tensor(np.array([1, 0]), ms.int32)
-                        return x[idx] + x[ops.argmax(x[:, 0])]
-                """,
-            ),
-        ),
-    ),
-    # message fields: {func} = the call as written, e.g. "ops.masked_select"
-    Rule(
-        id="W5602",
-        symbol="masked-select",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message="`{func}` returns one element per True mask entry (dynamic shape); "
-        "keep the shape with ops.where / ops.masked_fill or multiply by the mask",
-        summary="`ops.masked_select(x, mask)` or `x.masked_select(mask)` inside graph code.",
-        why=(
-            "The output length is the number of True entries, known only at run time, so the "
-            "operation and everything that consumes its result run as dynamic-shape kernels."
-        ),
-        fix=(
-            "Keep the full shape: `ops.where(mask, x, 0)` / `ops.masked_fill(x, ~mask, 0)` / "
-            "`x * mask`, and reduce with the mask (`(x * m).sum()`, count with `m.sum()`)."
-        ),
-        fails=(
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return ops.masked_select(x, x > 0)
-                """,
-                title="`ops.masked_select`",
-                export=OK,
-            ),
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x.masked_select(x > 0)
-                """,
-                title="`Tensor.masked_select`",
-            ),
-        ),
-        passes=(
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return ops.masked_fill(x, x <= 0, 0.0)
-                """,
-            ),
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x * (x > 0).astype(x.dtype)
-                """,
-            ),
-        ),
-    ),
-    # message fields: {func} = the call as written, e.g. "ops.nonzero"
-    Rule(
-        id="W5603",
-        symbol="nonzero-indices",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message="`{func}` returns one row per nonzero element (dynamic shape); "
-        "keep a mask, or take a fixed number of indices with ops.topk",
-        summary="`ops.nonzero`, `Tensor.nonzero()` or `ops.argwhere` inside graph code.",
-        why=(
-            "The number of index rows equals the number of nonzero elements, known only at run "
-            "time: the result and everything computed from it are dynamic-shape."
-        ),
-        fix=(
-            "Work with the mask itself (`ops.where`, `ops.masked_fill`, multiply); when indices "
-            "are needed, take a fixed number with `ops.topk(mask.astype(ms.float32), k)` and mask "
-            "out the padding."
-        ),
-        fails=(
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return ops.nonzero(x > 0)
-                """,
-                title="`ops.nonzero`",
-                export=OK,
-            ),
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return (x > 0).nonzero()
-                """,
-                title="`Tensor.nonzero()`",
-            ),
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return ops.argwhere(x > 0)
-                """,
-                title="`ops.argwhere`",
-            ),
-        ),
-        passes=(
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        values, indices = ops.topk((x > 0).astype(ms.float32).reshape(-1), 3)
-                        return indices, values
-                """,
-            ),
-        ),
-    ),
-    # message fields: {func} = the call as written, e.g. "ops.unique"
-    Rule(
-        id="W5604",
-        symbol="unique-values",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message="`{func}` returns as many elements as there are distinct values (dynamic shape); "
-        "use ops.unique_with_pad for a fixed-size result",
-        summary="`ops.unique` or `ops.unique_consecutive` inside graph code.",
-        why=(
-            "The number of distinct values is known only at run time, so the result has a dynamic "
-            "shape. (`Tensor.unique()` does not even run on CPU in MindSpore 2.10: "
-            "'The kernel Unique2 unregistered', in PYNATIVE_MODE as well.)"
-        ),
-        fix=(
-            "`ops.unique_with_pad(x, pad_value)` (1-D int32/int64 input) returns a result of the "
-            "input's size, padded with `pad_value`; or avoid materialising the distinct values "
-            "(e.g. one-hot + reduce)."
-        ),
-        fails=(
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        values, inverse = ops.unique(ops.relu(x).reshape(-1))
-                        return values
-                """,
-                title="`ops.unique`",
-                export=OK,
-            ),
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return ops.unique_consecutive((x > 0).astype(ms.int32).reshape(-1))
-                """,
-                title="`ops.unique_consecutive`",
-            ),
-        ),
-        passes=(
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        values, inverse = ops.unique_with_pad(ops.relu(x).reshape(-1).astype(ms.int32), 0)
-                        return values
-                """,
-            ),
-        ),
-    ),
-    Rule(
-        id="W5605",
-        symbol="tensor-bounded-slice",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message="A slice bounded by a Tensor value (`{expr}`) has a data-dependent length (dynamic shape); "
-        "slice with a constant bound and mask the rest",
-        summary="A slice `x[a:b]` inside graph code whose start or stop is a Tensor, or a number taken from one (`int(t)`, `t.item()`).",
-        why=(
-            "The slice length depends on a value computed at run time, so the result is "
-            "dynamic-shape. Bounds computed from `x.shape` or Python constants are compile-time "
-            "numbers and keep the shape static."
-        ),
-        fix=(
-            "Slice to a constant maximum size and mask the tail: "
-            "`keep = ops.arange(size) < n; ops.where(keep, x[:size], 0)`."
-        ),
-        fails=(
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        n = (x > 0).sum()
-                        return x.reshape(-1)[:n]
-                """,
-                title="slice bounded by a Tensor",
-                export=OK,
-            ),
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        n = (x > 0).sum()
-                        return x.reshape(-1)[n:]
-                """,
-                title="slice starting at a Tensor",
-            ),
-        ),
-        passes=(
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        flat = x.reshape(-1)
-                        n = (x > 0).sum()
-                        keep = ops.arange(flat.shape[0]) < n
-                        return ops.where(keep, flat, ops.zeros_like(flat))
-                """,
-            ),
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        half = x.shape[1] // 2
-                        return x[:, :half], x[-1:, half:]
-                """,
-            ),
-        ),
-    ),
-    # message fields: {func} = the call as written, e.g. "ops.arange"
-    Rule(
-        id="W5606",
-        symbol="tensor-valued-size",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message="`{func}` with a size taken from a Tensor value creates a dynamic shape; "
-        "use a constant size and a mask",
-        summary="A creation op (`ops.arange`, `ops.zeros`, `ops.ones`, `ops.full`, ...) inside graph code whose size/end argument is a Tensor value.",
-        why=(
-            "The created tensor's length is a runtime value, so it is dynamic-shape. Sizes from "
-            "`x.shape` or constants are static."
-        ),
-        fix="Create the tensor with a constant (maximum) size, e.g. `x.shape[0]`, and compare with the runtime count: `ops.arange(size) < n`.",
-        fails=(
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        n = (x > 0).sum()
-                        return ops.arange(n)
-                """,
-                title="`ops.arange` with a Tensor end",
-                export=OK,
-            ),
-            dynamic(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        n = (x > 0).sum()
-                        return ops.zeros((n,), ms.float32)
-                """,
-                title="`ops.zeros` with a Tensor size",
-            ),
-        ),
-        passes=(
-            static(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        n = (x > 0).sum()
-                        size = x.shape[0] * x.shape[1]
-                        return (ops.arange(size) < n).astype(ms.float32) + ops.zeros((size,), ms.float32)
-                """,
-            ),
-        ),
-    ),
+    BOOLEAN_MASK_INDEX,
+    MASKED_SELECT,
+    NONZERO_INDICES,
+    UNIQUE_VALUES,
+    TENSOR_BOUNDED_SLICE,
+    TENSOR_VALUED_SIZE,
 )

@@ -8,7 +8,7 @@ exported to MindIR. Every rule here is a warning at the lax level and an error
 at the strict level.
 """
 
-from graphlint.catalogue.model import DIVERGES, FAILS, OK, Example, FixSafety, Rule, Severity, falls_back, passes
+from graphlint.catalogue.model import DIVERGES, FAILS, OK, Example, Rule, Severity, falls_back, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "fallback"
@@ -22,572 +22,611 @@ _PAIR_INPUTS = (
     "(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), Tensor(np.ones((2, 3), np.float32)))"
 )
 
-RULES = (
-    # message fields: {method} = "asnumpy" or "numpy"
-    Rule(
-        id="W5501",
-        symbol="asnumpy-in-graph",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message="`Tensor.{method}()` in graph code needs JIT fallback and blocks MindIR export; "
-        "keep the value a Tensor and use mindspore.ops",
-        summary="`Tensor.asnumpy()` or `Tensor.numpy()` called inside graph code.",
-        why=(
-            "A graph has no NumPy arrays: at the lax level MindSpore runs the conversion (and "
-            "everything that uses its result) in the Python interpreter, a host round trip in the "
-            "middle of the graph. STRICT (`jit(fullgraph=True)`) and `mindspore.export` reject the "
-            "attribute outright."
+# message fields: {method} = "asnumpy" or "numpy"
+ASNUMPY_IN_GRAPH = Rule(
+    id="W5501",
+    symbol="asnumpy-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`Tensor.{method}()` in graph code needs JIT fallback and blocks MindIR export; "
+    "keep the value a Tensor and use mindspore.ops",
+    summary="`Tensor.asnumpy()` or `Tensor.numpy()` called inside graph code.",
+    why=(
+        "A graph has no NumPy arrays: at the lax level MindSpore runs the conversion (and "
+        "everything that uses its result) in the Python interpreter, a host round trip in the "
+        "middle of the graph. STRICT (`jit(fullgraph=True)`) and `mindspore.export` reject the "
+        "attribute outright."
+    ),
+    mindspore_error=(
+        "AttributeError: In JIT strict mode, cannot get attributes asnumpy or the "
+        "Tensor[Float32] object has no attribute: 'asnumpy'. You can use "
+        "os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode to support "
+        "the current syntax."
+    ),
+    fix=(
+        "Compute on the Tensor with mindspore.ops / Tensor methods; for sizes use `x.shape`, "
+        "which is a compile-time tuple. Convert to NumPy only outside the Cell. `--fix "
+        "--unsafe-fixes` drops `.asnumpy()` / `.numpy()` where the value only feeds a comparison "
+        "with numbers or Tensors that is the test of an `if`, `while` or ternary "
+        "(`if x.sum().asnumpy() > 0:` -> `if x.sum() > 0:`). Unsafe: the comparison then happens "
+        "in the Tensor's dtype, not in NumPy's float64."
+    ),
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    rows = x.asnumpy().shape[0]
+                    return x * rows
+            """,
+            error="cannot get attributes asnumpy",
+            title="`Tensor.asnumpy()`",
+            export=FAILS,
+            lines=3,
         ),
-        mindspore_error=(
-            "AttributeError: In JIT strict mode, cannot get attributes asnumpy or the "
-            "Tensor[Float32] object has no attribute: 'asnumpy'. You can use "
-            "os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode to support "
-            "the current syntax."
-        ),
-        fix=(
-            "Compute on the Tensor with mindspore.ops / Tensor methods; for sizes use `x.shape`, "
-            "which is a compile-time tuple. Convert to NumPy only outside the Cell. `--fix "
-            "--unsafe-fixes` drops `.asnumpy()` / `.numpy()` where the value only feeds a comparison "
-            "with numbers or Tensors that is the test of an `if`, `while` or ternary "
-            "(`if x.sum().asnumpy() > 0:` -> `if x.sum() > 0:`). Unsafe: the comparison then happens "
-            "in the Tensor's dtype, not in NumPy's float64."
-        ),
-        fix_safety=FixSafety.UNSAFE,
-        fails=(
-            falls_back(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        rows = x.asnumpy().shape[0]
-                        return x * rows
-                """,
-                error="cannot get attributes asnumpy",
-                title="`Tensor.asnumpy()`",
-                export=FAILS,
-            ),
-            falls_back(
-                """
-                @ms.jit
-                def net(x):
-                    return x + 1, x.numpy()
-                """,
-                error="cannot get attributes numpy",
-                entry="net",
-                title="`Tensor.numpy()`",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        rows = x.shape[0]
-                        return x * rows
-                """,
-                export=OK,
-            ),
+        falls_back(
+            """
+            @ms.jit
+            def net(x):
+                return x + 1, x.numpy()
+            """,
+            error="cannot get attributes numpy",
+            entry="net",
+            title="`Tensor.numpy()`",
+            lines=3,
         ),
     ),
-    # message fields: {func} = the NumPy function as written, e.g. "np.exp"
-    Rule(
-        id="W5502",
-        symbol="numpy-call-on-tensor",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message="`{func}(...)` on a Tensor in graph code needs JIT fallback and blocks MindIR export; "
-        "use the mindspore.ops equivalent",
-        summary="A NumPy function called with a Tensor (a graph value) as an argument inside graph code.",
-        why=(
-            "NumPy cannot run inside a graph. With a constant argument (`np.sqrt(2.0)`, "
-            "`np.prod(x.shape)`, `np.ones((2, 3))`) the call is evaluated once at compile time and "
-            "is fine at every level; with a Tensor argument the lax level runs it in the Python "
-            "interpreter (PyExecute) on every call, and STRICT / `mindspore.export` reject it "
-            "because the interpreted call's input is not a constant."
-        ),
-        mindspore_error=(
-            "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
-            "inputs should be constant, but found variable '__input_0__' to be nonconstant. Try to "
-            "set jit_syntax_level to LAX."
-        ),
-        fix=(
-            "Use the mindspore.ops (or Tensor method) equivalent: `ops.exp`, `ops.where`, "
-            "`ops.ones_like`, `ops.sum`, `ops.tanh`, ... NumPy on shapes and Python numbers can stay. "
-            "`--fix --unsafe-fixes` rewrites the functions whose ops form returns the same values, "
-            "dtype and shape on float32 Tensors in both modes (measured): exp, log, sqrt, sin, cos, "
-            "tan, tanh, sinh, cosh, square, log1p, expm1, log2, log10, exp2, sign, reciprocal, floor, "
-            "ceil, round, abs/absolute, negative (`ops.neg`), arctan (`ops.atan`), isnan, isinf, "
-            "isfinite, logical_not/and/or, maximum, minimum, matmul, power (`ops.pow`), where, clip "
-            "(`ops.clamp`, `a_min=`/`a_max=` -> `min=`/`max=`), reshape, concatenate (`ops.cat`) and "
-            "stack (`axis=`), cumsum (with an axis), argmax (`axis=` -> `dim=`). Unsafe: the result is a "
-            "Tensor instead of an ndarray, and on integer Tensors NumPy computes in float64 where ops "
-            "gives float32 or rejects the dtype. NumPy reductions (`np.sum`, `np.mean`, `np.max`, ...) "
-            "are not rewritten: on a Tensor they raise TypeError in MindSpore 2.10."
-        ),
-        fix_safety=FixSafety.UNSAFE,
-        fails=(
-            falls_back(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return np.exp(x)
-                """,
-                error="the inputs should be constant, but found variable",
-                title="NumPy function on a Tensor (`np.exp(x)`)",
-                export=FAILS,
-            ),
-            falls_back(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return Tensor(np.where(x > 2, x, 0))
-                """,
-                error="the inputs should be constant, but found variable",
-                title="`np.where` on a Tensor",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return ops.where(x > 2, ops.exp(x), ops.zeros_like(x))
-                """,
-                export=OK,
-            ),
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        scale = np.sqrt(x.shape[-1]) * np.pi / np.prod(x.shape)
-                        bias = Tensor(np.linspace(0, 1, 3).astype(np.float32))
-                        return x * scale + bias * np.float32(2.0)
-                """,
-                export=OK,
-            ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    rows = x.shape[0]
+                    return x * rows
+            """,
+            export=OK,
         ),
     ),
-    # message fields: {func} = the math function as written, e.g. "math.sqrt"
-    Rule(
-        id="W5503",
-        symbol="math-call-on-tensor",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message="`{func}(...)` on a Tensor in graph code needs JIT fallback and blocks MindIR export; "
-        "use the mindspore.ops equivalent",
-        summary="A function of Python's `math` module called with a Tensor (a graph value) inside graph code.",
-        why=(
-            "`math` functions take Python numbers. On a constant (`math.sqrt(x.shape[-1])`, "
-            "`math.log(10000.0)`, `math.pi`) they are folded at compile time and fine; on a Tensor "
-            "the lax level converts it to a Python number in the interpreter (a host sync), and "
-            "STRICT / `mindspore.export` reject the call."
-        ),
-        mindspore_error=(
-            "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
-            "inputs should be constant, but found variable '__input_0__' to be nonconstant. Try to "
-            "set jit_syntax_level to LAX."
-        ),
-        fix=(
-            "Use the Tensor operation: `ops.sqrt`, `ops.exp`, `ops.log`, `ops.floor`, ... (the result "
-            "stays a Tensor). `--fix --unsafe-fixes` rewrites sqrt, exp, log (one argument), sin, cos, "
-            "tan, tanh, atan, log2, log10, log1p, expm1, pow and fabs (`ops.abs`). Unsafe: the result "
-            "is a 0-d float32 Tensor instead of a Python float (same value within float32 precision, "
-            "measured). `math.floor` and `math.ceil` are not rewritten: they return a Python int."
-        ),
-        fix_safety=FixSafety.UNSAFE,
-        fails=(
-            falls_back(
-                """
-                import math
+)
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x / math.sqrt(ops.sum(x))
-                """,
-                error="the inputs should be constant, but found variable",
-                title="`math.*` on a Tensor",
-                export=FAILS,
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x / ops.sqrt(ops.sum(x))
-                """,
-            ),
-            passes(
-                """
-                import math
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x / math.sqrt(x.shape[-1]) * math.pi + math.log(10000.0)
-                """,
-            ),
+# message fields: {func} = the NumPy function as written, e.g. "np.exp"
+NUMPY_CALL_ON_TENSOR = Rule(
+    id="W5502",
+    symbol="numpy-call-on-tensor",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`{func}(...)` on a Tensor in graph code needs JIT fallback and blocks MindIR export; "
+    "use the mindspore.ops equivalent",
+    summary="A NumPy function called with a Tensor (a graph value) as an argument inside graph code.",
+    why=(
+        "NumPy cannot run inside a graph. With a constant argument (`np.sqrt(2.0)`, "
+        "`np.prod(x.shape)`, `np.ones((2, 3))`) the call is evaluated once at compile time and "
+        "is fine at every level; with a Tensor argument the lax level runs it in the Python "
+        "interpreter (PyExecute) on every call, and STRICT / `mindspore.export` reject it "
+        "because the interpreted call's input is not a constant."
+    ),
+    mindspore_error=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
+        "inputs should be constant, but found variable '__input_0__' to be nonconstant. Try to "
+        "set jit_syntax_level to LAX."
+    ),
+    fix=(
+        "Use the mindspore.ops (or Tensor method) equivalent: `ops.exp`, `ops.where`, "
+        "`ops.ones_like`, `ops.sum`, `ops.tanh`, ... NumPy on shapes and Python numbers can stay. "
+        "`--fix --unsafe-fixes` rewrites the functions whose ops form returns the same values, "
+        "dtype and shape on float32 Tensors in both modes (measured): exp, log, sqrt, sin, cos, "
+        "tan, tanh, sinh, cosh, square, log1p, expm1, log2, log10, exp2, sign, reciprocal, floor, "
+        "ceil, round, abs/absolute, negative (`ops.neg`), arctan (`ops.atan`), isnan, isinf, "
+        "isfinite, logical_not/and/or, maximum, minimum, matmul, power (`ops.pow`), where, clip "
+        "(`ops.clamp`, `a_min=`/`a_max=` -> `min=`/`max=`), reshape, concatenate (`ops.cat`) and "
+        "stack (`axis=`), cumsum (with an axis), argmax (`axis=` -> `dim=`). Unsafe: the result is a "
+        "Tensor instead of an ndarray, and on integer Tensors NumPy computes in float64 where ops "
+        "gives float32 or rejects the dtype. NumPy reductions (`np.sum`, `np.mean`, `np.max`, ...) "
+        "are not rewritten: on a Tensor they raise TypeError in MindSpore 2.10."
+    ),
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return np.exp(x)
+            """,
+            error="the inputs should be constant, but found variable",
+            title="NumPy function on a Tensor (`np.exp(x)`)",
+            export=FAILS,
+            lines=3,
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return Tensor(np.where(x > 2, x, 0))
+            """,
+            error="the inputs should be constant, but found variable",
+            title="`np.where` on a Tensor",
+            lines=3,
         ),
     ),
-    Rule(
-        id="W5504",
-        symbol="tensor-constructor-on-tensor",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message="`Tensor(...)` of a graph Tensor needs JIT fallback and blocks MindIR export; "
-        "use the value directly, or `.astype(dtype)` to convert",
-        summary="`Tensor(value)` / `mindspore.tensor(value)` inside graph code where `value` is a Tensor computed in the graph.",
-        why=(
-            "Inside a graph `Tensor(...)` can only build constants. Wrapping a runtime Tensor makes "
-            "the lax level run the constructor in the Python interpreter; STRICT and "
-            "`mindspore.export` reject it. (With a dtype that differs from the value's, e.g. "
-            "`Tensor(x, ms.int32)`, even the lax level fails at run time.)"
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.where(x > 2, ops.exp(x), ops.zeros_like(x))
+            """,
+            export=OK,
         ),
-        mindspore_error=(
-            "ValueError: When handling script 'Tensor(input_data, dtype, shape, init, const_arg, "
-            "device) in graph mode', the inputs should be constant, but found variable "
-            "'input_data' to be nonconstant. Try to set jit_syntax_level to LAX."
-        ),
-        fix="Drop the wrapper (the value already is a Tensor); to change the dtype use `x.astype(dtype)` or `ops.cast(x, dtype)`.",
-        fails=(
-            falls_back(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        total = ops.sum(x)
-                        return x / Tensor(total)
-                """,
-                error="the inputs should be constant, but found variable 'input_data'",
-                title="`Tensor(...)` of a Tensor value",
-                export=FAILS,
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        total = ops.sum(x)
-                        return x / total.astype(ms.float32)
-                """,
-            ),
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        w = Tensor(np.ones((2, 3), np.float32))
-                        b = Tensor([1.0, 2.0, 3.0], ms.float32)
-                        return x * w + b / Tensor(x.shape[0], ms.float32)
-                """,
-            ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    scale = np.sqrt(x.shape[-1]) * np.pi / np.prod(x.shape)
+                    bias = Tensor(np.linspace(0, 1, 3).astype(np.float32))
+                    return x * scale + bias * np.float32(2.0)
+            """,
+            export=OK,
         ),
     ),
-    Rule(
-        id="W5505",
-        symbol="type-of-graph-value",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message="`type(...)` of a graph value needs JIT fallback and blocks MindIR export; "
-        "use `isinstance(value, Tensor)`",
-        summary="The builtin `type()` applied to a Tensor or other runtime value inside graph code.",
-        why=(
-            "The graph compiler supports `isinstance` (resolved at compile time) but not `type()` of "
-            "a non-constant: the lax level evaluates it in the interpreter, STRICT and "
-            "`mindspore.export` reject it."
-        ),
-        mindspore_error=(
-            "ValueError: When handling script 'type(x) in graph mode', the inputs should be "
-            "constant, but found variable 'x' to be nonconstant. Try to set jit_syntax_level to LAX."
-        ),
-        fix="Replace `type(x) == Tensor` / `type(x) is Tensor` by `isinstance(x, Tensor)`; compare dtypes with `x.dtype`.",
-        fails=(
-            falls_back(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        if type(x) == Tensor:
-                            return x + 1
-                        return x
-                """,
-                error="When handling script 'type(x) in graph mode'",
-                title="`type(x)` of a Tensor",
-                export=FAILS,
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        if isinstance(x, Tensor) and x.dtype == ms.float32:
-                            return x + 1
-                        return x
-                """,
-            ),
+)
+
+
+# message fields: {func} = the math function as written, e.g. "math.sqrt"
+MATH_CALL_ON_TENSOR = Rule(
+    id="W5503",
+    symbol="math-call-on-tensor",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`{func}(...)` on a Tensor in graph code needs JIT fallback and blocks MindIR export; "
+    "use the mindspore.ops equivalent",
+    summary="A function of Python's `math` module called with a Tensor (a graph value) inside graph code.",
+    why=(
+        "`math` functions take Python numbers. On a constant (`math.sqrt(x.shape[-1])`, "
+        "`math.log(10000.0)`, `math.pi`) they are folded at compile time and fine; on a Tensor "
+        "the lax level converts it to a Python number in the interpreter (a host sync), and "
+        "STRICT / `mindspore.export` reject the call."
+    ),
+    mindspore_error=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
+        "inputs should be constant, but found variable '__input_0__' to be nonconstant. Try to "
+        "set jit_syntax_level to LAX."
+    ),
+    fix=(
+        "Use the Tensor operation: `ops.sqrt`, `ops.exp`, `ops.log`, `ops.floor`, ... (the result "
+        "stays a Tensor). `--fix --unsafe-fixes` rewrites sqrt, exp, log (one argument), sin, cos, "
+        "tan, tanh, atan, log2, log10, log1p, expm1, pow and fabs (`ops.abs`). Unsafe: the result "
+        "is a 0-d float32 Tensor instead of a Python float (same value within float32 precision, "
+        "measured). `math.floor` and `math.ceil` are not rewritten: they return a Python int."
+    ),
+    flagged=(
+        falls_back(
+            """
+            import math
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x / math.sqrt(ops.sum(x))
+            """,
+            error="the inputs should be constant, but found variable",
+            title="`math.*` on a Tensor",
+            export=FAILS,
+            lines=5,
         ),
     ),
-    # message fields: {how} = "str()", "str.format", "%-formatting" or "an f-string"
-    Rule(
-        id="W5506",
-        symbol="tensor-to-string",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message="Formatting a Tensor into a string ({how}) in graph code needs JIT fallback; "
-        "STRICT rejects it or yields a wrong string; print the Tensor itself (`print('x:', x)`)",
-        summary="`str(x)`, `'...'.format(x)`, `'%s' % x` or an f-string with a Tensor field, inside graph code.",
-        why=(
-            "A graph has no strings computed from tensor values. The lax level formats the Tensor in "
-            "the Python interpreter. STRICT (and `mindspore.export`) rejects `str(x)` and `%`, "
-            "fails to find a CPU kernel for `'...'.format(x)`, and silently turns an f-string with a "
-            "Tensor field into the Tensor `[0]` (int64): `print(f'x = {x}')` prints "
-            "`Tensor(shape=[1], dtype=Int64, value=[0])`."
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x / ops.sqrt(ops.sum(x))
+            """,
         ),
-        mindspore_error=(
-            "AttributeError: In JIT strict mode, cannot get attributes __str__ or the "
-            "Tensor[Float32] object has no attribute: '__str__'. You can use "
-            "os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode to support "
-            "the current syntax."
+        passes(
+            """
+            import math
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x / math.sqrt(x.shape[-1]) * math.pi + math.log(10000.0)
+            """,
         ),
-        fix=(
-            "Pass the Tensor to `print` as its own argument (`print('x:', x)` works at every level) "
-            "or use `ops.print_`; format shapes and dtypes (`f'{x.shape}'`), which are constants; "
-            "build messages from tensor values outside the Cell."
+    ),
+)
+
+
+TENSOR_CONSTRUCTOR_ON_TENSOR = Rule(
+    id="W5504",
+    symbol="tensor-constructor-on-tensor",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`Tensor(...)` of a graph Tensor needs JIT fallback and blocks MindIR export; "
+    "use the value directly, or `.astype(dtype)` to convert",
+    summary="`Tensor(value)` / `mindspore.tensor(value)` inside graph code where `value` is a Tensor computed in the graph.",
+    why=(
+        "Inside a graph `Tensor(...)` can only build constants. Wrapping a runtime Tensor makes "
+        "the lax level run the constructor in the Python interpreter; STRICT and "
+        "`mindspore.export` reject it. (With a dtype that differs from the value's, e.g. "
+        "`Tensor(x, ms.int32)`, even the lax level fails at run time.)"
+    ),
+    mindspore_error=(
+        "ValueError: When handling script 'Tensor(input_data, dtype, shape, init, const_arg, "
+        "device) in graph mode', the inputs should be constant, but found variable "
+        "'input_data' to be nonconstant. Try to set jit_syntax_level to LAX."
+    ),
+    fix="Drop the wrapper (the value already is a Tensor); to change the dtype use `x.astype(dtype)` or `ops.cast(x, dtype)`.",
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    total = ops.sum(x)
+                    return x / Tensor(total)
+            """,
+            error="the inputs should be constant, but found variable 'input_data'",
+            title="`Tensor(...)` of a Tensor value",
+            export=FAILS,
+            lines=4,
         ),
-        fails=(
-            falls_back(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        print("x: " + str(x))
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    total = ops.sum(x)
+                    return x / total.astype(ms.float32)
+            """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    w = Tensor(np.ones((2, 3), np.float32))
+                    b = Tensor([1.0, 2.0, 3.0], ms.float32)
+                    return x * w + b / Tensor(x.shape[0], ms.float32)
+            """,
+        ),
+    ),
+)
+
+
+TYPE_OF_GRAPH_VALUE = Rule(
+    id="W5505",
+    symbol="type-of-graph-value",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`type(...)` of a graph value needs JIT fallback and blocks MindIR export; "
+    "use `isinstance(value, Tensor)`",
+    summary="The builtin `type()` applied to a Tensor or other runtime value inside graph code.",
+    why=(
+        "The graph compiler supports `isinstance` (resolved at compile time) but not `type()` of "
+        "a non-constant: the lax level evaluates it in the interpreter, STRICT and "
+        "`mindspore.export` reject it."
+    ),
+    mindspore_error=(
+        "ValueError: When handling script 'type(x) in graph mode', the inputs should be "
+        "constant, but found variable 'x' to be nonconstant. Try to set jit_syntax_level to LAX."
+    ),
+    fix="Replace `type(x) == Tensor` / `type(x) is Tensor` by `isinstance(x, Tensor)`; compare dtypes with `x.dtype`.",
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if type(x) == Tensor:
                         return x + 1
-                """,
-                error="cannot get attributes __str__",
-                title="`str()` of a Tensor",
-                export=FAILS,
-            ),
-            falls_back(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x + 1, "v=%s" % x
-                """,
-                error="""When handling script '"v=%s" % x in graph mode'""",
-                title="`%`-formatting of a Tensor",
-            ),
-            Example(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x + 1, f"value {x}"
-                """,
-                lax=OK,
-                strict=DIVERGES,
-                export=DIVERGES,
-                title="f-string with a Tensor field",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        print("x:", x, "shape:", x.shape)
-                        ops.print_("x:", x)
-                        return x + 1, f"shape {x.shape}", str(x.dtype)
-                """,
-            ),
+                    return x
+            """,
+            error="When handling script 'type(x) in graph mode'",
+            title="`type(x)` of a Tensor",
+            export=FAILS,
+            lines=3,
         ),
     ),
-    Rule(
-        id="W5507",
-        symbol="dict-output-from-graph",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message="A graph that returns a dict gives a tuple of its values under STRICT and after MindIR export; "
-        "return a tuple (and rebuild the dict outside the Cell)",
-        summary="`return {...}` (a dict) from a Cell's `construct` or a `@jit` function that is compiled or exported on its own.",
-        why=(
-            "The lax level builds the returned dict in the Python interpreter. STRICT "
-            "(`jit(fullgraph=True)`) and a MindIR exported with `mindspore.export` return a plain "
-            "tuple of the dict's values instead, with no error: callers that index the result by "
-            "key break. A dict passed between Cells inside one graph is fine."
-        ),
-        mindspore_error="",
-        fix="Return a tuple in a fixed order (e.g. `return x, y`) and build the dict outside the graph.",
-        fails=(
-            Example(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return {"logits": x, "probs": ops.softmax(x)}
-                """,
-                lax=OK,
-                strict=DIVERGES,
-                export=DIVERGES,
-                title="`return` of a dict",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x, ops.softmax(x)
-                """,
-                export=OK,
-            ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if isinstance(x, Tensor) and x.dtype == ms.float32:
+                        return x + 1
+                    return x
+            """,
         ),
     ),
-    # message fields: {cls} = the class name
-    Rule(
-        id="W5508",
-        symbol="python-object-from-tensor",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message="Creating `{cls}` from Tensor values in graph code needs JIT fallback and blocks MindIR export; "
-        "pass the tensors as a tuple",
-        summary="An instance of a plain Python class, dataclass or namedtuple created inside graph code with a Tensor (graph value) argument.",
-        why=(
-            "Graph code may create plain Python objects from constants (they are built at compile "
-            "time), but an object holding a runtime Tensor can only exist in the interpreter: the "
-            "lax level creates it there, STRICT and `mindspore.export` reject the call. "
-            "(A `@ms.jit_class` class with a Tensor argument fails even at the lax level.)"
+)
+
+
+# message fields: {how} = "str()", "str.format", "%-formatting" or "an f-string"
+TENSOR_TO_STRING = Rule(
+    id="W5506",
+    symbol="tensor-to-string",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="Formatting a Tensor into a string ({how}) in graph code needs JIT fallback; "
+    "STRICT rejects it or yields a wrong string; print the Tensor itself (`print('x:', x)`)",
+    summary="`str(x)`, `'...'.format(x)`, `'%s' % x` or an f-string with a Tensor field, inside graph code.",
+    why=(
+        "A graph has no strings computed from tensor values. The lax level formats the Tensor in "
+        "the Python interpreter. STRICT (and `mindspore.export`) rejects `str(x)` and `%`, "
+        "fails to find a CPU kernel for `'...'.format(x)`, and silently turns an f-string with a "
+        "Tensor field into the Tensor `[0]` (int64): `print(f'x = {x}')` prints "
+        "`Tensor(shape=[1], dtype=Int64, value=[0])`."
+    ),
+    mindspore_error=(
+        "AttributeError: In JIT strict mode, cannot get attributes __str__ or the "
+        "Tensor[Float32] object has no attribute: '__str__'. You can use "
+        "os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode to support "
+        "the current syntax."
+    ),
+    fix=(
+        "Pass the Tensor to `print` as its own argument (`print('x:', x)` works at every level) "
+        "or use `ops.print_`; format shapes and dtypes (`f'{x.shape}'`), which are constants; "
+        "build messages from tensor values outside the Cell."
+    ),
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    print("x: " + str(x))
+                    return x + 1
+            """,
+            error="cannot get attributes __str__",
+            title="`str()` of a Tensor",
+            export=FAILS,
+            lines=3,
         ),
-        mindspore_error=(
-            "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
-            "inputs should be constant, but found variable '__input_0__' to be nonconstant. Try to "
-            "set jit_syntax_level to LAX."
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x + 1, "v=%s" % x
+            """,
+            error="""When handling script '"v=%s" % x in graph mode'""",
+            title="`%`-formatting of a Tensor",
+            lines=3,
         ),
-        fix=(
-            "Pass and return tensors as tuples (or separate values) inside the graph; build "
-            "dataclasses / namedtuples from the outputs outside the Cell. Objects built from "
-            "constants, and helper objects created in `__init__`, are fine."
-        ),
-        fails=(
-            falls_back(
-                """
-                from dataclasses import dataclass
-
-                @dataclass
-                class Output:
-                    value: object
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        out = Output(x * 2)
-                        return out.value + 1
-                """,
-                error="the inputs should be constant, but found variable",
-                title="dataclass instance holding a Tensor",
-                export=FAILS,
-            ),
-            falls_back(
-                """
-                from collections import namedtuple
-
-                Pair = namedtuple("Pair", ["first", "second"])
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        pair = Pair(x * 2, x)
-                        return pair.first + pair.second
-                """,
-                error="the inputs should be constant, but found variable",
-                title="namedtuple holding a Tensor",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        first, second = x * 2, x
-                        return first + second
-                """,
-            ),
-            passes(
-                """
-                from dataclasses import dataclass
-
-                @dataclass
-                class Config:
-                    scale: float = 2.0
-
-                class Scaler:
-                    def __init__(self, k):
-                        self.k = k
-
-                    def apply(self, x):
-                        return ops.relu(x) * self.k
-
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.helper = Scaler(3.0)
-                        self.config = Config()
-
-                    def construct(self, x):
-                        local = Scaler(self.config.scale)
-                        return self.helper.apply(x) + local.apply(x)
-                """,
-                export=OK,
-            ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x + 1, f"value {x}"
+            """,
+            lax=OK,
+            strict=DIVERGES,
+            export=DIVERGES,
+            title="f-string with a Tensor field",
+            lines=3,
         ),
     ),
-    Rule(
-        id="W5509",
-        symbol="container-graph-input",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message="A dict/tuple/list argument of the top-level graph is a compile-time constant: "
-        "GRAPH_MODE recompiles for every new value and MindIR export bakes it in; "
-        "pass tensors as separate arguments or wrap the container in mindspore.mutable",
-        summary="A top-level `construct` (or `@jit` function) that takes a dict, tuple or list of tensors as one argument (e.g. indexes a parameter by a string key).",
-        why=(
-            "MindSpore treats a dict/tuple/list passed to the top-level graph as a constant unless "
-            "it is wrapped in `mindspore.mutable`. In GRAPH_MODE results stay correct but every call "
-            "with new tensor values recompiles the graph (measured: ~300 ms per call instead of "
-            "~0.3 ms). `mindspore.export` folds the example tensors into the MindIR: the exported "
-            "graph has no inputs, returns the export-time result, and rejects real inputs."
-        ),
-        mindspore_error="RuntimeError: The input number of parameters is not Compatible.",
-        fix=(
-            "Give `construct` one argument per tensor (`def construct(self, image, label)`) and "
-            "unpack the container at the call site; or pass `mindspore.mutable(container)` both "
-            "when calling and when exporting."
-        ),
-        fails=(
-            Example(
-                """
-                class Net(nn.Cell):
-                    def construct(self, batch):
-                        return batch["a"] + batch["b"] * 2
-                """,
-                lax=OK,
-                strict=OK,
-                export=FAILS,
-                error="The input number of parameters is not Compatible",
-                inputs=_DICT_INPUTS,
-                title="dict argument of the top-level graph",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, a, b):
-                        return a + b * 2
-                """,
-                inputs=_PAIR_INPUTS,
-                export=OK,
-            ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    print("x:", x, "shape:", x.shape)
+                    ops.print_("x:", x)
+                    return x + 1, f"shape {x.shape}", str(x.dtype)
+            """,
         ),
     ),
+)
+
+
+DICT_OUTPUT_FROM_GRAPH = Rule(
+    id="W5507",
+    symbol="dict-output-from-graph",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="A graph that returns a dict gives a tuple of its values under STRICT and after MindIR export; "
+    "return a tuple (and rebuild the dict outside the Cell)",
+    summary="`return {...}` (a dict) from a Cell's `construct` or a `@jit` function that is compiled or exported on its own.",
+    why=(
+        "The lax level builds the returned dict in the Python interpreter. STRICT "
+        "(`jit(fullgraph=True)`) and a MindIR exported with `mindspore.export` return a plain "
+        "tuple of the dict's values instead, with no error: callers that index the result by "
+        "key break. A dict passed between Cells inside one graph is fine."
+    ),
+    mindspore_error="",
+    fix="Return a tuple in a fixed order (e.g. `return x, y`) and build the dict outside the graph.",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return {"logits": x, "probs": ops.softmax(x)}
+            """,
+            lax=OK,
+            strict=DIVERGES,
+            export=DIVERGES,
+            title="`return` of a dict",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x, ops.softmax(x)
+            """,
+            export=OK,
+        ),
+    ),
+)
+
+
+# message fields: {cls} = the class name
+PYTHON_OBJECT_FROM_TENSOR = Rule(
+    id="W5508",
+    symbol="python-object-from-tensor",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="Creating `{cls}` from Tensor values in graph code needs JIT fallback and blocks MindIR export; "
+    "pass the tensors as a tuple",
+    summary="An instance of a plain Python class, dataclass or namedtuple created inside graph code with a Tensor (graph value) argument.",
+    why=(
+        "Graph code may create plain Python objects from constants (they are built at compile "
+        "time), but an object holding a runtime Tensor can only exist in the interpreter: the "
+        "lax level creates it there, STRICT and `mindspore.export` reject the call. "
+        "(A `@ms.jit_class` class with a Tensor argument fails even at the lax level.)"
+    ),
+    mindspore_error=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
+        "inputs should be constant, but found variable '__input_0__' to be nonconstant. Try to "
+        "set jit_syntax_level to LAX."
+    ),
+    fix=(
+        "Pass and return tensors as tuples (or separate values) inside the graph; build "
+        "dataclasses / namedtuples from the outputs outside the Cell. Objects built from "
+        "constants, and helper objects created in `__init__`, are fine."
+    ),
+    flagged=(
+        falls_back(
+            """
+            from dataclasses import dataclass
+
+            @dataclass
+            class Output:
+                value: object
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    out = Output(x * 2)
+                    return out.value + 1
+            """,
+            error="the inputs should be constant, but found variable",
+            title="dataclass instance holding a Tensor",
+            export=FAILS,
+            lines=9,
+        ),
+        falls_back(
+            """
+            from collections import namedtuple
+
+            Pair = namedtuple("Pair", ["first", "second"])
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    pair = Pair(x * 2, x)
+                    return pair.first + pair.second
+            """,
+            error="the inputs should be constant, but found variable",
+            title="namedtuple holding a Tensor",
+            lines=7,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    first, second = x * 2, x
+                    return first + second
+            """,
+        ),
+        passes(
+            """
+            from dataclasses import dataclass
+
+            @dataclass
+            class Config:
+                scale: float = 2.0
+
+            class Scaler:
+                def __init__(self, k):
+                    self.k = k
+
+                def apply(self, x):
+                    return ops.relu(x) * self.k
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.helper = Scaler(3.0)
+                    self.config = Config()
+
+                def construct(self, x):
+                    local = Scaler(self.config.scale)
+                    return self.helper.apply(x) + local.apply(x)
+            """,
+            export=OK,
+        ),
+    ),
+)
+
+
+CONTAINER_GRAPH_INPUT = Rule(
+    id="W5509",
+    symbol="container-graph-input",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`{parameter}` ({kind} argument of `{entry}`, which no Cell of the project holds, so it is taken for a "
+    "top-level graph) is a compile-time constant: GRAPH_MODE recompiles for every new value and MindIR export "
+    "bakes it in; pass tensors as separate arguments or wrap the container in mindspore.mutable",
+    summary="A top-level `construct` (or `@jit` function) that takes a dict, tuple or list of tensors as one argument (e.g. indexes a parameter by a string key).",
+    why=(
+        "MindSpore treats a dict/tuple/list passed to the top-level graph as a constant unless "
+        "it is wrapped in `mindspore.mutable`. In GRAPH_MODE results stay correct but every call "
+        "with new tensor values recompiles the graph (measured: ~300 ms per call instead of "
+        "~0.3 ms). `mindspore.export` folds the example tensors into the MindIR: the exported "
+        "graph has no inputs, returns the export-time result, and rejects real inputs."
+    ),
+    mindspore_error="RuntimeError: The input number of parameters is not Compatible.",
+    fix=(
+        "Give `construct` one argument per tensor (`def construct(self, image, label)`) and "
+        "unpack the container at the call site; or pass `mindspore.mutable(container)` both "
+        "when calling and when exporting."
+    ),
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, batch):
+                    return batch["a"] + batch["b"] * 2
+            """,
+            lax=OK,
+            strict=OK,
+            export=FAILS,
+            error="The input number of parameters is not Compatible",
+            inputs=_DICT_INPUTS,
+            title="dict argument of the top-level graph",
+            lines=2,
+            fields={"parameter": "batch", "kind": "a dict", "entry": "Net.construct"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, a, b):
+                    return a + b * 2
+            """,
+            inputs=_PAIR_INPUTS,
+            export=OK,
+        ),
+    ),
+)
+
+
+RULES = (
+    ASNUMPY_IN_GRAPH,
+    NUMPY_CALL_ON_TENSOR,
+    MATH_CALL_ON_TENSOR,
+    TENSOR_CONSTRUCTOR_ON_TENSOR,
+    TYPE_OF_GRAPH_VALUE,
+    TENSOR_TO_STRING,
+    DICT_OUTPUT_FROM_GRAPH,
+    PYTHON_OBJECT_FROM_TENSOR,
+    CONTAINER_GRAPH_INPUT,
 )

@@ -21,336 +21,364 @@ the list is consumed by ``sum`` (493 compile, 494 fail). ``mindspore.set_recursi
 ``set_context(max_call_depth=n)``) raises the limit: 600 iterations compile with 2000, 5000 with 12000.
 """
 
-from graphlint.catalogue.model import OK, Example, FixSafety, Rule, Severity, fails, passes
+from dataclasses import dataclass
+
+from graphlint.catalogue.model import Rule, Severity, fails, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "loops"
 
-RULES = (
-    # message fields: {kind} = "`for` loop" / "`while` loop" / "list comprehension"; {count} = the trip
-    # count (product for nested loops); {depth} = the estimated call depth; {limit} = the recursion limit
-    # in force (1000, or what the module sets with mindspore.set_recursion_limit)
-    Rule(
-        id="E5901",
-        symbol="python-loop-exceeds-call-depth",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "this {kind} is unrolled {count} times, about {depth} compiler call levels (limit {limit}): "
-            "use a `while` on a Tensor counter or ops.WhileLoop"
-        ),
-        summary=(
-            "A loop that graph code unrolls (`for` over `range(<constant>)`, a tuple, a list or a CellList; "
-            "`while` on a Python condition; a list comprehension) whose estimated unroll depth reaches "
-            "MindSpore's call-depth limit."
-        ),
-        why=(
-            "Each unrolled iteration nests the compiler's evaluation two levels deeper (three with one Tensor "
-            "`if` in the body, and an inner loop of m iterations adds 2m + 2 per outer iteration). At 1000 "
-            "levels compiling stops: a plain `for i in range(499)` fails, 498 compiles. Helper functions "
-            "and sub-Cells called from the body do not count."
-        ),
-        mindspore_error=(
-            "RuntimeError: Exceed function call depth limit 1000, (function call depth: 1001, simulate call "
-            "depth: 1000)."
-        ),
-        fix=(
-            "Write the loop as `i = Tensor(0, ms.int32)` / `while i < n: ...; i = i + 1` (compiled once, "
-            "constant compile time) or with `ops.WhileLoop`; or, if unrolling is wanted, call "
-            "`mindspore.set_recursion_limit(...)` before compiling. `--fix --unsafe-fixes` writes the "
-            "Tensor-counter `while` for `for i in range(...)`; a loop that collects one carried Tensor per "
-            "step (`outs.append(h)`, then `ops.stack(outs)`) gets a preallocated "
-            "`outs = ops.zeros((n,) + h.shape, h.dtype)` written as `outs[i] = h`."
-        ),
-        fix_safety=FixSafety.UNSAFE,
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        for i in range(499):
-                            x = x + 1
-                        return x
-                """,
-                error="Exceed function call depth limit 1000",
-                title="`for i in range(N)` with N >= 499",
-            ),
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        for i in range(50):
-                            for j in range(10):
-                                x = x + 1
-                        return x
-                """,
-                error="Exceed function call depth limit 1000",
-                title="nested `for` loops (50 x 10)",
-            ),
-            fails(
-                """
-                @ms.jit
-                def f(x):
-                    i = 0
-                    while i < 500:
+
+@dataclass(frozen=True)
+class UnrolledLoop:
+    """What the loops checker knows of an unrolled loop, for the loop rewrite: the carried names whose shape
+    grows in the body (``(name, op)``, op e.g. "concat"), which a real loop cannot carry."""
+
+    shape_changes: tuple[tuple[str, str], ...] = ()
+
+# message fields: {kind} = "`for` loop" / "`while` loop" / "list comprehension"; {count} = the trip
+# count (product for nested loops); {depth} = the estimated call depth; {limit} = the recursion limit
+# in force (1000, or what the module sets with mindspore.set_recursion_limit)
+PYTHON_LOOP_EXCEEDS_CALL_DEPTH = Rule(
+    id="E5901",
+    symbol="python-loop-exceeds-call-depth",
+    family=FAMILY,
+    payload=UnrolledLoop,
+    lax=E,
+    strict=E,
+    message=(
+        "this {kind} is unrolled {count} times, about {depth} compiler call levels (limit {limit}): "
+        "use a `while` on a Tensor counter or ops.WhileLoop"
+    ),
+    summary=(
+        "A loop that graph code unrolls (`for` over `range(<constant>)`, a tuple, a list or a CellList; "
+        "`while` on a Python condition; a list comprehension) whose estimated unroll depth reaches "
+        "MindSpore's call-depth limit."
+    ),
+    why=(
+        "Each unrolled iteration nests the compiler's evaluation two levels deeper (three with one Tensor "
+        "`if` in the body, and an inner loop of m iterations adds 2m + 2 per outer iteration). At 1000 "
+        "levels compiling stops: a plain `for i in range(499)` fails, 498 compiles. Helper functions "
+        "and sub-Cells called from the body do not count."
+    ),
+    mindspore_error=(
+        "RuntimeError: Exceed function call depth limit 1000, (function call depth: 1001, simulate call "
+        "depth: 1000)."
+    ),
+    fix=(
+        "Write the loop as `i = Tensor(0, ms.int32)` / `while i < n: ...; i = i + 1` (compiled once, "
+        "constant compile time) or with `ops.WhileLoop`; or, if unrolling is wanted, call "
+        "`mindspore.set_recursion_limit(...)` before compiling. `--fix --unsafe-fixes` writes the "
+        "Tensor-counter `while` for `for i in range(...)`; a loop that collects one carried Tensor per "
+        "step (`outs.append(h)`, then `ops.stack(outs)`) gets a preallocated "
+        "`outs = ops.zeros((n,) + h.shape, h.dtype)` written as `outs[i] = h`."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    for i in range(499):
                         x = x + 1
-                        i += 1
                     return x
-                """,
-                error="Exceed function call depth limit 1000",
-                entry="f",
-                title="`while` on a Python int counter",
-            ),
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        for i in range(340):
-                            if x.sum() > 0:
-                                x = x - 1
-                            else:
-                                x = x + 1
-                        return x
-                """,
-                error="Exceed function call depth limit 1000",
-                title="`for` with a Tensor `if` in the body",
-                timeout=600.0,
-            ),
+            """,
+            error="Exceed function call depth limit 1000",
+            title="`for i in range(N)` with N >= 499",
+            lines=3,
         ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        i = Tensor(0, ms.int32)
-                        while i < 600:
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    for i in range(50):
+                        for j in range(10):
                             x = x + 1
-                            i = i + 1
-                        return x
-                """,
-            ),
-            passes(
-                # near miss: the helper's own loop does not deepen the caller's loop (200 x 2, not 200 x 24)
-                """
-                def step(x):
-                    for j in range(10):
+                    return x
+            """,
+            error="Exceed function call depth limit 1000",
+            title="nested `for` loops (50 x 10)",
+            lines=3,
+        ),
+        fails(
+            """
+            @ms.jit
+            def f(x):
+                i = 0
+                while i < 500:
+                    x = x + 1
+                    i += 1
+                return x
+            """,
+            error="Exceed function call depth limit 1000",
+            entry="f",
+            title="`while` on a Python int counter",
+            lines=4,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    for i in range(340):
+                        if x.sum() > 0:
+                            x = x - 1
+                        else:
+                            x = x + 1
+                    return x
+            """,
+            error="Exceed function call depth limit 1000",
+            title="`for` with a Tensor `if` in the body",
+            timeout=600.0,
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = Tensor(0, ms.int32)
+                    while i < 600:
+                        x = x + 1
+                        i = i + 1
+                    return x
+            """,
+        ),
+        passes(
+            # near miss: the helper's own loop does not deepen the caller's loop (200 x 2, not 200 x 24)
+            """
+            def step(x):
+                for j in range(10):
+                    x = x * 0.5 + 1
+                return x
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    for i in range(200):
+                        x = step(x)
+                    return x
+            """,
+        ),
+        passes(
+            # near miss: the module raises the limit before compiling
+            """
+            ms.set_recursion_limit(2000)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    for i in range(600):
+                        x = x + 1
+                    return x
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {kind} (as above); {count} = trip count (product for nested loops); {threshold} =
+# the configured unroll-warn value
+PYTHON_LOOP_UNROLLS = Rule(
+    id="W5902",
+    symbol="python-loop-unrolls",
+    family=FAMILY,
+    payload=UnrolledLoop,
+    lax=W,
+    strict=W,
+    message=(
+        "this {kind} is unrolled {count} times at compile time (more than {threshold}): compile time "
+        "grows with the trip count; use a `while` on a Tensor counter or ops.WhileLoop"
+    ),
+    summary=(
+        "A loop that graph code unrolls whose trip count (the product of the trip counts for nested "
+        "loops) exceeds the configured `unroll-warn` threshold (default 64), below the call-depth limit."
+    ),
+    why=(
+        "The unrolled graph holds one copy of the body per iteration, so compile time grows linearly: "
+        "on a shared 2-core CPU machine `for i in range(N): x = x + 1` compiled in 0.5 s (N=10), 1.4 s "
+        "(100) and 3.5 s (300); with a Tensor `if` in the body 1.1 s, 7.3 s and 29 s. A `while` on a "
+        "Tensor counter compiled in 0.3-0.7 s for every N up to 1000. Loops over a few layers "
+        "(`for layer in self.layers`) are normal and below the threshold."
+    ),
+    fix=(
+        "For long loops use `while i < n` with `i = Tensor(0, ms.int32)` and `i = i + 1`, or "
+        "`ops.WhileLoop`; raise `unroll-warn` in `[tool.graphlint]` if the unrolled graph is wanted "
+        "(it runs faster than a rolled loop)."
+    ),
+    flagged=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    for i in range(100):
                         x = x * 0.5 + 1
                     return x
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        for i in range(200):
-                            x = step(x)
-                        return x
-                """,
-            ),
-            passes(
-                # near miss: the module raises the limit before compiling
-                """
-                ms.set_recursion_limit(2000)
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        for i in range(600):
-                            x = x + 1
-                        return x
-                """,
-            ),
+            """,
+            title="`for i in range(N)` with N > 64",
+            lines=3,
         ),
-    ),
-    # message fields: {kind} (as above); {count} = trip count (product for nested loops); {threshold} =
-    # the configured unroll-warn value
-    Rule(
-        id="W5902",
-        symbol="python-loop-unrolls",
-        family=FAMILY,
-        lax=W,
-        strict=W,
-        message=(
-            "this {kind} is unrolled {count} times at compile time (more than {threshold}): compile time "
-            "grows with the trip count; use a `while` on a Tensor counter or ops.WhileLoop"
-        ),
-        summary=(
-            "A loop that graph code unrolls whose trip count (the product of the trip counts for nested "
-            "loops) exceeds the configured `unroll-warn` threshold (default 64), below the call-depth limit."
-        ),
-        why=(
-            "The unrolled graph holds one copy of the body per iteration, so compile time grows linearly: "
-            "on a shared 2-core CPU machine `for i in range(N): x = x + 1` compiled in 0.5 s (N=10), 1.4 s "
-            "(100) and 3.5 s (300); with a Tensor `if` in the body 1.1 s, 7.3 s and 29 s. A `while` on a "
-            "Tensor counter compiled in 0.3-0.7 s for every N up to 1000. Loops over a few layers "
-            "(`for layer in self.layers`) are normal and below the threshold."
-        ),
-        fix=(
-            "For long loops use `while i < n` with `i = Tensor(0, ms.int32)` and `i = i + 1`, or "
-            "`ops.WhileLoop`; raise `unroll-warn` in `[tool.graphlint]` if the unrolled graph is wanted "
-            "(it runs faster than a rolled loop)."
-        ),
-        fix_safety=FixSafety.UNSAFE,
-        fails=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        for i in range(100):
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    for i in range(10):
+                        for j in range(10):
                             x = x * 0.5 + 1
-                        return x
-                """,
-                title="`for i in range(N)` with N > 64",
-            ),
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        for i in range(10):
-                            for j in range(10):
-                                x = x * 0.5 + 1
-                        return x
-                """,
-                title="nested loops whose trip counts multiply past 64",
-            ),
+                    return x
+            """,
+            title="nested loops whose trip counts multiply past 64",
+            lines=3,
         ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.layers = nn.CellList([nn.Dense(3, 3, weight_init="ones") for _ in range(4)])
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layers = nn.CellList([nn.Dense(3, 3, weight_init="ones") for _ in range(4)])
 
-                    def construct(self, x):
-                        for layer in self.layers:
-                            x = ops.relu(layer(x)) * 0.1
-                        return x
-                """,
-            ),
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        i = Tensor(0, ms.int32)
-                        while i < 100:
-                            x = x * 0.5 + 1
-                            i = i + 1
-                        return x
-                """,
-            ),
+                def construct(self, x):
+                    for layer in self.layers:
+                        x = ops.relu(layer(x)) * 0.1
+                    return x
+            """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = Tensor(0, ms.int32)
+                    while i < 100:
+                        x = x * 0.5 + 1
+                        i = i + 1
+                    return x
+            """,
         ),
     ),
-    # message fields: {name} = the carried variable; {op} = the call that changes its shape
-    # (e.g. "ops.concat")
-    Rule(
-        id="E5903",
-        symbol="tensor-while-carry-changes-shape",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "`{name}` changes shape in this `while` on a Tensor condition ({op}): preallocate it at its final "
-            "shape and write into it by index"
+)
+
+
+# message fields: {name} = the carried variable; {op} = the call that changes its shape
+# (e.g. "ops.concat")
+TENSOR_WHILE_CARRY_CHANGES_SHAPE = Rule(
+    id="E5903",
+    symbol="tensor-while-carry-changes-shape",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "`{name}` changes shape in this `while` on a Tensor condition ({op}): preallocate it at its final "
+        "shape and write into it by index"
+    ),
+    summary=(
+        "A `while` whose condition depends on a Tensor (so it is compiled as a real loop) reassigns a "
+        "loop-carried Tensor with a value of another shape: `ops.concat`/`ops.cat`, `ops.stack`, "
+        "`ops.tile`, `expand_dims`/`unsqueeze` of itself."
+    ),
+    why=(
+        "A compiled loop needs one abstract shape for its state. MindSpore re-specialises the loop for "
+        "each new shape it infers and never reaches a fixed point: compiling stops with `Exceed function "
+        "call depth limit 1000` (concat, stack, expand_dims) or with `For Tile, the shape of outputs[0] "
+        "... is too big` (tile doubles the shape until it overflows). PYNATIVE_MODE runs it. The same "
+        "code with a Python condition (`while i < 3` on an int) is unrolled and compiles."
+    ),
+    mindspore_error=(
+        "RuntimeError: Exceed function call depth limit 1000, (function call depth: 1001, simulate call "
+        "depth: 501)."
+    ),
+    fix=(
+        "Allocate the result at its final size before the loop and write rows by index "
+        "(`buf[i] = row`), or keep a Python loop bound when the trip count is a constant."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = Tensor(0, ms.int32)
+                    y = x
+                    while i < 3:
+                        y = ops.concat((y, x), 0)
+                        i = i + 1
+                    return y
+            """,
+            error="Exceed function call depth limit 1000",
+            title="`ops.concat` onto the carry of a Tensor `while`",
+            lines=6,
         ),
-        summary=(
-            "A `while` whose condition depends on a Tensor (so it is compiled as a real loop) reassigns a "
-            "loop-carried Tensor with a value of another shape: `ops.concat`/`ops.cat`, `ops.stack`, "
-            "`ops.tile`, `expand_dims`/`unsqueeze` of itself."
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    while y.sum() < 100:
+                        y = ops.stack((y, y + 1), 0)
+                    return y
+            """,
+            error="Exceed function call depth limit 1000",
+            title="`ops.stack` in a `while` on a Tensor condition",
+            lines=5,
         ),
-        why=(
-            "A compiled loop needs one abstract shape for its state. MindSpore re-specialises the loop for "
-            "each new shape it infers and never reaches a fixed point: compiling stops with `Exceed function "
-            "call depth limit 1000` (concat, stack, expand_dims) or with `For Tile, the shape of outputs[0] "
-            "... is too big` (tile doubles the shape until it overflows). PYNATIVE_MODE runs it. The same "
-            "code with a Python condition (`while i < 3` on an int) is unrolled and compiles."
-        ),
-        mindspore_error=(
-            "RuntimeError: Exceed function call depth limit 1000, (function call depth: 1001, simulate call "
-            "depth: 501)."
-        ),
-        fix=(
-            "Allocate the result at its final size before the loop and write rows by index "
-            "(`buf[i] = row`), or keep a Python loop bound when the trip count is a constant."
-        ),
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        i = Tensor(0, ms.int32)
-                        y = x
-                        while i < 3:
-                            y = ops.concat((y, x), 0)
-                            i = i + 1
-                        return y
-                """,
-                error="Exceed function call depth limit 1000",
-                title="`ops.concat` onto the carry of a Tensor `while`",
-            ),
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        y = x
-                        while y.sum() < 100:
-                            y = ops.stack((y, y + 1), 0)
-                        return y
-                """,
-                error="Exceed function call depth limit 1000",
-                title="`ops.stack` in a `while` on a Tensor condition",
-            ),
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        i = Tensor(0, ms.int32)
-                        y = x
-                        while i < 3:
-                            y = ops.tile(y, (2, 1))
-                            i = i + 1
-                        return y
-                """,
-                error="is too big",
-                title="`ops.tile` of the carry",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        i = Tensor(0, ms.int32)
-                        buf = ops.zeros((4, 3), ms.float32)
-                        while i < 3:
-                            buf[i] = x[0] * 1.0
-                            i = i + 1
-                        return buf
-                """,
-            ),
-            passes(
-                # near miss: concat of two slices keeps the shape
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        i = Tensor(0, ms.int32)
-                        y = x
-                        while i < 3:
-                            y = ops.concat((y[1:], y[:1]), 0)
-                            i = i + 1
-                        return y
-                """,
-            ),
-            passes(
-                # near miss: a Python condition unrolls the loop, each copy has its own shape
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        i = 0
-                        y = x
-                        while i < 3:
-                            y = ops.concat((y, x), 0)
-                            i = i + 1
-                        return y
-                """,
-            ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = Tensor(0, ms.int32)
+                    y = x
+                    while i < 3:
+                        y = ops.tile(y, (2, 1))
+                        i = i + 1
+                    return y
+            """,
+            error="is too big",
+            title="`ops.tile` of the carry",
+            lines=6,
         ),
     ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = Tensor(0, ms.int32)
+                    buf = ops.zeros((4, 3), ms.float32)
+                    while i < 3:
+                        buf[i] = x[0] * 1.0
+                        i = i + 1
+                    return buf
+            """,
+        ),
+        passes(
+            # near miss: concat of two slices keeps the shape
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = Tensor(0, ms.int32)
+                    y = x
+                    while i < 3:
+                        y = ops.concat((y[1:], y[:1]), 0)
+                        i = i + 1
+                    return y
+            """,
+        ),
+        passes(
+            # near miss: a Python condition unrolls the loop, each copy has its own shape
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = 0
+                    y = x
+                    while i < 3:
+                        y = ops.concat((y, x), 0)
+                        i = i + 1
+                    return y
+            """,
+        ),
+    ),
+)
+
+
+RULES = (
+    PYTHON_LOOP_EXCEEDS_CALL_DEPTH,
+    PYTHON_LOOP_UNROLLS,
+    TENSOR_WHILE_CARRY_CHANGES_SHAPE,
 )

@@ -68,17 +68,40 @@ class Example:
     dynamic_shape: bool = False  # calls with equal input shapes return different output shapes
     export: str = SKIP  # outcome of mindspore.export + load + run, where the rule speaks of export
     timeout: float = 300.0
+    # For an example the rule flags: the lines of ``code`` (1 = its first line) it is reported at, every one,
+    # and message fields whose values matter (checked against each report of the rule).
+    lines: tuple[int, ...] = ()
+    fields: dict = field(default_factory=dict)
+    # ``code`` as the rule's fixer rewrites it (Fixit's expected replacement); compiled by the tests too.
+    fixed: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", textwrap.dedent(self.code).strip("\n") + "\n")
         for level in (self.lax, self.strict, self.export):
             if level not in OUTCOMES:
                 raise ValueError(f"unknown outcome {level!r}")
+        if isinstance(self.lines, int):
+            object.__setattr__(self, "lines", (self.lines,))
+        if self.fixed:
+            object.__setattr__(self, "fixed", textwrap.dedent(self.fixed).strip("\n") + "\n")
 
     @property
     def source(self) -> str:
         """The complete module that is linted and compiled."""
         return EXAMPLE_HEADER + "\n" + self.code
+
+    @property
+    def fixed_source(self) -> str:
+        return EXAMPLE_HEADER + "\n" + self.fixed if self.fixed else ""
+
+    @staticmethod
+    def source_line(line: int) -> int:
+        """The line of :attr:`source` that is line ``line`` of ``code``."""
+        return line + EXAMPLE_HEADER.count("\n") + 1
+
+    @staticmethod
+    def code_line(source_line: int) -> int:
+        return source_line - EXAMPLE_HEADER.count("\n") - 1
 
 
 def fails(code: str, error: str, **kw) -> Example:
@@ -103,7 +126,10 @@ def passes(code: str, **kw) -> Example:
 
 @dataclass(frozen=True)
 class Rule:
-    """One entry of the catalogue; the checkers, CLI, plugin and docs all read it."""
+    """One entry of the catalogue; the checkers, CLI, plugin and docs all read it.
+
+    Checkers report a Rule object and fixers register for Rule objects (never a symbol string); how safe a
+    rule's fix is comes from its registered fixers (:func:`graphlint.fixers.fix_safety`)."""
 
     id: str  # Pylint message id, e.g. "E5101"; the letter is the lax severity
     symbol: str  # e.g. "try-in-graph"
@@ -115,9 +141,9 @@ class Rule:
     why: str  # why it breaks or slows GRAPH_MODE
     fix: str  # how to fix it by hand, or what --fix does
     mindspore_error: str = ""  # what users see otherwise
-    fix_safety: FixSafety | None = None
-    fails: tuple[Example, ...] = field(default_factory=tuple)
-    passes: tuple[Example, ...] = field(default_factory=tuple)
+    flagged: tuple[Example, ...] = field(default_factory=tuple)  # the rule reports these (some compile fine)
+    clean: tuple[Example, ...] = field(default_factory=tuple)  # the rule stays quiet on these; all compile
+    payload: type | None = None  # the typed data a checker attaches to a finding for the rule's fixers
 
     def severity(self, level: Level | str) -> Severity:
         return self.strict if Level(level) is Level.STRICT else self.lax

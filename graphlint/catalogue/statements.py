@@ -1,1087 +1,1164 @@
 """Statements and expressions that MindSpore's graph parser rejects."""
 
-from graphlint.catalogue.model import FixSafety, FAILS, Rule, Severity, diverges, fails, passes
+from graphlint.catalogue.model import FAILS, Rule, Severity, diverges, fails, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "statements"
 
-RULES = (
-    Rule(
-        id="E5101",
-        symbol="try-in-graph",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message="`try` is not supported in graph code; validate inputs before the graph or remove the handler",
-        summary="A `try` statement (with `except`, `else` or `finally`) inside graph code.",
-        why=(
-            "MindSpore's graph parser has no exception handling: compiling a `construct` or `@jit` "
-            "function that contains `try` stops with an error, at every syntax level."
-        ),
-        mindspore_error="RuntimeError: Unsupported statement 'Try'.",
-        fix="Remove the `try`: check the condition explicitly, or handle errors outside the Cell.",
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        try:
-                            y = x * 2
-                        except ValueError:
-                            y = x
-                        return y
-                """,
-                error="Unsupported statement 'Try'",
-                title="`try` / `except`",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return x * 2
-                """,
-            ),
+TRY_IN_GRAPH = Rule(
+    id="E5101",
+    symbol="try-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`try` is not supported in graph code; validate inputs before the graph or remove the handler",
+    summary="A `try` statement (with `except`, `else` or `finally`) inside graph code.",
+    why=(
+        "MindSpore's graph parser has no exception handling: compiling a `construct` or `@jit` "
+        "function that contains `try` stops with an error, at every syntax level."
+    ),
+    mindspore_error="RuntimeError: Unsupported statement 'Try'.",
+    fix="Remove the `try`: check the condition explicitly, or handle errors outside the Cell.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    try:
+                        y = x * 2
+                    except ValueError:
+                        y = x
+                    return y
+            """,
+            error="Unsupported statement 'Try'",
+            title="`try` / `except`",
+            lines=3,
         ),
     ),
-    # message fields: none
-    Rule(
-        id="E5102",
-        symbol="del-in-graph",
-        fix_safety=FixSafety.SAFE,
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message="`del` is not supported in graph code; drop the statement, or rebuild the list/dict without the item",
-        summary="A `del` statement (`del name`, `del seq[i]`, `del d[key]`, `del obj.attr`) inside graph code.",
-        why=(
-            "MindSpore's graph parser has no translation for `ast.Delete`: any `del` in `construct`, "
-            "a `@jit` function or a helper they call stops compilation at every syntax level. The "
-            "parser rejects the whole function, so even a `del` in a branch that never runs "
-            "(`if False:`) fails. Graph variables need no freeing: the compiler manages their memory."
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * 2
+            """,
         ),
-        mindspore_error="RuntimeError: Unsupported statement 'Delete'.",
-        fix=(
-            "Remove `del name` (graph values are freed by the compiler). For `del seq[i]` build a new "
-            "sequence (`seq = seq[:i] + seq[i + 1:]`); for a dict build a new one without the key."
+    ),
+)
+
+
+# message fields: none
+DEL_IN_GRAPH = Rule(
+    id="E5102",
+    symbol="del-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`del` is not supported in graph code; drop the statement, or rebuild the list/dict without the item",
+    summary="A `del` statement (`del name`, `del seq[i]`, `del d[key]`, `del obj.attr`) inside graph code.",
+    why=(
+        "MindSpore's graph parser has no translation for `ast.Delete`: any `del` in `construct`, "
+        "a `@jit` function or a helper they call stops compilation at every syntax level. The "
+        "parser rejects the whole function, so even a `del` in a branch that never runs "
+        "(`if False:`) fails. Graph variables need no freeing: the compiler manages their memory."
+    ),
+    mindspore_error="RuntimeError: Unsupported statement 'Delete'.",
+    fix=(
+        "Remove `del name` (graph values are freed by the compiler). For `del seq[i]` build a new "
+        "sequence (`seq = seq[:i] + seq[i + 1:]`); for a dict build a new one without the key."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x + 1
+                    z = y * 2
+                    del y
+                    return z
+            """,
+            error="Unsupported statement 'Delete'",
+            title="`del name`",
+            lines=5,
         ),
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        y = x + 1
-                        z = y * 2
-                        del y
-                        return z
-                """,
-                error="Unsupported statement 'Delete'",
-                title="`del name`",
-            ),
-            fails(
-                """
-                @ms.jit
-                def f(x):
+        fails(
+            """
+            @ms.jit
+            def f(x):
+                items = [x, x + 1, x + 2]
+                del items[0]
+                return items[0]
+            """,
+            entry="f",
+            error="Unsupported statement 'Delete'",
+            title="`del seq[i]` / `del d[key]`",
+            lines=4,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    table = {"a": 1, "b": 2}
+                    del table["a"]  # outside graph code: plain Python
+                    self.k = table["b"]
+
+                def construct(self, x):
                     items = [x, x + 1, x + 2]
-                    del items[0]
-                    return items[0]
-                """,
-                entry="f",
-                error="Unsupported statement 'Delete'",
-                title="`del seq[i]` / `del d[key]`",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        table = {"a": 1, "b": 2}
-                        del table["a"]  # outside graph code: plain Python
-                        self.k = table["b"]
-
-                    def construct(self, x):
-                        items = [x, x + 1, x + 2]
-                        items = items[1:]
-                        return items[0] * self.k
-                """,
-            ),
+                    items = items[1:]
+                    return items[0] * self.k
+            """,
         ),
     ),
-    # message fields: {statement} - "import math", "from mindspore import ops"
-    Rule(
-        id="E5103",
-        symbol="import-in-graph",
-        fix_safety=FixSafety.UNSAFE,
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message="`{statement}` inside graph code is not supported; move the import to the top of the module",
-        summary=(
-            "An `import` or `from ... import` statement inside graph code (construct, "
-            "@jit function or a helper they call)."
-        ),
-        why=(
-            "The graph parser has no translation for `ast.Import` / `ast.ImportFrom`: compiling stops "
-            "at every syntax level, for any module (`import math`, `from mindspore import ops`), "
-            "even when the import sits in a branch that never runs. Lazy imports inside helper "
-            "functions break as soon as graph code calls the helper."
-        ),
-        mindspore_error="RuntimeError: Unsupported statement 'Import'. (or 'ImportFrom')",
-        fix="Move the import to module level (or into `__init__`) and refer to the module name in graph code.",
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        import math
-                        return x * math.pi
-                """,
-                error="Unsupported statement 'Import'",
-                title="`import module`",
-            ),
-            fails(
-                """
-                @ms.jit
-                def f(x):
-                    from mindspore import ops as P
-                    return P.relu(x)
-                """,
-                entry="f",
-                error="Unsupported statement 'ImportFrom'",
-                title="`from module import name`",
-            ),
-            fails(
-                """
-                def scale(t):
+)
+
+
+# message fields: {statement} - "import math", "from mindspore import ops"
+IMPORT_IN_GRAPH = Rule(
+    id="E5103",
+    symbol="import-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{statement}` inside graph code is not supported; move the import to the top of the module",
+    summary=(
+        "An `import` or `from ... import` statement inside graph code (construct, "
+        "@jit function or a helper they call)."
+    ),
+    why=(
+        "The graph parser has no translation for `ast.Import` / `ast.ImportFrom`: compiling stops "
+        "at every syntax level, for any module (`import math`, `from mindspore import ops`), "
+        "even when the import sits in a branch that never runs. Lazy imports inside helper "
+        "functions break as soon as graph code calls the helper."
+    ),
+    mindspore_error="RuntimeError: Unsupported statement 'Import'. (or 'ImportFrom')",
+    fix="Move the import to module level (or into `__init__`) and refer to the module name in graph code.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
                     import math
-                    return t * math.pi
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return scale(x)
-                """,
-                error="Unsupported statement 'Import'",
-                title="`import` in a helper called from graph code",
-            ),
+                    return x * math.pi
+            """,
+            error="Unsupported statement 'Import'",
+            title="`import module`",
+            lines=3,
         ),
-        passes=(
-            passes(
-                """
+        fails(
+            """
+            @ms.jit
+            def f(x):
+                from mindspore import ops as P
+                return P.relu(x)
+            """,
+            entry="f",
+            error="Unsupported statement 'ImportFrom'",
+            title="`from module import name`",
+            lines=3,
+        ),
+        fails(
+            """
+            def scale(t):
                 import math
+                return t * math.pi
 
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        import collections  # outside graph code: plain Python
-                        self.k = len(collections.OrderedDict(a=1))
-
-                    def construct(self, x):
-                        return ops.relu(x) * math.pi * self.k
-                """,
-            ),
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return scale(x)
+            """,
+            error="Unsupported statement 'Import'",
+            title="`import` in a helper called from graph code",
+            lines=2,
         ),
     ),
-    # message fields: {function} - the generator function called from graph code
-    Rule(
-        id="E5104",
-        symbol="generator-in-graph",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "`{function}` is a generator (`yield`); graph code cannot run "
-            "generators, return a tuple or list instead"
-        ),
-        summary="A function containing `yield` or `yield from` that is called from (or defined in) graph code.",
-        why=(
-            "The graph parser has no translation for `ast.Yield` / `ast.YieldFrom`: compiling a "
-            "graph that calls a generator function stops at every syntax level. Generator "
-            "expressions (`sum(t for t in ...)`, `tuple(x * i for i in range(3))`) are a different "
-            "construct and do compile."
-        ),
-        mindspore_error="RuntimeError: Unsupported expression 'Yield'. (or 'YieldFrom')",
-        fix="Make the helper build and return a tuple or list of its values, and iterate over that.",
-        fails=(
-            fails(
-                """
-                def pieces(x):
-                    yield x
-                    yield x + 1
+    clean=(
+        passes(
+            """
+            import math
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        total = x
-                        for p in pieces(x):
-                            total = total + p
-                        return total
-                """,
-                error="Unsupported expression 'Yield'",
-                title="`yield` (generator helper)",
-            ),
-            fails(
-                """
-                def pieces(x):
-                    yield from (x, x + 1)
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    import collections  # outside graph code: plain Python
+                    self.k = len(collections.OrderedDict(a=1))
 
-                @ms.jit
-                def f(x):
+                def construct(self, x):
+                    return ops.relu(x) * math.pi * self.k
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {function} - the generator function called from graph code
+GENERATOR_IN_GRAPH = Rule(
+    id="E5104",
+    symbol="generator-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "`{function}` is a generator (`yield`); graph code cannot run "
+        "generators, return a tuple or list instead"
+    ),
+    summary="A function containing `yield` or `yield from` that is called from (or defined in) graph code.",
+    why=(
+        "The graph parser has no translation for `ast.Yield` / `ast.YieldFrom`: compiling a "
+        "graph that calls a generator function stops at every syntax level. Generator "
+        "expressions (`sum(t for t in ...)`, `tuple(x * i for i in range(3))`) are a different "
+        "construct and do compile."
+    ),
+    mindspore_error="RuntimeError: Unsupported expression 'Yield'. (or 'YieldFrom')",
+    fix="Make the helper build and return a tuple or list of its values, and iterate over that.",
+    flagged=(
+        fails(
+            """
+            def pieces(x):
+                yield x
+                yield x + 1
+
+            class Net(nn.Cell):
+                def construct(self, x):
                     total = x
                     for p in pieces(x):
                         total = total + p
                     return total
-                """,
-                entry="f",
-                error="Unsupported expression 'YieldFrom'",
-                title="`yield from`",
-            ),
+            """,
+            error="Unsupported expression 'Yield'",
+            title="`yield` (generator helper)",
+            lines=2,
         ),
-        passes=(
-            passes(
-                """
-                def pieces(x):
-                    return (x, x + 1)
+        fails(
+            """
+            def pieces(x):
+                yield from (x, x + 1)
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        total = x
-                        for p in pieces(x):
-                            total = total + p
-                        return total + sum(x * i for i in range(3))
-                """,
-            ),
+            @ms.jit
+            def f(x):
+                total = x
+                for p in pieces(x):
+                    total = total + p
+                return total
+            """,
+            entry="f",
+            error="Unsupported expression 'YieldFrom'",
+            title="`yield from`",
+            lines=2,
         ),
     ),
-    # message fields: {name} - the class name
-    Rule(
-        id="E5105",
-        symbol="class-def-in-graph",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message="class `{name}` is defined inside graph code; define it at module level",
-        summary="A `class` statement inside construct, a @jit function, or a helper they call.",
-        why=(
-            "The graph parser has no translation for `ast.ClassDef`: a class body nested in graph "
-            "code stops compilation at every syntax level. Nested `def` and `lambda` are supported."
-        ),
-        mindspore_error="RuntimeError: Unsupported statement 'ClassDef'.",
-        fix="Move the class to module level (and create its instances in `__init__` if they are Cells).",
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        class Scale:
-                            factor = 2
-                        return x * Scale.factor
-                """,
-                error="Unsupported statement 'ClassDef'",
-                title="nested `class`",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Scale:
-                    factor = 2
+    clean=(
+        passes(
+            """
+            def pieces(x):
+                return (x, x + 1)
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        def triple(t):
-                            return t * 3
-                        double = lambda t: t * Scale.factor
-                        return triple(x) + double(x)
-                """,
-            ),
+            class Net(nn.Cell):
+                def construct(self, x):
+                    total = x
+                    for p in pieces(x):
+                        total = total + p
+                    return total + sum(x * i for i in range(3))
+            """,
         ),
     ),
-    # message fields: {manager} - the context-manager expression as written, e.g. "ms._no_grad()"
-    Rule(
-        id="E5106",
-        symbol="unsupported-context-manager",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "`with {manager}`: graph code only accepts context managers whose class is decorated "
-            "with @mindspore.jit_class; move the `with` outside the Cell or use a @jit_class manager"
-        ),
-        summary=(
-            "A `with` statement in graph code whose context manager is not an instance of a "
-            "`@mindspore.jit_class` class (a plain class, `ms._no_grad()`, `contextlib.nullcontext()`, "
-            "`open()`, a Cell, a `@contextmanager` function)."
-        ),
-        why=(
-            "MindSpore 2.10 compiles `with` only for instances of `@jit_class` classes (or their "
-            "subclasses): it calls their `__enter__` / `__exit__` in the graph. Any other manager "
-            "stops compilation at every syntax level, MindSpore's own `ms._no_grad()` included. "
-            "Managers that are not class instances (`open()`, a `@contextlib.contextmanager` "
-            "function) fail with an unrelated-looking `issubclass()` error."
-        ),
-        mindspore_error=(
-            "TypeError: Only support jit_class instance, but got PythonObject(type: <class '...'>, ...) "
-            "(for open() or @contextmanager: TypeError: issubclass() arg 1 must be a class)"
-        ),
-        fix=(
-            "Enter the context around the Cell call instead of inside `construct`, or decorate the "
-            "manager class with `@mindspore.jit_class`. For `_no_grad`, use `ops.stop_gradient` on "
-            "the values that must not receive gradients."
-        ),
-        fails=(
-            fails(
-                """
-                class Scaled:
-                    def __enter__(self):
-                        return 2
-                    def __exit__(self, exc_type, exc_val, exc_tb):
-                        return False
+)
 
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        with Scaled() as k:
-                            y = x * k
-                        return y
-                """,
-                error="Only support jit_class instance",
-                title="`with` a plain class instance",
-            ),
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        with ms._no_grad():
-                            y = x * 2
-                        return y
-                """,
-                error="Only support jit_class instance",
-                title="`with ms._no_grad()`",
-            ),
-            fails(
-                """
-                import contextlib
 
-                @ms.jit
-                def f(x):
-                    with contextlib.nullcontext():
+# message fields: {name} - the class name
+CLASS_DEF_IN_GRAPH = Rule(
+    id="E5105",
+    symbol="class-def-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="class `{name}` is defined inside graph code; define it at module level",
+    summary="A `class` statement inside construct, a @jit function, or a helper they call.",
+    why=(
+        "The graph parser has no translation for `ast.ClassDef`: a class body nested in graph "
+        "code stops compilation at every syntax level. Nested `def` and `lambda` are supported."
+    ),
+    mindspore_error="RuntimeError: Unsupported statement 'ClassDef'.",
+    fix="Move the class to module level (and create its instances in `__init__` if they are Cells).",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    class Scale:
+                        factor = 2
+                    return x * Scale.factor
+            """,
+            error="Unsupported statement 'ClassDef'",
+            title="nested `class`",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Scale:
+                factor = 2
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    def triple(t):
+                        return t * 3
+                    double = lambda t: t * Scale.factor
+                    return triple(x) + double(x)
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {manager} - the context-manager expression as written, e.g. "ms._no_grad()"
+UNSUPPORTED_CONTEXT_MANAGER = Rule(
+    id="E5106",
+    symbol="unsupported-context-manager",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "`with {manager}`: graph code only accepts context managers whose class is decorated "
+        "with @mindspore.jit_class; move the `with` outside the Cell or use a @jit_class manager"
+    ),
+    summary=(
+        "A `with` statement in graph code whose context manager is not an instance of a "
+        "`@mindspore.jit_class` class (a plain class, `ms._no_grad()`, `contextlib.nullcontext()`, "
+        "`open()`, a Cell, a `@contextmanager` function)."
+    ),
+    why=(
+        "MindSpore 2.10 compiles `with` only for instances of `@jit_class` classes (or their "
+        "subclasses): it calls their `__enter__` / `__exit__` in the graph. Any other manager "
+        "stops compilation at every syntax level, MindSpore's own `ms._no_grad()` included. "
+        "Managers that are not class instances (`open()`, a `@contextlib.contextmanager` "
+        "function) fail with an unrelated-looking `issubclass()` error."
+    ),
+    mindspore_error=(
+        "TypeError: Only support jit_class instance, but got PythonObject(type: <class '...'>, ...) "
+        "(for open() or @contextmanager: TypeError: issubclass() arg 1 must be a class)"
+    ),
+    fix=(
+        "Enter the context around the Cell call instead of inside `construct`, or decorate the "
+        "manager class with `@mindspore.jit_class`. For `_no_grad`, use `ops.stop_gradient` on "
+        "the values that must not receive gradients."
+    ),
+    flagged=(
+        fails(
+            """
+            class Scaled:
+                def __enter__(self):
+                    return 2
+                def __exit__(self, exc_type, exc_val, exc_tb):
+                    return False
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    with Scaled() as k:
+                        y = x * k
+                    return y
+            """,
+            error="Only support jit_class instance",
+            title="`with` a plain class instance",
+            lines=9,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    with ms._no_grad():
                         y = x * 2
                     return y
-                """,
-                entry="f",
-                error="Only support jit_class instance",
-                title="`with contextlib.nullcontext()`",
-            ),
+            """,
+            error="Only support jit_class instance",
+            title="`with ms._no_grad()`",
+            lines=3,
         ),
-        passes=(
-            passes(
-                """
-                @ms.jit_class
-                class Scaled:
-                    def __init__(self, k):
-                        self.k = k
-                    def __enter__(self):
-                        return self.k
-                    def __exit__(self, exc_type, exc_val, exc_tb):
-                        return False
+        fails(
+            """
+            import contextlib
 
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.scaled = Scaled(3)
-
-                    def construct(self, x):
-                        with Scaled(2) as a, self.scaled as b:
-                            y = x * a * b
-                        return ops.stop_gradient(y)
-                """,
-            ),
+            @ms.jit
+            def f(x):
+                with contextlib.nullcontext():
+                    y = x * 2
+                return y
+            """,
+            entry="f",
+            error="Only support jit_class instance",
+            title="`with contextlib.nullcontext()`",
+            lines=5,
         ),
     ),
-    # message fields: {names} - the names listed in the nonlocal statement
-    Rule(
-        id="E5107",
-        symbol="nonlocal-in-graph",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "`nonlocal {names}` is not supported in graph code; return the new "
-            "value from the inner function instead"
-        ),
-        summary="A `nonlocal` statement in a function nested in (or called from) graph code.",
-        why=(
-            "The graph parser has no translation for `ast.Nonlocal`: a closure that rebinds a "
-            "variable of its enclosing function stops compilation at every syntax level."
-        ),
-        mindspore_error="RuntimeError: Unsupported statement 'Nonlocal'.",
-        fix="Have the inner function return the new value and assign it in the outer function.",
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        k = 1
-                        def bump():
-                            nonlocal k
-                            k = 3
-                        bump()
-                        return x * k
-                """,
-                error="Unsupported statement 'Nonlocal'",
-                title="`nonlocal`",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        k = 1
-                        def bump(v):
-                            return v + 2
-                        k = bump(k)
-                        return x * k
-                """,
-            ),
+    clean=(
+        passes(
+            """
+            @ms.jit_class
+            class Scaled:
+                def __init__(self, k):
+                    self.k = k
+                def __enter__(self):
+                    return self.k
+                def __exit__(self, exc_type, exc_val, exc_tb):
+                    return False
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scaled = Scaled(3)
+
+                def construct(self, x):
+                    with Scaled(2) as a, self.scaled as b:
+                        y = x * a * b
+                    return ops.stop_gradient(y)
+            """,
         ),
     ),
-    # message fields: {target} - the name bound by `:=`
-    Rule(
-        id="E5108",
-        symbol="walrus-in-graph",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "the assignment expression `{target} := ...` is not supported in graph "
-            "code; assign on its own line first"
-        ),
-        summary="An assignment expression (walrus, `name := value`) anywhere in graph code, comprehensions included.",
-        why=(
-            "The graph parser has no translation for `ast.NamedExpr`: compiling stops at every "
-            "syntax level, whatever the value (a constant or a Tensor)."
-        ),
-        mindspore_error="RuntimeError: Unsupported expression 'NamedExpr'.",
-        fix="Split it: `z = x + 1` on its own line, then use `z`.",
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        y = (z := x + 1) * z
-                        return y
-                """,
-                error="Unsupported expression 'NamedExpr'",
-                title="walrus `:=`",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        z = x + 1
-                        y = z * z
-                        return y
-                """,
-            ),
+)
+
+
+# message fields: {names} - the names listed in the nonlocal statement
+NONLOCAL_IN_GRAPH = Rule(
+    id="E5107",
+    symbol="nonlocal-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "`nonlocal {names}` is not supported in graph code; return the new "
+        "value from the inner function instead"
+    ),
+    summary="A `nonlocal` statement in a function nested in (or called from) graph code.",
+    why=(
+        "The graph parser has no translation for `ast.Nonlocal`: a closure that rebinds a "
+        "variable of its enclosing function stops compilation at every syntax level."
+    ),
+    mindspore_error="RuntimeError: Unsupported statement 'Nonlocal'.",
+    fix="Have the inner function return the new value and assign it in the outer function.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    k = 1
+                    def bump():
+                        nonlocal k
+                        k = 3
+                    bump()
+                    return x * k
+            """,
+            error="Unsupported statement 'Nonlocal'",
+            title="`nonlocal`",
+            lines=5,
         ),
     ),
-    # message fields: none
-    Rule(
-        id="E5109",
-        symbol="match-in-graph",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message="`match` is not supported in graph code; use an if/elif chain",
-        summary="A `match` statement (structural pattern matching) inside graph code.",
-        why="The graph parser has no translation for `ast.Match`: compiling stops at every syntax level.",
-        mindspore_error="RuntimeError: Unsupported statement 'Match'.",
-        fix="Rewrite it as `if` / `elif` / `else` comparisons.",
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.mode = 2
-
-                    def construct(self, x):
-                        match self.mode:
-                            case 1:
-                                y = x
-                            case _:
-                                y = x * 2
-                        return y
-                """,
-                error="Unsupported statement 'Match'",
-                title="`match` / `case`",
-            ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    k = 1
+                    def bump(v):
+                        return v + 2
+                    k = bump(k)
+                    return x * k
+            """,
         ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.mode = 2
+    ),
+)
 
-                    def construct(self, x):
-                        if self.mode == 1:
+
+# message fields: {target} - the name bound by `:=`
+WALRUS_IN_GRAPH = Rule(
+    id="E5108",
+    symbol="walrus-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "the assignment expression `{target} := ...` is not supported in graph "
+        "code; assign on its own line first"
+    ),
+    summary="An assignment expression (walrus, `name := value`) anywhere in graph code, comprehensions included.",
+    why=(
+        "The graph parser has no translation for `ast.NamedExpr`: compiling stops at every "
+        "syntax level, whatever the value (a constant or a Tensor)."
+    ),
+    mindspore_error="RuntimeError: Unsupported expression 'NamedExpr'.",
+    fix="Split it: `z = x + 1` on its own line, then use `z`.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = (z := x + 1) * z
+                    return y
+            """,
+            error="Unsupported expression 'NamedExpr'",
+            title="walrus `:=`",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    z = x + 1
+                    y = z * z
+                    return y
+            """,
+        ),
+    ),
+)
+
+
+# message fields: none
+MATCH_IN_GRAPH = Rule(
+    id="E5109",
+    symbol="match-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`match` is not supported in graph code; use an if/elif chain",
+    summary="A `match` statement (structural pattern matching) inside graph code.",
+    why="The graph parser has no translation for `ast.Match`: compiling stops at every syntax level.",
+    mindspore_error="RuntimeError: Unsupported statement 'Match'.",
+    fix="Rewrite it as `if` / `elif` / `else` comparisons.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.mode = 2
+
+                def construct(self, x):
+                    match self.mode:
+                        case 1:
                             y = x
-                        else:
+                        case _:
                             y = x * 2
-                        return y
-                """,
-            ),
+                    return y
+            """,
+            error="Unsupported statement 'Match'",
+            title="`match` / `case`",
+            lines=7,
         ),
     ),
-    # message fields: {name} - the async function
-    Rule(
-        id="E5110",
-        symbol="async-in-graph",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "`async def {name}` cannot be compiled into a graph; make it a plain `def` "
-            "(no await / async for / async with)"
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.mode = 2
+
+                def construct(self, x):
+                    if self.mode == 1:
+                        y = x
+                    else:
+                        y = x * 2
+                    return y
+            """,
         ),
-        summary=(
-            "An `async def` function called from graph code or defined inside it (and with it "
-            "`await`, `async for`, `async with`, which only occur in such functions)."
+    ),
+)
+
+
+# message fields: {name} - the async function
+ASYNC_IN_GRAPH = Rule(
+    id="E5110",
+    symbol="async-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "`async def {name}` cannot be compiled into a graph; make it a plain `def` "
+        "(no await / async for / async with)"
+    ),
+    summary=(
+        "An `async def` function called from graph code or defined inside it (and with it "
+        "`await`, `async for`, `async with`, which only occur in such functions)."
+    ),
+    why=(
+        "Graph code has no coroutines. An `async def` nested in `construct` is rejected as an "
+        "unsupported statement; calling a module-level `async def` helper from graph code fails "
+        "with a misleading lambda-parsing error. Both happen at every syntax level."
+    ),
+    mindspore_error=(
+        "TypeError: Parse Lambda Function Fail. Node type must be Lambda, but got NoneType. "
+        "(calling an async helper); RuntimeError: Unsupported statement 'AsyncFunctionDef'. (nested)"
+    ),
+    fix="Turn the helper into an ordinary function; run asynchronous I/O outside the Cell.",
+    flagged=(
+        fails(
+            """
+            async def double(t):
+                return t * 2
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return double(x)
+            """,
+            error="Parse Lambda Function Fail",
+            title="`async def` helper called from graph code",
+            lines=1,
         ),
-        why=(
-            "Graph code has no coroutines. An `async def` nested in `construct` is rejected as an "
-            "unsupported statement; calling a module-level `async def` helper from graph code fails "
-            "with a misleading lambda-parsing error. Both happen at every syntax level."
-        ),
-        mindspore_error=(
-            "TypeError: Parse Lambda Function Fail. Node type must be Lambda, but got NoneType. "
-            "(calling an async helper); RuntimeError: Unsupported statement 'AsyncFunctionDef'. (nested)"
-        ),
-        fix="Turn the helper into an ordinary function; run asynchronous I/O outside the Cell.",
-        fails=(
-            fails(
-                """
+        fails(
+            """
+            @ms.jit
+            def f(x):
                 async def double(t):
                     return t * 2
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return double(x)
-                """,
-                error="Parse Lambda Function Fail",
-                title="`async def` helper called from graph code",
-            ),
-            fails(
-                """
-                @ms.jit
-                def f(x):
-                    async def double(t):
-                        return t * 2
-                    return x
-                """,
-                entry="f",
-                error="Unsupported statement 'AsyncFunctionDef'",
-                title="`async def` inside graph code",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                def double(t):
-                    return t * 2
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return double(x)
-                """,
-            ),
+                return x
+            """,
+            entry="f",
+            error="Unsupported statement 'AsyncFunctionDef'",
+            title="`async def` inside graph code",
+            lines=3,
         ),
     ),
-    # message fields: {loop} - "for" or "while"
-    Rule(
-        id="E5111",
-        symbol="loop-else-in-graph",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "`{loop} ... else` is not supported in graph code; use a flag set by "
-            "`break` and an `if` after the loop"
+    clean=(
+        passes(
+            """
+            def double(t):
+                return t * 2
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return double(x)
+            """,
         ),
-        summary="A `for` or `while` loop with an `else:` clause inside graph code.",
-        why=(
-            "MindSpore's graph parser refuses the `else` clause of loops at every syntax level, "
-            "whether or not the loop contains `break`."
-        ),
-        mindspore_error=(
-            "RuntimeError: The 'for...else...' statement is not supported now. "
-            "(or The 'while...else...' statement ...)"
-        ),
-        fix=(
-            "Drop the `else`: if the loop has no `break`, move the `else` body after the loop; "
-            "otherwise set a flag before `break` and test it after the loop."
-        ),
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        y = x
-                        for i in range(3):
-                            if i == 1:
-                                break
-                            y = y + i
-                        else:
-                            y = y * 2
-                        return y
-                """,
-                error="The 'for...else...' statement is not supported now",
-                title="`for ... else`",
-            ),
-            fails(
-                """
-                @ms.jit
-                def f(x):
+    ),
+)
+
+
+# message fields: {loop} - "for" or "while"
+LOOP_ELSE_IN_GRAPH = Rule(
+    id="E5111",
+    symbol="loop-else-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "`{loop} ... else` is not supported in graph code; use a flag set by "
+        "`break` and an `if` after the loop"
+    ),
+    summary="A `for` or `while` loop with an `else:` clause inside graph code.",
+    why=(
+        "MindSpore's graph parser refuses the `else` clause of loops at every syntax level, "
+        "whether or not the loop contains `break`."
+    ),
+    mindspore_error=(
+        "RuntimeError: The 'for...else...' statement is not supported now. "
+        "(or The 'while...else...' statement ...)"
+    ),
+    fix=(
+        "Drop the `else`: if the loop has no `break`, move the `else` body after the loop; "
+        "otherwise set a flag before `break` and test it after the loop."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
                     y = x
-                    i = 0
-                    while i < 3:
+                    for i in range(3):
+                        if i == 1:
+                            break
                         y = y + i
-                        i += 1
                     else:
                         y = y * 2
                     return y
-                """,
-                entry="f",
-                error="The 'while...else...' statement is not supported now",
-                title="`while ... else`",
-            ),
+            """,
+            error="The 'for...else...' statement is not supported now",
+            title="`for ... else`",
+            lines=4,
         ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        y = x
-                        broke = False
-                        for i in range(3):
-                            if i == 1:
-                                broke = True
-                                break
-                            y = y + i
-                        if not broke:
-                            y = y * 2
-                        return y
-                """,
-            ),
-        ),
-    ),
-    # message fields: {what} - "a set literal" or "a set comprehension"
-    Rule(
-        id="E5112",
-        symbol="set-in-graph",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message="{what} is not supported in graph code; use a tuple (e.g. `mode in ('a', 'b')`)",
-        summary="A set display (`{1, 2}`) or a set comprehension (`{f(i) for i in ...}`) inside graph code.",
-        why=(
-            "Graph code has no set type: the parser rejects `ast.Set` and `ast.SetComp` at every "
-            "syntax level, including the common membership idiom `if mode in {'a', 'b'}:` and a "
-            "set used as the default value of a parameter of a helper that graph code calls. "
-            "Dict displays and dict comprehensions are supported."
-        ),
-        mindspore_error="RuntimeError: Unsupported expression 'Set'. (or 'SetComp')",
-        fix=(
-            "Use a tuple for membership tests and constant collections; if de-duplication is "
-            "needed, compute it in `__init__` and store the result as a tuple."
-        ),
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.mode = "b"
-
-                    def construct(self, x):
-                        if self.mode in {"a", "b"}:
-                            return x * 2
-                        return x
-                """,
-                error="Unsupported expression 'Set'",
-                title="set literal `{a, b}`",
-            ),
-            fails(
-                """
-                @ms.jit
-                def f(x):
-                    sizes = {i % 2 for i in range(4)}
-                    return x * len(sizes)
-                """,
-                entry="f",
-                error="Unsupported expression 'SetComp'",
-                title="set comprehension",
-            ),
-            fails(
-                """
-                def pick(x, modes={1, 2}):
-                    return x * len(modes)
-
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        return pick(x)
-                """,
-                error="Unsupported expression 'Set'",
-                title="set literal as a default argument of a graph helper",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.mode = "b"
-                        self.sizes = tuple(sorted({i % 2 for i in range(4)}))  # outside graph code
-
-                    def construct(self, x):
-                        weights = {i: x * i for i in range(3)}
-                        if self.mode in ("a", "b"):
-                            return weights[2] * len(self.sizes)
-                        return x
-                """,
-            ),
+        fails(
+            """
+            @ms.jit
+            def f(x):
+                y = x
+                i = 0
+                while i < 3:
+                    y = y + i
+                    i += 1
+                else:
+                    y = y * 2
+                return y
+            """,
+            entry="f",
+            error="The 'while...else...' statement is not supported now",
+            title="`while ... else`",
+            lines=5,
         ),
     ),
-    # message fields: {kind} - "list comprehension", "dict comprehension" or "generator expression"
-    Rule(
-        id="E5113",
-        symbol="multi-for-comprehension",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "a {kind} with more than one `for` clause is not supported in graph code; "
-            "nest two comprehensions or use a loop"
-        ),
-        summary=(
-            "A list/dict comprehension or generator expression with two or more `for` clauses "
-            "(`[f(i, j) for i in a for j in b]`) inside graph code."
-        ),
-        why=(
-            "MindSpore's parser translates comprehensions with exactly one `for` clause; two or "
-            "more stop compilation at every syntax level. Several `if` clauses, and a comprehension "
-            "nested inside another one, are fine."
-        ),
-        mindspore_error=(
-            "TypeError: The 'generators' supports 1 'comprehension' in ListComp/GeneratorExp, "
-            "but got 2 comprehensions."
-        ),
-        fix=(
-            "Nest the comprehensions (`[[f(i, j) for j in b] for i in a]`) and flatten if needed, "
-            "or write explicit `for` loops that append to a list."
-        ),
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        terms = [x * i * j for i in range(2) for j in range(2)]
-                        return terms[3]
-                """,
-                error="supports 1 'comprehension' in ListComp",
-                title="comprehension with two `for` clauses",
-            ),
-            fails(
-                """
-                @ms.jit
-                def f(x):
-                    return sum(x * i * j for i in range(2) for j in range(2))
-                """,
-                entry="f",
-                error="supports 1 'comprehension'",
-                title="generator expression with two `for` clauses",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        rows = [[x * i * j for j in range(2)] for i in range(2)]
-                        picked = [x * i for i in range(6) if i > 1 if i < 4]
-                        return rows[1][1] + picked[1]
-                """,
-            ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    broke = False
+                    for i in range(3):
+                        if i == 1:
+                            broke = True
+                            break
+                        y = y + i
+                    if not broke:
+                        y = y * 2
+                    return y
+            """,
         ),
     ),
-    # message fields: none
-    Rule(
-        id="E5114",
-        symbol="eval-without-namespace",
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "`eval()` in graph code sees no local or module names (only builtins); write the "
-            "expression directly, or pass the names in an explicit dict"
-        ),
-        summary=(
-            "`eval(text)` (or `eval(text, globals(), locals())`) inside graph code where the "
-            "evaluated text refers to a variable, a module global or an imported module."
-        ),
-        why=(
-            "The graph compiler evaluates `eval` itself, while compiling, in an empty namespace: "
-            "the function's locals, the module's globals and even `globals()` / `locals()` passed "
-            "explicitly are not visible, so any name other than a builtin raises NameError at every "
-            "syntax level. `eval('abs(-2)')` and `eval(text, {'n': n})` with an explicit dict of "
-            "Python constants compile."
-        ),
-        mindspore_error="NameError: name 'n' is not defined",
-        fix=(
-            "Write the expression as code. If it really is dynamic, pass every name in an explicit "
-            "dict (`eval(text, {'n': n})`); Tensor values in that dict need JIT fallback (STRICT "
-            "rejects them)."
-        ),
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        n = 3
-                        return x * eval("n + 1")
-                """,
-                error="name 'n' is not defined",
-                title="`eval()` of a local name",
-            ),
-            fails(
-                """
-                SCALE = 3
+)
 
-                @ms.jit
-                def f(x):
-                    return x * eval("SCALE + 1")
-                """,
-                entry="f",
-                error="name 'SCALE' is not defined",
-                title="`eval()` of a module global",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        n = 3
-                        return x * (n + 1) + eval("n + 1", {"n": n}) + eval("abs(-2)")
-                """,
-            ),
-        ),
+
+# message fields: {what} - "a set literal" or "a set comprehension"
+SET_IN_GRAPH = Rule(
+    id="E5112",
+    symbol="set-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="{what} is not supported in graph code; use a tuple (e.g. `mode in ('a', 'b')`)",
+    summary="A set display (`{1, 2}`) or a set comprehension (`{f(i) for i in ...}`) inside graph code.",
+    why=(
+        "Graph code has no set type: the parser rejects `ast.Set` and `ast.SetComp` at every "
+        "syntax level, including the common membership idiom `if mode in {'a', 'b'}:` and a "
+        "set used as the default value of a parameter of a helper that graph code calls. "
+        "Dict displays and dict comprehensions are supported."
     ),
-    # message fields: {left}, {right} - the operands as written; {op} - "is" or "is not"
-    Rule(
-        id="W5115",
-        symbol="tensor-identity-comparison",
-        family=FAMILY,
-        lax=W,
-        strict=E,
-        message=(
-            "`{left} {op} {right}` compares two Tensors by identity: GRAPH_MODE always answers as if "
-            "they were different objects and STRICT fails; compare values (ops.equal) or use flags"
-        ),
-        summary=(
-            "`a is b` / `a is not b` where both operands are Tensors or Parameters "
-            "(not `x is None`, which is fine)."
-        ),
-        why=(
-            "Graph values have no Python identity. At the lax level MindSpore evaluates `x is y` "
-            "between Tensors as False (and `is not` as True) even when both names refer to the same "
-            "Tensor, so the graph takes the other branch than PYNATIVE_MODE. STRICT "
-            "(`jit(fullgraph=True)`, MindIR export) fails with an internal error about the `is_` "
-            "node."
-        ),
-        mindspore_error=(
-            "RuntimeError: Failed to find input:...{[0]: ValueNode<PrimitivePy> is_, ...} ... in graph "
-            "output map. (STRICT; the lax level silently returns False)"
-        ),
-        fix=(
-            "Decide identity outside the graph (a bool attribute set in `__init__`), compare values "
-            "with `ops.equal(...).all()`, or restructure so the comparison is not needed."
-        ),
-        fails=(
-            diverges(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        y = x
-                        if x is y:
-                            return x * 2
-                        return x
-                """,
-                strict=FAILS,
-                error="in graph output map",
-                title="`is` between two Tensors",
-            ),
-            diverges(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.w = Parameter(Tensor(np.ones(3, np.float32)), name="w")
-
-                    def construct(self, x):
-                        w = self.w
-                        if w is not self.w:
-                            return x
-                        return x * 2
-                """,
-                strict=FAILS,
-                error="in graph output map",
-                title="`is not` between two Parameters",
-            ),
-        ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.bias = None
-                        self.shared = True
-
-                    def construct(self, x):
-                        if self.bias is not None:
-                            x = x + self.bias
-                        if x is None:
-                            return x
-                        if self.shared:
-                            return x * 2
-                        return x
-                """,
-            ),
-        ),
+    mindspore_error="RuntimeError: Unsupported expression 'Set'. (or 'SetComp')",
+    fix=(
+        "Use a tuple for membership tests and constant collections; if de-duplication is "
+        "needed, compute it in `__init__` and store the result as a tuple."
     ),
-    # message fields: {right} - the right operand as written; {kind} - what it is ("a float",
-    # "a tuple", "a Cell class", "a function", "an enum member", ...)
-    Rule(
-        id="E5116",
-        symbol="is-unsupported-operand",
-        fix_safety=FixSafety.UNSAFE,
-        family=FAMILY,
-        lax=E,
-        strict=E,
-        message=(
-            "`is` against {kind} (`{right}`) is not supported in graph code (only None, bool, int, "
-            "str and types); use `==`, isinstance() or a flag set in __init__"
-        ),
-        summary=(
-            "`a is b` / `a is not b` in graph code whose right operand is a float, tuple, list, "
-            "function, Cell class or instance, enum member, Ellipsis or constant Tensor."
-        ),
-        why=(
-            "MindSpore compiles `is` only when the right operand is None, a bool, an int, a str or "
-            "a type (a MindSpore dtype such as `ms.float32`, or a builtin/plain Python class such "
-            "as `int`). Any other right operand stops compilation at every syntax level. Notably "
-            "`type(self.act) is nn.ReLU` and `self.fn is ops.relu` fail; "
-            "`isinstance(self.act, nn.ReLU)` compiles."
-        ),
-        mindspore_error=(
-            "RuntimeError: For syntax like 'a is b', b supports Int, Bool, String, None and Type, "
-            "but got ..."
-        ),
-        fix=(
-            "Use `isinstance(obj, Class)` for class checks, `==` for values (enum members, floats, "
-            "tuples), or compute a bool attribute in `__init__` and test that."
-        ),
-        fails=(
-            fails(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.act = nn.ReLU()
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.mode = "b"
 
-                    def construct(self, x):
-                        if type(self.act) is nn.ReLU:
-                            return self.act(x)
-                        return x
-                """,
-                error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
-                title="`is` a Cell class",
-            ),
-            fails(
-                """
-                import enum
-
-                class Mode(enum.Enum):
-                    TRAIN = 1
-                    EVAL = 2
-
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.mode = Mode.TRAIN
-
-                    def construct(self, x):
-                        if self.mode is Mode.TRAIN:
-                            return x * 2
-                        return x
-                """,
-                error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
-                title="`is` an enum member",
-            ),
-            fails(
-                """
-                @ms.jit
-                def f(x):
-                    fn = ops.relu
-                    if fn is ops.relu:
+                def construct(self, x):
+                    if self.mode in {"a", "b"}:
                         return x * 2
                     return x
-                """,
-                entry="f",
-                error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
-                title="`is` a function",
-            ),
-            fails(
-                """
-                class Net(nn.Cell):
-                    def construct(self, x):
-                        pair = (1, 2)
-                        same = pair
-                        if pair is same:
-                            return x * 2
-                        return x
-                """,
-                error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
-                title="`is` a tuple / list / float",
-            ),
+            """,
+            error="Unsupported expression 'Set'",
+            title="set literal `{a, b}`",
+            lines=7,
         ),
-        passes=(
-            passes(
-                """
-                class Net(nn.Cell):
-                    def __init__(self):
-                        super().__init__()
-                        self.act = nn.ReLU()
-                        self.norm = None
-                        self.flag = True
+        fails(
+            """
+            @ms.jit
+            def f(x):
+                sizes = {i % 2 for i in range(4)}
+                return x * len(sizes)
+            """,
+            entry="f",
+            error="Unsupported expression 'SetComp'",
+            title="set comprehension",
+            lines=3,
+        ),
+        fails(
+            """
+            def pick(x, modes={1, 2}):
+                return x * len(modes)
 
-                    def construct(self, x):
-                        n = x.shape[0]
-                        if self.norm is None and self.flag is True and type(n) is int:
-                            x = x * 2
-                        if x.dtype is ms.float32 and isinstance(self.act, nn.ReLU):
-                            x = self.act(x)
-                        return x
-                """,
-            ),
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return pick(x)
+            """,
+            error="Unsupported expression 'Set'",
+            title="set literal as a default argument of a graph helper",
+            lines=1,
         ),
     ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.mode = "b"
+                    self.sizes = tuple(sorted({i % 2 for i in range(4)}))  # outside graph code
+
+                def construct(self, x):
+                    weights = {i: x * i for i in range(3)}
+                    if self.mode in ("a", "b"):
+                        return weights[2] * len(self.sizes)
+                    return x
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {kind} - "list comprehension", "dict comprehension" or "generator expression"
+MULTI_FOR_COMPREHENSION = Rule(
+    id="E5113",
+    symbol="multi-for-comprehension",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "a {kind} with more than one `for` clause is not supported in graph code; "
+        "nest two comprehensions or use a loop"
+    ),
+    summary=(
+        "A list/dict comprehension or generator expression with two or more `for` clauses "
+        "(`[f(i, j) for i in a for j in b]`) inside graph code."
+    ),
+    why=(
+        "MindSpore's parser translates comprehensions with exactly one `for` clause; two or "
+        "more stop compilation at every syntax level. Several `if` clauses, and a comprehension "
+        "nested inside another one, are fine."
+    ),
+    mindspore_error=(
+        "TypeError: The 'generators' supports 1 'comprehension' in ListComp/GeneratorExp, "
+        "but got 2 comprehensions."
+    ),
+    fix=(
+        "Nest the comprehensions (`[[f(i, j) for j in b] for i in a]`) and flatten if needed, "
+        "or write explicit `for` loops that append to a list."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    terms = [x * i * j for i in range(2) for j in range(2)]
+                    return terms[3]
+            """,
+            error="supports 1 'comprehension' in ListComp",
+            title="comprehension with two `for` clauses",
+            lines=3,
+        ),
+        fails(
+            """
+            @ms.jit
+            def f(x):
+                return sum(x * i * j for i in range(2) for j in range(2))
+            """,
+            entry="f",
+            error="supports 1 'comprehension'",
+            title="generator expression with two `for` clauses",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    rows = [[x * i * j for j in range(2)] for i in range(2)]
+                    picked = [x * i for i in range(6) if i > 1 if i < 4]
+                    return rows[1][1] + picked[1]
+            """,
+        ),
+    ),
+)
+
+
+# message fields: none
+EVAL_WITHOUT_NAMESPACE = Rule(
+    id="E5114",
+    symbol="eval-without-namespace",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "`eval()` in graph code sees no local or module names (only builtins); write the "
+        "expression directly, or pass the names in an explicit dict"
+    ),
+    summary=(
+        "`eval(text)` (or `eval(text, globals(), locals())`) inside graph code where the "
+        "evaluated text refers to a variable, a module global or an imported module."
+    ),
+    why=(
+        "The graph compiler evaluates `eval` itself, while compiling, in an empty namespace: "
+        "the function's locals, the module's globals and even `globals()` / `locals()` passed "
+        "explicitly are not visible, so any name other than a builtin raises NameError at every "
+        "syntax level. `eval('abs(-2)')` and `eval(text, {'n': n})` with an explicit dict of "
+        "Python constants compile."
+    ),
+    mindspore_error="NameError: name 'n' is not defined",
+    fix=(
+        "Write the expression as code. If it really is dynamic, pass every name in an explicit "
+        "dict (`eval(text, {'n': n})`); Tensor values in that dict need JIT fallback (STRICT "
+        "rejects them)."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = 3
+                    return x * eval("n + 1")
+            """,
+            error="name 'n' is not defined",
+            title="`eval()` of a local name",
+            lines=4,
+        ),
+        fails(
+            """
+            SCALE = 3
+
+            @ms.jit
+            def f(x):
+                return x * eval("SCALE + 1")
+            """,
+            entry="f",
+            error="name 'SCALE' is not defined",
+            title="`eval()` of a module global",
+            lines=5,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = 3
+                    return x * (n + 1) + eval("n + 1", {"n": n}) + eval("abs(-2)")
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {left}, {right} - the operands as written; {op} - "is" or "is not"
+TENSOR_IDENTITY_COMPARISON = Rule(
+    id="W5115",
+    symbol="tensor-identity-comparison",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message=(
+        "`{left} {op} {right}` compares two Tensors by identity: GRAPH_MODE always answers as if "
+        "they were different objects and STRICT fails; compare values (ops.equal) or use flags"
+    ),
+    summary=(
+        "`a is b` / `a is not b` where both operands are Tensors or Parameters "
+        "(not `x is None`, which is fine)."
+    ),
+    why=(
+        "Graph values have no Python identity. At the lax level MindSpore evaluates `x is y` "
+        "between Tensors as False (and `is not` as True) even when both names refer to the same "
+        "Tensor, so the graph takes the other branch than PYNATIVE_MODE. STRICT "
+        "(`jit(fullgraph=True)`, MindIR export) fails with an internal error about the `is_` "
+        "node."
+    ),
+    mindspore_error=(
+        "RuntimeError: Failed to find input:...{[0]: ValueNode<PrimitivePy> is_, ...} ... in graph "
+        "output map. (STRICT; the lax level silently returns False)"
+    ),
+    fix=(
+        "Decide identity outside the graph (a bool attribute set in `__init__`), compare values "
+        "with `ops.equal(...).all()`, or restructure so the comparison is not needed."
+    ),
+    flagged=(
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    if x is y:
+                        return x * 2
+                    return x
+            """,
+            strict=FAILS,
+            error="in graph output map",
+            title="`is` between two Tensors",
+            lines=4,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones(3, np.float32)), name="w")
+
+                def construct(self, x):
+                    w = self.w
+                    if w is not self.w:
+                        return x
+                    return x * 2
+            """,
+            strict=FAILS,
+            error="in graph output map",
+            title="`is not` between two Parameters",
+            lines=8,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.bias = None
+                    self.shared = True
+
+                def construct(self, x):
+                    if self.bias is not None:
+                        x = x + self.bias
+                    if x is None:
+                        return x
+                    if self.shared:
+                        return x * 2
+                    return x
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {right} - the right operand as written; {kind} - what it is ("a float",
+# "a tuple", "a Cell class", "a function", "an enum member", ...)
+IS_UNSUPPORTED_OPERAND = Rule(
+    id="E5116",
+    symbol="is-unsupported-operand",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "`is` against {kind} (`{right}`) is not supported in graph code (only None, bool, int, "
+        "str and types); use `==`, isinstance() or a flag set in __init__"
+    ),
+    summary=(
+        "`a is b` / `a is not b` in graph code whose right operand is a float, tuple, list, "
+        "function, Cell class or instance, enum member, Ellipsis or constant Tensor."
+    ),
+    why=(
+        "MindSpore compiles `is` only when the right operand is None, a bool, an int, a str or "
+        "a type (a MindSpore dtype such as `ms.float32`, or a builtin/plain Python class such "
+        "as `int`). Any other right operand stops compilation at every syntax level. Notably "
+        "`type(self.act) is nn.ReLU` and `self.fn is ops.relu` fail; "
+        "`isinstance(self.act, nn.ReLU)` compiles."
+    ),
+    mindspore_error=(
+        "RuntimeError: For syntax like 'a is b', b supports Int, Bool, String, None and Type, "
+        "but got ..."
+    ),
+    fix=(
+        "Use `isinstance(obj, Class)` for class checks, `==` for values (enum members, floats, "
+        "tuples), or compute a bool attribute in `__init__` and test that."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.act = nn.ReLU()
+
+                def construct(self, x):
+                    if type(self.act) is nn.ReLU:
+                        return self.act(x)
+                    return x
+            """,
+            error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
+            title="`is` a Cell class",
+            lines=7,
+        ),
+        fails(
+            """
+            import enum
+
+            class Mode(enum.Enum):
+                TRAIN = 1
+                EVAL = 2
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.mode = Mode.TRAIN
+
+                def construct(self, x):
+                    if self.mode is Mode.TRAIN:
+                        return x * 2
+                    return x
+            """,
+            error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
+            title="`is` an enum member",
+            lines=13,
+        ),
+        fails(
+            """
+            @ms.jit
+            def f(x):
+                fn = ops.relu
+                if fn is ops.relu:
+                    return x * 2
+                return x
+            """,
+            entry="f",
+            error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
+            title="`is` a function",
+            lines=4,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    pair = (1, 2)
+                    same = pair
+                    if pair is same:
+                        return x * 2
+                    return x
+            """,
+            error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
+            title="`is` a tuple / list / float",
+            lines=5,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.act = nn.ReLU()
+                    self.norm = None
+                    self.flag = True
+
+                def construct(self, x):
+                    n = x.shape[0]
+                    if self.norm is None and self.flag is True and type(n) is int:
+                        x = x * 2
+                    if x.dtype is ms.float32 and isinstance(self.act, nn.ReLU):
+                        x = self.act(x)
+                    return x
+            """,
+        ),
+    ),
+)
+
+
+RULES = (
+    TRY_IN_GRAPH,
+    DEL_IN_GRAPH,
+    IMPORT_IN_GRAPH,
+    GENERATOR_IN_GRAPH,
+    CLASS_DEF_IN_GRAPH,
+    UNSUPPORTED_CONTEXT_MANAGER,
+    NONLOCAL_IN_GRAPH,
+    WALRUS_IN_GRAPH,
+    MATCH_IN_GRAPH,
+    ASYNC_IN_GRAPH,
+    LOOP_ELSE_IN_GRAPH,
+    SET_IN_GRAPH,
+    MULTI_FOR_COMPREHENSION,
+    EVAL_WITHOUT_NAMESPACE,
+    TENSOR_IDENTITY_COMPARISON,
+    IS_UNSUPPORTED_OPERAND,
 )

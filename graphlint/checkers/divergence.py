@@ -27,49 +27,14 @@ checked the same way, reported at the call.
 
 from __future__ import annotations
 
-import weakref
-
 from astroid import nodes
 from astroid.const import Context
 
-from graphlint.analysis.tree import nodes_of_class
-from graphlint.analysis.engine import Checker
-from graphlint.analysis.values import CELL, CLASS, FUNCTION, MODULE, OBJECT, UNKNOWN
-from graphlint.checkers.walk import graph_nodes
-
-# -- W5201 / W5202 / W5203 / W5206: calls evaluated at compile time -----------------------------
-_RANDOM_MODULES = ("random.", "numpy.random.")
-_RANDOM_NOT_DRAWS = {"seed", "getstate", "setstate", "get_state", "set_state"}
-_CLOCKS = {
-    "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
-    "time.monotonic_ns", "time.process_time", "time.process_time_ns", "time.thread_time",
-    "time.thread_time_ns", "time.localtime", "time.gmtime", "time.ctime", "time.asctime", "time.strftime",
-    "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today",
-}
-_ENVIRON_CALLS = {"os.getenv", "os.getenvb", "os.environ.get", "os.environb.get"}
-_ENVIRON = {"os.environ", "os.environb"}
-_LOG_LEVELS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
-               "warning_once", "info_once"}
-_WARNINGS = {"warnings.warn", "warnings.warn_explicit"}
-_LOGGER_NAMES = {"logger", "_logger", "log", "_log"}
-_LOGGER_FACTORIES = ("getLogger", "get_logger")
-
-# -- W5207: Python containers ---------------------------------------------------------------------
-_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
-             "add", "discard", "sort", "reverse", "appendleft", "extendleft", "popleft"}
-_CONTAINER_BUILTINS = {"list", "dict", "set"}
-_CONTAINER_FACTORIES = {"collections.OrderedDict", "collections.defaultdict", "collections.deque",
-                        "collections.Counter"}
-
-# -- W5208 / W5209: attributes ----------------------------------------------------------------------
-_PARAMETER_MAKERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
-_PLAIN_BUILTINS = {"list", "dict", "set", "tuple", "int", "float", "bool", "str", "len", "min", "max", "abs",
-                   "round", "sum"}
-# Methods that by name set an object up (often called by a subclass or a builder, not from `__init__`).
-_CONSTRUCTION_PREFIXES = ("init", "setup", "build", "reset_parameters", "initialize", "post_init")
-_NOT_PLAIN_KINDS = {UNKNOWN, OBJECT, CELL, FUNCTION, CLASS, MODULE}
-_DYNAMIC_SETTERS = {"setattr", "insert_param_to_cell", "insert_child_to_cell", "__setattr__", "_params_list",
-                    "update_parameters_name"}
+from graphlint.analysis import api, signatures
+from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, MODULE, OBJECT, UNKNOWN
+from graphlint.analysis.tree import graph_nodes, nodes_of_class
+from graphlint.catalogue import divergence as rules
+from graphlint.runner import Checker
 
 
 class DivergenceChecker(Checker):
@@ -77,7 +42,7 @@ class DivergenceChecker(Checker):
 
     def check_function(self, graph) -> None:
         values = self.context.values(graph)
-        self_name = _self_name(graph)
+        self_name = signatures.instance_name(graph.node, graph.cls)
         read_attrs: set[str] = set()
         read_globals: set[str] = set()
         for node in graph_nodes(graph.node):
@@ -99,37 +64,21 @@ class DivergenceChecker(Checker):
                 else:
                     self._module_attribute_read(graph, values, node, read_globals)
 
-    # -- per-class facts, cached for the run ------------------------------------------------------------
-    def _class_cache(self) -> dict:
+    # -- per-class facts, cached until the class's module (or one it imports) changes -------------------
+    def _class_fact(self, kind: str, cls, compute):
         analysis = self.context.analysis
-        scope = analysis.scope
-        cached = _CLASS_FACTS.get(analysis)
-        if cached is None or cached[0] is not scope:
-            cached = (scope, {})
-            _CLASS_FACTS[analysis] = cached
-        return cached[1]
+        return analysis.module_fact(f"{kind}:{id(cls)}", analysis.project.info(cls.root()),
+                                    lambda _info: compute(analysis.project, cls))
 
     def _assignments(self, cls) -> dict:
-        cache = self._class_cache()
-        key = ("assignments", id(cls))
-        if key not in cache:
-            cache[key] = self.context.project.attribute_assignments(cls)
-        return cache[key]
+        return self.context.analysis.attribute_assignments(cls)
 
     def _closed_hierarchy(self, cls) -> bool:
         # Walks the whole hierarchy: once per class, not once per attribute written in graph code.
-        cache = self._class_cache()
-        key = ("closed", id(cls))
-        if key not in cache:
-            cache[key] = _closed_hierarchy(self.context.project, cls)
-        return cache[key]
+        return self._class_fact("closed-hierarchy", cls, _closed_hierarchy)
 
     def _init_reached(self, cls) -> set[int]:
-        cache = self._class_cache()
-        key = ("init", id(cls))
-        if key not in cache:
-            cache[key] = _init_reached(self.context.project, cls)
-        return cache[key]
+        return self._class_fact("init-reached", cls, _init_reached)
 
     # -- calls --------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call, self_name) -> None:
@@ -141,25 +90,25 @@ class DivergenceChecker(Checker):
         if qualified is not None:
             if _runtime_argument(call, values):
                 return  # run by the interpreter on every call (JIT fallback), not frozen
-            if qualified.startswith(_RANDOM_MODULES) and qualified.rsplit(".", 1)[-1] not in _RANDOM_NOT_DRAWS:
-                self.report("python-random-in-graph", call, graph, call=_call_text(call))
-            elif qualified in _CLOCKS:
-                self.report("wall-clock-in-graph", call, graph, call=_call_text(call))
-            elif qualified in _ENVIRON_CALLS:
-                self.report("environ-read-in-graph", call, graph, call=_short(call))
-            elif qualified in _WARNINGS or _is_logging_function(qualified):
-                self.report("logging-in-graph", call, graph, call=_call_text(call))
+            if qualified.startswith(api.RANDOM_MODULES) and qualified.rsplit(".", 1)[-1] not in api.RANDOM_NON_DRAWS:
+                self.report(rules.PYTHON_RANDOM_IN_GRAPH, call, graph, call=_call_text(call))
+            elif qualified in api.CLOCKS:
+                self.report(rules.WALL_CLOCK_IN_GRAPH, call, graph, call=_call_text(call))
+            elif qualified in api.ENVIRON_CALLS:
+                self.report(rules.ENVIRON_READ_IN_GRAPH, call, graph, call=_short(call))
+            elif qualified in api.WARNING_CALLS or _is_logging_function(qualified):
+                self.report(rules.LOGGING_IN_GRAPH, call, graph, call=_call_text(call))
             return
         if not isinstance(func, nodes.Attribute):
             return
-        if func.attrname in _LOG_LEVELS and self._is_logger(graph, func.expr, self_name):
+        if func.attrname in api.LOG_METHODS and self._is_logger(graph, func.expr, self_name):
             if not _runtime_argument(call, values):
-                self.report("logging-in-graph", call, graph, call=_call_text(call))
+                self.report(rules.LOGGING_IN_GRAPH, call, graph, call=_call_text(call))
             return
-        if func.attrname in _MUTATORS:
+        if func.attrname in api.CONTAINER_MUTATORS:
             target = self._outside_container(graph, func.expr, self_name)
             if target is not None:
-                self.report("python-container-mutation-in-graph", call, graph,
+                self.report(rules.PYTHON_CONTAINER_MUTATION_IN_GRAPH, call, graph,
                             expr=f"{target}.{func.attrname}(...)", target=target)
             return
         if self_name is not None:
@@ -167,30 +116,30 @@ class DivergenceChecker(Checker):
 
     def _is_logger(self, graph, expr, self_name) -> bool:
         if isinstance(expr, nodes.Call):
-            return _factory_name(expr.func) in _LOGGER_FACTORIES
+            return _factory_name(expr.func) in api.LOGGER_FACTORIES
         if isinstance(expr, nodes.Name):
             if _locally_bound(expr, graph):
                 return False
             info = graph.info
             assigned = info.assigned.get(expr.name)
             if isinstance(assigned, nodes.Call):
-                return _factory_name(assigned.func) in _LOGGER_FACTORIES
+                return _factory_name(assigned.func) in api.LOGGER_FACTORIES
             qualified = info.imports.aliases.get(expr.name)
             if qualified is not None:
                 last = qualified.rsplit(".", 1)[-1]
-                return last.lower() in _LOGGER_NAMES or qualified == "mindspore.log"
+                return last.lower() in api.LOGGER_NAMES or qualified in api.LOGGING_MODULES
             return False
         if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == self_name \
                 and graph.cls is not None:
             found = self._assignments(graph.cls).get(expr.attrname, [])
-            return bool(found) and all(isinstance(v, nodes.Call) and _factory_name(v.func) in _LOGGER_FACTORIES
+            return bool(found) and all(isinstance(v, nodes.Call) and _factory_name(v.func) in api.LOGGER_FACTORIES
                                        for v, _ in found)
         return False
 
     # -- os.environ ---------------------------------------------------------------------------------
     def _subscript(self, graph, node: nodes.Subscript) -> None:
         if node.ctx == Context.Load and self._is_environ(graph, node.value):
-            self.report("environ-read-in-graph", node, graph, call=_short(node))
+            self.report(rules.ENVIRON_READ_IN_GRAPH, node, graph, call=_short(node))
             return
         if node.ctx in (Context.Store, Context.Del) and isinstance(node.value, nodes.Name):
             # `GLOBAL[key] = value` on a module-level container.
@@ -204,18 +153,18 @@ class DivergenceChecker(Checker):
                     expr = f"{name}[...] {statement.op} ..."
                 else:
                     expr = f"{name}[...] = ..."
-                self.report("python-container-mutation-in-graph", statement, graph, anchor=node, expr=expr,
+                self.report(rules.PYTHON_CONTAINER_MUTATION_IN_GRAPH, statement, graph, anchor=node, expr=expr,
                             target=name)
 
     def _membership(self, graph, node: nodes.Compare) -> None:
         for op, right in node.ops:
             if op in ("in", "not in") and self._is_environ(graph, right):
-                self.report("environ-read-in-graph", node, graph, call=_short(node))
+                self.report(rules.ENVIRON_READ_IN_GRAPH, node, graph, call=_short(node))
                 return
 
     def _is_environ(self, graph, expr) -> bool:
         # Qualify first: _locally_bound walks a subscript chain `x[0][0]...` to its base at every level.
-        return graph.info.imports.qualify(expr) in _ENVIRON and not _locally_bound(expr, graph)
+        return graph.info.imports.qualify(expr) in api.ENVIRON and not _locally_bound(expr, graph)
 
     # -- globals ------------------------------------------------------------------------------------
     def _global_statement(self, graph, node: nodes.Global) -> None:
@@ -223,7 +172,7 @@ class DivergenceChecker(Checker):
         for name in node.names:
             write = _first_write(frame, name)
             if write is not None:
-                self.report("global-write-in-graph", write.statement(), graph, anchor=write, name=name)
+                self.report(rules.GLOBAL_WRITE_IN_GRAPH, write.statement(), graph, anchor=write, name=name)
 
     def _global_read(self, graph, values, node: nodes.Name, seen: set[str]) -> None:
         if node.name in seen or isinstance(node.parent, nodes.Global) or _is_call_target(node):
@@ -246,7 +195,7 @@ class DivergenceChecker(Checker):
         if self._module_global(graph, node) is None:
             return
         seen.add(node.name)
-        self.report("mutable-global-in-graph", node, graph, name=node.name, data={"changed_in": where})
+        self.report(rules.MUTABLE_GLOBAL_IN_GRAPH, node, graph, name=node.name)
 
     def _module_attribute_read(self, graph, values, node: nodes.Attribute, seen: set[str]) -> None:
         """``cfg.SCALE`` where ``cfg`` is an imported project module whose global is rebound or mutated."""
@@ -262,7 +211,7 @@ class DivergenceChecker(Checker):
         if where is None or key in seen or _locally_bound(node.expr, graph):  # the lookup last: see _global_read
             return
         seen.add(key)
-        self.report("mutable-global-in-graph", node, graph, name=node.as_string(), data={"changed_in": where})
+        self.report(rules.MUTABLE_GLOBAL_IN_GRAPH, node, graph, name=node.as_string())
 
     def _module_global(self, graph, name: nodes.Name):
         """(ModuleInfo, name there, assigned value) when ``name`` reads a module-level variable, else None."""
@@ -309,7 +258,7 @@ class DivergenceChecker(Checker):
         for target in targets:
             for written, attr in _self_writes(target, self_name):
                 if self._plain_attribute(graph.cls, attr):
-                    self.report("attribute-write-in-graph", statement, graph, anchor=written, attr=attr)
+                    self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, statement, graph, anchor=written, attr=attr)
 
     def _plain_attribute(self, cls, attr: str) -> bool:
         """Whether ``attr`` of ``cls`` is known not to be a Parameter (so graph code may not write it)."""
@@ -345,7 +294,7 @@ class DivergenceChecker(Checker):
         if values is None or value is None:
             return False
         found = values.value(value)
-        return bool(found.kinds) and not found.kinds & _NOT_PLAIN_KINDS and not found.alias.startswith("the Parameter")
+        return bool(found.kinds) and not found.kinds & {UNKNOWN, OBJECT, CELL, FUNCTION, CLASS, MODULE} and not found.alias.startswith("the Parameter")
 
     def _helper_object_call(self, graph, call: nodes.Call, self_name: str) -> None:
         """``self.helper.step(x)``: the helper's method is graph code too; its attribute writes fail strict."""
@@ -379,7 +328,7 @@ class DivergenceChecker(Checker):
             if id(method) in seen or depth > 3 or analysis.graph_of(method) is not None:
                 continue  # graph code of its own: reported where it is
             seen.add(id(method))
-            positional = list(method.args.posonlyargs or []) + list(method.args.args or [])
+            positional = signatures.positional_parameters(method)
             if not positional:
                 continue
             inner_self = positional[0].name
@@ -389,7 +338,7 @@ class DivergenceChecker(Checker):
                     for target in targets:
                         for _, attr in _self_writes(target, inner_self):
                             if self._plain_attribute(helper_cls, attr):
-                                self.report("attribute-write-in-graph", call, graph, attr=f"{owner.attrname}.{attr}")
+                                self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, call, graph, attr=f"{owner.attrname}.{attr}")
                                 return
                 elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
                         and isinstance(node.func.expr, nodes.Name) and node.func.expr.name == inner_self:
@@ -408,7 +357,7 @@ class DivergenceChecker(Checker):
         setter = self._host_setter(graph.cls, attr)
         if setter is not None:
             seen.add(attr)
-            self.report("host-attribute-change-between-calls", node, graph, attr=attr, method=setter)
+            self.report(rules.HOST_ATTRIBUTE_CHANGE_BETWEEN_CALLS, node, graph, attr=attr, method=setter)
 
     def _host_setter(self, cls, attr: str) -> str | None:
         """A host method (not ``__init__``, not reached from it, not graph code) that reassigns ``self.attr``."""
@@ -425,7 +374,7 @@ class DivergenceChecker(Checker):
             if _is_parameter_or_cell(project, project.info(method.root()), value):
                 return None
             if method.name in ("__init__", "set_train") or id(method) in init_reached \
-                    or method.name.lstrip("_").startswith(_CONSTRUCTION_PREFIXES):
+                    or method.name.lstrip("_").startswith(api.CONSTRUCTION_METHOD_PREFIXES):
                 continue
             if analysis.graph_of(method) is not None:
                 continue
@@ -442,28 +391,35 @@ class _HostChanges:
         self.mutated: dict[str, str] = {}  # "pkg.mod.NAME" -> where: item/attribute assignment, mutating call
 
 
-_CHANGES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-_CLASS_FACTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def _host_changes(analysis) -> _HostChanges:
-    scope = analysis.scope  # a new dict after Analysis.invalidate() (the Pylint plugin adds modules)
-    cached = _CHANGES.get(analysis)
-    if cached is not None and cached[0] is scope:
-        return cached[1]
+    """Globals rebound or mutated by code outside graph scope, merged over the modules of the run."""
+
+    def merge() -> _HostChanges:
+        found = _HostChanges()
+        for info in list(analysis.project.modules):
+            changes = analysis.module_fact("host-changes", info, lambda i: _module_host_changes(analysis, i),
+                                           scope_dependent=True)
+            for key, where in changes.rebound.items():
+                found.rebound.setdefault(key, where)
+            for key, where in changes.mutated.items():
+                found.mutated.setdefault(key, where)
+        return found
+
+    return analysis.project_fact("host-changes", merge)
+
+
+def _module_host_changes(analysis, info) -> _HostChanges:
     found = _HostChanges()
-    for info in list(analysis.project.modules):
-        for func in nodes_of_class(info.module, nodes.FunctionDef):
-            if analysis.graph_of(func) is not None:
-                continue
-            changes = _HostChanges()
-            _scan_function(analysis.project, info, func, func.name, changes)
-            if (changes.rebound or changes.mutated) and not _import_time_only(info, func):
-                for key, where in changes.rebound.items():
-                    found.rebound.setdefault(key, where)
-                for key, where in changes.mutated.items():
-                    found.mutated.setdefault(key, where)
-    _CHANGES[analysis] = (scope, found)
+    for func in nodes_of_class(info.module, nodes.FunctionDef):
+        if analysis.graph_of(func) is not None:
+            continue
+        changes = _HostChanges()
+        _scan_function(analysis.project, info, func, func.name, changes)
+        if (changes.rebound or changes.mutated) and not _import_time_only(info, func):
+            for key, where in changes.rebound.items():
+                found.rebound.setdefault(key, where)
+            for key, where in changes.mutated.items():
+                found.mutated.setdefault(key, where)
     return found
 
 
@@ -504,7 +460,7 @@ def _scan_function(project, info, func: nodes.FunctionDef, where: str, found: _H
                     found.rebound.setdefault(f"{module.name}.{node.attrname}", where)
                     continue
         else:
-            if not isinstance(node.func, nodes.Attribute) or node.func.attrname not in _MUTATORS:
+            if not isinstance(node.func, nodes.Attribute) or node.func.attrname not in api.CONTAINER_MUTATORS:
                 continue
             base = node.func.expr
         if not isinstance(base, nodes.Name) or base.name in local:
@@ -539,17 +495,6 @@ def _project_module(project, info, name: str):
 
 
 # -- helpers ------------------------------------------------------------------------------------------
-def _self_name(graph) -> str | None:
-    if graph.cls is None:
-        return None
-    func = graph.node
-    if any(isinstance(d, nodes.Name) and d.name in ("staticmethod", "classmethod")
-           for d in (func.decorators.nodes if func.decorators else ())):
-        return None
-    positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
-    return positional[0].name if positional else None
-
-
 def _locally_bound(expr, graph) -> bool:
     """The base name of ``expr`` is bound inside the graph function (or a function nested in it)."""
     base = expr
@@ -580,7 +525,7 @@ def _runtime_argument(call: nodes.Call, values) -> bool:
 
 def _is_logging_function(qualified: str) -> bool:
     module, _, name = qualified.rpartition(".")
-    return name in _LOG_LEVELS and module in ("logging", "mindspore.log")
+    return name in api.LOG_METHODS and module in api.LOGGING_MODULES
 
 
 def _factory_name(func) -> str:
@@ -628,9 +573,9 @@ def _is_container(info, value) -> bool:
     if isinstance(value, (nodes.List, nodes.Dict, nodes.Set, nodes.ListComp, nodes.DictComp, nodes.SetComp)):
         return True
     if isinstance(value, nodes.Call):
-        if isinstance(value.func, nodes.Name) and value.func.name in _CONTAINER_BUILTINS:
+        if isinstance(value.func, nodes.Name) and value.func.name in api.CONTAINER_BUILTINS:
             return True
-        return info.imports.qualify(value.func) in _CONTAINER_FACTORIES
+        return info.imports.qualify(value.func) in api.CONTAINER_FACTORIES
     return False
 
 
@@ -663,12 +608,12 @@ def _plain_value(info, value, method) -> bool | None:
         return True if body is True and orelse is True else None
     if isinstance(value, nodes.Call):
         func = value.func
-        if isinstance(func, nodes.Name) and func.name in _PLAIN_BUILTINS:
+        if isinstance(func, nodes.Name) and func.name in api.PLAIN_VALUE_BUILTINS:
             return True
         qualified = info.imports.qualify(func)
-        if qualified in ("mindspore.Tensor", "mindspore.tensor") or qualified in _CONTAINER_FACTORIES:
+        if qualified in api.TENSOR_CONSTRUCTORS or qualified in api.CONTAINER_FACTORIES:
             return True
-        if qualified and qualified.startswith(("mindspore.ops.", "mindspore.numpy.", "mindspore.mint.")) \
+        if qualified and qualified.startswith(api.OPS_NAMESPACES) \
                 and qualified.rsplit(".", 1)[-1][:1].islower():
             return True
         return None
@@ -680,10 +625,10 @@ def _plain_value(info, value, method) -> bool | None:
 def _plain_argument(method: nodes.FunctionDef, name: str) -> bool | None:
     """A parameter of ``method`` with a Python-number/str default or annotation."""
     args = method.args
-    positional = list(args.posonlyargs or []) + list(args.args or [])
+    positional = signatures.positional_parameters(method)
     defaults = list(args.defaults or [])
     first_default = len(positional) - len(defaults)
-    annotations = list(args.posonlyargs_annotations or []) + list(args.annotations or [])
+    annotations = signatures.positional_annotations(method)
     pairs = []
     for index, arg in enumerate(positional):
         default = defaults[index - first_default] if index >= first_default else None
@@ -702,16 +647,16 @@ def _plain_argument(method: nodes.FunctionDef, name: str) -> bool | None:
 
 
 def _is_parameter_maker(info, value) -> bool:
-    return isinstance(value, nodes.Call) and info.imports.qualify(value.func) in _PARAMETER_MAKERS
+    return isinstance(value, nodes.Call) and info.imports.qualify(value.func) in api.PARAMETER_MAKERS
 
 
 def _is_parameter_or_cell(project, info, value) -> bool:
     if not isinstance(value, nodes.Call):
         return False
     qualified = info.imports.qualify(value.func)
-    if qualified in _PARAMETER_MAKERS:
+    if qualified in api.PARAMETER_MAKERS:
         return True
-    if qualified and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+    if qualified and api.is_mindspore_cell_name(qualified):
         return True
     resolved = project.resolve_expr(info, value.func)
     return resolved is not None and resolved.kind == "class" and project.is_cell(resolved.node)
@@ -739,14 +684,14 @@ def _closed_hierarchy(project, cls) -> bool:
             if isinstance(base, nodes.Name) and base.name == "object":
                 continue
             qualified = info.imports.qualify(base)
-            if qualified == "mindspore.nn.Cell":
+            if qualified == api.CELL_BASE:
                 continue
             resolved = project.resolve_expr(info, base)
             if resolved is None or resolved.kind != "class" or id(resolved.node) not in resolved_bases:
                 return False
         for node in nodes_of_class(klass, (nodes.Call, nodes.Attribute)):
             last = _last_name_part(node.func) if isinstance(node, nodes.Call) else node.attrname
-            if last in _DYNAMIC_SETTERS or last == "__dict__":
+            if last in api.DYNAMIC_ATTRIBUTE_SETTERS or last == "__dict__":
                 return False
         if klass.decorators is not None:
             return False  # dataclasses and other class decorators add attributes
@@ -766,7 +711,7 @@ def _init_reached(project, cls) -> set[int]:
         if id(method) in found:
             continue
         found.add(id(method))
-        positional = list(method.args.posonlyargs or []) + list(method.args.args or [])
+        positional = signatures.positional_parameters(method)
         if not positional:
             continue
         self_name = positional[0].name

@@ -13,50 +13,19 @@ from __future__ import annotations
 from astroid import nodes
 from astroid.const import Context
 
-from graphlint.analysis.engine import Checker
-from graphlint.analysis.values import TENSOR, UNKNOWN
-from graphlint.checkers.fallback import from_tensor_computation
-from graphlint.checkers.walk import graph_nodes
+from graphlint.analysis import api
+from graphlint.analysis.kinds import TENSOR, UNKNOWN
+from graphlint.analysis.provenance import from_tensor_computation, locally_bound
+from graphlint.analysis.tree import graph_nodes
+from graphlint.catalogue import dynamic_shape as rules
+from graphlint.runner import Checker
 
-_OPS = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
-
-# Functions (last part of the qualified name, under mindspore.ops / mint / numpy) and Tensor methods.
-MASKED_SELECT = {"masked_select"}
-NONZERO = {"nonzero", "argwhere", "flatnonzero"}
-UNIQUE = {"unique", "unique_consecutive"}
-# Primitive classes (mindspore.ops.X, called on an instance) per rule.
+# The rule each value-dependent Primitive class (mindspore.ops.X, called on an instance) is reported by.
 PRIMITIVES = {
-    "MaskedSelect": "masked-select",
-    "NonZero": "nonzero-indices", "NonZeroExt": "nonzero-indices", "Argwhere": "nonzero-indices",
-    "Unique": "unique-values", "UniqueConsecutive": "unique-values",
+    **{name: rules.MASKED_SELECT for name in api.MASKED_SELECT_PRIMITIVES},
+    **{name: rules.NONZERO_INDICES for name in api.NONZERO_PRIMITIVES},
+    **{name: rules.UNIQUE_VALUES for name in api.UNIQUE_PRIMITIVES},
 }
-
-# Creation ops: which positional arguments (None: all) / keywords give the size.
-CREATION = {
-    "arange": (None, ("start", "end", "step")),
-    "range": (None, ("start", "end", "step", "limit", "delta")),
-    "zeros": (None, ("size", "shape")),
-    "ones": (None, ("size", "shape")),
-    "empty": (None, ("size", "shape")),
-    "full": ((0,), ("size", "shape")),
-    "fill": ((1,), ("shape", "size")),
-    "linspace": ((2,), ("steps", "num")),
-    "logspace": ((2,), ("steps", "num")),
-    "eye": ((0, 1), ("n", "m", "N", "M")),
-    "rand": (None, ("size", "shape")),
-    "randn": (None, ("size", "shape")),
-    "randint": ((2,), ("size", "shape")),
-}
-CREATION_METHODS = {"new_zeros": (0,), "new_ones": (0,), "new_empty": (0,), "new_full": (0,)}
-CREATION_PRIMITIVES = {"Zeros": (0,), "Ones": (0,), "Range": (0, 1, 2), "Fill": (1,), "Eye": (0, 1)}
-
-_BOOL_FUNCTIONS = {
-    "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isneginf",
-    "isposinf", "isclose", "eq", "ne", "gt", "ge", "lt", "le", "greater", "greater_equal", "less",
-    "less_equal", "equal", "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor", "isreal", "signbit",
-}
-_BOOL_METHODS = _BOOL_FUNCTIONS | {"bool"}
-_BOOL_DTYPES = {"mindspore.bool_", "mindspore.bool"}
 
 
 class DynamicShapeChecker(Checker):
@@ -85,10 +54,10 @@ class DynamicShapeChecker(Checker):
                 for bound in (part.lower, part.upper, part.step):
                     if bound is not None and from_tensor_computation(bound, values, self.context.analysis,
                                                                      numeric=True):
-                        self.report("tensor-bounded-slice", node, graph, expr=bound.as_string())
+                        self.report(rules.TENSOR_BOUNDED_SLICE, node, graph, expr=bound.as_string())
                         return
             elif _is_boolean_tensor(part, values, graph, set()):
-                self.report("boolean-mask-index", node, graph)
+                self.report(rules.BOOLEAN_MASK_INDEX, node, graph)
                 return
 
     # -- calls ----------------------------------------------------------------------
@@ -99,61 +68,54 @@ class DynamicShapeChecker(Checker):
             name = primitive.rsplit(".", 1)[-1]
             if name in PRIMITIVES:
                 self.report(PRIMITIVES[name], call, graph, func=f"ops.{name}")
-            elif name in CREATION_PRIMITIVES and _sized_by_runtime(
-                    call, values, self.context.analysis, CREATION_PRIMITIVES[name], ()):
-                self.report("tensor-valued-size", call, graph, func=f"ops.{name}")
+            elif name in api.CREATION_PRIMITIVES and _sized_by_runtime(
+                    call, values, self.context.analysis, api.CREATION_PRIMITIVES[name], ()):
+                self.report(rules.TENSOR_VALUED_SIZE, call, graph, func=f"ops.{name}")
             return
         qualified = None
-        if not _locally_bound(func, values):
+        if not locally_bound(func, values):
             qualified = graph.info.imports.qualify(func)
         if qualified is not None:
-            if not qualified.startswith(_OPS):
+            if not qualified.startswith(api.OPS_NAMESPACES):
                 return
             # Rendered only for a finding: as_string() walks the whole callee, so calling it on
             # every link of a long chain `x.a().b()...` costs quadratic time.
             written = func.as_string()
             name = qualified.rsplit(".", 1)[-1]
-            if name in MASKED_SELECT:
-                self.report("masked-select", call, graph, func=written)
-            elif name in NONZERO:
-                self.report("nonzero-indices", call, graph, func=written)
-            elif name in UNIQUE:
-                self.report("unique-values", call, graph, func=written)
-            elif name in CREATION:
-                positions, keywords = CREATION[name]
+            if name in api.MASKED_SELECT_OPS:
+                self.report(rules.MASKED_SELECT, call, graph, func=written)
+            elif name in api.NONZERO_OPS:
+                self.report(rules.NONZERO_INDICES, call, graph, func=written)
+            elif name in api.UNIQUE_OPS:
+                self.report(rules.UNIQUE_VALUES, call, graph, func=written)
+            elif name in api.CREATION_OPS:
+                positions, keywords = api.CREATION_OPS[name]
                 if _sized_by_runtime(call, values, self.context.analysis, positions, keywords):
-                    self.report("tensor-valued-size", call, graph, func=written)
+                    self.report(rules.TENSOR_VALUED_SIZE, call, graph, func=written)
             return
         if not isinstance(func, nodes.Attribute):
             return
         method = func.attrname
-        if method not in MASKED_SELECT | NONZERO | UNIQUE and method not in CREATION_METHODS:
+        if method not in api.MASKED_SELECT_OPS | api.NONZERO_OPS | api.UNIQUE_OPS and method not in api.CREATION_METHODS:
             return
         receiver = values.value(func.expr)
         if not receiver.var or not (receiver.may_be(TENSOR) or receiver.may_be(UNKNOWN)):
             return
-        if method in MASKED_SELECT:
-            self.report("masked-select", call, graph, func=f"{func.as_string()}")
-        elif method in NONZERO:
-            self.report("nonzero-indices", call, graph, func=func.as_string() + "()")
-        elif method in UNIQUE:
-            self.report("unique-values", call, graph, func=func.as_string() + "()")
+        if method in api.MASKED_SELECT_OPS:
+            self.report(rules.MASKED_SELECT, call, graph, func=f"{func.as_string()}")
+        elif method in api.NONZERO_OPS:
+            self.report(rules.NONZERO_INDICES, call, graph, func=func.as_string() + "()")
+        elif method in api.UNIQUE_OPS:
+            self.report(rules.UNIQUE_VALUES, call, graph, func=func.as_string() + "()")
         elif receiver.may_be(TENSOR) and _sized_by_runtime(
-                call, values, self.context.analysis, CREATION_METHODS[method], ("size",)):
-            self.report("tensor-valued-size", call, graph, func=func.as_string())
+                call, values, self.context.analysis, api.CREATION_METHODS[method], ("size",)):
+            self.report(rules.TENSOR_VALUED_SIZE, call, graph, func=func.as_string())
 
 
 # -- helpers ------------------------------------------------------------------------
 def _is_augassign_target(node) -> bool:
     parent = node.parent
     return isinstance(parent, nodes.AugAssign) and parent.target is node
-
-
-def _locally_bound(func, values) -> bool:
-    base = func
-    while isinstance(base, nodes.Attribute):
-        base = base.expr
-    return isinstance(base, nodes.Name) and base.name in values.cfg.defs_by_name
 
 
 def _primitive(call: nodes.Call, graph, values) -> str | None:
@@ -216,16 +178,16 @@ def _is_boolean_tensor(expr, values, graph, seen: set) -> bool:
     if isinstance(expr, nodes.Call):
         func = expr.func
         imports = graph.info.imports
-        qualified = None if _locally_bound(func, values) else imports.qualify(func)
+        qualified = None if locally_bound(func, values) else imports.qualify(func)
         if qualified is not None:
             name = qualified.rsplit(".", 1)[-1]
-            if qualified.startswith(_OPS) and name in _BOOL_FUNCTIONS:
+            if qualified.startswith(api.OPS_NAMESPACES) and name in api.BOOL_RESULT_OPS:
                 return True
-            if qualified.startswith(_OPS) and name == "cast" and len(expr.args) > 1:
+            if qualified.startswith(api.OPS_NAMESPACES) and name == "cast" and len(expr.args) > 1:
                 return _is_bool_dtype(expr.args[1], imports)
             return False
         if isinstance(func, nodes.Attribute):
-            if func.attrname in _BOOL_METHODS:
+            if func.attrname in api.BOOL_RESULT_METHODS:
                 return True
             if func.attrname in ("astype", "to") and expr.args:
                 return _is_bool_dtype(expr.args[0], imports)
@@ -248,7 +210,7 @@ def _is_bool_dtype(expr, imports) -> bool:
         return expr.value == "bool"
     if isinstance(expr, nodes.Name) and expr.name == "bool":
         return True
-    return imports.qualify(expr) in _BOOL_DTYPES
+    return imports.qualify(expr) in api.BOOL_DTYPES
 
 
 CHECKER = DynamicShapeChecker

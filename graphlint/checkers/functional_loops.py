@@ -20,38 +20,12 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis.engine import Checker
-from graphlint.analysis.tree import is_within, walk
-from graphlint.analysis.values import CELL, SCALARS, STR, NONE
-from graphlint.checkers.walk import graph_nodes
-
-_PRIMITIVES = ("WhileLoop", "ForiLoop", "Scan")
-# (positional index, keyword) of each argument
-_ARGS = {
-    "WhileLoop": {"cond": (0, "cond_func"), "body": (1, "loop_func"), "init": (2, "init_val")},
-    "ForiLoop": {"lower": (0, "lower"), "upper": (1, "upper"), "body": (2, "loop_func"), "init": (3, "init_val"),
-                 "unroll": (4, "unroll")},
-    "Scan": {"body": (0, "loop_func"), "init": (1, "init"), "xs": (2, "xs"), "length": (3, "length"),
-             "unroll": (4, "unroll")},
-}
-_ASSIGN_OPS = {"mindspore.ops.assign", "mindspore.ops.assign_add", "mindspore.ops.assign_sub",
-               "mindspore.ops.Assign", "mindspore.ops.AssignAdd", "mindspore.ops.AssignSub"}
-_PRINT_OPS = {"mindspore.ops.print_", "mindspore.ops.Print"}
-_SHAPE_CHANGING = {"mindspore.ops.concat", "mindspore.ops.cat", "mindspore.ops.stack", "mindspore.ops.tile",
-                   "mindspore.ops.expand_dims", "mindspore.ops.unsqueeze", "mindspore.ops.Concat",
-                   "mindspore.ops.Stack", "mindspore.ops.Tile", "mindspore.ops.ExpandDims",
-                   "mindspore.numpy.concatenate", "mindspore.numpy.stack", "mindspore.numpy.tile",
-                   "mindspore.numpy.expand_dims"}
-_SHAPE_CHANGING_METHODS = {"expand_dims", "unsqueeze", "tile"}
-_CAST_OPS = {"mindspore.ops.cast", "mindspore.ops.Cast"}
-_CAST_METHODS = {"astype", "to"}
-# nn Cells that hold weights (a Parameter in a ForiLoop/Scan body breaks its arity check).
-_WEIGHTED_CELLS = {
-    "Dense", "Linear", "Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose",
-    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
-    "InstanceNorm3d", "Embedding", "EmbeddingLookup", "LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell",
-    "PReLU", "MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder",
-    "TransformerEncoderLayer", "TransformerDecoderLayer", "BiDense", "Bilinear"}
+from graphlint.analysis import api, signatures
+from graphlint.analysis.kinds import CELL, NONE, SCALARS, STR
+from graphlint.analysis.scope import function_reference
+from graphlint.analysis.tree import graph_nodes, is_within, walk
+from graphlint.catalogue import functional_loops as rules
+from graphlint.runner import Checker
 
 
 class FunctionalLoopsChecker(Checker):
@@ -87,7 +61,7 @@ class FunctionalLoopsChecker(Checker):
         return None
 
     def _check_call(self, call: nodes.Call, op: str) -> None:
-        args = _bind(call, _ARGS[op])
+        args = _bind(call, api.FUNCTIONAL_LOOP_ARGUMENTS[op])
         unroll = args.get("unroll")
         rolled = isinstance(unroll, nodes.Const) and unroll.value is False
         unrolled = unroll is None or (isinstance(unroll, nodes.Const) and bool(unroll.value) is True)
@@ -110,16 +84,16 @@ class FunctionalLoopsChecker(Checker):
         if op == "ForiLoop" and args.get("init") is not None:
             param = self._parameter_in_init(args["init"])
             if param:
-                self.report("fori-scan-body-uses-parameter", call, self._graph, op=op,
+                self.report(rules.FORI_SCAN_BODY_USES_PARAMETER, call, self._graph, op=op,
                             func=_func_name(args.get("body")) if args.get("body") is not None else "loop_func",
                             what=f"Parameter `{param}` (given as `init_val`)")
         if op in ("ForiLoop", "Scan"):
             if rolled:
-                self.report("rolled-functional-loop-export", call, self._graph, op=op)
+                self.report(rules.ROLLED_FUNCTIONAL_LOOP_EXPORT, call, self._graph, op=op)
             elif unrolled:
                 count = self._trip_count(op, args)
                 if count is not None and count > self.context.config.unroll_warn:
-                    self.report("functional-loop-unrolled", call, self._graph, op=op, count=count)
+                    self.report(rules.FUNCTIONAL_LOOP_UNROLLED, call, self._graph, op=op, count=count)
 
     def _resolve_body(self, call, expr):
         """("nested" | "module" | "method", FunctionDef or Lambda) for a body argument, or None."""
@@ -142,9 +116,7 @@ class FunctionalLoopsChecker(Checker):
                         return "nested", target.parent.value
                     return None
                 scope = scope.parent.scope() if scope.parent is not None else None
-        from graphlint.analysis.scope import _function_reference
-
-        target = _function_reference(self.context.project, self._graph.info, expr, self._graph.cls)
+        target = function_reference(self.context.project, self._graph.info, expr, self._graph.cls)
         if target is None:
             return None
         func, owner, _ = target
@@ -156,12 +128,12 @@ class FunctionalLoopsChecker(Checker):
     def _check_nested(self, call, op, func, name, unrolled) -> bool:
         writes = self._parameter_writes(func)
         if writes:
-            self.report("functional-loop-closure-writes-parameter", call, self._graph, op=op, func=name,
+            self.report(rules.FUNCTIONAL_LOOP_CLOSURE_WRITES_PARAMETER, call, self._graph, op=op, func=name,
                         param=writes[0])
             return True
         captured = self._captures(func, allow_globals=(op == "Scan" and unrolled))
         if captured:
-            self.report("functional-loop-body-closure", call, self._graph, op=op, func=name,
+            self.report(rules.FUNCTIONAL_LOOP_BODY_CLOSURE, call, self._graph, op=op, func=name,
                         names=", ".join(f"`{c}`" for c in captured))
             return True
         return False
@@ -208,7 +180,7 @@ class FunctionalLoopsChecker(Checker):
             if isinstance(node, nodes.Call):
                 callee = node.func.func if isinstance(node.func, nodes.Call) else node.func
                 qualified = imports.qualify(callee)
-                if qualified in _ASSIGN_OPS and node.args:
+                if qualified in api.ASSIGN_OPS and node.args:
                     target = node.args[0]
                 elif isinstance(node.func, nodes.Attribute) and node.func.attrname in ("assign_value",):
                     target = node.func.expr
@@ -248,13 +220,13 @@ class FunctionalLoopsChecker(Checker):
     def _module_parameter(self, module, name) -> bool:
         info = self.context.project.info(module)
         value = info.assigned.get(name) if info is not None else None
-        return isinstance(value, nodes.Call) and info.imports.qualify(value.func) == "mindspore.Parameter"
+        return isinstance(value, nodes.Call) and info.imports.qualify(value.func) == api.PARAMETER
 
     # -- E5403 ----------------------------------------------------------------------
     def _check_fori_scan_body(self, call, op, func, name, where) -> None:
         what = self._touches(func, where)
         if what:
-            self.report("fori-scan-body-uses-parameter", call, self._graph, op=op, func=name, what=what)
+            self.report(rules.FORI_SCAN_BODY_USES_PARAMETER, call, self._graph, op=op, func=name, what=what)
 
     def _touches(self, func, where) -> str:
         project = self.context.project
@@ -268,9 +240,9 @@ class FunctionalLoopsChecker(Checker):
                         and "print" not in info.module.locals:
                     return "print()"
                 qualified = info.imports.qualify(callee)
-                if qualified in _PRINT_OPS:
+                if qualified in api.PRINT_OPS:
                     return f"{callee.as_string()}()"
-                if qualified in _ASSIGN_OPS:
+                if qualified in api.ASSIGN_OPS:
                     return f"{callee.as_string()}()"
             if isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) and node.expr.name == "self" \
                     and cls is not None:
@@ -297,7 +269,7 @@ class FunctionalLoopsChecker(Checker):
             if not isinstance(value, nodes.Call):
                 return False
             qualified = project.info(method.root()).imports.qualify(value.func) or ""
-            if not (qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1] in _WEIGHTED_CELLS):
+            if not (qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1] in api.WEIGHTED_CELLS):
                 return False
         return True
 
@@ -331,7 +303,7 @@ class FunctionalLoopsChecker(Checker):
             for part in parts:
                 change = self._carry_change(part, carry, op, init)
                 if change:
-                    self.report("functional-loop-carry-changes-type", call, self._graph, op=op, func=name,
+                    self.report(rules.FUNCTIONAL_LOOP_CARRY_CHANGES_TYPE, call, self._graph, op=op, func=name,
                                 change=change)
                     return
 
@@ -345,8 +317,8 @@ class FunctionalLoopsChecker(Checker):
         operands = list(expr.args)
         if isinstance(func, nodes.Attribute) and not qualified:
             operands = [func.expr] + operands
-        if qualified in _SHAPE_CHANGING or (not qualified and isinstance(func, nodes.Attribute)
-                                            and func.attrname in _SHAPE_CHANGING_METHODS):
+        if qualified in api.SHAPE_CHANGING_OPS or (not qualified and isinstance(func, nodes.Attribute)
+                                            and func.attrname in api.SHAPE_CHANGING_METHODS):
             if not operands:
                 return ""
             first = operands[0]
@@ -368,9 +340,9 @@ class FunctionalLoopsChecker(Checker):
             return ""
         dtype = None
         subject = None
-        if qualified in _CAST_OPS and len(operands) >= 2:
+        if qualified in api.CAST_OPS and len(operands) >= 2:
             subject, dtype = operands[0], operands[1]
-        elif not qualified and isinstance(func, nodes.Attribute) and func.attrname in _CAST_METHODS and expr.args:
+        elif not qualified and isinstance(func, nodes.Attribute) and func.attrname in api.CAST_METHODS and expr.args:
             subject, dtype = func.expr, expr.args[0]
         if subject is None or dtype is None:
             return ""
@@ -419,7 +391,7 @@ def _primitive_name(qualified: str | None) -> str | None:
     if not qualified or not qualified.startswith("mindspore."):
         return None
     name = qualified.rsplit(".", 1)[-1]
-    return name if name in _PRIMITIVES else None
+    return name if name in api.FUNCTIONAL_LOOP_PRIMITIVES else None
 
 
 def _bind(call: nodes.Call, spec: dict) -> dict:
@@ -453,13 +425,10 @@ def _add(found: list, name: str) -> None:
 
 
 def _param_names(func) -> list[str]:
-    args = list(func.args.posonlyargs or []) + list(func.args.args or [])
-    names = [a.name for a in args]
-    if isinstance(func, nodes.FunctionDef) and names and isinstance(func.parent, nodes.ClassDef) \
-            and not any(isinstance(d, nodes.Name) and d.name == "staticmethod"
-                        for d in (func.decorators.nodes if func.decorators else ())):
-        names = names[1:]
-    return names
+    """The parameters a loop body receives its carry in (``self``/``cls`` of a method excluded)."""
+    names = [a.name for a in signatures.positional_parameters(func)]
+    cls = func.parent if isinstance(func, nodes.FunctionDef) and isinstance(func.parent, nodes.ClassDef) else None
+    return names[1:] if cls is not None and signatures.implicit_first(func, cls) else names
 
 
 def _unpacked(func, name: str) -> set[str]:
@@ -503,7 +472,7 @@ def _casts_to(init, dtype_text: str) -> bool:
     if not isinstance(init, nodes.Call):
         return False
     func = init.func
-    if isinstance(func, nodes.Attribute) and func.attrname in _CAST_METHODS and init.args:
+    if isinstance(func, nodes.Attribute) and func.attrname in api.CAST_METHODS and init.args:
         return init.args[0].as_string() == dtype_text
     if len(init.args) >= 2:
         return init.args[1].as_string() == dtype_text

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis.engine import Checker
-from graphlint.analysis.values import NONE, NUMPY, TENSOR, UNKNOWN, Value
-from graphlint.checkers.walk import graph_nodes
+from graphlint.analysis import api
+from graphlint.analysis.kinds import NONE, NUMPY, TENSOR, UNKNOWN
+from graphlint.analysis.tree import graph_nodes
+from graphlint.analysis.values import Value
+from graphlint.catalogue import host_sync as rules
+from graphlint.runner import Checker
 
-_METHODS = {"item": "tensor-item-in-graph", "tolist": "tensor-tolist-in-graph"}
-_CONVERSIONS = ("int", "float", "bool")
+_METHODS = {"item": rules.TENSOR_ITEM_IN_GRAPH, "tolist": rules.TENSOR_TOLIST_IN_GRAPH}
 
 
 class HostSyncChecker(Checker):
@@ -34,10 +36,10 @@ class HostSyncChecker(Checker):
                     continue  # a module function such as `np.item`, not a method
                 if _receiver_is_tensor(values.value(func.expr)):
                     self.report(_METHODS[func.attrname], node, graph, expr=_short(func.expr))
-            elif isinstance(func, nodes.Name) and func.name in _CONVERSIONS and len(node.args) == 1 \
+            elif isinstance(func, nodes.Name) and func.name in api.SCALAR_CONVERSIONS and len(node.args) == 1 \
                     and not isinstance(node.args[0], nodes.Starred) and _is_builtin(func, values, graph):
                 if _is_tensor(values.value(node.args[0])):
-                    self.report("tensor-to-python-scalar-in-graph", node, graph, func=func.name,
+                    self.report(rules.TENSOR_TO_PYTHON_SCALAR_IN_GRAPH, node, graph, func=func.name,
                                 expr=_short(node.args[0]))
 
 

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis.tree import nodes_of_class
-from graphlint.analysis.engine import Checker
-from graphlint.analysis.values import NONE, TENSOR, Value
-from graphlint.checkers.walk import graph_nodes
-
-# Augmented operators measured to update a Tensor in place in graph code (`**=` does not).
-_INPLACE_OPS = {"+=", "-=", "*=", "/=", "//="}
+from graphlint.analysis import api
+from graphlint.analysis.kinds import NONE, TENSOR
+from graphlint.analysis.tree import graph_nodes, nodes_of_class
+from graphlint.analysis.values import Value
+from graphlint.catalogue import inplace as rules
+from graphlint.runner import Checker
 
 
 class InplaceChecker(Checker):
@@ -44,7 +43,7 @@ class InplaceChecker(Checker):
                         self._item_update(graph, values, node, subscript, "")
 
     def _augmented(self, graph, values, node: nodes.AugAssign) -> None:
-        if node.op not in _INPLACE_OPS:
+        if node.op not in api.INPLACE_AUGMENTED_OPERATORS:
             return
         name = node.target.name
         element = values.cfg.element_of(node)
@@ -58,13 +57,13 @@ class InplaceChecker(Checker):
         if alias.startswith("the argument `"):
             if self._not_a_tensor(graph, name):
                 return
-            self.report("augmented-assign-to-input", node, graph, name=name, op=op)
+            self.report(rules.AUGMENTED_ASSIGN_TO_INPUT, node, graph, name=name, op=op)
         elif "constant Tensor" in alias:
-            self.report("augmented-assign-to-constant-tensor", node, graph, name=name, op=op)
+            self.report(rules.AUGMENTED_ASSIGN_TO_CONSTANT_TENSOR, node, graph, name=name, op=op)
         else:
             attr = _attribute_of(alias)
             if attr is not None:
-                self.report("augmented-assign-to-attribute-alias", node, graph, name=name, attr=attr, op=op)
+                self.report(rules.AUGMENTED_ASSIGN_TO_ATTRIBUTE_ALIAS, node, graph, name=name, attr=attr, op=op)
 
     def _item_update(self, graph, values, statement, target: nodes.Subscript, op: str) -> None:
         base = target.value
@@ -76,7 +75,7 @@ class InplaceChecker(Checker):
         before = values.name_at(element, base.name)
         if _is_tensor(before) and before.alias.startswith("the argument `") \
                 and not self._not_a_tensor(graph, base.name):
-            self.report("item-update-of-input", statement, graph, anchor=target, name=base.name, op=op)
+            self.report(rules.ITEM_UPDATE_OF_INPUT, statement, graph, anchor=target, name=base.name, op=op)
 
     def _not_a_tensor(self, graph, name: str) -> bool:
         if name not in self._not_tensor:

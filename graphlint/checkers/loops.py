@@ -20,31 +20,16 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis.values import RANGE, TENSOR
-from graphlint.analysis.tree import is_within, nodes_of_class
-from graphlint.checkers.walk import graph_nodes
+from graphlint.analysis import api
+from graphlint.analysis.kinds import RANGE, TENSOR
+from graphlint.analysis.tree import graph_nodes, is_within, nodes_of_class
+from graphlint.catalogue import loops as rules
+from graphlint.runner import Checker
 
-from graphlint.analysis.engine import Checker
-
-DEFAULT_LIMIT = 1000
-LIMIT_MARGIN = 4  # measured: depth >= 996 fails, <= 993 compiles with the default limit 1000
-COMPREHENSION_EXTRA = 8  # fitted: a list comprehension summed with `sum` fails at 494 elements, 493 compile
 MAX_SIMULATED = 1_000_000
 
 _LOOP_NODES = (nodes.For, nodes.While, nodes.ListComp)
 _SCOPES = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)
-
-_SHAPE_CHANGING = {
-    "mindspore.ops.concat": "concat", "mindspore.ops.cat": "concat", "mindspore.ops.Concat": "concat",
-    "mindspore.ops.stack": "stack", "mindspore.ops.Stack": "stack",
-    "mindspore.ops.tile": "tile", "mindspore.ops.Tile": "tile",
-    "mindspore.ops.expand_dims": "expand", "mindspore.ops.unsqueeze": "expand",
-    "mindspore.ops.ExpandDims": "expand",
-    "mindspore.numpy.concatenate": "concat", "mindspore.numpy.stack": "stack", "mindspore.numpy.tile": "tile",
-    "mindspore.numpy.expand_dims": "expand",
-}
-_SHAPE_CHANGING_METHODS = {"expand_dims": "expand", "unsqueeze": "expand", "tile": "tile"}
-
 
 class LoopsChecker(Checker):
     family = "loops"
@@ -74,16 +59,16 @@ class LoopsChecker(Checker):
         limit = self._limit()
         kind = _kind(loop)
         anchor = _anchor(loop)
-        if depth < limit - LIMIT_MARGIN and total <= self.context.config.unroll_warn:
+        if depth < limit - api.CALL_DEPTH_MARGIN and total <= self.context.config.unroll_warn:
             return
         # For the loop fixer: a carry that grows is fine unrolled but breaks a real (Tensor `while`) loop.
-        data = {"shape_changes": [(name, op) for _, name, op in self._carry_shape_changes(loop)]}
-        if depth >= limit - LIMIT_MARGIN:
-            self.report("python-loop-exceeds-call-depth", loop, self._graph, anchor=anchor, kind=kind,
-                        count=total, depth=depth, limit=limit, data=data)
+        payload = rules.UnrolledLoop(tuple((name, op) for _, name, op in self._carry_shape_changes(loop)))
+        if depth >= limit - api.CALL_DEPTH_MARGIN:
+            self.report(rules.PYTHON_LOOP_EXCEEDS_CALL_DEPTH, loop, self._graph, anchor=anchor, kind=kind,
+                        count=total, depth=depth, limit=limit, payload=payload)
         else:
-            self.report("python-loop-unrolls", loop, self._graph, anchor=anchor, kind=kind, count=total,
-                        threshold=self.context.config.unroll_warn, data=data)
+            self.report(rules.PYTHON_LOOP_UNROLLS, loop, self._graph, anchor=anchor, kind=kind, count=total,
+                        threshold=self.context.config.unroll_warn, payload=payload)
 
     def _enclosing_unrolled(self, loop):
         """The nearest enclosing loop of the same function whose trip count is known, if the chain of
@@ -99,7 +84,7 @@ class LoopsChecker(Checker):
         n = self._trip_count(loop) or 0
         if isinstance(loop, nodes.ListComp):
             inner = sum(self._depth(i) + 2 for i in _inner_loops(loop) if self._trip_count(i) is not None)
-            return n * (2 + inner) + COMPREHENSION_EXTRA
+            return n * (2 + inner) + api.COMPREHENSION_EXTRA_DEPTH
         tensor_ifs = sum(1 for stmt in _own_statements(loop) if isinstance(stmt, nodes.If) and self._is_var(stmt.test))
         inner = sum(self._depth(i) + 2 for i in _inner_loops(loop) if self._trip_count(i) is not None)
         return n * (2 + tensor_ifs + inner)
@@ -207,7 +192,7 @@ class LoopsChecker(Checker):
         configured = self.context.config.unroll_limit
         if configured:
             return configured
-        return _project_limit(self.context.project)
+        return _project_limit(self.context.analysis)
 
     # -- Tensor `while` whose carry changes shape -------------------------------
     def _check_carry_shape(self, loop: nodes.While) -> None:
@@ -219,7 +204,7 @@ class LoopsChecker(Checker):
         if not (test.var and TENSOR in test.kinds):
             return
         for stmt, name, op in self._carry_shape_changes(loop):
-            self.report("tensor-while-carry-changes-shape", stmt, self._graph, name=name, op=op)
+            self.report(rules.TENSOR_WHILE_CARRY_CHANGES_SHAPE, stmt, self._graph, name=name, op=op)
 
     def _carry_shape_changes(self, loop) -> list:
         """(statement, name, op) for each loop-carried name the body regrows from itself."""
@@ -247,15 +232,15 @@ class LoopsChecker(Checker):
         kind = ""
         operand_args = list(call.args)
         if isinstance(func, nodes.Call):  # ops.Concat(0)((y, x))
-            kind = _SHAPE_CHANGING.get(self._graph.info.imports.qualify(func.func) or "", "")
+            kind = api.SHAPE_CHANGING_OPS.get(self._graph.info.imports.qualify(func.func) or "", "")
             text = func.func.as_string()
         else:
             qualified = self._graph.info.imports.qualify(func)
             text = func.as_string()
             if qualified is not None:
-                kind = _SHAPE_CHANGING.get(qualified, "")
-            elif isinstance(func, nodes.Attribute) and func.attrname in _SHAPE_CHANGING_METHODS:
-                kind = _SHAPE_CHANGING_METHODS[func.attrname]
+                kind = api.SHAPE_CHANGING_OPS.get(qualified, "")
+            elif isinstance(func, nodes.Attribute) and func.attrname in api.SHAPE_CHANGING_METHODS:
+                kind = api.SHAPE_CHANGING_METHODS[func.attrname]
                 operand_args = [func.expr] + operand_args
         if not kind or not operand_args:
             return ""
@@ -278,33 +263,30 @@ class LoopsChecker(Checker):
         return text
 
 
-_LIMIT_CACHE: dict[int, tuple[int, int]] = {}
-
-
-def _project_limit(project) -> int:
+def _project_limit(analysis) -> int:
     """The recursion limit in force: the largest `mindspore.set_recursion_limit(n)` (or
     `set_context(max_call_depth=n)`) in the project, else MindSpore's default."""
-    key = id(project)
-    modules = project.modules
-    cached = _LIMIT_CACHE.get(key)
-    if cached is not None and cached[0] == len(modules):
-        return cached[1]
+
+    def merge() -> int:
+        found = [analysis.module_fact("recursion-limit", info, _module_limits) for info in analysis.project.modules]
+        return max((n for limits in found for n in limits), default=api.DEFAULT_CALL_DEPTH_LIMIT)
+
+    return analysis.project_fact("recursion-limit", merge)
+
+
+def _module_limits(info) -> list[int]:
     found = []
-    for info in modules:
-        for call in nodes_of_class(info.module, nodes.Call):
-            qualified = info.imports.qualify(call.func)
-            if qualified in ("mindspore.set_recursion_limit", "mindspore.set_recursion_limit"):
-                argument = call.args[0] if call.args else next(
-                    (k.value for k in call.keywords or () if k.arg == "recursion_limit"), None)
-            elif qualified in ("mindspore.set_context", "mindspore.context.set_context"):
-                argument = next((k.value for k in call.keywords or () if k.arg == "max_call_depth"), None)
-            else:
-                continue
-            if isinstance(argument, nodes.Const) and isinstance(argument.value, int) and argument.value > 0:
-                found.append(argument.value)
-    limit = max(found, default=DEFAULT_LIMIT)
-    _LIMIT_CACHE[key] = (len(modules), limit)
-    return limit
+    for call in nodes_of_class(info.module, nodes.Call):
+        qualified = info.imports.qualify(call.func)
+        setter = api.RECURSION_LIMIT_SETTERS.get(qualified)
+        if setter is None:
+            continue
+        position, keyword = setter
+        argument = call.args[position] if position is not None and len(call.args) > position else next(
+            (k.value for k in call.keywords or () if k.arg == keyword), None)
+        if isinstance(argument, nodes.Const) and isinstance(argument.value, int) and argument.value > 0:
+            found.append(argument.value)
+    return found
 
 
 def _kind(loop) -> str:

@@ -15,40 +15,17 @@ from __future__ import annotations
 
 import ast
 import builtins
-import sys
 
 from astroid import nodes
 
-from graphlint.analysis.engine import Checker
-from graphlint.analysis.scope import JIT_CLASS_DECORATORS
-from graphlint.analysis.values import CELL, FLOAT, LIST, TENSOR, TUPLE
+from graphlint.analysis import api
+from graphlint.analysis.kinds import CELL, FLOAT, LIST, TENSOR, TUPLE
+from graphlint.catalogue import statements as rules
+from graphlint.runner import Checker
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {
-    "contextlib", "threading", "warnings", "tempfile", "decimal", "os", "io", "socket", "multiprocessing"}
-# Third-party packages whose context managers are certainly no @mindspore.jit_class classes.
-_FOREIGN = frozenset({"numpy", "torch", "scipy", "jax", "tensorflow", "tqdm"})
-# MindSpore's own managers that are proven to fail in graph code (2.10, CPU).
-_MINDSPORE_REJECTED = frozenset({"mindspore._no_grad", "mindspore.common.api._no_grad",
-                                 "mindspore.graph.api._no_grad", "mindspore.api._no_grad"})
-_CONTEXTMANAGER_DECORATORS = frozenset({"contextlib.contextmanager"})
-# Class decorators known not to turn a class into a jit_class.
-_HARMLESS_CLASS_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering", "typing.final"})
-_ENUM_BASES = frozenset({"enum.Enum", "enum.Flag"})
-# `x is Class`: these classes are instance makers for MindSpore, not types (parser.is_supported_create_instance_type).
-_PRIMITIVE_BASES = frozenset({"mindspore.ops.Primitive", "mindspore.ops.PrimitiveWithInfer",
-                              "mindspore.ops.PrimitiveWithCheck", "mindspore.ops.GradOperation"})
-# Capitalised names under mindspore.ops / mindspore.nn that are not Primitive / Cell classes (2.10).
-_OPS_NON_PRIMITIVES = frozenset({
-    "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "CpuRegOp", "CustomOpBuilder", "CustomRegOp", "DataType",
-    "HyperMap", "J", "Map", "MultitypeFuncGraph", "P", "P2POp", "ReduceOp", "SliceGetItem", "TBERegOp", "TCPStore",
-    "Tensor"})
-_NN_NON_CELLS = frozenset({
-    "Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric", "CosineSimilarity", "Dice", "F1", "Fbeta",
-    "HausdorffDistance", "Loss", "MAE", "MSE", "MeanSurfaceDistance", "Metric", "OcclusionSensitivity",
-    "Perplexity", "Precision", "ROC", "Recall", "RootMeanSquareDistance", "Top1CategoricalAccuracy",
-    "Top5CategoricalAccuracy", "TopKCategoricalAccuracy"})
-_TENSOR_MAKERS = frozenset({"mindspore.Tensor", "mindspore.tensor", "mindspore.Parameter"})
+# Calls that make a Tensor or a Parameter.
+_TENSOR_OR_PARAMETER = api.TENSOR_CONSTRUCTORS | {api.PARAMETER}
 _LOOP_KEYWORDS = {nodes.For: "for", nodes.While: "while"}
 _INHERITED_SCOPE = nodes.NodeNG.scope
 _COMPREHENSION_KINDS = {nodes.ListComp: "list comprehension", nodes.DictComp: "dict comprehension",
@@ -65,7 +42,7 @@ class StatementsChecker(Checker):
         func = graph.node
         if isinstance(func, nodes.AsyncFunctionDef):
             # An `async def` helper reached from graph code: the whole function cannot be parsed.
-            self.report("async-in-graph", func, graph, anchor=_header_anchor(func), name=func.name)
+            self.report(rules.ASYNC_IN_GRAPH, func, graph, anchor=_header_anchor(func), name=func.name)
             return
         self._values = None
         self._values_done = False
@@ -104,36 +81,36 @@ class StatementsChecker(Checker):
     # -- dispatch ----------------------------------------------------------------
     def _check_node(self, graph, node) -> None:
         if isinstance(node, nodes.Try) or type(node).__name__ == "TryStar":
-            self.report("try-in-graph", node, graph, anchor=_keyword_anchor(node, "try"))
+            self.report(rules.TRY_IN_GRAPH, node, graph, anchor=_keyword_anchor(node, "try"))
         elif isinstance(node, nodes.Delete):
-            self.report("del-in-graph", node, graph)
+            self.report(rules.DEL_IN_GRAPH, node, graph)
         elif isinstance(node, (nodes.Import, nodes.ImportFrom)):
-            self.report("import-in-graph", node, graph, statement=_one_line(node.as_string()))
+            self.report(rules.IMPORT_IN_GRAPH, node, graph, statement=_one_line(node.as_string()))
         elif isinstance(node, (nodes.Yield, nodes.YieldFrom)):
             self._check_yield(graph, node)
         elif isinstance(node, nodes.ClassDef):
-            self.report("class-def-in-graph", node, graph, anchor=_header_anchor(node), name=node.name)
+            self.report(rules.CLASS_DEF_IN_GRAPH, node, graph, anchor=_header_anchor(node), name=node.name)
         elif isinstance(node, nodes.AsyncFunctionDef):
-            self.report("async-in-graph", node, graph, anchor=_header_anchor(node), name=node.name)
+            self.report(rules.ASYNC_IN_GRAPH, node, graph, anchor=_header_anchor(node), name=node.name)
         elif isinstance(node, nodes.With):
             self._check_with(graph, node)
         elif isinstance(node, nodes.Nonlocal):
-            self.report("nonlocal-in-graph", node, graph, names=", ".join(node.names))
+            self.report(rules.NONLOCAL_IN_GRAPH, node, graph, names=", ".join(node.names))
         elif isinstance(node, nodes.NamedExpr):
-            self.report("walrus-in-graph", node, graph, target=node.target.as_string())
+            self.report(rules.WALRUS_IN_GRAPH, node, graph, target=node.target.as_string())
         elif isinstance(node, nodes.Match):
-            self.report("match-in-graph", node, graph, anchor=_keyword_anchor(node, "match"))
+            self.report(rules.MATCH_IN_GRAPH, node, graph, anchor=_keyword_anchor(node, "match"))
         elif isinstance(node, (nodes.For, nodes.While)):
             if node.orelse:
                 loop = _LOOP_KEYWORDS[type(node)]
-                self.report("loop-else-in-graph", node, graph, anchor=_keyword_anchor(node, loop), loop=loop)
+                self.report(rules.LOOP_ELSE_IN_GRAPH, node, graph, anchor=_keyword_anchor(node, loop), loop=loop)
         elif isinstance(node, nodes.Set):
-            self.report("set-in-graph", node, graph, what="a set literal")
+            self.report(rules.SET_IN_GRAPH, node, graph, what="a set literal")
         elif isinstance(node, nodes.SetComp):
-            self.report("set-in-graph", node, graph, what="a set comprehension")
+            self.report(rules.SET_IN_GRAPH, node, graph, what="a set comprehension")
         elif isinstance(node, tuple(_COMPREHENSION_KINDS)):
             if len(node.generators) >= 2:
-                self.report("multi-for-comprehension", node, graph, kind=_COMPREHENSION_KINDS[type(node)])
+                self.report(rules.MULTI_FOR_COMPREHENSION, node, graph, kind=_COMPREHENSION_KINDS[type(node)])
         elif isinstance(node, nodes.Call):
             self._check_eval(graph, node)
         elif isinstance(node, nodes.Compare):
@@ -146,16 +123,16 @@ class StatementsChecker(Checker):
             return
         self._reported_generators.add(id(function))
         info = self.context.project.info(function.root())
-        if any(info.imports.qualify(d) in _CONTEXTMANAGER_DECORATORS
+        if any(info.imports.qualify(d) in api.CONTEXTMANAGER_DECORATORS
                for d in (function.decorators.nodes if function.decorators else ())):
             return  # used as a `with` manager: reported there (unsupported-context-manager)
-        self.report("generator-in-graph", node, graph, function=function.name)
+        self.report(rules.GENERATOR_IN_GRAPH, node, graph, function=function.name)
 
     # -- with --------------------------------------------------------------------
     def _check_with(self, graph, node: nodes.With) -> None:
         for expr, _ in node.items:
             if self._manager_verdict(graph, expr, node) == _BAD:
-                self.report("unsupported-context-manager", expr, graph, manager=_one_line(expr.as_string()))
+                self.report(rules.UNSUPPORTED_CONTEXT_MANAGER, expr, graph, manager=_one_line(expr.as_string()))
 
     def _manager_verdict(self, graph, expr, where) -> str:
         """Whether the object a `with` item evaluates to is a @jit_class instance."""
@@ -186,9 +163,9 @@ class StatementsChecker(Checker):
         qualified = info.imports.qualify(func)
         if qualified is not None:
             top = qualified.split(".")[0]
-            if qualified in _MINDSPORE_REJECTED:
+            if qualified in api.REJECTED_CONTEXT_MANAGERS:
                 return _BAD
-            if top in _STDLIB or top in _FOREIGN:
+            if top in api.STDLIB_MODULES or top in api.FOREIGN_PACKAGES:
                 return _BAD
         resolved = self.context.project.resolve_expr(info, func)
         if resolved is None:
@@ -197,7 +174,7 @@ class StatementsChecker(Checker):
             return self._class_verdict(resolved.node)
         if resolved.kind == "function":
             decorators = resolved.node.decorators.nodes if resolved.node.decorators else ()
-            if any(resolved.info.imports.qualify(d) in _CONTEXTMANAGER_DECORATORS for d in decorators):
+            if any(resolved.info.imports.qualify(d) in api.CONTEXTMANAGER_DECORATORS for d in decorators):
                 return _BAD
         return _UNSURE
 
@@ -209,9 +186,9 @@ class StatementsChecker(Checker):
             for decorator in klass.decorators.nodes if klass.decorators else ():
                 target = decorator.func if isinstance(decorator, nodes.Call) else decorator
                 qualified = info.imports.qualify(target)
-                if qualified in JIT_CLASS_DECORATORS:
+                if qualified in api.JIT_CLASS_DECORATORS:
                     return _OK
-                if qualified not in _HARMLESS_CLASS_DECORATORS:
+                if qualified not in api.HARMLESS_CLASS_DECORATORS:
                     return _UNSURE  # a project decorator might apply jit_class
             if "__ms_class__" in klass.locals:
                 return _UNSURE
@@ -225,8 +202,8 @@ class StatementsChecker(Checker):
                 if found is not None and found.kind == "class" and id(found.node) in resolved_bases:
                     continue
                 qualified = info.imports.qualify(base)
-                if qualified is not None and (qualified.split(".")[0] in _STDLIB | _FOREIGN
-                                              or _is_mindspore_cell(qualified)):
+                if qualified is not None and (qualified.split(".")[0] in api.STDLIB_MODULES | api.FOREIGN_PACKAGES
+                                              or api.is_mindspore_cell_name(qualified)):
                     continue
                 return _UNSURE
         return _BAD
@@ -284,7 +261,7 @@ class StatementsChecker(Checker):
         if text is None:
             return
         if _free_names(text):
-            self.report("eval-without-namespace", call, graph)
+            self.report(rules.EVAL_WITHOUT_NAMESPACE, call, graph)
 
     def _constant_text(self, graph, expr) -> str | None:
         if isinstance(expr, nodes.Const):
@@ -306,9 +283,9 @@ class StatementsChecker(Checker):
             if op in ("is", "is not"):
                 kind = self._unsupported_right(graph, right)
                 if kind is not None:
-                    self.report("is-unsupported-operand", node, graph, kind=kind, right=_one_line(right.as_string()))
+                    self.report(rules.IS_UNSUPPORTED_OPERAND, node, graph, kind=kind, right=_one_line(right.as_string()))
                 elif self._both_tensors(graph, left, right):
-                    self.report("tensor-identity-comparison", node, graph, left=_one_line(left.as_string()),
+                    self.report(rules.TENSOR_IDENTITY_COMPARISON, node, graph, left=_one_line(left.as_string()),
                                 right=_one_line(right.as_string()), op=op)
             left = right
 
@@ -366,10 +343,10 @@ class StatementsChecker(Checker):
             if qualified.startswith("mindspore.ops.") and len(parts) == 3 and name[:1].islower() \
                     and not name.startswith("_"):
                 return "a function"
-            if _is_mindspore_cell(qualified) and name not in _NN_NON_CELLS:
+            if api.is_mindspore_cell_name(qualified) and name not in api.NN_NON_CELLS:
                 return "a Cell class"
             if qualified.startswith("mindspore.ops.") and len(parts) == 3 and name[:1].isupper() \
-                    and name not in _OPS_NON_PRIMITIVES:
+                    and name not in api.OPS_NON_PRIMITIVES:
                 return "a Primitive class"
             if qualified in ("math.pi", "math.e", "math.inf", "math.tau", "numpy.pi", "numpy.e", "numpy.inf"):
                 return "a float"
@@ -387,7 +364,7 @@ class StatementsChecker(Checker):
             return None
         if isinstance(expr, nodes.Name):
             value = info.assigned.get(expr.name)
-            if isinstance(value, nodes.Call) and info.imports.qualify(value.func) in _TENSOR_MAKERS:
+            if isinstance(value, nodes.Call) and info.imports.qualify(value.func) in _TENSOR_OR_PARAMETER:
                 return "a constant Tensor"
             if isinstance(value, nodes.Const) and isinstance(value.value, float):
                 return "a float"
@@ -406,10 +383,10 @@ class StatementsChecker(Checker):
             info = project.info(klass.root())
             for decorator in klass.decorators.nodes if klass.decorators else ():
                 target = decorator.func if isinstance(decorator, nodes.Call) else decorator
-                if info.imports.qualify(target) in JIT_CLASS_DECORATORS:
+                if info.imports.qualify(target) in api.JIT_CLASS_DECORATORS:
                     return "a @jit_class class"
             for base in klass.bases:
-                if info.imports.qualify(base) in _PRIMITIVE_BASES:
+                if info.imports.qualify(base) in api.PRIMITIVE_BASES:
                     return "a Primitive class"
         return None
 
@@ -483,15 +460,10 @@ def _nested_bound(node, outer) -> set[str]:
     return names
 
 
-def _is_mindspore_cell(qualified: str) -> bool:
-    parts = qualified.split(".")
-    return len(parts) == 3 and parts[:2] == ["mindspore", "nn"] and parts[2][:1].isupper()
-
-
 def _is_enum_member(project, cls: nodes.ClassDef, attr: str) -> bool:
     """``attr`` is a member of a plain ``enum.Enum`` (no int/str mixin: those members may convert)."""
     info = project.info(cls.root())
-    if len(cls.bases) != 1 or info.imports.qualify(cls.bases[0]) not in _ENUM_BASES:
+    if len(cls.bases) != 1 or info.imports.qualify(cls.bases[0]) not in api.ENUM_BASES:
         return False
     for statement in cls.body:
         if isinstance(statement, nodes.Assign) and any(

@@ -1,35 +1,30 @@
 """Fixers: libcst rewrites of findings, one module per rule family they fix.
 
-``FIXERS`` maps a rule symbol to the fixers that rewrite it, tried in order
-(the first that offers something for a finding wins: one rule may be fixed
-differently for an `if` and a `while`). Each fixer declares its safety: ``safe`` (applied by --fix), ``unsafe`` (only with
---unsafe-fixes) or ``display-only`` (shown, never applied).
+Each fixer registers for Rule objects (``Fixer.rules``) and declares its safety: ``safe`` (applied by --fix),
+``unsafe`` (only with --unsafe-fixes) or ``display-only`` (shown, never applied); one rewrite may narrow it
+for an instance (``Edit.safety``). A rule may have several fixers, tried in order (the first that offers
+something for a finding wins: one rule may be fixed differently for an `if` and a `while`). A fixer module is
+registered by listing it here: a misspelt module is an import error.
 """
 
 from __future__ import annotations
 
-import importlib
+from graphlint.catalogue.model import FixSafety, Rule
+from graphlint.fixers import branches, fallback, host_sync, inplace, loops, statements
 
-FIXER_MODULES = ("statements", "inplace", "branches", "loops", "host_sync", "fallback")
-
-
-def _load() -> dict:
-    found = {}
-    for name in FIXER_MODULES:
-        try:
-            module = importlib.import_module(f"graphlint.fixers.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"graphlint.fixers.{name}":
-                raise
-            continue
-        for fixer in module.FIXERS:
-            for symbol in fixer.symbols:
-                found[symbol] = found.get(symbol, ()) + (fixer,)
-    return found
+FIXER_MODULES = (statements, inplace, branches, loops, host_sync, fallback)
+FIXERS: dict[str, tuple] = {}  # rule id -> its fixers, in order
+for _module in FIXER_MODULES:
+    for _fixer in _module.FIXERS:
+        for _rule in _fixer.rules:
+            FIXERS[_rule.id] = FIXERS.get(_rule.id, ()) + (_fixer,)
 
 
-FIXERS = _load()
+def fixers_for(rule: Rule) -> tuple:
+    return FIXERS.get(rule.id, ())
 
 
-def fixers_for(symbol: str) -> tuple:
-    return FIXERS.get(symbol, ())
+def fix_safety(rule: Rule) -> FixSafety | None:
+    """How safe the rule's main fix is: that of its first fixer (None when nothing fixes it)."""
+    fixers = fixers_for(rule)
+    return fixers[0].safety if fixers else None

@@ -3,7 +3,8 @@
 A fixer turns one finding (rule + source span + the analysis behind it) into
 an :class:`Edit` (libcst nodes to replace) or a :class:`Refusal` (why not).
 Fixers never re-detect: they locate the finding's node in the libcst tree by
-its position and read the analysis the checker attached to the finding.
+its position, read the payload the checker attached to the finding, and ask the
+analysis (values, shapes, purity) what they need to know about the code.
 """
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ class Edit:
     imports: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # (module, obj, asname)
     module_prefix: list[cst.CSTNode] = field(default_factory=list)  # statements added after the imports
     description: str = ""
+    safety: FixSafety | None = None  # this rewrite's own safety, where it differs from the fixer's
+
+    @property
+    def applicability(self) -> FixSafety:
+        return self.safety or self.fixer.safety
 
     @property
     def targets(self) -> list[cst.CSTNode]:
@@ -51,9 +57,10 @@ class Refusal:
 
 
 class Fixer:
-    """Base class: ``symbols`` are the rules it fixes; ``safety`` decides when --fix applies it."""
+    """Base class: ``rules`` are the rules it fixes; ``safety`` decides when --fix applies it (an edit may
+    narrow it for one instance)."""
 
-    symbols: tuple[str, ...] = ()
+    rules: tuple = ()
     safety: FixSafety = FixSafety.SAFE
     description = ""
 

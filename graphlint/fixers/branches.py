@@ -12,12 +12,14 @@ from __future__ import annotations
 import libcst as cst
 from astroid import nodes
 
+from graphlint.analysis.provenance import side_effect
+from graphlint.catalogue import branches as branches_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers.base import Fixer, unused_name
 
 
 class TensorIfToWhere(Fixer):
-    symbols = ("tensor-condition-control-flow",)
+    rules = (branches_rules.TENSOR_CONDITION_CONTROL_FLOW,)
     safety = FixSafety.UNSAFE
     description = "Tensor `if` (or `if/elif` chain) that only assigns -> `name = ops.where(cond, then, else)`"
 
@@ -30,13 +32,17 @@ class TensorIfToWhere(Fixer):
             return self.refuse(finding, "the `if` was not found")
         if isinstance(context.parent(node), cst.If):
             return None  # an `elif`: rewritten (or refused) with the `if` that starts its chain
+        graph = finding.graph
+        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        if values is None:
+            return self.refuse(finding, "the function could not be analysed")
         chain = _chain(statement, node)
-        tensor_tests = {id(f.node) for f in context.findings if f.rule.symbol == finding.rule.symbol}
+        tensor_tests = {id(f.node) for f in context.findings if f.rule is finding.rule}
         for link, _ in chain[1:]:
             if id(link) not in tensor_tests:
                 return self.refuse(finding, f"`elif {link.test.as_string()}` is decided while compiling: "
                                             "`ops.where` needs a Tensor condition")
-            problem = _impure(link.test)
+            problem = _impure(values, link.test)
             if problem:
                 return self.refuse(finding, f"{problem} (every `elif` condition would be evaluated)")
         last = chain[-1][0]
@@ -55,15 +61,13 @@ class TensorIfToWhere(Fixer):
                 if reads & seen:
                     return self.refuse(finding, f"a branch reads `{sorted(reads & seen)[0]}` after assigning it")
                 seen.add(name)
-                problem = _impure(value)
+                problem = _impure(values, value)
                 if problem:
                     return self.refuse(finding, problem)
-        graph = finding.graph
-        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
         for name in names:
             if all(name in branch for branch in branches):
                 continue
-            if values is None or values.cfg.may_be_undefined(values.cfg.element_of(statement.test), name):
+            if values.cfg.may_be_undefined(values.cfg.element_of(statement.test), name):
                 return self.refuse(finding, f"`{name}` is assigned in some branches only and has no value before "
                                             "the `if`")
         ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
@@ -137,18 +141,9 @@ def _assignments(body):
     return found
 
 
-def _impure(value) -> str:
-    for call in ([value] if isinstance(value, nodes.Call) else []) + list(value.nodes_of_class(nodes.Call)):
-        func = call.func
-        root = func
-        while isinstance(root, nodes.Attribute):
-            root = root.expr
-        if isinstance(func, nodes.Attribute) and isinstance(root, nodes.Name) and root.name in ("ops", "F", "P", "mnp"):
-            continue
-        if isinstance(func, nodes.Attribute) and not (isinstance(root, nodes.Name) and root.name == "self"):
-            continue  # a Tensor method
-        return f"`{call.as_string()}` may have side effects; both branches would run"
-    return ""
+def _impure(values, value) -> str:
+    call = side_effect(values, value)
+    return f"`{call.as_string()}` may have side effects; both branches would run" if call is not None else ""
 
 
 def _cst_value(context, astroid_value):

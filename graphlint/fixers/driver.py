@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
-from graphlint.analysis.engine import Analysis, Finding, analyse_module
-from graphlint.analysis.project import Project
-from graphlint.analysis.source import SourceProblem, parse
+from graphlint.analysis.source import SourceProblem
+from graphlint.analysis.tree import deep_recursion
 from graphlint.catalogue.model import FixSafety
 from graphlint.config import Config
 from graphlint.files import WriteRefused, unified_diff, write_atomic
 from graphlint.fixers import fixers_for
 from graphlint.fixers.base import Edit, FixContext, Refusal, apply_edits
 from graphlint.lint import LintResult, lint_paths
-from graphlint.suppress import PragmaFilter
+from graphlint.runner import Finding
 
 MAX_ROUNDS = 8
 
@@ -71,74 +69,42 @@ class FixReport:
         return [r for f in self.files for r in f.refused]
 
 
-def _line_key(finding: Finding, text: str) -> tuple:
-    """Identifies a finding across rounds, while earlier fixes move lines: its rule, its function, its line's
-    text, and how many identical lines precede it in that function (three identical loops stay three)."""
+def _round_keys(findings: list[Finding], text: str) -> dict[int, tuple]:
+    """``id(finding) -> key`` identifying each finding across rounds, while earlier fixes move lines: its
+    rule, its function, its line's text, how many identical lines precede it in that function (three
+    identical loops stay three), and its order among the findings of its rule on its line
+    (`np.exp(np.sqrt(x))`)."""
     lines = text.splitlines()
-    line = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
-    function = finding.graph.node if finding.graph is not None else None
-    first = getattr(function, "lineno", None) or 1
-    owner = finding.graph.name if finding.graph is not None else ""
-    repeats = sum(1 for other in lines[first - 1:finding.line - 1] if other.strip() == line)
-    return finding.rule.symbol, owner, line, repeats, finding.data.get("ordinal_on_line", 0)
-
-
-def _number_same_line_findings(findings: list[Finding]) -> None:
-    """Two findings of one rule on one line (`np.exp(np.sqrt(x))`) get different keys: their order."""
-    seen: dict[tuple[str, int], int] = {}
+    keys: dict[int, tuple] = {}
+    on_line: dict[tuple[str, int], int] = {}
     for finding in sorted(findings, key=lambda f: (f.line, f.column)):
         slot = (finding.rule.symbol, finding.line)
-        finding.data["ordinal_on_line"] = seen.get(slot, 0)
-        seen[slot] = seen.get(slot, 0) + 1
-
-
-class _Relinter:
-    """Lint a new text of one file inside the run's project (cross-file scope kept)."""
-
-    def __init__(self, lint: LintResult, config: Config):
-        self.lint = lint
-        self.config = config
-        self.pragmas = PragmaFilter()
-
-    def __call__(self, path: str, text: str):
-        source = self.lint.sources[path]
-        module = parse(text, source.module_name, os.path.abspath(path))
-        project = Project()
-        absolute = os.path.abspath(path)
-        for other in self.lint.analysis.project.modules:
-            if other.path != absolute:
-                project.add(other.module, other.path)
-        info = project.add(module, absolute)
-        analysis = Analysis(project, self.config)
-        findings = analyse_module(info, analysis, self.config)
-        for finding in findings:
-            finding.path = path
-        return self.pragmas.apply(text, module, path, findings), analysis, info
+        ordinal = on_line.get(slot, 0)
+        on_line[slot] = ordinal + 1
+        line = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
+        function = finding.graph.node if finding.graph is not None else None
+        first = getattr(function, "lineno", None) or 1
+        owner = finding.graph.name if finding.graph is not None else ""
+        repeats = sum(1 for other in lines[first - 1:finding.line - 1] if other.strip() == line)
+        keys[id(finding)] = (finding.rule.symbol, owner, line, repeats, ordinal)
+    return keys
 
 
 def fix_paths(paths, config: Config, *, unsafe: bool = False, validate: bool = False,
               write: bool = True) -> FixReport:
-    import sys
-
-    from graphlint.lint import RECURSION_LIMIT
-
-    previous = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))  # deep expressions, as in linting
-    try:
+    with deep_recursion():  # deep expressions, as in linting
         return _fix_paths(paths, config, unsafe=unsafe, validate=validate, write=write)
-    finally:
-        sys.setrecursionlimit(previous)
 
 
 def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bool) -> FixReport:
     lint = lint_paths(paths, config)
     report = FixReport(lint=lint)
-    relint = _Relinter(lint, config)
+    relint = lint.session.update
     by_path: dict[str, list[Finding]] = {}
     for finding in lint.findings:
         by_path.setdefault(finding.path, []).append(finding)
     for path, findings in by_path.items():
-        if path not in lint.sources or not any(fixers_for(f.rule.symbol) for f in findings):
+        if path not in lint.sources or not any(fixers_for(f.rule) for f in findings):
             report.remaining.extend(findings)
             continue
         outcome, remaining = _fix_file(path, lint, findings, relint, config, unsafe, validate)
@@ -158,7 +124,7 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
     source = lint.sources[path]
     text = original = source.text
     outcome = FileFix(path=path, before=original, after=original)
-    settled: set[tuple] = set()  # keys (see _line_key) of findings refused or applied: not retried
+    settled: set[tuple] = set()  # keys (see _round_keys) of findings refused or applied: not retried
     analysis, info = lint.analysis, lint.analysis.project.info(source.module)
     for round_number in range(MAX_ROUNDS):
         try:
@@ -166,14 +132,14 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
         except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can: leave the file
             outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, f"libcst cannot parse the file: {exc}",
                                            column=f.column)
-                                   for f in findings if fixers_for(f.rule.symbol))
+                                   for f in findings if fixers_for(f.rule))
             break
         context.findings = findings
-        _number_same_line_findings(findings)
+        keys = _round_keys(findings, text)
         edits: list[Edit] = []
         refusals: list[tuple[tuple, Finding, Refused, bool]] = []  # ..., whether the fixer itself refused
         for finding in findings:
-            key = _line_key(finding, text)
+            key = keys[id(finding)]
             if key in settled:
                 continue
             fixer, plan = _plan(finding, context, suggest=round_number == 0)
@@ -185,10 +151,10 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
                 continue
             if isinstance(plan, Refusal):
                 refusal = plan.reason
-            elif fixer.safety is FixSafety.DISPLAY:
+            elif plan.applicability is FixSafety.DISPLAY:
                 refusal = "display-only: " + (plan.description or "rewrite by hand")
                 suggested = _suggested(context, plan)
-            elif fixer.safety is FixSafety.UNSAFE and not unsafe:
+            elif plan.applicability is FixSafety.UNSAFE and not unsafe:
                 refusal = "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes"
             if refusal:
                 refusals.append((key, finding, Refused(
@@ -208,7 +174,7 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             new_text, applied, _deferred = apply_edits(context, edits)
         except Exception as exc:  # noqa: BLE001 - a bad edit must not stop the run for other files
             for edit in edits:
-                settled.add(_line_key(edit.finding, text))
+                settled.add(keys[id(edit.finding)])
                 outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
                                                f"internal error applying the fix: {type(exc).__name__}: {exc}",
                                                column=edit.finding.column))
@@ -216,16 +182,16 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
         problem = _parse_problem(new_text)
         if problem:
             for edit in applied:
-                settled.add(_line_key(edit.finding, text))
+                settled.add(keys[id(edit.finding)])
                 outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
                                                f"the rewrite would not parse ({problem}); left as is",
                                                column=edit.finding.column))
             continue
         validations = {}
         if validate:
-            new_text, applied, validations = _validated(path, text, context, applied, config, outcome, settled)
+            new_text, applied, validations = _validated(path, text, context, applied, config, outcome, settled, keys)
         for edit in applied:
-            settled.add(_line_key(edit.finding, text))
+            settled.add(keys[id(edit.finding)])
             outcome.applied.append(Applied(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
                                            edit.description or edit.fixer.description,
                                            validations.get(id(edit), "")))
@@ -233,7 +199,7 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             break
         text = new_text
         try:
-            findings, analysis, info = relint(path, text)
+            findings, info = relint(path, text)
         except SourceProblem as exc:  # pragma: no cover - guarded by _parse_problem
             outcome.error = f"re-linting the fixed text failed: {exc}"
             text = outcome.before
@@ -261,7 +227,7 @@ def _plan(finding, context, suggest: bool = True):
 
     Display-only suggestions are made for the file as the author wrote it (``suggest``), not for code that
     an earlier round of fixes wrote."""
-    for fixer in fixers_for(finding.rule.symbol):
+    for fixer in fixers_for(finding.rule):
         if fixer.safety is FixSafety.DISPLAY and not suggest:
             continue
         try:
@@ -296,7 +262,7 @@ def _parse_problem(text: str) -> str:
     return ""
 
 
-def _validated(path, text, context, applied, config, outcome, settled):
+def _validated(path, text, context, applied, config, outcome, settled, keys):
     """Keep the edits whose rewrite validates; refuse the others with the reason.
 
     Each edit is validated on top of those already kept. An edit that fails is tried again once another has
@@ -331,7 +297,7 @@ def _validated(path, text, context, applied, config, outcome, settled):
         pending = retry
     for edit in pending:
         if id(edit) in failures:
-            settled.add(_line_key(edit.finding, text))
+            settled.add(keys[id(edit.finding)])
             outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
                                            f"validation failed: {failures[id(edit)]}",
                                            column=edit.finding.column))

@@ -18,16 +18,19 @@ from __future__ import annotations
 import libcst as cst
 from astroid import nodes
 
-from graphlint.analysis.values import SCALARS, TENSOR, UNKNOWN
+from graphlint.analysis import api
+from graphlint.analysis.kinds import SCALARS, TENSOR, UNKNOWN
+from graphlint.catalogue import fallback as fallback_rules
+from graphlint.catalogue import host_sync as host_sync_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers.base import Fixer
 
-_HOST_METHODS = ("item", "asnumpy", "numpy")
+_HOST_METHODS = api.HOST_ARRAY_METHODS | {"item"}  # the host copies a comparison can do without
 _ORDERING = ("<", "<=", ">", ">=", "==", "!=")
 
 
 class CompareTensorNotHostValue(Fixer):
-    symbols = ("tensor-item-in-graph", "asnumpy-in-graph")
+    rules = (host_sync_rules.TENSOR_ITEM_IN_GRAPH, fallback_rules.ASNUMPY_IN_GRAPH)
     safety = FixSafety.UNSAFE
     description = "drop `.item()` / `.asnumpy()` in a comparison used as a condition"
 

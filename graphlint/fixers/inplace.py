@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from graphlint.catalogue import inplace as inplace_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers.base import Fixer
 
@@ -42,7 +43,8 @@ def parenthesized(expression: cst.BaseExpression, operator: cst.BaseBinaryOp) ->
 
 
 class RebindAugmentedAssign(Fixer):
-    symbols = ("augmented-assign-to-input", "augmented-assign-to-constant-tensor", "augmented-assign-to-attribute-alias")
+    rules = (inplace_rules.AUGMENTED_ASSIGN_TO_INPUT, inplace_rules.AUGMENTED_ASSIGN_TO_CONSTANT_TENSOR,
+             inplace_rules.AUGMENTED_ASSIGN_TO_ATTRIBUTE_ALIAS)
     safety = FixSafety.SAFE
     description = "`x op= v` -> `x = x op v`"
 

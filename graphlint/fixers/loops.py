@@ -16,12 +16,14 @@ import libcst as cst
 from astroid import nodes
 
 from graphlint.analysis.tree import nodes_of_class
+from graphlint.catalogue import branches as branches_rules
+from graphlint.catalogue import loops as loops_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers.base import Fixer, replace_nodes, unused_name
 
 
 class RangeLoopToTensorWhile(Fixer):
-    symbols = ("python-loop-exceeds-call-depth", "python-loop-unrolls")
+    rules = (loops_rules.PYTHON_LOOP_EXCEEDS_CALL_DEPTH, loops_rules.PYTHON_LOOP_UNROLLS)
     safety = FixSafety.UNSAFE  # the counter becomes a Tensor: code that needs a Python int in the body changes
     description = "`for i in range(n)` -> `while i < n` on a Tensor counter"
 
@@ -48,7 +50,7 @@ class RangeLoopToTensorWhile(Fixer):
         reason = _body_problem(loop, allowed=collected.append if collected else None)
         if reason:
             return self.refuse(finding, reason)
-        for grown, op in finding.data.get("shape_changes", ()):
+        for grown, op in (finding.payload.shape_changes if finding.payload is not None else ()):
             return self.refuse(finding, f"`{grown}` changes shape each step (`{op}`): a real loop needs carries "
                                         "of fixed shape")
         name = loop.target.name
@@ -236,7 +238,7 @@ class TensorWhileToWhileLoop(Fixer):
     functions that read everything through the carry: bodies that capture enclosing Tensors fail to compile.
     """
 
-    symbols = ("tensor-condition-control-flow",)
+    rules = (branches_rules.TENSOR_CONDITION_CONTROL_FLOW,)
     safety = FixSafety.DISPLAY
     description = "Tensor `while` -> `ops.WhileLoop()(cond, body, carry)` (suggestion)"
 
@@ -339,7 +341,7 @@ def _functional_body_problem(loop: nodes.While) -> str:
 def _shape_change(loop: nodes.While, context) -> str:
     start, end = loop.lineno, loop.end_lineno or loop.lineno
     for other in context.findings:
-        if other.rule.symbol == "tensor-while-carry-changes-shape" and start <= other.line <= end:
+        if other.rule is loops_rules.TENSOR_WHILE_CARRY_CHANGES_SHAPE and start <= other.line <= end:
             return f"a carried value changes shape (line {other.line}, {other.rule.id})"
     return ""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers.base import Fixer
 
@@ -11,7 +12,7 @@ from graphlint.fixers.base import Fixer
 class DropDelete(Fixer):
     """`del name` only unbinds a local: graph code gains nothing from it, and MindSpore rejects it."""
 
-    symbols = ("del-in-graph",)
+    rules = (statements_rules.DEL_IN_GRAPH,)
     safety = FixSafety.SAFE
     description = "drop `del name`"
 
@@ -47,7 +48,7 @@ class HoistImport(Fixer):
     """Move an `import` from graph code to module level (unsafe: it now runs at import time, which can
     create an import cycle that the local import avoided)."""
 
-    symbols = ("import-in-graph",)
+    rules = (statements_rules.IMPORT_IN_GRAPH,)
     safety = FixSafety.UNSAFE
     description = "move the import to module level"
 
@@ -116,7 +117,7 @@ class IdentityToEquality(Fixer):
     """`a is b` with an operand MindSpore cannot compare by identity -> `a == b` (unsafe: equality is not
     identity, and for Tensors it is element-wise)."""
 
-    symbols = ("is-unsupported-operand",)
+    rules = (statements_rules.IS_UNSUPPORTED_OPERAND,)
     safety = FixSafety.UNSAFE
     description = "`is` -> `==`, `is not` -> `!=`"
 

@@ -73,8 +73,8 @@ def _resolve(module: types.ModuleType, dotted: str):
 
 def _make_inputs(job: dict, module: types.ModuleType) -> list:
     """Return a list of argument tuples, one per call."""
-    import numpy as np
     import mindspore as ms
+    import numpy as np
     from mindspore import Tensor
 
     calls = int(job.get("calls", 2))
@@ -177,8 +177,8 @@ def _entry_objects(job: dict, module: types.ModuleType):
     """Return (target, is_cell, plain_function) for the job's entry."""
     import random
 
-    import numpy as np
     import mindspore as ms
+    import numpy as np
 
     # Same seed before every construction: weights initialised at random are equal across runs/processes.
     seed = int(job.get("seed", 1234))

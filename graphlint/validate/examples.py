@@ -92,7 +92,7 @@ def _main(argv: list[str]) -> int:
     wanted = set(argv)
     chosen = [rule for rule in RULES if not wanted or wanted & {rule.id, rule.symbol, rule.family}]
     jobs = [(rule, kind, index, example) for rule in chosen
-            for kind, examples in (("fails", rule.fails), ("passes", rule.passes))
+            for kind, examples in (("flagged", rule.flagged), ("clean", rule.clean))
             for index, example in enumerate(examples)]
     failed = 0
     with ThreadPoolExecutor(max_workers=2) as pool:

@@ -1,0 +1,287 @@
+"""What graphlint knows of MindSpore's API (and of the Python around it), in one place.
+
+Every table of names a rule or a rewrite depends on lives here: Tensor attributes and methods, dtypes, the
+``ops`` / ``mint`` / ``numpy`` functions with special behaviour, decorators and base classes, the Python
+modules the graph compiler evaluates while compiling, measured limits. Checkers and fixers ask these tables (or
+the queries of the analysis built on them); none keeps a list of its own.
+
+Hand-made tables were measured with :data:`MEASURED_WITH` (each claim is proven by a catalogue example that the
+test suite compiles). Tables read from MindSpore's own sources by ``scripts/mindspore_tables.py`` live in
+:mod:`graphlint.analysis.generated` and carry the version they were read from.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from graphlint.analysis.kinds import BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NUMPY, OBJECT, STR, TUPLE, UNKNOWN
+
+MEASURED_WITH = "2.10.0"  # the MindSpore release the hand-made tables below were measured with
+
+# -- how public names are spelt -------------------------------------------------------------------------------
+# MindSpore re-exports its internals under short public names: ``mindspore.ops.operations.Shape`` is
+# ``ops.Shape``, ``mindspore.nn.layer.basic.Dense`` is ``nn.Dense``, ``mindspore.common.tensor.Tensor`` is
+# ``mindspore.Tensor``. Rules speak of the public names: qualified prefix -> how many leading parts to keep.
+FLATTENED_PACKAGES = {"mindspore.ops": 2, "mindspore.nn": 2, "mindspore.common": 1}
+# Words whose absence lets a file be skipped without parsing it.
+MINDSPORE_WORDS = ("mindspore", "jit", "ms_function", "Cell", "construct")
+# Top-level packages never loaded from disk: analysed by name only.
+EXTERNAL_PACKAGES = frozenset({"mindspore", "numpy", "scipy", "torch", "jax", "tensorflow"})
+# Namespaces of Tensor operations (functions under them compute on Tensors).
+OPS_NAMESPACES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
+
+# -- graph entries --------------------------------------------------------------------------------------------
+JIT_DECORATORS = frozenset({"mindspore.jit", "mindspore.ms_function"})
+JIT_CLASS_DECORATORS = frozenset({"mindspore.jit_class"})
+# capture modes of mindspore.jit that do not parse the AST: the AST rules do not apply to them.
+NON_AST_CAPTURE_MODES = frozenset({"bytecode", "trace"})
+CELL_ENTRY_METHODS = ("construct", "bprop")
+CELL_BASE = "mindspore.nn.Cell"
+
+
+def is_mindspore_cell_name(qualified: str) -> bool:
+    """``mindspore.nn.Cell`` and MindSpore's own Cell classes (``nn.Dense``, ``nn.SequentialCell`` ...)."""
+    parts = qualified.split(".")
+    return len(parts) == 3 and parts[0] == "mindspore" and parts[1] == "nn" and parts[2][:1].isupper()
+
+
+# Capitalised names under mindspore.ops / mindspore.nn that are not Primitive / Cell classes.
+OPS_NON_PRIMITIVES = frozenset({
+    "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "CpuRegOp", "CustomOpBuilder", "CustomRegOp", "DataType",
+    "HyperMap", "J", "Map", "MultitypeFuncGraph", "P", "P2POp", "ReduceOp", "SliceGetItem", "TBERegOp", "TCPStore",
+    "Tensor"})
+NN_NON_CELLS = frozenset({
+    "Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric", "CosineSimilarity", "Dice", "F1", "Fbeta",
+    "HausdorffDistance", "Loss", "MAE", "MSE", "MeanSurfaceDistance", "Metric", "OcclusionSensitivity",
+    "Perplexity", "Precision", "ROC", "Recall", "RootMeanSquareDistance", "Top1CategoricalAccuracy",
+    "Top5CategoricalAccuracy", "TopKCategoricalAccuracy"})
+# `x is Class`: these are instance makers for MindSpore, not types (parser.is_supported_create_instance_type).
+PRIMITIVE_BASES = frozenset({"mindspore.ops.Primitive", "mindspore.ops.PrimitiveWithInfer",
+                             "mindspore.ops.PrimitiveWithCheck", "mindspore.ops.GradOperation"})
+
+# -- Tensors --------------------------------------------------------------------------------------------------
+TENSOR_CONSTRUCTORS = frozenset({"mindspore.Tensor", "mindspore.tensor"})
+PARAMETER = "mindspore.Parameter"
+PARAMETER_MAKERS = frozenset({PARAMETER, "mindspore.ParameterTuple"})
+# Calls that make a Tensor (a constant of the graph when called in graph code).
+TENSOR_MAKERS = frozenset({"mindspore.Tensor", "mindspore.tensor", "mindspore.Parameter", "mindspore.COOTensor",
+                           "mindspore.CSRTensor", "mindspore.RowTensor"})
+# Attributes read while compiling (constants of the graph), with the kind of their value.
+TENSOR_CONST_ATTRIBUTES = {"shape": TUPLE, "ndim": INT, "dtype": DTYPE, "size": INT, "itemsize": INT,
+                           "nbytes": INT, "strides": TUPLE}
+# Attributes that are not values computed by the graph (a superset of the above: device placement too).
+TENSOR_METADATA_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "device", "itemsize", "nbytes", "strides"})
+TENSOR_CONST_METHODS = {"dim": INT, "ndimension": INT, "numel": INT, "nelement": INT}
+# Methods whose result is a compile-time number (shape queries).
+TENSOR_SHAPE_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "stride", "element_size",
+                                  "dtype"})
+# Attributes that are views of the same data.
+TENSOR_VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
+# Methods that copy a value to the host, and the kind of what they return.
+HOST_METHODS = {"item": UNKNOWN, "tolist": LIST, "asnumpy": NUMPY, "numpy": NUMPY}
+HOST_ARRAY_METHODS = frozenset({"asnumpy", "numpy"})  # -> a NumPy array (the JIT fallback)
+# Builtins that turn a Tensor into a Python scalar (TensorToScalar in graph code).
+SCALAR_CONVERSIONS = ("int", "float", "bool")
+# Methods that show an object of unknown kind (a Cell's output, say) is a Tensor.
+TENSOR_ONLY_METHODS = frozenset({
+    "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "prod", "item", "tolist", "asnumpy", "cumsum",
+    "count_nonzero", "any", "all", "abs", "astype", "to", "int", "long", "float", "bool", "squeeze", "unsqueeze",
+    "view", "reshape", "flatten", "nonzero", "masked_select", "expand_dims", "transpose", "permute", "norm", "clip",
+    "clamp", "round", "floor", "ceil"})
+# ops functions and Tensor methods that return a tuple of Tensors.
+TUPLE_RESULT_OPS = frozenset({
+    "split", "chunk", "unbind", "meshgrid", "unique", "unique_consecutive", "topk", "sort", "max", "min",
+    "tensor_split", "vsplit", "hsplit", "dsplit", "broadcast_tensors", "unique_with_pad", "median", "mode",
+    "std_mean", "var_mean", "aminmax", "frexp", "lu_unpack", "svd", "qr", "eig", "eigh", "slogdet", "histogram",
+    "nonzero"})
+# Functions whose result is a compile-time constant even for Tensor arguments.
+CONST_FUNCTIONS = {
+    "mindspore.ops.shape": TUPLE, "mindspore.ops.rank": INT, "mindspore.ops.dtype": DTYPE,
+    "mindspore.ops.size": INT, "mindspore.ops.is_tensor": BOOL, "mindspore.ops.isconstant": BOOL,
+    "mindspore.ops.typeof": OBJECT, "mindspore.ops.tuple_len": INT, "mindspore.ops.get_shape": TUPLE,
+    "mindspore.ops.is_sequence_shape_unknown": BOOL, "mindspore.ops.is_sequence_value_unknown": BOOL,
+}
+CONST_PRIMITIVES = {"Shape": TUPLE, "Rank": INT, "DType": DTYPE, "Size": INT}
+# Ops the graph compiler folds into a constant Tensor of the graph (measured: `acc = ops.ones_like(x);
+# acc += x` returns x+1, then 2x+1), unlike ops.zeros_like, ops.ones, ops.full.
+CONSTANT_FOLDED_OPS = frozenset({"mindspore.ops.ones_like"})
+# ops whose arguments are sizes: a parameter passed to them is not shown to be a Tensor.
+SIZE_TAKING_OPS = frozenset({"arange", "range", "zeros", "ones", "empty", "full", "fill", "linspace", "logspace",
+                             "eye", "rand", "randn", "randint", "Tensor", "tensor"})
+# Augmented operators measured to update a Tensor in place in graph code (`**=` does not).
+INPLACE_AUGMENTED_OPERATORS = frozenset({"+=", "-=", "*=", "/=", "//="})
+
+# -- dtypes ---------------------------------------------------------------------------------------------------
+DTYPE_NAMES = frozenset({"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                         "uint32", "uint64", "bool_", "bfloat16", "complex64", "complex128"})
+DTYPE_ALIASES = {"float_": "float32", "half": "float16", "single": "float32", "double": "float64",
+                 "int_": "int64", "long": "int64", "short": "int16", "bool": "bool_"}
+# Names under `mindspore.` that are dtypes (constants of the graph).
+DTYPE_CONSTANTS = DTYPE_NAMES | frozenset({"float_", "int_", "number"})
+BOOL_DTYPES = frozenset({"mindspore.bool_", "mindspore.bool"})
+# ops whose result has the dtype of their first Tensor argument, and Tensor methods likewise.
+SAME_DTYPE_OPS = frozenset({
+    "zeros_like", "ones_like", "full_like", "relu", "sigmoid", "tanh", "abs", "neg", "exp", "log", "sqrt", "square",
+    "softmax", "transpose", "reshape", "squeeze", "expand_dims", "flatten", "clip_by_value", "clamp", "clip",
+    "stop_gradient", "identity", "flip", "tile", "broadcast_to"})
+SAME_DTYPE_METHODS = frozenset({"reshape", "transpose", "squeeze", "expand_dims", "view", "flatten", "copy", "clone",
+                                "abs", "exp", "log", "sqrt", "clip", "clamp", "permute", "swapaxes", "tile",
+                                "broadcast_to"})
+# Tensor methods that cast, and the dtype they cast to.
+CASTING_METHODS = {"float": "float32", "int": "int32", "bool": "bool_"}
+CAST_OPS = frozenset({"mindspore.ops.cast", "mindspore.ops.Cast"})
+CAST_METHODS = frozenset({"astype", "to"})
+# Element-wise predicates: their result is a bool Tensor.
+BOOL_RESULT_OPS = frozenset({
+    "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isneginf",
+    "isposinf", "isclose", "eq", "ne", "gt", "ge", "lt", "le", "greater", "greater_equal", "less",
+    "less_equal", "equal", "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor", "isreal", "signbit"})
+BOOL_RESULT_METHODS = BOOL_RESULT_OPS | {"bool"}
+
+# -- dynamic shapes -------------------------------------------------------------------------------------------
+# Function names (last part, under OPS_NAMESPACES) and Tensor methods whose output size depends on values.
+MASKED_SELECT_OPS = frozenset({"masked_select"})
+NONZERO_OPS = frozenset({"nonzero", "argwhere", "flatnonzero"})
+UNIQUE_OPS = frozenset({"unique", "unique_consecutive"})
+MASKED_SELECT_PRIMITIVES = frozenset({"MaskedSelect"})
+NONZERO_PRIMITIVES = frozenset({"NonZero", "NonZeroExt", "Argwhere"})
+UNIQUE_PRIMITIVES = frozenset({"Unique", "UniqueConsecutive"})
+# Creation ops: which positional arguments (None: all) / keywords give the size of the result.
+CREATION_OPS = {
+    "arange": (None, ("start", "end", "step")),
+    "range": (None, ("start", "end", "step", "limit", "delta")),
+    "zeros": (None, ("size", "shape")),
+    "ones": (None, ("size", "shape")),
+    "empty": (None, ("size", "shape")),
+    "full": ((0,), ("size", "shape")),
+    "fill": ((1,), ("shape", "size")),
+    "linspace": ((2,), ("steps", "num")),
+    "logspace": ((2,), ("steps", "num")),
+    "eye": ((0, 1), ("n", "m", "N", "M")),
+    "rand": (None, ("size", "shape")),
+    "randn": (None, ("size", "shape")),
+    "randint": ((2,), ("size", "shape")),
+}
+CREATION_METHODS = {"new_zeros": (0,), "new_ones": (0,), "new_empty": (0,), "new_full": (0,)}
+CREATION_PRIMITIVES = {"Zeros": (0,), "Ones": (0,), "Range": (0, 1, 2), "Fill": (1,), "Eye": (0, 1)}
+
+# -- loops ----------------------------------------------------------------------------------------------------
+# Unrolling: MindSpore's default call-depth limit and the margins measured by bisecting trip counts.
+DEFAULT_CALL_DEPTH_LIMIT = 1000
+CALL_DEPTH_MARGIN = 4  # measured: depth >= 996 fails, <= 993 compiles with the default limit 1000
+# Calls that raise the limit: qualified name -> (position, keyword) of the new limit.
+RECURSION_LIMIT_SETTERS = {"mindspore.set_recursion_limit": (0, "recursion_limit"),
+                           "mindspore.set_context": (None, "max_call_depth"),
+                           "mindspore.context.set_context": (None, "max_call_depth")}
+COMPREHENSION_EXTRA_DEPTH = 8  # fitted: a list comprehension summed with `sum` fails at 494 elements, 493 compile
+# ops (and Tensor methods) that change the shape of what they return relative to their input, by how.
+SHAPE_CHANGING_OPS = {
+    "mindspore.ops.concat": "concat", "mindspore.ops.cat": "concat", "mindspore.ops.Concat": "concat",
+    "mindspore.ops.stack": "stack", "mindspore.ops.Stack": "stack",
+    "mindspore.ops.tile": "tile", "mindspore.ops.Tile": "tile",
+    "mindspore.ops.expand_dims": "expand", "mindspore.ops.unsqueeze": "expand",
+    "mindspore.ops.ExpandDims": "expand",
+    "mindspore.numpy.concatenate": "concat", "mindspore.numpy.stack": "stack", "mindspore.numpy.tile": "tile",
+    "mindspore.numpy.expand_dims": "expand",
+}
+SHAPE_CHANGING_METHODS = {"expand_dims": "expand", "unsqueeze": "expand", "tile": "tile"}
+# Functional loops: the primitives, and (positional index, keyword) of each argument.
+FUNCTIONAL_LOOP_PRIMITIVES = ("WhileLoop", "ForiLoop", "Scan")
+FUNCTIONAL_LOOP_ARGUMENTS = {
+    "WhileLoop": {"cond": (0, "cond_func"), "body": (1, "loop_func"), "init": (2, "init_val")},
+    "ForiLoop": {"lower": (0, "lower"), "upper": (1, "upper"), "body": (2, "loop_func"), "init": (3, "init_val"),
+                 "unroll": (4, "unroll")},
+    "Scan": {"body": (0, "loop_func"), "init": (1, "init"), "xs": (2, "xs"), "length": (3, "length"),
+             "unroll": (4, "unroll")},
+}
+ASSIGN_OPS = frozenset({"mindspore.ops.assign", "mindspore.ops.assign_add", "mindspore.ops.assign_sub",
+                        "mindspore.ops.Assign", "mindspore.ops.AssignAdd", "mindspore.ops.AssignSub"})
+PRINT_OPS = frozenset({"mindspore.ops.print_", "mindspore.ops.Print"})
+# nn Cells that hold weights (a Parameter in a ForiLoop/Scan body breaks its arity check).
+WEIGHTED_CELLS = frozenset({
+    "Dense", "Linear", "Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose",
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
+    "InstanceNorm3d", "Embedding", "EmbeddingLookup", "LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell",
+    "PReLU", "MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder",
+    "TransformerEncoderLayer", "TransformerDecoderLayer", "BiDense", "Bilinear"})
+
+# -- Python builtins as the graph compiler evaluates them -------------------------------------------------------
+# Builtins whose result is a compile-time constant, with its kind.
+BUILTIN_CONSTANT_RESULTS = {"len": INT, "isinstance": BOOL, "issubclass": BOOL, "hasattr": BOOL, "callable": BOOL,
+                            "type": CLASS, "id": INT, "getattr": UNKNOWN, "repr": STR, "str": STR}
+# Numeric builtins: a Tensor argument makes the result a runtime value.
+BUILTIN_NUMERIC_RESULTS = {"int": INT, "float": FLOAT, "bool": BOOL, "abs": UNKNOWN, "round": UNKNOWN,
+                           "min": UNKNOWN, "max": UNKNOWN, "sum": UNKNOWN, "pow": UNKNOWN, "divmod": TUPLE}
+# Builtins whose result is made of their arguments (a runtime argument gives a runtime result).
+PASS_THROUGH_BUILTINS = frozenset({"int", "float", "bool", "abs", "round", "min", "max", "sum", "len", "tuple",
+                                   "list", "zip", "enumerate", "reversed", "sorted", "range", "divmod", "pow"})
+ITERATOR_BUILTINS = frozenset({"zip", "enumerate", "reversed", "sorted", "map", "filter", "iter"})
+# Methods of Python containers that read (not mutate) them.
+CONTAINER_READ_METHODS = frozenset({"get", "items", "keys", "values", "index", "count", "pop", "copy", "setdefault"})
+DICT_METHODS = frozenset({"items", "keys", "values", "get"})
+# Methods that mutate a Python container in place.
+CONTAINER_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault",
+                                "popitem", "add", "discard", "sort", "reverse", "appendleft", "extendleft", "popleft"})
+CONTAINER_BUILTINS = frozenset({"list", "dict", "set"})
+CONTAINER_FACTORIES = frozenset({"collections.OrderedDict", "collections.defaultdict", "collections.deque",
+                                 "collections.Counter"})
+PLAIN_VALUE_BUILTINS = frozenset({"list", "dict", "set", "tuple", "int", "float", "bool", "str", "len", "min", "max",
+                                  "abs", "round", "sum"})
+# Annotations of containers (the name of the subscripted type) and what they are.
+CONTAINER_ANNOTATIONS = {"List": LIST, "list": LIST, "Sequence": LIST, "MutableSequence": LIST, "Tuple": TUPLE,
+                         "tuple": TUPLE, "Dict": DICT, "dict": DICT, "Mapping": DICT, "MutableMapping": DICT}
+# Graph-input annotations: what a top-level graph receives for them.
+GRAPH_INPUT_CONTAINER_ANNOTATIONS = {
+    "dict": "dict", "Dict": "dict", "Mapping": "dict", "MutableMapping": "dict", "OrderedDict": "dict",
+    "tuple": "tuple", "Tuple": "tuple", "list": "list", "List": "list", "Sequence": "tuple",
+}
+SCALAR_ANNOTATIONS = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "tuple": TUPLE, "list": LIST,
+                      "dict": DICT}
+
+# -- modules the graph compiler runs while compiling (frozen into the graph) ------------------------------------
+HOST_MODULES = frozenset({"numpy", "math", "random", "time", "os"})
+# Packages whose functions return what they are given, for provenance (they do not make Tensors).
+VALUE_PRESERVING_PACKAGES = frozenset({"mindspore", "numpy", "math", "builtins", "functools", "operator",
+                                       "itertools", "typing"})
+RANDOM_MODULES = ("random.", "numpy.random.")
+RANDOM_NON_DRAWS = frozenset({"seed", "getstate", "setstate", "get_state", "set_state"})
+CLOCKS = frozenset({
+    "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
+    "time.monotonic_ns", "time.process_time", "time.process_time_ns", "time.thread_time",
+    "time.thread_time_ns", "time.localtime", "time.gmtime", "time.ctime", "time.asctime", "time.strftime",
+    "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today",
+})
+ENVIRON_CALLS = frozenset({"os.getenv", "os.getenvb", "os.environ.get", "os.environb.get"})
+ENVIRON = frozenset({"os.environ", "os.environb"})
+LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
+                         "warning_once", "info_once"})
+WARNING_CALLS = frozenset({"warnings.warn", "warnings.warn_explicit"})
+LOGGER_NAMES = frozenset({"logger", "_logger", "log", "_log"})
+LOGGER_FACTORIES = ("getLogger", "get_logger")
+LOGGING_MODULES = ("logging", "mindspore.log")
+MATH_CONSTANTS = frozenset({"math.pi", "numpy.pi", "math.e", "numpy.e", "math.inf", "numpy.inf"})
+# NumPy functions whose arguments are sizes / shapes / bounds / dtypes.
+NUMPY_SIZE_FUNCTIONS = frozenset({
+    "zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "geomspace", "eye", "identity", "tri",
+    "indices", "ndindex", "tril_indices", "triu_indices", "finfo", "iinfo", "dtype", "result_type", "promote_types",
+    "can_cast", "issubdtype"})
+
+# -- Cells and attributes ---------------------------------------------------------------------------------------
+# Calls that add parameters or sub-cells to a Cell dynamically (attribute facts cannot be read statically).
+DYNAMIC_ATTRIBUTE_SETTERS = frozenset({"setattr", "insert_param_to_cell", "insert_child_to_cell", "__setattr__",
+                                       "_params_list", "update_parameters_name"})
+# Methods that by name set an object up (often called by a subclass or a builder, not from `__init__`).
+CONSTRUCTION_METHOD_PREFIXES = ("init", "setup", "build", "reset_parameters", "initialize", "post_init")
+
+# -- context managers and classes in graph code -------------------------------------------------------------------
+STDLIB_MODULES = frozenset(getattr(sys, "stdlib_module_names", ())) | {
+    "contextlib", "threading", "warnings", "tempfile", "decimal", "os", "io", "socket", "multiprocessing"}
+# Third-party packages whose context managers are certainly no @mindspore.jit_class classes.
+FOREIGN_PACKAGES = frozenset({"numpy", "torch", "scipy", "jax", "tensorflow", "tqdm"})
+# MindSpore's own managers proven to fail in graph code.
+REJECTED_CONTEXT_MANAGERS = frozenset({"mindspore._no_grad", "mindspore.common.api._no_grad",
+                                       "mindspore.graph.api._no_grad", "mindspore.api._no_grad"})
+CONTEXTMANAGER_DECORATORS = frozenset({"contextlib.contextmanager"})
+# Class decorators known not to turn a class into a jit_class.
+HARMLESS_CLASS_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering", "typing.final"})
+ENUM_BASES = frozenset({"enum.Enum", "enum.Flag"})

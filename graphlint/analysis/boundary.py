@@ -1,0 +1,167 @@
+"""The boundary of a compiled graph: which graph entries MindSpore compiles (or exports) as graphs of their own.
+
+A ``@jit`` function called from graph code is inlined into its caller, and the ``construct`` of a Cell that
+another Cell holds runs inside that Cell's graph. Rules about a graph's inputs and outputs (dict outputs,
+container inputs) apply only to the top-level graph.
+"""
+
+from __future__ import annotations
+
+from astroid import nodes
+
+from graphlint.analysis import api
+from graphlint.analysis.tree import nodes_of_class
+
+
+def is_top_level(analysis, graph) -> bool:
+    """Whether ``graph`` is compiled (or exported) as a graph of its own, as far as the project shows.
+
+    A ``@jit`` function called from graph code is inlined into it. The ``construct`` of a Cell
+    that the project builds as a component of another Cell runs inside that Cell's graph:
+    created in a Cell's code (``self.head = Head()``), passed to a Cell's constructor
+    (``nn.SequentialCell([Block()])``, ``Outer(backbone=b)``), created by a function that a
+    Cell calls, or built from its name by a builder (``"Head"`` in a list of names).
+    """
+    if graph.kind not in ("construct", "jit"):
+        return False
+    if graph.kind == "jit":
+        for _caller, node in analysis.references(graph.node):
+            parent = node.parent
+            if isinstance(parent, nodes.Call) and parent.func is node:
+                return False
+        return True
+    if graph.cls is None:
+        return True
+    inner_ids, inner_names = _inner_cells(analysis)
+    return id(graph.cls) not in inner_ids and graph.cls.name not in inner_names
+
+
+def _inner_cells(analysis) -> tuple[set[int], set[str]]:
+    """ids of the Cell classes the project builds as components of other Cells, and the identifier-like
+    strings of the run (names a builder may instantiate), merged from per-module facts."""
+
+    def merge():
+        inner: set[int] = set()
+        names: set[str] = set()
+        for info in list(analysis.project.modules):
+            module_inner, module_names = analysis.module_fact("inner-cells", info,
+                                                              lambda i: _inner_cells_of(analysis.project, i))
+            inner |= module_inner
+            names |= module_names
+        return inner, names
+
+    return analysis.project_fact("inner-cells", merge)
+
+
+def _inner_cells_of(project, info) -> tuple[set[int], set[str]]:
+    inner: set[int] = set()
+    names: set[str] = set()
+    called_functions: list = []
+
+    def cell_class(info, func):
+        if not isinstance(func, (nodes.Name, nodes.Attribute)):
+            return None
+        resolved = project.resolve_expr(info, func)
+        if resolved is not None and resolved.kind == "class" and project.is_cell(resolved.node):
+            return resolved.node
+        return None
+
+    def is_cell_maker(info, func) -> bool:
+        if cell_class(info, func) is not None:
+            return True
+        qualified = info.imports.qualify(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
+        return bool(qualified and api.is_mindspore_cell_name(qualified))
+
+    def created_in(info, scope, skip=None):
+        for call in nodes_of_class(scope, nodes.Call):
+            cls = cell_class(info, call.func)
+            if cls is not None and cls is not skip:
+                inner.add(id(cls))
+
+    module = info.module
+    names.update(_identifier_strings(module))
+    for cls in nodes_of_class(module, nodes.ClassDef):
+        if not project.is_cell(cls):
+            continue
+        created_in(info, cls, skip=cls)
+        for call in nodes_of_class(cls, nodes.Call):
+            if isinstance(call.func, (nodes.Name, nodes.Attribute)):
+                resolved = project.resolve_expr(info, call.func)
+                if resolved is not None and resolved.kind == "function":
+                    called_functions.append((resolved.info, resolved.node))
+    for call in nodes_of_class(module, nodes.Call):
+        if not is_cell_maker(info, call.func):
+            continue
+        for arg in list(call.args) + [k.value for k in call.keywords or ()]:
+            for part in _passed_parts(arg):
+                if isinstance(part, nodes.Call):
+                    cls = cell_class(info, part.func)
+                    if cls is not None:
+                        inner.add(id(cls))
+                elif isinstance(part, nodes.Name):
+                    for cls in _cells_bound_to(info, part, cell_class):
+                        inner.add(id(cls))
+    # Functions a Cell calls, and the functions they call: the Cells they create are components.
+    seen: set[int] = set()
+    while called_functions:
+        where, func = called_functions.pop()
+        if id(func) in seen or len(seen) > 5000:
+            continue
+        seen.add(id(func))
+        created_in(where, func)
+        for call in nodes_of_class(func, nodes.Call):
+            if isinstance(call.func, (nodes.Name, nodes.Attribute)):
+                resolved = project.resolve_expr(where, call.func)
+                if resolved is not None and resolved.kind == "function" and id(resolved.node) not in seen:
+                    called_functions.append((resolved.info, resolved.node))
+    return inner, names
+
+
+def _identifier_strings(module: nodes.Module) -> set[str]:
+    """The identifier-like string constants of ``module``, except the entries of ``__all__``.
+
+    An entry of ``__all__`` is a string whose nearest enclosing assignment, call or module is an
+    assignment to ``__all__``. That is carried down one walk: looking it up from each string
+    would cost the string's depth, quadratic in a long ``"a" + "b" + ...``."""
+    found = set()
+    stack = [(module, False)]
+    while stack:
+        node, in_all = stack.pop()
+        if isinstance(node, nodes.Const) and isinstance(node.value, str) and node.value.isidentifier() \
+                and not in_all:
+            found.add(node.value)
+        if isinstance(node, nodes.Assign):
+            in_all = any(isinstance(t, nodes.AssignName) and t.name == "__all__" for t in node.targets)
+        elif isinstance(node, nodes.AugAssign):
+            in_all = isinstance(node.target, nodes.AssignName) and node.target.name == "__all__"
+        elif isinstance(node, nodes.Call):
+            in_all = False
+        stack.extend((child, in_all) for child in node.get_children())
+    return found
+
+
+def _passed_parts(arg):
+    """The expressions passed as (or inside a list/tuple/dict literal passed as) an argument."""
+    if isinstance(arg, nodes.Starred):
+        arg = arg.value
+    if isinstance(arg, (nodes.List, nodes.Tuple, nodes.Set)):
+        for element in arg.elts:
+            yield from _passed_parts(element)
+    elif isinstance(arg, nodes.Dict):
+        for _key, value in arg.items:
+            yield from _passed_parts(value)
+    elif isinstance(arg, (nodes.ListComp, nodes.GeneratorExp)):
+        yield from _passed_parts(arg.elt)
+    else:
+        yield arg
+
+
+def _cells_bound_to(info, name: nodes.Name, cell_class):
+    """Cell classes instantiated into ``name`` in the enclosing function (``b = Block(); Outer(b)``)."""
+    scope = name.scope()
+    for assign in nodes_of_class(scope, nodes.Assign):
+        if any(isinstance(t, nodes.AssignName) and t.name == name.name for t in assign.targets) \
+                and isinstance(assign.value, nodes.Call):
+            cls = cell_class(info, assign.value.func)
+            if cls is not None:
+                yield cls

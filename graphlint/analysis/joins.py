@@ -1,0 +1,246 @@
+"""What MindSpore's type inference joins where a run-time condition merges two values, and when it cannot.
+
+Under a Tensor condition both branches of an `if` (a conditional expression, the returns of a function, the
+carry of a Tensor `while`) are compiled and their values joined: they must agree in kind, tuple length and
+Tensor dtype (measured with MindSpore 2.10: "Cannot join the return values of different branches" and
+friends). A value's *shape* here is what the join compares:
+
+* ``("tensor", dtype)``: dtype a name ("int32"), ``("of", name)`` (the dtype of argument ``name``),
+  ``("cast", name, source dtype)``, or None when unknown;
+* ``("none",)``, ``("scalar", kind)``, ``(kind, items)`` for a tuple/list (items None when unknown);
+* None when nothing is known.
+
+Rules about joins (the branches checker) and rewrites that merge branches into one value (the select fixer)
+both ask here.
+"""
+
+from __future__ import annotations
+
+from astroid import nodes
+
+from graphlint.analysis import api
+from graphlint.analysis.kinds import BOOL, FLOAT, INT, LIST, NONE, STR, TENSOR, TUPLE
+from graphlint.analysis.values import Value
+
+# Why two shapes cannot join.
+NONE_AND_TENSOR, TYPE_MISMATCH, TUPLE_LENGTHS = "none-and-tensor", "type-mismatch", "tuple-lengths"
+_SCALAR_KINDS = {INT, FLOAT, BOOL, STR}
+_ARTICLE = {INT: "an int", FLOAT: "a float", BOOL: "a bool", STR: "a str", TUPLE: "a tuple", LIST: "a list",
+            NONE: "None", TENSOR: "a Tensor"}
+
+
+class Shapes:
+    """Shapes and dtypes of the values of one graph function, memoised."""
+
+    def __init__(self, values):
+        self.values = values
+        self._def_shapes: dict[int, object] = {}
+
+    def definitions_shape(self, definitions):
+        shapes = {self.definition_shape(d) for d in definitions}
+        if len(shapes) == 1:
+            return shapes.pop()
+        kinds = {s[0] for s in shapes if s is not None}
+        if None in shapes or len(kinds) != 1:
+            return None
+        kind = kinds.pop()
+        if kind == "tensor":
+            return ("tensor", None)
+        return None
+
+    def definition_shape(self, definition):
+        if definition.index not in self._def_shapes:
+            self._def_shapes[definition.index] = self._def_shape_uncached(definition)
+        return self._def_shapes[definition.index]
+
+    def _def_shape_uncached(self, definition):
+        if definition.kind in ("assign", "walrus") and definition.value is not None and \
+                not isinstance(definition.element.node, nodes.For):
+            return self.expr_shape(definition.value)
+        return value_shape(self.values.def_values.get(definition.index))
+
+    def expr_shape(self, expr, depth=0):
+        value = self.values.value(expr)
+        if isinstance(expr, (nodes.Tuple, nodes.List)) and not any(isinstance(e, nodes.Starred) for e in expr.elts):
+            kind = "tuple" if isinstance(expr, nodes.Tuple) else "list"
+            return (kind, tuple(self.expr_shape(e, depth + 1) for e in expr.elts))
+        shape = value_shape(value)
+        if shape is not None and shape[0] == "tensor":
+            return ("tensor", self.dtype(expr, 0))
+        return shape
+
+    # -- dtypes: a concrete name ("int32"), ("of", root) for "the dtype of argument root", or None
+    def dtype(self, expr, depth=0):
+        if depth > 8 or expr is None:
+            return None
+        imports = self.values.imports
+        if isinstance(expr, nodes.Name):
+            element = self.values.cfg.element_of(expr)
+            if element is None:
+                return None
+            defs = self.values.cfg.reaching(element, expr.name)
+            if len(defs) != 1:
+                return None
+            d = defs[0]
+            if d.kind == "param":
+                value = self.values.def_values.get(d.index)
+                return ("of", expr.name) if value is not None and value.is_tensor else None
+            if d.kind == "assign" and d.value is not None:
+                return self.dtype(d.value, depth + 1)
+            return None
+        if isinstance(expr, nodes.Call):
+            func = expr.func
+            qualified = imports.qualify(func) if not (isinstance(func, nodes.Name) and func.name in self.values.cfg.defs_by_name) else None
+            if isinstance(func, nodes.Call):
+                primitive = imports.qualify(func.func)
+                if primitive in api.CAST_OPS and len(expr.args) >= 2:
+                    return self._dtype_constant(expr.args[1], expr.args[0], depth)
+                return None
+            if qualified in api.CAST_OPS and len(expr.args) >= 2:
+                return self._dtype_constant(expr.args[1], expr.args[0], depth)
+            if qualified and qualified.startswith("mindspore.ops.") and qualified.rsplit(".", 1)[-1] in api.SAME_DTYPE_OPS \
+                    and expr.args:
+                return self.dtype(expr.args[0], depth + 1)
+            if isinstance(func, nodes.Attribute) and qualified is None:
+                owner = self.values.value(func.expr)
+                if owner.is_tensor:
+                    if func.attrname in ("astype", "to") and expr.args:
+                        return self._dtype_constant(expr.args[0], func.expr, depth)
+                    if func.attrname in api.SAME_DTYPE_METHODS:
+                        return self.dtype(func.expr, depth + 1)
+                    if func.attrname in ("float",):
+                        return "float32"
+                    if func.attrname in ("int",):
+                        return "int32"
+                    if func.attrname in ("bool",):
+                        return "bool_"
+            return None
+        if isinstance(expr, nodes.Compare):
+            value = self.values.value(expr)
+            if value.is_tensor and all(op in ("<", "<=", ">", ">=", "==", "!=") for op, _ in expr.ops):
+                return "bool_"
+            return None
+        if isinstance(expr, nodes.BinOp):
+            return self._binop_dtype(expr.left, expr.right, depth, expr.op)
+        if isinstance(expr, nodes.Subscript):
+            if self.values.value(expr.value).is_tensor:
+                return self.dtype(expr.value, depth + 1)
+            return None
+        if isinstance(expr, nodes.UnaryOp) and expr.op == "-":
+            return self.dtype(expr.operand, depth + 1)
+        return None
+
+    def _binop_dtype(self, left, right, depth, op="*"):
+        if op == "/":
+            return None  # int Tensors divide to float
+        if left is None or right is None:
+            return None
+        lv, rv = self.values.value(left), self.values.value(right)
+        if lv.is_tensor and rv.is_tensor:
+            a, b = self.dtype(left, depth + 1), self.dtype(right, depth + 1)
+            return a if a == b else None
+        tensor_side, other = (left, rv) if lv.is_tensor else (right, lv) if rv.is_tensor else (None, None)
+        if tensor_side is None:
+            return None
+        if other.is_(INT) or other.is_(BOOL):
+            return self.dtype(tensor_side, depth + 1)
+        return None
+
+    def _dtype_constant(self, dtype_expr, source, depth):
+        qualified = self.values.imports.qualify(dtype_expr)
+        if not qualified or not qualified.startswith("mindspore."):
+            return None
+        name = qualified.rsplit(".", 1)[-1]
+        name = api.DTYPE_ALIASES.get(name, name)
+        if name not in api.DTYPE_NAMES:
+            return None
+        return ("cast", name, self.dtype(source, depth + 1))
+
+
+def value_shape(value: Value | None):
+    if value is None or len(value.kinds) != 1:
+        return None
+    kind = next(iter(value.kinds))
+    if kind == TENSOR:
+        return ("tensor", None)
+    if kind == NONE:
+        return ("none",)
+    if kind in _SCALAR_KINDS:
+        return ("scalar", kind)
+    if kind in (TUPLE, LIST):
+        items = None
+        if value.items is not None:
+            items = tuple(value_shape(item) for item in value.items)
+        return (kind, items)
+    return None
+
+
+def mismatch(a, b, returned):
+    """(mismatch kind, kinds text) when shapes ``a`` and ``b`` cannot join where a run-time condition joins
+    them, else None. ``returned``: they are return values (scalars of different kinds cannot join there)."""
+    if a is None or b is None:
+        return None
+    ka, kb = a[0], b[0]
+    if {ka, kb} == {"tensor", "none"}:
+        return (NONE_AND_TENSOR, "")
+    if ka == "tensor" and kb == "tensor":
+        text = _dtype_mismatch(a[1], b[1])
+        return (TYPE_MISMATCH, text) if text else None
+    if ka in ("tuple", "list") and kb in ("tuple", "list"):
+        if ka != kb:
+            return (TYPE_MISMATCH, f"{_ARTICLE[ka]} and {_ARTICLE[kb]}")
+        if a[1] is None or b[1] is None:
+            return None
+        if len(a[1]) != len(b[1]):
+            if ka == "tuple" and all(s is not None and s[0] == "tensor" for s in a[1] + b[1]):
+                return (TUPLE_LENGTHS, "")
+            return None
+        for x, y in zip(a[1], b[1]):
+            inner = mismatch(x, y, returned)
+            if inner is not None:
+                kind, text = inner
+                if kind == TYPE_MISMATCH:
+                    text = f"{_ARTICLE[ka]} holding {text}"
+                return kind, text
+        return None
+    if "none" in (ka, kb):
+        return None
+    if ka == "tensor" or kb == "tensor":
+        other = b if ka == "tensor" else a
+        return (TYPE_MISMATCH, f"a Tensor and {_shape_text(other)}")
+    if ka == "scalar" and kb == "scalar":
+        if a[1] != b[1] and returned and STR not in (a[1], b[1]):
+            return (TYPE_MISMATCH, f"{_ARTICLE[a[1]]} and {_ARTICLE[b[1]]}")
+        return None
+    if {ka, kb} & {"tuple", "list"} and {ka, kb} & {"scalar"}:
+        return (TYPE_MISMATCH, f"{_shape_text(a)} and {_shape_text(b)}")
+    return None
+
+
+def _shape_text(shape) -> str:
+    if shape[0] == "scalar":
+        return _ARTICLE[shape[1]]
+    return _ARTICLE.get(shape[0], shape[0])
+
+
+def _dtype_mismatch(a, b) -> str | None:
+    def concrete(d):
+        if isinstance(d, str):
+            return d
+        if isinstance(d, tuple) and d[0] == "cast":
+            return d[1]
+        return None
+
+    ca, cb = concrete(a), concrete(b)
+    if ca and cb:
+        return f"a {_dtype_text(ca)} Tensor and a {_dtype_text(cb)} Tensor" if ca != cb else None
+    # `ops.cast(x, int32)` against `x * 2`: the cast exists because x has another dtype.
+    for cast, other in ((a, b), (b, a)):
+        if isinstance(cast, tuple) and cast[0] == "cast" and isinstance(other, tuple) and other[0] == "of" \
+                and cast[2] == other:
+            return f"a Tensor with the dtype of `{other[1]}` and the same Tensor cast to {_dtype_text(cast[1])}"
+    return None
+
+
+def _dtype_text(name: str) -> str:
+    return "bool" if name == "bool_" else name

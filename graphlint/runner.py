@@ -1,0 +1,120 @@
+"""The rule runner: findings, the checker base class, and running the registered checkers on a module.
+
+It sits above the analysis: checkers ask :class:`graphlint.analysis.engine.Analysis` for facts (graph scope,
+values, provenance, dtypes) and decide which rules to report; the analysis knows nothing of rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from astroid import nodes
+
+from graphlint.analysis.engine import Analysis
+from graphlint.analysis.project import ModuleInfo, Project
+from graphlint.analysis.scope import GraphFunction
+from graphlint.analysis.values import FunctionValues
+from graphlint.catalogue import Rule, Severity
+from graphlint.config import Config
+
+
+@dataclass
+class Finding:
+    rule: Rule
+    path: str
+    line: int
+    column: int  # 1-based
+    end_line: int
+    end_column: int  # 1-based, exclusive
+    args: dict = field(default_factory=dict)
+    note: str = ""  # "(in helper `f`, reached from Net.construct)"
+    node: nodes.NodeNG | None = field(default=None, repr=False, compare=False)
+    payload: object = field(default=None, repr=False, compare=False)  # an instance of rule.payload, for fixers
+    severity: Severity = Severity.WARNING
+    graph: GraphFunction | None = field(default=None, repr=False, compare=False)  # where it was found
+
+    @property
+    def message(self) -> str:
+        try:
+            text = self.rule.message.format(**self.args)
+        except (KeyError, IndexError, ValueError):
+            text = self.rule.message
+        return text + self.note
+
+    @property
+    def sort_key(self):
+        return (self.path, self.line, self.column, self.rule.id)
+
+
+class ModuleContext:
+    """What a checker sees while checking one module."""
+
+    def __init__(self, info: ModuleInfo, analysis: Analysis, config: Config):
+        self.info = info
+        self.analysis = analysis
+        self.config = config
+        self.findings: list[Finding] = []
+        self._seen: set[tuple] = set()
+
+    @property
+    def project(self) -> Project:
+        return self.analysis.project
+
+    def values(self, graph: GraphFunction) -> FunctionValues | None:
+        return self.analysis.values(graph)
+
+    def report(self, rule: Rule, node: nodes.NodeNG, graph: GraphFunction | None = None, *,
+               payload: object = None, anchor: nodes.NodeNG | None = None, **args) -> Finding | None:
+        if not isinstance(rule, Rule):
+            raise TypeError(f"report() takes a Rule, not {rule!r}")
+        if payload is not None and (rule.payload is None or not isinstance(payload, rule.payload)):
+            raise TypeError(f"{rule.symbol} declares no payload of type {type(payload).__name__}")
+        if not self.config.enabled(rule):
+            return None
+        where = anchor or node
+        line = getattr(where, "lineno", None) or 1
+        column = (getattr(where, "col_offset", None) or 0) + 1
+        end_line = getattr(where, "end_lineno", None) or line
+        end_column = (getattr(where, "end_col_offset", None) or (column - 1)) + 1
+        key = (rule.id, line, column, end_line, end_column)
+        if key in self._seen:
+            return None
+        self._seen.add(key)
+        finding = Finding(rule=rule, path=self.info.path, line=line, column=column, end_line=end_line,
+                          end_column=end_column, args=args, note=graph.reached_note() if graph else "",
+                          node=node, payload=payload, severity=rule.severity(self.config.syntax_level),
+                          graph=graph)
+        self.findings.append(finding)
+        return finding
+
+
+class Checker:
+    """Base of the family checkers: one per module in graphlint/checkers/, registered in its ``__init__``."""
+
+    family = ""
+
+    def __init__(self, context: ModuleContext):
+        self.context = context
+
+    def report(self, rule: Rule, node, graph: GraphFunction | None = None, **kw):
+        return self.context.report(rule, node, graph, **kw)
+
+    def check_function(self, graph: GraphFunction) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+def run_checkers(info: ModuleInfo, analysis: Analysis, config: Config | None = None) -> list[Finding]:
+    """All findings of one module, in source order (pragmas not applied)."""
+    from graphlint.checkers import CHECKERS
+
+    config = config or analysis.config
+    context = ModuleContext(info, analysis, config)
+    graphs = analysis.graph_functions(info)
+    if graphs:
+        for checker_class in CHECKERS:
+            if not config.family_enabled(checker_class.family):
+                continue
+            checker = checker_class(context)
+            for graph in graphs:
+                checker.check_function(graph)
+    return sorted(context.findings, key=lambda f: f.sort_key)
