@@ -15,6 +15,7 @@ PACKAGES = {
     "mindocr": ("mindocr==0.5.0", "mindocr"),
     "mindyolo": ("mindyolo==0.5.0", "mindyolo"),
     "mindnlp": ("mindnlp==0.3.1", "mindnlp"),
+    "mindone": ("mindone==0.5.0", "mindone"),
 }
 
 
