@@ -15,8 +15,8 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from graphlint import __version__
 from graphlint.catalogue import lookup
-from graphlint.catalogue.model import Severity
-from graphlint.fixers import fix_safety
+from graphlint.catalogue.model import FixSafety, Severity
+from graphlint.fixers import fix_safety, fixers_for
 from graphlint.server.engine import Engine, Result
 
 log = logging.getLogger("graphlint.server")
@@ -352,7 +352,8 @@ def build_server() -> GraphlintServer:
             diagnostics = {id(f): d for f, d in selected}
             for fix in ls.engine.fixes(path, [f for f, _ in selected]):
                 actions.append(code_action_for(ls, uri, result, fix, diagnostics[id(fix.finding)]))
-        if _wants(only, FIX_ALL) and any(fix_safety(f.rule) is not None for f in result.findings):
+        if _wants(only, FIX_ALL) and any(fixer.safety is FixSafety.SAFE for f in result.findings
+                                         for fixer in fixers_for(f.rule)):
             action = types.CodeAction(title="graphlint: apply all safe fixes", kind=FIX_ALL,
                                       data={"uri": uri, "version": result.version, "fixAll": True})
             if only:  # asked for by kind (on save, "fix all"): answer with the edit
