@@ -151,7 +151,7 @@ async def editor(root, capabilities="visual_studio_code", options=None, command=
         return store(params)
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
-    caps = client_capabilities(capabilities)
+    caps = client_capabilities(capabilities) if isinstance(capabilities, str) else capabilities
     await client.initialize_session(types.InitializeParams(
         capabilities=caps, root_uri=uri(root),
         workspace_folders=[types.WorkspaceFolder(uri=uri(root), name="workspace")],

@@ -104,6 +104,12 @@ def test_fix_all_on_save_kind(tmp_path):
             (action,) = await ed.actions(model, 0, only=["source.fixAll"])
             assert action.edit is not None
             assert await ed.apply(model, action) == []
+        # a client that does not resolve code actions gets the edit right away
+        async with editor(tmp_path, capabilities=types.ClientCapabilities()) as ed:
+            await ed.open(model, DEL_MODEL)
+            (action,) = [a for a in await ed.actions(model, 0) if a.kind == "source.fixAll.graphlint"]
+            assert action.edit is not None and action.edit.changes
+            assert await ed.apply(model, action) == []
 
     run(scenario())
 

@@ -210,6 +210,12 @@ class GraphlintServer(LanguageServer):
                 text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version), edits=edits)])
         return types.WorkspaceEdit(changes={uri: edits})
 
+    def resolve_support(self) -> bool:
+        """Whether the client asks ``codeAction/resolve`` for the edit of an action that has none."""
+        text_document = self.client_capabilities.text_document
+        support = text_document.code_action.resolve_support if text_document and text_document.code_action else None
+        return bool(support and "edit" in (support.properties or []))
+
     def disabled_support(self) -> bool:
         text_document = self.client_capabilities.text_document
         return bool(text_document and text_document.code_action and text_document.code_action.disabled_support)
@@ -356,7 +362,7 @@ def build_server() -> GraphlintServer:
                                          for fixer in fixers_for(f.rule)):
             action = types.CodeAction(title="graphlint: apply all safe fixes", kind=FIX_ALL,
                                       data={"uri": uri, "version": result.version, "fixAll": True})
-            if only:  # asked for by kind (on save, "fix all"): answer with the edit
+            if only or not ls.resolve_support():  # asked for by kind (on save), or a client that cannot resolve
                 action = resolve(ls, action)
                 if action.edit is not None:
                     actions.append(action)
