@@ -91,3 +91,30 @@ def test_emacs_eglot_diagnostics_and_quick_fix(tmp_path):
     assert "diagnostics after the fix 0" in lines
     with open(model, encoding="utf-8") as handle:
         assert handle.read() == DEL_MODEL.replace("        del y\n", "")
+
+
+def test_documented_snippets_are_the_tested_files():
+    """README.md and docs/editors.md show exactly the set-up files the editor tests run."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        readme = handle.read()
+    with open(os.path.join(ROOT, "docs", "editors.md"), encoding="utf-8") as handle:
+        editors = handle.read()
+    for path, fence in ((CONFIG, "lua"), (EMACS_CONFIG, "elisp")):
+        with open(path, encoding="utf-8") as handle:
+            snippet = f"```{fence}\n{handle.read()}```"
+        assert snippet in editors, path
+        if fence == "lua":
+            assert snippet in readme
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_vscode_extension_manifest_and_syntax():
+    import json
+
+    folder = os.path.join(ROOT, "editors", "vscode")
+    with open(os.path.join(folder, "package.json"), encoding="utf-8") as handle:
+        manifest = json.load(handle)
+    assert manifest["main"] == "./extension.js" and "onLanguage:python" in manifest["activationEvents"]
+    assert manifest["contributes"]["configuration"]["properties"]["graphlint.command"]["default"] == ["graphlint",
+                                                                                                      "server"]
+    assert subprocess.run(["node", "--check", os.path.join(folder, "extension.js")], timeout=60).returncode == 0

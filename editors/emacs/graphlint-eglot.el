@@ -1,6 +1,4 @@
-;;; graphlint-eglot.el --- graphlint's language server in Emacs, with eglot  -*- lexical-binding: t -*-
-;; eglot is built into Emacs 29+; on Emacs 28 install it (Debian: `apt install elpa-eglot`, or M-x package-install).
-;; Put this in your init file (or `load' this file): Python buffers then start `graphlint server' with eglot.
+;; graphlint server for Python buffers with eglot (built into Emacs 29+; Emacs 28: `apt install elpa-eglot`).
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs
                `((python-mode python-ts-mode)
