@@ -28,6 +28,17 @@ DEL_MODEL = textwrap.dedent("""\
     """)
 
 
+def server_subcommand() -> list[str] | None:
+    """``[graphlint, "server"]`` when the installed CLI dispatches ``graphlint server`` to this server."""
+    import subprocess
+
+    executable = os.path.join(os.path.dirname(sys.executable), "graphlint")
+    if not os.path.exists(executable):
+        return None
+    probe = subprocess.run([executable, "server", "--help"], capture_output=True, text=True, timeout=120)
+    return [executable, "server"] if probe.returncode == 0 and "Language Server Protocol" in probe.stdout else None
+
+
 def write(folder, name, text):
     path = os.path.join(str(folder), name)
     os.makedirs(os.path.dirname(path), exist_ok=True)

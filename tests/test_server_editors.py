@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.server_support import DEL_MODEL, write
+from tests.server_support import DEL_MODEL, server_subcommand, write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIG = os.path.join(ROOT, "editors", "nvim", "graphlint.lua")
@@ -28,13 +28,6 @@ def _environment(tmp_path, **more):
                 PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]), **more)
 
 
-def _has_server_subcommand() -> bool:
-    from graphlint import cli
-
-    with open(cli.__file__, encoding="utf-8") as handle:
-        return "server" in handle.read()
-
-
 @pytest.mark.skipif(shutil.which("nvim") is None, reason="needs Neovim (apt-get install neovim)")
 def test_neovim_diagnostics_and_quick_fix(tmp_path):
     write(tmp_path, "pyproject.toml", "[tool.graphlint]\n")
@@ -42,7 +35,7 @@ def test_neovim_diagnostics_and_quick_fix(tmp_path):
     result = tmp_path / "result.txt"
     env = _environment(tmp_path, GRAPHLINT_NVIM_CONFIG=CONFIG, GRAPHLINT_MODEL=model, GRAPHLINT_RESULT=str(result))
     command = ["nvim", "--headless", "--clean"]
-    if not _has_server_subcommand():  # until the CLI dispatches `graphlint server`
+    if server_subcommand() is None:  # until the CLI dispatches `graphlint server`
         command += ["--cmd", f"let g:graphlint_cmd = ['{sys.executable}', '-m', 'graphlint.server']"]
     command += ["-c", f"luafile {SCRIPT}"]
     completed = subprocess.run(command, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, capture_output=True,
@@ -77,7 +70,7 @@ def test_emacs_eglot_diagnostics_and_quick_fix(tmp_path):
     result = tmp_path / "result.txt"
     env = _environment(tmp_path, GRAPHLINT_EMACS_CONFIG=EMACS_CONFIG, GRAPHLINT_MODEL=model,
                        GRAPHLINT_RESULT=str(result))
-    if not _has_server_subcommand():
+    if server_subcommand() is None:
         env["GRAPHLINT_SERVER_COMMAND"] = "\t".join([sys.executable, "-m", "graphlint.server"])
     os.makedirs(env["HOME"], exist_ok=True)
     completed = subprocess.run(["emacs", "--batch", "-l", EMACS_SCRIPT], cwd=tmp_path, env=env,

@@ -5,7 +5,7 @@ vim.api.nvim_create_autocmd("FileType", {
   callback = function(args)
     local folder = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(args.buf), ":p:h")
     local pyproject = vim.fn.findfile("pyproject.toml", folder .. ";") -- its [tool.graphlint] applies
-    local root = pyproject ~= "" and vim.fn.fnamemodify(pyproject, ":p:h") or vim.fn.getcwd()
+    local root = pyproject ~= "" and vim.fn.fnamemodify(pyproject, ":p:h") or folder
     local config = { name = "graphlint", cmd = vim.g.graphlint_cmd or { "graphlint", "server" }, root_dir = root }
     if vim.lsp.start then
       vim.lsp.start(config) -- Neovim 0.8+

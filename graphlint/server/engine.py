@@ -32,6 +32,7 @@ from graphlint.session import LintSession
 log = logging.getLogger("graphlint.server")
 
 UNSAFE_NOTE = "unsafe: may change behaviour in corner cases"
+MAX_INDEXED = 20000  # files of the workspace folders read for the index (a home folder opened as the root)
 
 
 @dataclass
@@ -44,6 +45,7 @@ class Result:
     info: ModuleInfo | None = None
     problem: str = ""  # why the text could not be checked (its diagnostics are cleared)
     seconds: float = 0.0
+    context: object = None  # the FixContext of this text, made on the first code action request
 
 
 @dataclass
@@ -150,6 +152,10 @@ class Engine:
         for root in self.roots:
             found, _problems = discover_files([root], self.config_for(os.path.join(root, "__init__.py")))
             files.extend(os.path.abspath(f) for f in found)
+        if len(files) > MAX_INDEXED:
+            self._on_message("warning", f"graphlint: {len(files)} Python files under {', '.join(self.roots)}: "
+                                        f"indexing the first {MAX_INDEXED} (open a project folder instead)")
+            files = files[:MAX_INDEXED]
         session.add_files(files)
         self.session = session
         self.indexed = len(files)
@@ -278,9 +284,10 @@ class Engine:
         result = self.results.get(os.path.abspath(path))
         if result is None or result.info is None:
             return None
-        context = FixContext(result.text, self.session.analysis, result.info)
-        context.findings = result.findings
-        return context
+        if result.context is None:
+            result.context = FixContext(result.text, self.session.analysis, result.info)
+            result.context.findings = result.findings
+        return result.context
 
     def fixes(self, path: str, findings: list[Finding]) -> list[Fix]:
         """Code actions for ``findings`` of the open document at ``path``: each finding's fix (or why there is
@@ -368,7 +375,7 @@ class Engine:
             if session.sources.get(path) is not None and session.sources[path].text != result.text:
                 try:
                     findings, info = session.update(path, result.text)  # back to what the editor holds
-                    result.findings, result.info = list(findings), info
+                    result.findings, result.info, result.context = list(findings), info, None
                 except SourceProblem:
                     pass
         return outcome.after if outcome.changed else None

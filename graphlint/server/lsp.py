@@ -84,6 +84,13 @@ class GraphlintServer(LanguageServer):
         return result
 
     def lint(self, uri: str) -> Result | None:
+        try:
+            return self._lint(uri)
+        except Exception:  # noqa: BLE001 - never stop the server
+            log.exception("internal error linting %s", uri)
+            return None
+
+    def _lint(self, uri: str) -> Result | None:
         self._timers.pop(uri, None)
         path = to_fs_path(uri)
         if not path:
@@ -272,7 +279,7 @@ def build_server() -> GraphlintServer:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: GraphlintServer, params: types.DidOpenTextDocumentParams):
         document = params.text_document
-        path = to_fs_path(document.uri)
+        path = to_fs_path(document.uri) if document.uri.startswith("file:") else None
         if not path or not path.endswith((".py", ".pyi")) and document.language_id != "python":
             return
         ls.engine.set_text(path, document.text, document.version)
@@ -303,6 +310,10 @@ def build_server() -> GraphlintServer:
         if path and os.path.abspath(path) in ls.engine.open:
             ls.engine.close(path)
             ls.clear(uri)
+            for other in ls.engine.relint_others(path):  # they see the file on disk again
+                other_uri = from_fs_path(_path_of(ls.engine, other))
+                if other_uri:
+                    ls.publish(other_uri, other)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched(ls: GraphlintServer, params: types.DidChangeWatchedFilesParams):
