@@ -184,6 +184,18 @@ def test_helper_in_another_file_and_dependents(tmp_path):
             (related,) = d.related_information
             assert related.location.uri == uri(net) and related.location.range.start.line == 6
             assert "Net.construct" in related.message
+            # net.py changed on disk, not in the editor (a git checkout): the client's file watcher says so
+            write(tmp_path, "pkg/net.py", net_text.replace("return scale(x)", "return x"))
+            ed.client.diagnostics.pop(uri(helpers), None)
+            ed.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=uri(net), type=types.FileChangeType.Changed)]))
+            assert await ed.diagnostics(helpers) == []
+            write(tmp_path, "pkg/net.py", net_text)
+            ed.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=uri(net), type=types.FileChangeType.Changed)]))
+            ed.client.diagnostics.pop(uri(helpers), None)
+            assert by_code(await ed.diagnostics(helpers)) == [("E5101", 1)]
+            # and edited, unsaved, in the editor
             await ed.open(net)
             ed.client.diagnostics.pop(uri(helpers), None)
             await ed.change(net, net_text.replace("return scale(x)", "return x"))
@@ -210,6 +222,10 @@ def test_pyproject_options_and_reload(tmp_path):
         async with editor(tmp_path) as ed:
             (d,) = await ed.open(model)
             assert d.code == "W5501" and d.severity == types.DiagnosticSeverity.Warning
+            (registration,) = ed.registrations[0].registrations  # the client watches the files for the server
+            assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+            assert [w["globPattern"] for w in registration.register_options["watchers"]] == ["**/*.py",
+                                                                                             "**/pyproject.toml"]
             write(tmp_path, "pyproject.toml", '[tool.graphlint]\nsyntax-level = "strict"\n')
             os.utime(pyproject, ns=(1, 1))  # a different mtime, however fast the test runs
             ed.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
