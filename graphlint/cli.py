@@ -1,22 +1,43 @@
 """The ``graphlint`` command.
 
-Exit status: 0 nothing found, 1 findings (or, with --diff, changes), 2 a usage
-error or a file that could not be checked (findings in other files are still
-printed).
+``graphlint [check] [PATH ...]`` lints (``.`` without a path; ``-`` reads standard input);
+``graphlint server`` runs the language server; ``graphlint explain-error [LOG|-]`` explains a MindSpore error.
+
+Exit status: 0 nothing found, 1 findings (or, with --diff, changes), 2 a usage error or a file that could not
+be checked (findings in other files are still printed).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from dataclasses import replace
 
 from graphlint import __version__
-from graphlint.config import LEVELS, Config, ConfigError, config_for, from_table, load_pyproject
-from graphlint.report import FORMATS
+from graphlint.config import LEVELS, Config, ConfigError, check_selectors, config_for, from_table, load_pyproject
+from graphlint.report import FORMATS, MACHINE_FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+# name -> the module whose main(argv) runs it (imported only when used; written and installed separately)
+SUBCOMMANDS = {"server": "graphlint.server", "explain-error": "graphlint.explain_error"}
+
+EPILOG = """\
+subcommands:
+  graphlint server [--stdio]       the language server (diagnostics, quick fixes) for editors
+  graphlint explain-error [LOG|-]  explain a MindSpore compile error from a log (or standard input)
+  graphlint check PATH...          the same as `graphlint PATH...` (for a folder named like a subcommand)
+
+fix markers: [*] a safe fix is available (`graphlint --fix` applies it), [~] an unsafe fix is available
+(`--fix --unsafe-fixes`). They come from the fix planner, asked for each finding as --fix would plan it;
+--fix can still refuse an instance whose rewrite does not parse or, with --validate, does not compile.
+
+selectors (--select, --ignore, per-file-ignores): ALL, an id (E5101), a symbol (try-in-graph), a family
+(statements), an id prefix (E, W55, E510: the letter is the severity at the default lax level), or a
+severity at the configured --syntax-level (error, warning, info).
+"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,35 +46,85 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_ERROR)
 
 
+def _jobs(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of processes, not {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per core) or more, not {number}")
+    return number
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="graphlint",
+        usage="graphlint [options] [PATH ...]   (or: graphlint server | explain-error [LOG|-] | check PATH...)",
         description="Find (and fix) the Python that breaks, slows or silently changes MindSpore GRAPH_MODE.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and directories (searched recursively)")
-    parser.add_argument("--select", action="append", default=None, metavar="RULES",
-                        help="only these rules: ids, symbols, families or id prefixes, comma separated")
-    parser.add_argument("--ignore", action="append", default=None, metavar="RULES", help="skip these rules")
-    parser.add_argument("--syntax-level", choices=LEVELS, help="MindSpore JIT syntax level (default: lax)")
-    parser.add_argument("--format", choices=FORMATS, help="output format (default: text)")
-    parser.add_argument("--config", metavar="PYPROJECT", help="read [tool.graphlint] from this file")
-    parser.add_argument("--exclude", action="append", default=None, metavar="PATTERNS",
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="files and directories (searched recursively; default: .); - reads standard input")
+    rules = parser.add_argument_group("rule selection")
+    rules.add_argument("--select", action="append", default=None, metavar="RULES",
+                       help="only these rules (comma separated selectors; replaces select from pyproject.toml)")
+    rules.add_argument("--extend-select", action="append", default=None, metavar="RULES",
+                       help="add these rules to the selection")
+    rules.add_argument("--ignore", action="append", default=None, metavar="RULES", help="skip these rules")
+    rules.add_argument("--extend-ignore", action="append", default=None, metavar="RULES",
+                       help="skip these rules too (the same as --ignore)")
+    rules.add_argument("--syntax-level", choices=LEVELS,
+                       help="MindSpore JIT syntax level the severities are for (default: lax; strict: MindIR "
+                            "export and jit(fullgraph=True))")
+    rules.add_argument("--unroll-warn", type=int, metavar="N", help="warn about loops unrolled more than N times")
+    output = parser.add_argument_group("output")
+    output.add_argument("--output-format", "--format", dest="format", choices=FORMATS,
+                        help="full (source line, caret, help; the default on a terminal), concise (one line per "
+                             "finding; the default otherwise; `text` is its old name), json, sarif, github")
+    output.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colours (default auto: on a terminal, unless NO_COLOR is set)")
+    output.add_argument("--statistics", action="store_true",
+                        help="print the number of findings per rule (count, id, symbol, severity, fixable) "
+                             "instead of the findings")
+    output.add_argument("--show-fixes", action="store_true",
+                        help="list what each available fix does; with --fix/--diff, every fix applied and "
+                             "every suggested rewrite")
+    output.add_argument("-q", "--quiet", action="store_true",
+                        help="print the findings only: no summary line, no success message, no progress bar")
+    output.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a "
+                                                                    "terminal, for runs longer than half a second)")
+    output.add_argument("--exit-zero", action="store_true",
+                        help="exit 0 even when findings remain (2 still means a file could not be checked)")
+    inputs = parser.add_argument_group("input")
+    inputs.add_argument("--stdin-filename", metavar="PATH",
+                        help="with -: the file the text on standard input is (for its configuration, imports "
+                             "and the path shown)")
+    inputs.add_argument("--config", metavar="PYPROJECT", help="read [tool.graphlint] from this file")
+    inputs.add_argument("--exclude", action="append", default=None, metavar="PATTERNS",
                         help="glob patterns of files or folders to skip, comma separated")
-    parser.add_argument("--unroll-warn", type=int, metavar="N", help="warn about loops unrolled more than N times")
-    parser.add_argument("--fix", action="store_true", help="apply safe fixes, re-lint, repeat; write files atomically")
-    parser.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe")
-    parser.add_argument("--diff", action="store_true",
+    speed = parser.add_argument_group("speed")
+    speed.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                       help="check in N processes sharing the parsed project (default and 0: one per core)")
+    speed.add_argument("--no-cache", action="store_true",
+                       help="do not read or write the result cache (.graphlint_cache; GRAPHLINT_NO_CACHE=1 too)")
+    speed.add_argument("--cache-dir", metavar="DIR",
+                       help="where the result cache lives (default: .graphlint_cache next to pyproject.toml)")
+    fixing = parser.add_argument_group("fixing")
+    fixing.add_argument("--fix", action="store_true",
+                        help="apply safe fixes, re-lint, repeat; write files atomically")
+    fixing.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe")
+    fixing.add_argument("--diff", action="store_true",
                         help="print the fixes as a unified diff and write nothing (exit 1 when there is a diff)")
-    parser.add_argument("--validate", action="store_true",
+    fixing.add_argument("--validate", action="store_true",
                         help="with --fix/--diff: keep only fixes whose rewrite compiles in GRAPH_MODE and matches "
                              "the original's PYNATIVE outputs (needs graphlint[validate])")
-    parser.add_argument("--exit-zero", action="store_true",
-                        help="exit 0 even when findings remain (2 still means a file could not be checked)")
-    parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
-    parser.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and exit 0")
-    parser.add_argument("--list-rules", action="store_true", help="list every rule and exit")
-    parser.add_argument("--explain", metavar="RULE", help="print the documentation of a rule and exit")
-    parser.add_argument("--version", action="version", version=f"graphlint {__version__}")
+    adopting = parser.add_argument_group("baselines")
+    adopting.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
+    adopting.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and exit 0")
+    about = parser.add_argument_group("documentation")
+    about.add_argument("--list-rules", action="store_true", help="list every rule and exit")
+    about.add_argument("--explain", metavar="RULE", help="print the documentation of a rule and exit")
+    about.add_argument("--version", action="version", version=f"graphlint {__version__}")
     return parser
 
 
@@ -69,29 +140,52 @@ def resolve_config(args) -> Config:
             raise ConfigError(f"{args.config}: no such configuration file")
         config = from_table(load_pyproject(args.config), Config(), args.config)
     else:
-        start = os.path.commonpath([os.path.abspath(p) for p in args.paths]) if args.paths else os.getcwd()
-        config = config_for(start if os.path.exists(start) else os.getcwd())
+        if args.stdin_filename:
+            start = os.path.dirname(os.path.abspath(args.stdin_filename))
+        else:
+            paths = [p for p in args.paths if p != "-"]
+            start = os.path.commonpath([os.path.abspath(p) for p in paths]) if paths else os.getcwd()
+        while not os.path.exists(start) and os.path.dirname(start) != start:
+            start = os.path.dirname(start)
+        config = config_for(start)
     overrides = {}
+    for option in ("select", "extend_select", "ignore", "extend_ignore"):
+        chosen = _split(getattr(args, option))
+        if chosen:
+            check_selectors(config, chosen, "--" + option.replace("_", "-"))
     if args.select:
         overrides["select"] = _split(args.select)
+        overrides["extend_select"] = ()
+    if args.extend_select:
+        overrides["extend_select"] = overrides.get("extend_select", config.extend_select) + _split(args.extend_select)
     if args.ignore:
         overrides["ignore"] = config.ignore + _split(args.ignore)
+    if args.extend_ignore:
+        overrides["extend_ignore"] = config.extend_ignore + _split(args.extend_ignore)
     if args.exclude:
         overrides["exclude"] = config.exclude + _split(args.exclude)
     for name in ("syntax_level", "format", "unroll_warn"):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value
+    if args.cache_dir:
+        overrides["cache_dir"] = os.path.abspath(args.cache_dir)
     return replace(config, **overrides) if overrides else config
 
 
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] in SUBCOMMANDS:
+            return _subcommand(argv[0], argv[1:])
+        if argv and argv[0] == "check":
+            argv = argv[1:]
         return _main(argv)
     except KeyboardInterrupt:
-        print("graphlint: interrupted", file=sys.stderr)
+        print("\ngraphlint: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _quiet_broken_pipe()
         return EXIT_CLEAN
     except SystemExit:
         raise
@@ -101,6 +195,44 @@ def main(argv=None) -> int:
         if os.environ.get("GRAPHLINT_DEBUG"):
             raise
         return EXIT_ERROR
+
+
+def _quiet_broken_pipe() -> None:
+    """`graphlint ... | head`: the reader went away; do not let the interpreter complain at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _subcommand(name: str, argv) -> int:
+    module_name = SUBCOMMANDS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            print(f"graphlint: error: `graphlint {name}` is not available in this installation "
+                  f"({module_name} is missing)", file=sys.stderr)
+        else:
+            print(f"graphlint: error: `graphlint {name}` needs the Python package {exc.name!r}, which is not "
+                  "installed", file=sys.stderr)
+        return EXIT_ERROR
+    except ImportError as exc:
+        print(f"graphlint: error: `graphlint {name}` cannot start: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    entry = getattr(module, "main", None)
+    if entry is None:
+        print(f"graphlint: error: `graphlint {name}` is not available in this installation "
+              f"({module_name} has no main)", file=sys.stderr)
+        return EXIT_ERROR
+    code = entry(list(argv))
+    return EXIT_CLEAN if code is None else int(code)
+
+
+def _error(message: str) -> int:
+    print(f"graphlint: error: {message}", file=sys.stderr)
+    return EXIT_ERROR
 
 
 def _main(argv) -> int:
@@ -115,38 +247,55 @@ def _main(argv) -> int:
 
         text = explain(args.explain)
         if text is None:
-            print(f"graphlint: error: no rule {args.explain!r} (graphlint --list-rules lists them)", file=sys.stderr)
-            return EXIT_ERROR
+            return _error(f"no rule {args.explain!r} (graphlint --list-rules lists them)")
         print(text)
         return EXIT_CLEAN
+    stdin = "-" in args.paths or (args.stdin_filename is not None and not args.paths)
+    if stdin and args.paths not in ([], ["-"]):
+        return _error("- (standard input) cannot be combined with other paths")
+    if args.stdin_filename is not None and not stdin:
+        return _error("--stdin-filename goes with - (standard input) and no other path")
+    if args.stdin_filename == "":
+        return _error("--stdin-filename needs a file name")
     try:
         config = resolve_config(args)
     except ConfigError as exc:
-        print(f"graphlint: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    unknown = config.unknown_selectors()
-    if unknown:
-        print(f"graphlint: error: unknown rule selector(s): {', '.join(unknown)} "
-              "(graphlint --list-rules lists them)", file=sys.stderr)
-        return EXIT_ERROR
-    if not args.paths:
-        print("graphlint: no paths given, nothing to check", file=sys.stderr)
-        return EXIT_CLEAN
-
+        return _error(str(exc))
     if args.validate and not (args.fix or args.diff):
-        print("graphlint: error: --validate goes with --fix or --diff", file=sys.stderr)
-        return EXIT_ERROR
+        return _error("--validate goes with --fix or --diff")
     if args.unsafe_fixes and not (args.fix or args.diff):
-        print("graphlint: error: --unsafe-fixes goes with --fix or --diff", file=sys.stderr)
-        return EXIT_ERROR
+        return _error("--unsafe-fixes goes with --fix or --diff")
+    if stdin and (args.fix or args.diff):
+        return _error("--fix and --diff rewrite files; they do not read standard input")
+    if (args.baseline or args.write_baseline) and (args.fix or args.diff):
+        return _error("--baseline and --write-baseline go with a lint run, not with --fix or --diff")
+    if args.baseline and args.write_baseline:
+        return _error("--baseline and --write-baseline cannot be used together")
+    if args.statistics and args.format in ("sarif", "github"):
+        return _error(f"--statistics prints a table (or JSON with --output-format json), not {args.format}")
+    paths = args.paths or ["."]
+    color_out = _color(args, sys.stdout)
+    progress = _progress(args)
     if args.fix or args.diff:
-        return _fix(args, config)
+        return _fix(args, config, paths, progress, color_out)
 
     from graphlint.baseline import BaselineError, new_findings, write_baseline
-    from graphlint.lint import lint_paths
-    from graphlint.report import RENDERERS
+    from graphlint.report import RENDERERS, RenderOptions, render_statistics, summary_line
 
-    result = lint_paths(args.paths, config)
+    fmt = _format(config)
+    want_fixes = not args.quiet or args.statistics or args.show_fixes or fmt in ("full", "json")
+    try:
+        if stdin:
+            from graphlint.lint import lint_stdin
+
+            text = _read_stdin()
+            if text is None:
+                return _error("standard input is not UTF-8 text")
+            result = lint_stdin(text, config, args.stdin_filename or "", fix_markers=want_fixes)
+        else:
+            result = _lint(args, config, paths, progress, want_fixes)
+    finally:
+        progress.close()
     for problem in result.problems:
         print(problem.line(), file=sys.stderr)
     texts = {path: source.text for path, source in result.sources.items()}
@@ -159,22 +308,134 @@ def _main(argv) -> int:
         try:
             result.findings = new_findings(args.baseline, result.findings, texts)
         except BaselineError as exc:
-            print(f"graphlint: error: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-    sys.stdout.write(RENDERERS[config.format](result.findings, result.problems))
+            return _error(str(exc))
+    options = RenderOptions(color=color_out, fixes=result.fixes)
+    if fmt == "full" and not args.statistics:
+        options.texts = _texts_of(result, texts)
+    if args.statistics:
+        sys.stdout.write(render_statistics(result.findings, options, "json" if fmt == "json" else "concise"))
+    else:
+        sys.stdout.write(RENDERERS[fmt](result.findings, result.problems, options))
+    if args.show_fixes and fmt not in MACHINE_FORMATS:
+        sys.stdout.write(_fixes_listing(result, color_out))
+    if _summarise(args, fmt):
+        sys.stdout.write(summary_line(result.findings, result.problems, result.files, options, lines=result.lines,
+                                      color=color_out) + "\n")
     sys.stdout.flush()
     if result.problems:
         return EXIT_ERROR
     return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
 
 
-def _fix(args, config) -> int:
+def _summarise(args, fmt: str) -> bool:
+    """The summary line goes with the full format, and with concise on a terminal: concise output in a pipe
+    is one line per finding and nothing else, for the tools that read it."""
+    if args.quiet or fmt in MACHINE_FORMATS:
+        return False
+    return fmt == "full" or _isatty(sys.stdout)
+
+
+def _format(config) -> str:
+    fmt = config.format or ("full" if _isatty(sys.stdout) else "concise")
+    return "concise" if fmt == "text" else fmt
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _color(args, stream) -> bool:
+    from graphlint.report import use_color
+
+    return use_color(stream, args.color)
+
+
+def _progress(args):
+    from graphlint.report import NoProgress, Progress
+
+    if args.quiet or args.no_progress:
+        return NoProgress()
+    return Progress(sys.stderr)
+
+
+def _read_stdin() -> str | None:
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    from graphlint.analysis.source import SourceProblem, decode
+
+    try:
+        text, _encoding, _bom = decode(data, "-")
+    except SourceProblem:
+        return None
+    return text
+
+
+def _lint(args, config, paths, progress, want_fixes):
+    """Find the files; answer from the result cache if none changed (without loading the analysis), else lint."""
+    from graphlint.parallel import default_jobs
+    from graphlint.results import discover_files
+
+    files, problems = discover_files(paths, config)
+    cache = None
+    if not args.no_cache and not os.environ.get("GRAPHLINT_NO_CACHE"):
+        from graphlint.cache import ResultCache, default_folder
+
+        cache = ResultCache(default_folder(config))
+        cached = cache.load(files, problems, config, want_fixes)
+        if cached is not None:
+            return cached
+    from graphlint.lint import lint_discovered
+
+    return lint_discovered(files, problems, config, jobs=args.jobs or default_jobs(), progress=progress,
+                           fix_markers=want_fixes, cache=cache)
+
+
+def _texts_of(result, texts: dict) -> dict:
+    """Source texts of the files with findings (read again for a cached run)."""
+    from graphlint.analysis.source import SourceProblem, read_source
+
+    wanted = dict(texts)
+    for finding in result.findings:
+        if finding.path not in wanted:
+            try:
+                wanted[finding.path] = read_source(finding.path).text
+            except SourceProblem:
+                wanted[finding.path] = ""
+    return wanted
+
+
+def _fixes_listing(result, color: bool) -> str:
+    from graphlint.report import MARKERS, paint
+    from graphlint.results import printable
+
+    lines = []
+    for finding in result.findings:
+        fix = result.fixes.get(id(finding))
+        if fix not in MARKERS:
+            continue
+        how = "--fix" if fix == "safe" else "--fix --unsafe-fixes"
+        lines.append(f"  {printable(finding.path)}:{finding.line}:{finding.column}: {finding.rule.id} "
+                     f"{paint(MARKERS[fix], 'green', color)} {finding.rule.symbol} ({fix}, {how})")
+    if not lines:
+        return "No fixes available.\n"
+    return "Fixes available:\n" + "\n".join(lines) + "\n"
+
+
+def _fix(args, config, paths, progress, color) -> int:
     from graphlint.files import unified_diff
     from graphlint.fixers.driver import fix_paths
-    from graphlint.report import RENDERERS
+    from graphlint.lint import reporting_progress
+    from graphlint.report import RENDERERS, RenderOptions, summary_line
 
-    report = fix_paths(args.paths, config, unsafe=args.unsafe_fixes, validate=args.validate,
-                       write=args.fix and not args.diff)
+    fmt = _format(config)
+    try:
+        with reporting_progress(progress, "fixing and validating" if args.validate else "fixing"):
+            report = fix_paths(paths, config, unsafe=args.unsafe_fixes, validate=args.validate,
+                               write=args.fix and not args.diff)
+    finally:
+        progress.close()
     for problem in report.lint.problems:
         print(problem.line(), file=sys.stderr)
     changed = [f for f in report.files if f.changed]
@@ -182,8 +443,18 @@ def _fix(args, config) -> int:
         for outcome in changed:
             sys.stdout.write(unified_diff(outcome.path, outcome.before, outcome.after))
     else:
-        sys.stdout.write(RENDERERS[config.format](report.remaining, report.lint.problems))
-    _summary(report, wrote=not args.diff)
+        options = RenderOptions(color=color, fixes=_remaining_fixes(report) if _summarise(args, fmt) or
+                                fmt in ("full", "json") else {})
+        if fmt == "full":
+            options.texts = {f.path: f.after for f in report.files}
+            options.texts = _texts_of(report.lint, {**{p: s.text for p, s in report.lint.sources.items()},
+                                                    **options.texts})
+        sys.stdout.write(RENDERERS[fmt](report.remaining, report.lint.problems, options))
+        if _summarise(args, fmt):
+            sys.stdout.write(summary_line(report.remaining, report.lint.problems, report.lint.files, options,
+                                          lines=report.lint.lines, color=color) + "\n")
+    if not args.quiet:
+        _summary(report, wrote=not args.diff, show_fixes=args.show_fixes)
     if report.lint.problems or any(f.error for f in report.files):
         return EXIT_ERROR
     if args.diff:
@@ -191,11 +462,33 @@ def _fix(args, config) -> int:
     return EXIT_FINDINGS if report.remaining and not args.exit_zero else EXIT_CLEAN
 
 
+def _remaining_fixes(report) -> dict:
+    """Fix availability of the findings --fix left (the unsafe ones without --unsafe-fixes, say)."""
+    from graphlint.session import fix_availability
+
+    session = report.lint.session
+    if session is None:
+        return {}
+    by_path: dict[str, list] = {}
+    for finding in report.remaining:
+        by_path.setdefault(finding.path, []).append(finding)
+    fixes = {}
+    for path, findings in by_path.items():
+        source = report.lint.sources.get(path)
+        if source is None or source.module is None:
+            continue
+        info = session.project.info(source.module)
+        fixes.update(fix_availability(session.analysis, info, findings, source.text))
+    return fixes
+
+
 def _place(item) -> str:
     return f"{item.path}:{item.line}" + (f":{item.column}" if item.column else "")
 
 
-def _summary(report, wrote: bool) -> None:
+def _summary(report, wrote: bool, show_fixes: bool = False) -> None:
+    """What --fix did, on stderr: counts, every refusal with its reason, each suggestion (its rewrite with
+    --show-fixes), and with --show-fixes every fix applied."""
     applied = report.applied
     suggested = [r for r in report.refused if r.suggestion]
     refused = [r for r in report.refused if not r.suggestion]
@@ -204,14 +497,18 @@ def _summary(report, wrote: bool) -> None:
     lines = [f"graphlint: {len(applied)} fix{'es' if len(applied) != 1 else ''} {verb} in {files} "
              f"file{'s' if files != 1 else ''}, {len(refused)} refused"
              + (f", {len(suggested)} suggested (display-only)" if suggested else "")]
-    for item in sorted(applied, key=lambda a: (a.path, a.line)):
-        note = f" [{item.validation}]" if item.validation else ""
-        lines.append(f"  fixed   {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
+    if show_fixes:
+        for item in sorted(applied, key=lambda a: (a.path, a.line)):
+            note = f" [{item.validation}]" if item.validation else ""
+            lines.append(f"  fixed   {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
     for item in refused:
         lines.append(f"  refused {_place(item)}: {item.rule} {item.symbol}: {item.reason}")
     for item in suggested:
         lines.append(f"  suggest {_place(item)}: {item.rule} {item.symbol}: {item.reason}")
-        lines.extend("      " + line for line in item.suggestion.splitlines())
+        if show_fixes:
+            lines.extend("      " + line for line in item.suggestion.splitlines())
+    if suggested and not show_fixes:
+        lines.append("  (--show-fixes prints the suggested rewrites)")
     for outcome in report.files:
         if outcome.error:
             lines.append(f"  {outcome.path}: {outcome.error}")

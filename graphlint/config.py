@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import sys
 from dataclasses import dataclass, field, fields, replace
@@ -12,9 +13,10 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 LEVELS = ("lax", "strict")
+SEVERITIES = ("error", "warning", "info")  # selectors for the severity at the configured syntax level
 DEFAULT_EXCLUDES = (".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "env", ".env", "__pycache__",
                     "build", "dist", "site-packages", "node_modules", ".eggs", ".mypy_cache", ".pytest_cache",
-                    ".ruff_cache")
+                    ".ruff_cache", ".graphlint_cache")
 
 
 class ConfigError(Exception):
@@ -25,14 +27,18 @@ class ConfigError(Exception):
 class Config:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()  # added to ``select`` (meaningful when ``select`` narrows the rules)
+    extend_ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob pattern, selectors)
     syntax_level: str = "lax"
-    format: str = "text"
+    format: str = ""  # "": full on a terminal, concise otherwise
     exclude: tuple[str, ...] = ()
     unroll_warn: int = 64  # trip count above which an unrolled loop is reported
     unroll_limit: int = 0  # 0: the measured default of MindSpore 2.10 (see catalogue.loops)
     validate_inputs: dict = field(default_factory=dict)  # "module:Entry" -> inputs (see graphlint.validate)
     validate_timeout: float = 300.0
     validate_memory_mb: int = 16384
+    cache_dir: str = ""  # "": .graphlint_cache next to the configuration file (or in the working folder)
     config_file: str = ""
 
     def __post_init__(self) -> None:
@@ -40,26 +46,32 @@ class Config:
             raise ConfigError(f"syntax level must be one of {', '.join(LEVELS)}, not {self.syntax_level!r}")
         from graphlint.report import FORMATS
 
-        if self.format not in FORMATS:
+        if self.format and self.format not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
         if self.unroll_warn < 1:
             raise ConfigError(f"unroll-warn must be a positive trip count, not {self.unroll_warn}")
 
     # -- rule selection -----------------------------------------------------
-    @staticmethod
-    def _matches(selector: str, rule) -> bool:
+    def _matches(self, selector: str, rule) -> bool:
+        """Whether ``selector`` names ``rule``: ``ALL``, an id, a symbol, a family, an id prefix (``E``, ``W55``,
+        ``E510``: the letter is the rule's severity at the lax level), or a severity at the configured syntax
+        level (``error``, ``warning``, ``info``)."""
         selector = selector.strip()
         if not selector:
             return False
-        if selector.upper() == "ALL":
+        upper = selector.upper()
+        if upper == "ALL":
             return True
-        return (selector.upper() == rule.id or selector == rule.symbol or selector == rule.family
-                or (selector[:1].isalpha() and selector[1:].isdigit() and rule.id.startswith(selector.upper())))
+        if selector.lower() in SEVERITIES:
+            return rule.severity(self.syntax_level).value == selector.lower()
+        return (upper == rule.id or selector == rule.symbol or selector == rule.family
+                or (selector[:1].isalpha() and (selector[1:] == "" or selector[1:].isdigit())
+                    and rule.id.startswith(upper)))
 
     def enabled(self, rule) -> bool:
-        if self.select and not any(self._matches(s, rule) for s in self.select):
+        if self.select and not any(self._matches(s, rule) for s in self.select + self.extend_select):
             return False
-        return not any(self._matches(s, rule) for s in self.ignore)
+        return not any(self._matches(s, rule) for s in self.ignore + self.extend_ignore)
 
     def family_enabled(self, family: str) -> bool:
         from graphlint.catalogue import family_rules
@@ -67,18 +79,62 @@ class Config:
         rules = family_rules(family)
         return not rules or any(self.enabled(rule) for rule in rules)
 
-    def unknown_selectors(self) -> list[str]:
+    def unknown_in(self, selectors) -> list[str]:
         from graphlint.catalogue import RULES
 
-        return [s for s in self.select + self.ignore
-                if s.strip() and not any(self._matches(s, rule) for rule in RULES)]
+        return [s for s in selectors if s.strip() and not any(self._matches(s, rule) for rule in RULES)]
+
+    def unknown_selectors(self) -> list[str]:
+        selectors = self.select + self.extend_select + self.ignore + self.extend_ignore
+        selectors += tuple(s for _pattern, chosen in self.per_file_ignores for s in chosen)
+        return self.unknown_in(selectors)
+
+    # -- per-file ignores ---------------------------------------------------
+    @property
+    def base_dir(self) -> str:
+        """The folder that relative patterns (``exclude``, ``per-file-ignores``) start from."""
+        return os.path.dirname(os.path.abspath(self.config_file)) if self.config_file else os.getcwd()
+
+    def ignored_in(self, path: str, rule) -> bool:
+        """Whether ``per-file-ignores`` turns ``rule`` off in the file at ``path``."""
+        if not self.per_file_ignores:
+            return False
+        absolute = os.path.abspath(path)
+        relative = os.path.relpath(absolute, self.base_dir).replace(os.sep, "/")
+        name = os.path.basename(absolute)
+        for pattern, selectors in self.per_file_ignores:
+            if _path_matches(pattern, relative, name, absolute) and any(self._matches(s, rule) for s in selectors):
+                return True
+        return False
+
+    def analysis_key(self) -> str:
+        """The options that change findings (for the result cache)."""
+        chosen = ("select", "ignore", "extend_select", "extend_ignore", "syntax_level", "unroll_warn",
+                  "unroll_limit")
+        values = [(name, getattr(self, name)) for name in chosen]
+        values.append(("per_file_ignores", self.per_file_ignores, self.base_dir if self.per_file_ignores else ""))
+        return repr(values)
+
+
+def _path_matches(pattern: str, relative: str, name: str, absolute: str) -> bool:
+    pattern = pattern.replace(os.sep, "/")
+    if pattern.endswith("/"):
+        pattern += "*"
+    if "/" not in pattern:
+        return fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(relative, pattern)
+    if pattern.startswith("./"):
+        pattern = pattern[2:]
+    return (fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*")
+            or fnmatch.fnmatch(absolute.replace(os.sep, "/"), pattern))
 
 
 _KEYS = {
-    "select": "select", "ignore": "ignore", "syntax-level": "syntax_level", "format": "format",
-    "exclude": "exclude", "unroll-warn": "unroll_warn", "unroll-limit": "unroll_limit",
-    "validate-timeout": "validate_timeout", "validate-memory-mb": "validate_memory_mb",
+    "select": "select", "ignore": "ignore", "extend-select": "extend_select", "extend-ignore": "extend_ignore",
+    "per-file-ignores": "per_file_ignores", "syntax-level": "syntax_level", "format": "format",
+    "output-format": "format", "exclude": "exclude", "unroll-warn": "unroll_warn", "unroll-limit": "unroll_limit",
+    "validate-timeout": "validate_timeout", "validate-memory-mb": "validate_memory_mb", "cache-dir": "cache_dir",
 }
+_SELECTOR_KEYS = ("select", "ignore", "extend-select", "extend-ignore")
 
 
 def find_pyproject(start: str) -> str | None:
@@ -106,42 +162,73 @@ def load_pyproject(path: str) -> dict:
     return table
 
 
+def _strings(value, source: str, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [v for v in value.split(",") if v.strip()]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{source}: {key} must be a list of strings")
+    return tuple(v.strip() for v in value)
+
+
+def check_selectors(config: Config, selectors, where: str) -> None:
+    """Raise ConfigError naming ``where`` (a file and key, or an option) for selectors that match no rule."""
+    unknown = config.unknown_in(selectors)
+    if unknown:
+        raise ConfigError(f"{where}: unknown rule selector{'s' if len(unknown) > 1 else ''} "
+                          f"{', '.join(repr(u) for u in unknown)} (graphlint --list-rules lists them)")
+
+
 def from_table(table: dict, base: Config | None = None, source: str = "") -> Config:
     values = {}
     for key, value in table.items():
         if key == "validate":
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: [tool.graphlint.validate] must be a table")
+            for sub in value:
+                if sub not in ("inputs", "timeout", "memory-mb"):
+                    raise ConfigError(f"{source}: unknown option {sub!r} in [tool.graphlint.validate]")
             inputs = value.get("inputs", {})
             if not isinstance(inputs, dict):
                 raise ConfigError(f"{source}: [tool.graphlint.validate.inputs] must be a table")
             values["validate_inputs"] = dict(inputs)
             for sub in ("timeout", "memory-mb"):
                 if sub in value:
+                    _check_number(value[sub], source, f"validate.{sub}", integer=sub == "memory-mb")
                     values[_KEYS[f"validate-{sub}"]] = value[sub]
             continue
         attribute = _KEYS.get(key)
         if attribute is None:
             raise ConfigError(f"{source}: unknown option {key!r} in [tool.graphlint]")
-        if attribute in ("select", "ignore", "exclude"):
-            if isinstance(value, str):
-                value = [v for v in value.split(",") if v.strip()]
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"{source}: {key} must be a list of strings")
-            value = tuple(v.strip() for v in value)
+        if key in _SELECTOR_KEYS or attribute == "exclude":
+            value = _strings(value, source, key)
+        elif attribute == "per_file_ignores":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: per-file-ignores must be a table of glob pattern = [rules]")
+            value = tuple((pattern, _strings(chosen, source, f"per-file-ignores {pattern!r}"))
+                          for pattern, chosen in value.items())
         elif attribute in ("unroll_warn", "unroll_limit", "validate_memory_mb"):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"{source}: {key} must be an integer")
+            _check_number(value, source, key, integer=True)
         elif attribute == "validate_timeout":
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise ConfigError(f"{source}: {key} must be a number")
+            _check_number(value, source, key, integer=False)
         elif not isinstance(value, str):
             raise ConfigError(f"{source}: {key} must be a string")
         values[attribute] = value
     try:
-        return replace(base or Config(), config_file=source or (base.config_file if base else ""), **values)
+        config = replace(base or Config(), config_file=source or (base.config_file if base else ""), **values)
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
+    for key in _SELECTOR_KEYS:
+        if key in table:
+            check_selectors(config, getattr(config, _KEYS[key]), f"{source}: {key}")
+    for pattern, chosen in config.per_file_ignores if "per-file-ignores" in table else ():
+        check_selectors(config, chosen, f"{source}: per-file-ignores {pattern!r}")
+    return config
+
+
+def _check_number(value, source: str, key: str, integer: bool) -> None:
+    kinds = (int,) if integer else (int, float)
+    if not isinstance(value, kinds) or isinstance(value, bool):
+        raise ConfigError(f"{source}: {key} must be {'an integer' if integer else 'a number'}, not {value!r}")
 
 
 def config_for(start: str, explicit: str | None = None) -> Config:

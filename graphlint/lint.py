@@ -2,76 +2,105 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
+from contextlib import contextmanager
 
-from graphlint.analysis.source import SourceProblem, parse
+from graphlint.analysis.names import mentions_mindspore
+from graphlint.analysis.source import SourceProblem, module_name_for, package_root_for, parse, syntax_problem
 from graphlint.analysis.tree import RECURSION_LIMIT, deep_recursion
-from graphlint.config import DEFAULT_EXCLUDES, Config
+from graphlint.config import Config
 from graphlint.runner import Finding
-from graphlint.session import FileProblem, LintResult, LintSession, printable
+from graphlint.results import FileProblem, LintResult, discover_files, printable
+from graphlint.session import LintSession
 
-__all__ = ["FileProblem", "LintResult", "LintSession", "RECURSION_LIMIT", "discover_files", "lint_files", "lint_paths",
-           "lint_text", "printable"]
-
-
-def _excluded(name: str, relative: str, patterns) -> bool:
-    return any(fnmatch.fnmatch(name, p) or fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(relative, p.rstrip("/") + "/*")
-               for p in patterns)
+__all__ = ["FileProblem", "LintResult", "LintSession", "RECURSION_LIMIT", "discover_files", "lint_discovered",
+           "lint_files", "lint_paths", "lint_stdin", "lint_text", "printable", "reporting_progress"]
 
 
-def discover_files(paths, config: Config) -> tuple[list[str], list[FileProblem]]:
-    """Python files under ``paths``: directories recursively, skipping hidden, virtualenv and build folders."""
-    files: list[str] = []
-    problems: list[FileProblem] = []
-    seen: set[str] = set()
-    patterns = tuple(config.exclude)
+def lint_paths(paths, config: Config, *, config_for=None, jobs: int = 1, progress=None, fix_markers: bool = False,
+               cache=None) -> LintResult:
+    """Lint files and directories.
 
-    def add(path: str) -> None:
-        try:
-            key = os.path.realpath(path)
-        except (OSError, RuntimeError):
-            key = os.path.abspath(path)
-        if key not in seen:
-            seen.add(key)
-            files.append(path)
-
-    for path in paths:
-        if os.path.isdir(path):
-            def on_error(error: OSError, root=path) -> None:
-                problems.append(FileProblem(error.filename or root, error.strerror or str(error)))
-
-            for folder, dirnames, filenames in os.walk(path, onerror=on_error, followlinks=False):
-                relative_folder = os.path.relpath(folder, path)
-                dirnames[:] = sorted(
-                    d for d in dirnames
-                    if not d.startswith(".") and d not in DEFAULT_EXCLUDES and not d.endswith(".egg-info")
-                    and not os.path.isfile(os.path.join(folder, d, "pyvenv.cfg"))
-                    and not _excluded(d, os.path.normpath(os.path.join(relative_folder, d)), patterns))
-                for filename in sorted(filenames):
-                    if not filename.endswith(".py"):
-                        continue
-                    relative = os.path.normpath(os.path.join(relative_folder, filename))
-                    if _excluded(filename, relative, patterns):
-                        continue
-                    add(os.path.normpath(os.path.join(folder, filename)))
-        elif os.path.lexists(path):
-            add(path)
-        else:
-            problems.append(FileProblem(path, "no such file or directory"))
-    return files, problems
-
-
-def lint_paths(paths, config: Config, *, config_for=None) -> LintResult:
-    """Lint files and directories."""
+    ``jobs`` > 1 checks in that many processes (findings then carry no astroid nodes: report them, do not fix
+    them); ``cache`` (a :class:`graphlint.cache.ResultCache`) answers an unchanged run without parsing."""
+    if progress is None and _REPORTING is not None:
+        progress = _REPORTING[0]
     files, problems = discover_files(paths, config)
-    return lint_files(files, config, problems=problems, config_for=config_for)
+    if cache is not None:
+        cached = cache.load(files, problems, config, fix_markers)
+        if cached is not None:
+            return cached
+    return lint_discovered(files, problems, config, config_for=config_for, jobs=jobs, progress=progress,
+                           fix_markers=fix_markers, cache=cache)
 
 
-def lint_files(files, config: Config, *, problems=None, config_for=None) -> LintResult:
+def lint_discovered(files, problems, config: Config, *, config_for=None, jobs: int = 1, progress=None,
+                    fix_markers: bool = False, cache=None) -> LintResult:
+    """:func:`lint_paths` once the files are found (and the cache, if any, did not have the run)."""
+    if progress is None and _REPORTING is not None:
+        progress = _REPORTING[0]
+    result = lint_files(files, config, problems=problems, config_for=config_for, jobs=jobs, progress=progress,
+                        fix_markers=fix_markers)
+    if cache is not None:
+        cache.store(files, problems, config, fix_markers, result)
+    if _REPORTING is not None and result.session is not None:
+        result.session.progress = _REPORTING[0]  # the fix driver's re-lints tick it
+        result.session.progress_phase = _REPORTING[1]
+    return result
+
+
+_REPORTING = None  # (progress, phase of the re-lints) while reporting_progress is active
+
+
+@contextmanager
+def reporting_progress(progress, phase: str = "fixing"):
+    """Show ``progress`` for the lint runs started in the block (by the fix driver, say), and keep it moving
+    while the block runs: each re-lint of a fixed file advances it, a spinner shows that validation runs."""
+    global _REPORTING
+    previous = _REPORTING
+    _REPORTING = (progress, phase)
+    progress.animate(True)
+    try:
+        yield progress
+    finally:
+        progress.animate(False)
+        _REPORTING = previous
+
+
+def lint_files(files, config: Config, *, problems=None, config_for=None, jobs: int = 1, progress=None,
+               fix_markers: bool = False) -> LintResult:
     session = LintSession(config, config_for)
-    session.add_files(files, problems or ())
-    return session.lint()
+    session.add_files(files, problems or (), progress=progress)
+    return session.lint(jobs=jobs, progress=progress, fix_markers=fix_markers)
+
+
+def lint_stdin(text: str, config: Config, filename: str = "", *, fix_markers: bool = False) -> LintResult:
+    """Lint ``text`` (read from standard input) as the file ``filename`` would be: its imports resolve on
+    disk from there, and it takes the place of that file if it exists. Findings are shown at ``filename``
+    (``-`` without one)."""
+    shown = filename or "-"
+    session = LintSession(config)
+    session.files = 1
+    session.lines = text.count("\n") + (not text.endswith("\n") and bool(text))
+    if not mentions_mindspore(text):
+        problem = syntax_problem(text, shown)
+        if problem:
+            session.problems.append(FileProblem(shown, problem))
+        return session.lint()
+    with deep_recursion():
+        try:
+            module = parse(text, module_name_for(filename) if filename else "stdin",
+                           os.path.abspath(filename) if filename else None)
+        except SourceProblem as exc:
+            session.problems.append(FileProblem(shown, str(exc)))
+            return session.lint()
+        except RecursionError:
+            session.problems.append(FileProblem(shown, "too deeply nested to analyse"))
+            return session.lint()
+        session.add_module(module, shown, text)
+        if filename:  # imports resolve below its package root, whether or not the file exists on disk
+            session.project.roots.add(package_root_for(os.path.abspath(filename)))
+    return session.lint(fix_markers=fix_markers)
 
 
 def lint_text(text: str, config: Config | None = None, path: str = "example.py", module_name: str = "example") -> list[Finding]:

@@ -21,38 +21,10 @@ from graphlint.analysis.source import SourceFile, SourceProblem, parse, read_sou
 from graphlint.analysis.tree import deep_recursion
 from graphlint.catalogue import RULES
 from graphlint.config import Config
+from graphlint.results import FileProblem, LintResult, printable
 from graphlint.runner import Finding, run_checkers
 
-
-def printable(text: str) -> str:
-    """``text`` with control characters escaped: a file named "a\\nb.py" still gives one line."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape", "backslashreplace").decode("ascii")
-                   for c in text)
-
-
-@dataclass
-class FileProblem:
-    path: str
-    reason: str
-
-    def line(self) -> str:
-        return f"{printable(self.path)}: cannot check: {printable(self.reason)}"
-
-
-@dataclass
-class LintResult:
-    findings: list[Finding] = field(default_factory=list)
-    problems: list[FileProblem] = field(default_factory=list)
-    sources: dict[str, SourceFile] = field(default_factory=dict)  # path -> parsed file
-    files: int = 0
-    lines: int = 0
-    session: "LintSession | None" = None
-
-    @property
-    def analysis(self) -> Analysis | None:
-        return self.session.analysis if self.session is not None else None
+__all__ = ["FileProblem", "LintResult", "LintSession", "fix_availability", "printable"]
 
 
 class LintSession:
@@ -70,16 +42,23 @@ class LintSession:
         self.files = 0
         self.lines = 0
         self._findings: dict[str, tuple[int, list[Finding]]] = {}  # absolute path -> (analysis version, findings)
+        self.progress = None  # a graphlint.report.Progress that update() advances (the fix driver's re-lints)
+        self.progress_phase = "fixing"
 
     def config_of(self, path: str) -> Config:
         return self._config_for(path) if self._config_for is not None else self.config
 
     # -- adding files ---------------------------------------------------------------------------------
-    def add_files(self, files, problems=()) -> None:
+    def add_files(self, files, problems=(), progress=None) -> None:
         """Read and parse ``files`` (paths as they are to be shown) and add them to the run."""
         self.problems.extend(problems)
+        files = list(files)
+        if progress is not None:
+            progress.start("reading", len(files))
         with deep_recursion():
             for path in files:
+                if progress is not None:
+                    progress.advance(detail=path)
                 self.files += 1
                 absolute = os.path.abspath(path)
                 self.run_paths[absolute] = path
@@ -122,10 +101,27 @@ class LintSession:
             self.sources[path] = source
         return info
 
+    def admit(self, module: nodes.Module, path: str) -> ModuleInfo | None:
+        """Add a module parsed elsewhere (by Pylint) the way :meth:`add_files` adds a file: one that never
+        mentions MindSpore is left out (None), unless graph code elsewhere already loaded it for its helpers."""
+        absolute = os.path.abspath(path)
+        try:
+            text = read_source(path).text
+        except SourceProblem:
+            return None
+        if not mentions_mindspore(text):
+            loaded = self.project.by_path.get(absolute)
+            if loaded is not None:
+                self.run_paths.setdefault(absolute, path)
+            return loaded
+        return self.add_module(module, path, text)
+
     def update(self, path: str, text: str) -> tuple[list[Finding], ModuleInfo]:
         """Lint a new text of a run file in place of the old one; only what depends on it is analysed again.
 
         Raises :class:`SourceProblem` for text that cannot be checked."""
+        if self.progress is not None:
+            self.progress.visit(self.progress_phase, path)
         source = self.sources.get(path)
         absolute = os.path.abspath(path)
         module_name = source.module_name if source is not None else ""
@@ -161,11 +157,18 @@ class LintSession:
             except SourceProblem:
                 text = ""
         found = pragmas.apply(text, info.module, found, RULES)
+        if config.per_file_ignores:
+            found = [f for f in found if not config.ignored_in(shown, f.rule)]
         self._findings[info.path] = ((self.analysis.version, id(info.module)), found)
         return found
 
-    def lint(self) -> LintResult:
-        """Findings of every file of the run, in order, with the files that could not be checked."""
+    def lint(self, jobs: int = 1, progress=None, fix_markers: bool = False) -> LintResult:
+        """Findings of every file of the run, in order, with the files that could not be checked.
+
+        ``jobs`` > 1 checks the modules in that many processes forked once the project is parsed and its graph
+        scope found, so every process sees the whole project (helpers and Cell bases in other files) without
+        parsing it again; their findings come back without astroid nodes (enough to report, not to fix).
+        ``fix_markers`` asks the fixers, for each finding, whether --fix would rewrite it (``result.fixes``)."""
         result = LintResult(problems=self.problems, sources=self.sources, files=self.files, lines=self.lines,
                             session=self)
         with deep_recursion():
@@ -175,6 +178,7 @@ class LintSession:
                 first = next(iter(self.run_paths.values()), ".")
                 result.problems.append(FileProblem(first, "too deeply nested to analyse"))
                 return result
+            work: list[tuple[str, ModuleInfo]] = []
             for info in list(self.project.modules):
                 shown = self.run_paths.get(info.path)
                 if shown is None:
@@ -187,9 +191,70 @@ class LintSession:
                         continue
                     source.module = info.module
                     self.sources[shown] = source
-                try:
-                    result.findings.extend(self.findings_of(info))
-                except RecursionError:
-                    result.problems.append(FileProblem(shown, "too deeply nested to analyse"))
+                work.append((shown, info))
+            if progress is not None:
+                progress.start("checking", len(work))
+            from graphlint import parallel
+
+            if jobs > 1 and parallel.available() and len(work) > 1:
+                outcomes = parallel.check_modules(self, work, jobs, progress, fix_markers)
+            else:
+                outcomes = []
+                for shown, info in work:
+                    outcomes.append(self.check_module(shown, info, fix_markers))
+                    if progress is not None:
+                        progress.advance(detail=shown)
+            for shown, (findings, fixes, problem) in zip((s for s, _ in work), outcomes):
+                if problem:
+                    result.problems.append(FileProblem(shown, problem))
+                    continue
+                result.findings.extend(findings)
+                result.fixes.update(fixes)
         result.findings.sort(key=lambda f: f.sort_key)
         return result
+
+    def check_module(self, shown: str, info: ModuleInfo, fix_markers: bool = False):
+        """(findings, {id(finding): fix safety}, problem) of one run module."""
+        try:
+            findings = self.findings_of(info)
+        except RecursionError:
+            return [], {}, "too deeply nested to analyse"
+        fixes = {}
+        if fix_markers and findings:
+            source = self.sources.get(shown)
+            fixes = fix_availability(self.analysis, info, findings, source.text if source is not None else "")
+        return findings, fixes, ""
+
+    def module_paths(self) -> list[str]:
+        """The absolute paths of every module the run read: its files and those loaded for their helpers."""
+        return [info.path for info in self.project.modules if os.path.isabs(info.path)]
+
+
+def fix_availability(analysis, info: ModuleInfo, findings, text: str) -> dict[int, str]:
+    """``{id(finding): "safe" | "unsafe" | "display-only"}`` for the findings a fixer would rewrite (or
+    suggest a rewrite for) in the file as it is: the fix planner's first answer, as ``--fix`` would plan it.
+    Findings that their fixer refuses, or that no fixer handles, are absent."""
+    from graphlint.fixers import fixers_for
+
+    fixable = [f for f in findings if fixers_for(f.rule)]
+    if not fixable or not text:
+        return {}
+    from graphlint.fixers.base import Edit, FixContext
+
+    try:
+        context = FixContext(text, analysis, info)
+    except Exception:  # noqa: BLE001 - libcst cannot parse what Python can: no fix (as --fix would say)
+        return {}
+    context.findings = list(findings)
+    fixes = {}
+    for finding in fixable:
+        for fixer in fixers_for(finding.rule):
+            try:
+                plan = fixer.plan(finding, context)
+            except Exception:  # noqa: BLE001 - a fixer bug: --fix reports it; here, no marker
+                plan = None
+            if plan is not None:
+                if isinstance(plan, Edit):
+                    fixes[id(finding)] = plan.applicability.value
+                break
+    return fixes

@@ -70,3 +70,56 @@ def family_helpers(family):
         raise AssertionError(needle)
 
     return findings, symbols, line_of
+
+
+def graphlint_command():
+    """The installed ``graphlint`` console script next to this interpreter (``python -m graphlint.cli``
+    when the checkout is not installed)."""
+    script = os.path.join(os.path.dirname(sys.executable), "graphlint")
+    if os.path.isfile(script) and os.access(script, os.X_OK):
+        return [script]
+    return [sys.executable, "-m", "graphlint.cli"]
+
+
+def run_graphlint(*args, cwd=None, env=None, stdin=None, timeout=600):
+    """Run the installed ``graphlint`` command in a subprocess (text in, text out)."""
+    environment = dict(os.environ if env is None else env)
+    environment["PYTHONPATH"] = ROOT + os.pathsep + environment.get("PYTHONPATH", "")
+    return subprocess.run([*graphlint_command(), *args], cwd=cwd, env=environment, input=stdin,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def run_in_terminal(*args, cwd=None, env=None, timeout=600, columns=120):
+    """Run the installed ``graphlint`` with stdout and stderr on a pseudo-terminal; (exit code, output)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    environment = dict(os.environ if env is None else env)
+    environment["PYTHONPATH"] = ROOT + os.pathsep + environment.get("PYTHONPATH", "")
+    environment.setdefault("TERM", "xterm")
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    process = subprocess.Popen([*graphlint_command(), *args], cwd=cwd, env=environment, stdin=subprocess.DEVNULL,
+                               stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    chunks = []
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], timeout)
+            if not ready:
+                process.kill()
+                raise TimeoutError(f"graphlint {' '.join(args)} gave no output for {timeout} s")
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(master)
+    code = process.wait(timeout=timeout)
+    return code, b"".join(chunks).decode("utf-8", "replace")

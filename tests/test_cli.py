@@ -1,30 +1,104 @@
-"""The command line as users run it: output formats, exit codes, selection, configuration, pragmas."""
+"""The command line as users run it: output formats, exit codes, selection, configuration, inputs, pragmas.
+
+Most tests run the installed ``graphlint`` command in a subprocess (:func:`tests.support.run_graphlint`); the
+terminal behaviour (full format, colours, progress bar) is in tests/test_cli_terminal.py.
+"""
 
 import json
+import os
+import textwrap
 
 from graphlint.cli import main
-from tests.support import BROKEN_CELL, CLEAN_CELL, run_cli, write
+from tests.support import BROKEN_CELL, CLEAN_CELL, run_cli, run_graphlint, write
+
+MIXED_CELL = textwrap.dedent("""\
+    import mindspore as ms
+    from mindspore import nn
 
 
-def test_text_output_and_exit_codes(tmp_path, capsys):
+    class Net(nn.Cell):
+        def construct(self, x):
+            import math
+            x += 1
+            if x is 1.5:
+                x = x * 2
+            return x * math.pi
+    """)  # E5103 (unsafe fix) line 7, W5301 (safe fix) line 8, E5116 (unsafe fix) line 9
+
+ASNUMPY_CELL = textwrap.dedent("""\
+    import mindspore as ms
+    from mindspore import nn
+
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            y = x.asnumpy()
+            return x
+    """)  # W5501: a warning at lax, an error at strict
+
+
+def lines_of(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.strip()]
+
+
+def test_concise_output_and_exit_codes(tmp_path, capsys):
     bad = write(tmp_path, "bad.py", BROKEN_CELL)
     good = write(tmp_path, "good.py", CLEAN_CELL)
     assert main([good]) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == ""  # concise in a pipe: finding lines only, no summary
     assert main([bad, good]) == 1
     out = capsys.readouterr().out.strip().splitlines()
     assert out == [f"{bad}:7:9: E5101 try-in-graph " + out[0].split("try-in-graph ", 1)[1]]
     assert "`try` is not supported in graph code" in out[0]
+    result = run_graphlint("--output-format", "concise", bad, good)
+    assert result.returncode == 1 and lines_of(result.stdout) == out and result.stderr == ""
+    assert run_graphlint("--format", "text", bad).stdout.strip() == out[0]  # the old name of concise
 
 
-def test_json_fields(tmp_path, capsys):
+def test_full_format_summary_and_success_message(tmp_path):
+    path = write(tmp_path, "model.py", MIXED_CELL)
+    result = run_graphlint("--output-format", "full", path)
+    assert result.returncode == 1, result.stderr
+    out = result.stdout
+    assert "\x1b[" not in out  # no colours in a pipe
+    assert "error[E5103] import-in-graph [~]: `import math`" in out
+    assert "warning[W5301] augmented-assign-to-input [*]: `x += ...`" in out
+    assert f"  --> {path}:8:9" in out
+    assert "  8 |         x += 1\n    |         ^^^^^^\n" in out
+    assert "  = help: Rebind instead of updating in place" in out and "(graphlint --explain W5301)" in out
+    assert out.rstrip().endswith("Found 2 errors, 1 warning in 1 file (1 fixable with --fix, "
+                                 "2 more with --fix --unsafe-fixes).")
+    clean = run_graphlint("--output-format", "full", write(tmp_path, "clean.py", CLEAN_CELL))
+    assert clean.returncode == 0 and clean.stdout == "All checks passed: 1 file checked (7 lines), no findings.\n"
+    assert run_graphlint("--output-format", "full", "--quiet", path).stdout.count("Found") == 0
+    forced = run_graphlint("--output-format", "full", "--color", "always", path).stdout
+    assert "\x1b[1;31merror[E5103]\x1b[0m" in forced and "\x1b[1;33m^^^^^^\x1b[0m" in forced
+
+
+def test_caret_under_non_ascii_and_tabs(tmp_path):
+    text = MIXED_CELL.replace("        x += 1\n", "        s = 'é'; x += 1\n")
+    path = write(tmp_path, "model.py", text)
+    out = run_graphlint("--output-format", "full", "--select", "W5301", path).stdout
+    assert "  8 |         s = 'é'; x += 1\n    |                  ^^^^^^\n" in out
+
+
+def test_json_fields_fix_and_unchecked_files(tmp_path):
     bad = write(tmp_path, "bad.py", BROKEN_CELL)
-    assert main([bad, "--format", "json"]) == 1
-    records = json.loads(capsys.readouterr().out)
-    assert records == [{
+    fixable = write(tmp_path, "fixable.py", MIXED_CELL)
+    syntax = write(tmp_path, "syntax.py", "import mindspore\ndef f(:\n")
+    result = run_graphlint("--output-format", "json", str(tmp_path))
+    assert result.returncode == 2
+    records = json.loads(result.stdout)
+    assert records[0] == {
         "path": bad, "line": 7, "column": 9, "end_line": 7, "end_column": 12, "id": "E5101",
-        "symbol": "try-in-graph", "severity": "error", "message": records[0]["message"],
-    }]
+        "symbol": "try-in-graph", "severity": "error", "message": records[0]["message"], "fix": None,
+    }
+    assert [(r["path"], r["id"], r["fix"]) for r in records[1:]] == [
+        (fixable, "E5103", "unsafe"), (fixable, "W5301", "safe"), (fixable, "E5116", "unsafe"),
+        (syntax, "F0001", None)]
+    assert records[-1]["symbol"] == "cannot-check" and records[-1]["line"] == 2 and records[-1]["column"] == 7
+    assert "syntax error" in records[-1]["message"]
+    assert result.stderr == f"{syntax}: cannot check: syntax error at line 2, column 7: invalid syntax\n"
 
 
 def test_directory_recursion_skips_virtualenvs_and_hidden_folders(tmp_path, capsys):
@@ -39,27 +113,256 @@ def test_directory_recursion_skips_virtualenvs_and_hidden_folders(tmp_path, caps
     assert paths == {str(tmp_path / "pkg" / "model.py")}
 
 
-def test_select_and_ignore_by_id_symbol_and_family(tmp_path, capsys):
+def test_no_path_means_the_current_folder(tmp_path):
+    write(tmp_path, "pkg/model.py", BROKEN_CELL)
+    result = run_graphlint(cwd=tmp_path)
+    assert result.returncode == 1
+    assert lint_paths_of(result.stdout) == {"pkg/model.py"}
+
+
+def lint_paths_of(out: str) -> set[str]:
+    return {line.split(":")[0] for line in lines_of(out)}
+
+
+def test_select_and_ignore_by_id_symbol_family_prefix_and_severity(tmp_path, capsys):
     bad = write(tmp_path, "bad.py", BROKEN_CELL)
     for option in (["--ignore", "E5101"], ["--ignore", "try-in-graph"], ["--ignore", "statements"],
-                   ["--select", "W55"]):
+                   ["--select", "W55"], ["--select", "W"], ["--select", "I"], ["--ignore", "E"],
+                   ["--select", "warning"], ["--ignore", "error"], ["--select", "E", "--extend-ignore", "E51"]):
         assert main([bad, *option]) == 0, option
-    assert main([bad, "--select", "try-in-graph"]) == 1
+    for option in (["--select", "try-in-graph"], ["--select", "E"], ["--select", "e51"], ["--select", "error"],
+                   ["--select", "W", "--extend-select", "E5101"], ["--select", "ALL"]):
+        assert main([bad, *option]) == 1, option
     capsys.readouterr()
-    assert main([bad, "--select", "no-such-rule"]) == 2
-    assert "unknown rule selector" in capsys.readouterr().err
+    strict = write(tmp_path, "strict.py", ASNUMPY_CELL)
+    assert run_graphlint("--select", "error", strict).stdout == ""
+    out = run_graphlint("--select", "error", "--syntax-level", "strict", "--output-format", "json", strict).stdout
+    assert [(r["id"], r["severity"]) for r in json.loads(out)] == [("W5501", "error")]
+    result = run_graphlint(bad, "--select", "no-such-rule,E99")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == ("graphlint: error: --select: unknown rule selectors 'no-such-rule', 'E99' "
+                             "(graphlint --list-rules lists them)\n")
+    assert "--extend-ignore: unknown rule selector 'X1'" in run_graphlint(bad, "--extend-ignore", "X1").stderr
 
 
 def test_pyproject_configuration(tmp_path, capsys):
     write(tmp_path, "pyproject.toml", '[tool.graphlint]\nignore = ["try-in-graph"]\n')
     bad = write(tmp_path, "src/bad.py", BROKEN_CELL)
     assert main([bad]) == 0
-    write(tmp_path, "pyproject.toml", '[tool.graphlint]\nsyntax-level = "loose"\n')
-    assert main([bad]) == 2
-    assert "syntax level must be one of lax, strict" in capsys.readouterr().err
-    write(tmp_path, "pyproject.toml", '[tool.graphlint]\nbogus = 1\n')
-    assert main([bad]) == 2
-    assert "unknown option 'bogus'" in capsys.readouterr().err
+    write(tmp_path, "pyproject.toml", '[tool.graphlint]\nselect = ["E", "W"]\n')  # the README's example
+    assert main([bad]) == 1
+    capsys.readouterr()
+    errors = {
+        '[tool.graphlint]\nsyntax-level = "loose"\n': "syntax level must be one of lax, strict, not 'loose'",
+        '[tool.graphlint]\nbogus = 1\n': "unknown option 'bogus' in [tool.graphlint]",
+        '[tool.graphlint]\nselect = ["E99"]\n': "pyproject.toml: select: unknown rule selector 'E99'",
+        '[tool.graphlint]\nextend-ignore = "nope"\n': "pyproject.toml: extend-ignore: unknown rule selector 'nope'",
+        '[tool.graphlint]\nunroll-warn = "many"\n': "pyproject.toml: unroll-warn must be an integer, not 'many'",
+        '[tool.graphlint]\nselect = 3\n': "pyproject.toml: select must be a list of strings",
+        '[tool.graphlint]\noutput-format = "xml"\n': "format must be one of full, concise, text, json",
+        '[tool.graphlint.per-file-ignores]\n"tests/*" = ["nope"]\n':
+            "pyproject.toml: per-file-ignores 'tests/*': unknown rule selector 'nope'",
+        '[tool.graphlint]\nper-file-ignores = ["tests/*"]\n': "per-file-ignores must be a table",
+        '[tool.graphlint.validate]\ntimeout = "long"\n': "validate.timeout must be a number",
+        '[tool.graphlint.validate]\ninputz = {}\n': "unknown option 'inputz' in [tool.graphlint.validate]",
+        '[tool.graphlint\n': "cannot read [tool.graphlint]",
+    }
+    for text, message in errors.items():
+        write(tmp_path, "pyproject.toml", text)
+        result = run_graphlint(bad)
+        assert result.returncode == 2, text
+        assert result.stderr.count("\n") == 1 and message in result.stderr, (text, result.stderr)
+        assert str(tmp_path / "pyproject.toml") in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_per_file_ignores_and_extend_options(tmp_path):
+    write(tmp_path, "pyproject.toml", textwrap.dedent("""\
+        [tool.graphlint]
+        select = ["W"]
+        extend-select = ["E5101"]
+
+        [tool.graphlint.per-file-ignores]
+        "tests/*" = ["E5101"]
+        "legacy_*.py" = ["warning"]
+        """))
+    write(tmp_path, "src/model.py", MIXED_CELL.replace("        import math\n", "        try:\n"
+                                                           "            pass\n        finally:\n            pass\n"))
+    write(tmp_path, "tests/test_model.py", BROKEN_CELL)
+    write(tmp_path, "src/legacy_net.py", MIXED_CELL)
+    result = run_graphlint("--output-format", "json", ".", cwd=tmp_path)
+    found = sorted((r["path"], r["id"]) for r in json.loads(result.stdout))
+    assert found == [("src/model.py", "E5101"), ("src/model.py", "W5301")], result.stdout
+    # --select replaces select and extend-select from the file; --extend-select adds to it.
+    found = {r["id"] for r in json.loads(run_graphlint("--output-format", "json", "--select", "E51", ".",
+                                                       cwd=tmp_path).stdout)}
+    assert found == {"E5101", "E5103", "E5116"}
+    found = {r["id"] for r in json.loads(run_graphlint("--output-format", "json", "--extend-select", "E5103",
+                                                       "src/model.py", cwd=tmp_path).stdout)}
+    assert found == {"E5101", "W5301"}  # E5103 is gone from this text (the import became a try)
+
+
+BLOCK_BASE = "from mindspore import nn\n\n\nclass Block(nn.Cell):\n    pass\n"
+SUBCLASS = textwrap.dedent("""\
+    from pkg.base import Block
+
+
+    class Net(Block):
+        def construct(self, x):
+            x += 1
+            return x
+    """)  # a Cell only if pkg/base.py is found: W5301 at line 6
+
+
+def test_stdin(tmp_path):
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/base.py", BLOCK_BASE)
+    result = run_graphlint("-", stdin=MIXED_CELL, cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr == ""
+    assert [line.split(": ")[1].split()[0] for line in lines_of(result.stdout)] == ["E5103", "W5301", "E5116"]
+    assert lines_of(result.stdout)[1].startswith("-:8:9: W5301 augmented-assign-to-input ")
+    # Without a file name, `pkg.base` is not found: Net is not known to be a Cell.
+    assert run_graphlint("-", stdin=SUBCLASS, cwd=tmp_path).stdout == ""
+    # As the file it is: the path is shown, its imports resolve from there, its pyproject.toml applies.
+    result = run_graphlint("--stdin-filename", "pkg/model.py", "-", stdin=SUBCLASS, cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert lines_of(result.stdout)[0].startswith("pkg/model.py:6:9: W5301 augmented-assign-to-input ")
+    assert run_graphlint("--stdin-filename", "pkg/model.py", stdin=SUBCLASS, cwd=tmp_path).returncode == 1
+    write(tmp_path, "pyproject.toml", '[tool.graphlint.per-file-ignores]\n"pkg/model.py" = ["W5301"]\n')
+    result = run_graphlint("--stdin-filename", "pkg/model.py", "--output-format", "full", "-", stdin=SUBCLASS,
+                           cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout == "All checks passed: 1 file checked (7 lines), no findings.\n"
+    broken = run_graphlint("-", stdin="import mindspore\ndef f(:\n", cwd=tmp_path)
+    assert broken.returncode == 2
+    assert broken.stderr == "-: cannot check: syntax error at line 2, column 7: invalid syntax\n"
+    for args, message in ((["-", "pkg"], "- (standard input) cannot be combined with other paths"),
+                          (["--stdin-filename", "x.py", "pkg"], "--stdin-filename goes with - (standard input)"),
+                          (["--fix", "-"], "--fix and --diff rewrite files; they do not read standard input")):
+        result = run_graphlint(*args, stdin=SUBCLASS, cwd=tmp_path)
+        assert result.returncode == 2 and result.stderr.startswith(f"graphlint: error: {message}"), result.stderr
+        assert result.stderr.count("\n") == 1
+    latin = run_graphlint("-", stdin=None, cwd=tmp_path)  # empty input: nothing to report
+    assert latin.returncode == 0
+
+
+def test_statistics(tmp_path):
+    write(tmp_path, "a.py", MIXED_CELL)
+    write(tmp_path, "b.py", MIXED_CELL.replace("        import math\n", ""))
+    write(tmp_path, "c.py", BROKEN_CELL)
+    result = run_graphlint("--statistics", ".", cwd=tmp_path)
+    assert result.returncode == 1
+    rows = [line.split() for line in lines_of(result.stdout)]
+    assert rows == [["2", "E5116", "is-unsupported-operand", "error", "[~]", "2", "unsafe-fixable"],
+                    ["2", "W5301", "augmented-assign-to-input", "warning", "[*]", "2", "fixable"],
+                    ["1", "E5101", "try-in-graph", "error"],
+                    ["1", "E5103", "import-in-graph", "error", "[~]", "1", "unsafe-fixable"]]
+    records = json.loads(run_graphlint("--statistics", "--output-format", "json", ".", cwd=tmp_path).stdout)
+    assert records[0] == {"count": 2, "id": "E5116", "symbol": "is-unsupported-operand", "severity": "error",
+                          "safe_fixes": 0, "unsafe_fixes": 2}
+    full = run_graphlint("--statistics", "--output-format", "full", ".", cwd=tmp_path).stdout
+    assert full.rstrip().splitlines()[-1] == ("Found 4 errors, 2 warnings in 3 files (2 fixable with --fix, "
+                                              "3 more with --fix --unsafe-fixes).")
+    assert run_graphlint("--statistics", "--output-format", "sarif", ".", cwd=tmp_path).returncode == 2
+
+
+def test_show_fixes_quiet_and_the_fix_summary(tmp_path):
+    path = write(tmp_path, "model.py", MIXED_CELL)
+    listing = run_graphlint("--show-fixes", "--quiet", path).stdout
+    assert listing.endswith("Fixes available:\n"
+                            f"  {path}:7:9: E5103 [~] import-in-graph (unsafe, --fix --unsafe-fixes)\n"
+                            f"  {path}:8:9: W5301 [*] augmented-assign-to-input (safe, --fix)\n"
+                            f"  {path}:9:12: E5116 [~] is-unsupported-operand (unsafe, --fix --unsafe-fixes)\n")
+    diff = run_graphlint("--diff", path)
+    assert diff.returncode == 1 and "+        x = x + 1\n" in diff.stdout
+    assert diff.stderr.splitlines()[0] == "graphlint: 1 fix would be applied in 1 file, 2 refused"
+    assert "fixed " not in diff.stderr and "refused " in diff.stderr
+    shown = run_graphlint("--diff", "--show-fixes", path)
+    assert f"  fixed   {path}:8: W5301 augmented-assign-to-input:" in shown.stderr
+    quiet = run_graphlint("--diff", "--quiet", path)
+    assert quiet.stderr == "" and "x = x + 1" in quiet.stdout
+    fixed = run_graphlint("--fix", "--output-format", "full", path)
+    assert fixed.returncode == 1
+    assert fixed.stdout.rstrip().endswith("Found 2 errors in 1 file (2 fixable with --fix --unsafe-fixes).")
+    assert "x = x + 1" in open(path, encoding="utf-8").read()
+
+
+def test_jobs_share_the_project_index(tmp_path):
+    """Cell bases and helpers defined in other files resolve with --jobs as in one process."""
+    write(tmp_path, "zoo/__init__.py", "")
+    write(tmp_path, "zoo/base.py", textwrap.dedent("""\
+        from mindspore import nn
+
+
+        class Block(nn.Cell):
+            pass
+
+
+        def helper(x):
+            try:
+                return x * 2
+            except ValueError:
+                return x
+        """))
+    for index in range(12):
+        write(tmp_path, f"zoo/model_{index}.py", textwrap.dedent(f"""\
+            from zoo.base import Block, helper
+
+
+            class Net{index}(Block):
+                def construct(self, x):
+                    x += {index}
+                    return helper(x)
+            """))
+    outputs = {}
+    for jobs in ("1", "2", "3"):
+        result = run_graphlint("--jobs", jobs, "--no-cache", "--output-format", "json", "zoo", cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        outputs[jobs] = json.loads(result.stdout)
+    assert outputs["1"] == outputs["2"] == outputs["3"]
+    found = {(r["path"], r["id"]) for r in outputs["2"]}
+    assert ("zoo/base.py", "E5101") in found  # the helper's `try`, reached from construct in other files
+    assert {p for p, rule in found if rule == "W5301"} == {f"zoo/model_{i}.py" for i in range(12)}
+    assert all(r["fix"] == "safe" for r in outputs["2"] if r["id"] == "W5301")
+    for bad in ("-1", "many"):
+        result = run_graphlint("--jobs", bad, "zoo", cwd=tmp_path)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1 and "--jobs" in result.stderr
+
+
+def test_result_cache(tmp_path):
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/base.py", BLOCK_BASE)
+    write(tmp_path, "pkg/model.py", SUBCLASS)
+    first = run_graphlint("pkg/model.py", cwd=tmp_path)  # base.py is not in the run: read from disk
+    assert first.returncode == 1 and first.stdout.startswith("pkg/model.py:6:9: W5301")
+    entries = list((tmp_path / ".graphlint_cache").glob("run-*.json"))
+    assert len(entries) == 1 and (tmp_path / ".graphlint_cache" / ".gitignore").read_text().endswith("*\n")
+    # The entry answers the same run: doctor it and see the doctored answer.
+    entry = json.loads(entries[0].read_text())
+    assert str(tmp_path / "pkg" / "base.py") in entry["read"]
+    entry["problems"] = [["pkg/model.py", "doctored"]]
+    entries[0].write_text(json.dumps(entry))
+    assert run_graphlint("pkg/model.py", cwd=tmp_path).stderr == "pkg/model.py: cannot check: doctored\n"
+    assert run_graphlint("--no-cache", "pkg/model.py", cwd=tmp_path).stderr == ""
+    env = dict(os.environ, GRAPHLINT_NO_CACHE="1")
+    assert run_graphlint("pkg/model.py", cwd=tmp_path, env=env).stderr == ""
+    # A change to a file the run read from disk (not one of its files) invalidates the entry.
+    write(tmp_path, "pkg/base.py", "class Block:\n    pass\n")
+    second = run_graphlint("pkg/model.py", cwd=tmp_path)
+    assert second.returncode == 0 and second.stdout == "" and second.stderr == ""
+    # So does a change to a file of the run, and a change of options.
+    write(tmp_path, "pkg/base.py", BLOCK_BASE)
+    assert run_graphlint("pkg/model.py", cwd=tmp_path).returncode == 1
+    write(tmp_path, "pkg/model.py", SUBCLASS.replace("x += 1", "x = x + 1"))
+    assert run_graphlint("pkg/model.py", cwd=tmp_path).returncode == 0
+    write(tmp_path, "pkg/model.py", SUBCLASS)
+    assert run_graphlint("--ignore", "W5301", "pkg", cwd=tmp_path).returncode == 0
+    assert run_graphlint("pkg", cwd=tmp_path).returncode == 1
+    moved = tmp_path / "elsewhere"
+    assert run_graphlint("--cache-dir", str(moved), "pkg", cwd=tmp_path).returncode == 1
+    assert list(moved.glob("run-*.json"))
+    write(tmp_path, "pyproject.toml", '[tool.graphlint]\ncache-dir = "build/graphlint"\n')
+    assert run_graphlint("pkg", cwd=tmp_path).returncode == 1
+    assert list((tmp_path / "build" / "graphlint").glob("run-*.json"))
 
 
 def test_pylint_disable_comment(tmp_path, capsys):
@@ -77,23 +380,31 @@ def test_bad_files_get_one_line_and_the_run_goes_on(tmp_path):
     write(tmp_path, "syntax.py", "import mindspore\ndef f(:\n")
     with open(tmp_path / "latin.py", "wb") as handle:
         handle.write(b"import mindspore\nname = '\xe9'\n")
-    result = run_cli(str(tmp_path))
-    assert result.returncode == 2
-    assert "E5101 try-in-graph" in result.stdout
-    errors = result.stderr.strip().splitlines()
-    assert len(errors) == 2, errors
-    assert any("syntax.py: cannot check: syntax error at line 2" in e for e in errors)
-    assert any("latin.py: cannot check: cannot decode" in e for e in errors)
-    assert "Traceback" not in result.stderr
+    for run in (run_cli, run_graphlint):
+        result = run(str(tmp_path))
+        assert result.returncode == 2
+        assert "E5101 try-in-graph" in result.stdout
+        errors = result.stderr.strip().splitlines()
+        assert len(errors) == 2, errors
+        assert any("syntax.py: cannot check: syntax error at line 2" in e for e in errors)
+        assert any("latin.py: cannot check: cannot decode" in e for e in errors)
+        assert "Traceback" not in result.stderr
+    full = run_graphlint("--output-format", "full", str(tmp_path))
+    assert full.stdout.rstrip().endswith("Found 1 error in 1 file; 2 files could not be checked.")
 
 
 def test_missing_path_and_usage_errors(tmp_path):
-    result = run_cli(str(tmp_path / "nope.py"))
+    result = run_graphlint(str(tmp_path / "nope.py"))
     assert result.returncode == 2
     assert "nope.py: cannot check: no such file or directory" in result.stderr
-    result = run_cli("--format", "xml", str(tmp_path))
-    assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "invalid choice" in result.stderr
+    for args, message in ((["--format", "xml"], "invalid choice"), (["--color", "pink"], "invalid choice"),
+                          (["--validate"], "--validate goes with --fix or --diff"),
+                          (["--unsafe-fixes"], "--unsafe-fixes goes with --fix or --diff"),
+                          (["--baseline", "b.json", "--fix"], "--baseline and --write-baseline go with a lint run"),
+                          (["--no-such-option"], "unrecognized arguments")):
+        result = run_graphlint(*args, str(tmp_path))
+        assert result.returncode == 2, args
+        assert result.stderr.count("\n") == 1 and message in result.stderr, (args, result.stderr)
 
 
 def test_explain_and_list_rules(capsys):
@@ -104,6 +415,29 @@ def test_explain_and_list_rules(capsys):
     assert main(["--explain", "E9999"]) == 2
     assert main(["--list-rules"]) == 0
     assert "try-in-graph" in capsys.readouterr().out
+
+
+def test_subcommands(tmp_path):
+    import importlib.util
+
+    server = run_graphlint("server", "--help")
+    if importlib.util.find_spec("graphlint.server") is not None:
+        assert server.returncode == 0 and "graphlint server" in server.stdout
+    # A subcommand whose module is missing: one line, exit 2.
+    import subprocess
+    import sys
+
+    for name, module in (("explain-error", "graphlint.explain_error"), ("server", "graphlint.server")):
+        code = (f"import sys; sys.modules[{module!r}] = None; from graphlint.cli import main; "
+                f"sys.exit(main([{name!r}, '-']))")
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == (f"graphlint: error: `graphlint {name}` is not available in this installation "
+                                 f"({module} is missing)\n")
+    # `check` is the lint command, for a folder named like a subcommand.
+    write(tmp_path, "server/model.py", BROKEN_CELL)
+    result = run_graphlint("check", "server", cwd=tmp_path)
+    assert result.returncode == 1 and result.stdout.startswith("server/model.py:7:9: E5101")
 
 
 def test_baseline_reports_only_new_findings(tmp_path, capsys):
