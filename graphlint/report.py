@@ -273,7 +273,7 @@ def render_sarif(findings, problems=(), options: RenderOptions | None = None) ->
         notifications.append({
             "level": "error",
             "message": {"text": f"{problem.path}: cannot check: {problem.reason}"},
-            "descriptor": {"id": CANNOT_CHECK_ID, "name": CANNOT_CHECK_SYMBOL},
+            "descriptor": {"id": CANNOT_CHECK_ID, "index": 0},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(problem.path)},
                                                 "region": {"startLine": line, "startColumn": column}}}],
         })

@@ -1,0 +1,198 @@
+"""The command line's speed and memory, the four figures of issue #13.
+
+1. cold lint of mindcv 0.3.0 + mindocr 0.5.0 (``graphlint --no-cache``, default --jobs and --jobs 1) against the
+   time astroid alone needs to parse the same files (graphlint's own parse call, every ``.py`` file, one process);
+   target: within 1.5x;
+2. ``--jobs 2`` against ``--jobs 1`` on the same files; target: at least 1.7x faster on 2 cores;
+3. a warm re-run on the unchanged tree (the result cache) against a cold run; target: under 10 %; and, for the
+   record, a run after a one-file edit (the cache is per run, so that run is a cold one);
+4. peak memory on mindone 0.5.0 (949k lines): the largest resident set of one process (--jobs 1) and the peak of
+   the summed proportional set size (PSS, shared pages counted once) of all processes with the default --jobs;
+   target: under 700 MB.
+
+Every command runs the installed ``graphlint`` in a subprocess; wall times are the best of ``--repeat`` runs.
+The machine's load average is printed before each figure: on a shared machine, other jobs slow the runs (run
+the benchmark with ``nice`` and read the figures with the load). Sources come from PyPI through
+``benchmarks/corpus.py``.
+
+Run: ``nice python benchmarks/cli_speed.py [--repeat N] [--skip-mindone]`` (about 15 minutes on 2 cores with
+mindone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus import count_lines, fetch, python_files  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PARSE = """
+import sys, time
+from graphlint.analysis.source import SourceProblem, parse, read_source
+from graphlint.analysis.tree import deep_recursion
+files = sys.argv[1:]
+started = time.perf_counter()
+with deep_recursion():
+    for path in files:
+        try:
+            source = read_source(path)
+            parse(source.text, source.module_name, path)
+        except SourceProblem:
+            pass
+print(time.perf_counter() - started)
+"""
+
+
+def graphlint() -> list[str]:
+    script = os.path.join(os.path.dirname(sys.executable), "graphlint")
+    return [script] if os.path.isfile(script) else [sys.executable, "-m", "graphlint.cli"]
+
+
+def load() -> str:
+    try:
+        with open("/proc/loadavg", encoding="ascii") as handle:
+            return " ".join(handle.read().split()[:3])
+    except OSError:
+        return "n/a"
+
+
+def _tree_memory(root_pid: int) -> tuple[int, int]:
+    """(summed RSS, summed PSS) in bytes of ``root_pid`` and its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    pending, rss, pss = [root_pid], 0, 0
+    while pending:
+        pid = pending.pop()
+        pending.extend(children.get(pid, ()))
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as handle:
+                for line in handle:
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1]) * 1024
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1]) * 1024
+        except OSError:
+            continue
+    return rss, pss
+
+
+def run(args, cwd, *, env=None, measure_memory=False) -> dict:
+    """Run graphlint; wall seconds, exit code, and with ``measure_memory`` the peak summed RSS / PSS."""
+    environment = dict(os.environ if env is None else env)
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, environment.get("PYTHONPATH")]))
+    started = time.perf_counter()
+    process = subprocess.Popen([*graphlint(), *args], cwd=cwd, env=environment, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    peak_rss = peak_pss = 0
+    if measure_memory and os.path.isdir("/proc"):
+        while process.poll() is None:
+            rss, pss = _tree_memory(process.pid)
+            peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
+            time.sleep(0.25)
+    _, errors = process.communicate()
+    elapsed = time.perf_counter() - started
+    text = errors.decode("utf-8", "replace")
+    if process.returncode not in (0, 1) or "internal error" in text or "Traceback" in text:
+        raise SystemExit(f"graphlint {' '.join(args)} failed ({process.returncode}): {text.strip()[-500:]}")
+    return {"seconds": elapsed, "code": process.returncode, "rss": peak_rss, "pss": peak_pss}
+
+
+def best(args, cwd, repeat: int, **kw) -> float:
+    return min(run(args, cwd, **kw)["seconds"] for _ in range(repeat))
+
+
+def parse_seconds(files, repeat: int) -> float:
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")])))
+    times = []
+    for _ in range(repeat):
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
+            handle.write(PARSE)
+        try:
+            out = subprocess.run([sys.executable, handle.name, *files], env=environment, capture_output=True,
+                                 text=True, check=True).stdout
+        finally:
+            os.unlink(handle.name)
+        times.append(float(out.strip().splitlines()[-1]))
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=2, help="runs per timing; the best is kept (default 2)")
+    parser.add_argument("--skip-mindone", action="store_true", help="skip the memory figure (about 8 minutes)")
+    args = parser.parse_args()
+    repeat = max(1, args.repeat)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+    work = tempfile.mkdtemp(prefix="graphlint-bench-")
+    try:
+        for name in ("mindcv", "mindocr"):
+            shutil.copytree(fetch(name), os.path.join(work, name))
+        folders = ["mindcv", "mindocr"]
+        files = [f for folder in folders for f in python_files(os.path.join(work, folder))]
+        lines = count_lines(files)
+        print(f"mindcv 0.3.0 + mindocr 0.5.0: {len(files)} files, {lines:,} lines; {cores} cores; "
+              f"nice {os.nice(0)}")
+
+        print(f"\n[1] cold lint vs astroid parse (load {load()})")
+        parse_s = parse_seconds(files, repeat)
+        cold_default = best(["--no-cache", *folders], work, repeat)
+        cold_one = best(["--no-cache", "--jobs", "1", *folders], work, repeat)
+        print(f"  astroid parse, one process        {parse_s:7.1f} s")
+        print(f"  graphlint, default --jobs ({cores})     {cold_default:7.1f} s  = {cold_default / parse_s:4.2f}x parse "
+              f"({lines / cold_default:,.0f} lines/s)  target <= 1.5x: "
+              f"{'holds' if cold_default <= 1.5 * parse_s else 'DOES NOT HOLD'}")
+        print(f"  graphlint, --jobs 1               {cold_one:7.1f} s  = {cold_one / parse_s:4.2f}x parse "
+              f"({lines / cold_one:,.0f} lines/s)")
+
+        print(f"\n[2] --jobs 2 vs --jobs 1 (load {load()})")
+        two = best(["--no-cache", "--jobs", "2", *folders], work, repeat)
+        print(f"  --jobs 1 {cold_one:6.1f} s, --jobs 2 {two:6.1f} s: {cold_one / two:4.2f}x faster  target >= 1.7x: "
+              f"{'holds' if cold_one / two >= 1.7 else 'DOES NOT HOLD'}")
+
+        print(f"\n[3] warm re-run (the result cache) vs cold (load {load()})")
+        cache = os.path.join(work, "cache")
+        cold = run(["--cache-dir", cache, *folders], work)["seconds"]
+        warm = best(["--cache-dir", cache, *folders], work, max(repeat, 3))
+        print(f"  cold {cold:6.1f} s, warm {warm:5.2f} s: {100 * warm / cold:4.1f} % of cold  target < 10 %: "
+              f"{'holds' if warm < 0.1 * cold else 'DOES NOT HOLD'}")
+        edited = os.path.join(work, "mindcv", "models", "resnet.py")
+        with open(edited, "a", encoding="utf-8") as handle:
+            handle.write("\n# an edit\n")
+        after_edit = run(["--cache-dir", cache, *folders], work)["seconds"]
+        print(f"  after a one-file edit {after_edit:6.1f} s ({100 * after_edit / cold:3.0f} % of cold: any change "
+              "re-runs the whole lint)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    if not args.skip_mindone:
+        package = fetch("mindone")
+        root, folder = os.path.split(package)
+        files = python_files(package)
+        print(f"\n[4] peak memory on mindone 0.5.0 ({len(files)} files, {count_lines(files):,} lines; load {load()})")
+        one = run(["--no-cache", "--jobs", "1", folder], root, measure_memory=True)
+        print(f"  --jobs 1: {one['seconds']:6.0f} s, peak RSS {one['rss'] / 2**20:6.0f} MB  target < 700 MB: "
+              f"{'holds' if one['rss'] < 700 * 2**20 else 'DOES NOT HOLD'}")
+        many = run(["--no-cache", folder], root, measure_memory=True)
+        print(f"  default --jobs ({cores}): {many['seconds']:6.0f} s, peak summed RSS {many['rss'] / 2**20:6.0f} MB, "
+              f"summed PSS {many['pss'] / 2**20:6.0f} MB  (load after: {load()})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
