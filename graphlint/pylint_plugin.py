@@ -42,15 +42,15 @@ class _RunState:
             path = getattr(module, "file", None)
             if not path or not path.endswith(".py") or _is_installed(path):
                 continue
-            self.session.add_module(module, path)
+            self.session.admit(module, path)
 
     def findings(self, module, syntax_level: str):
         if self.session is None or syntax_level != self.level:
             self.level = syntax_level
             self.session = LintSession(config_for=self._config)
             self._seed_from_astroid_cache()
-        info = self.session.add_module(module, module.file)
-        return self.session.findings_of(info)
+        info = self.session.admit(module, module.file) if module.file else None
+        return self.session.findings_of(info) if info is not None else []
 
     def _config(self, path) -> Config:
         folder = os.path.dirname(os.path.abspath(path or "."))

@@ -14,8 +14,10 @@ from graphlint.fixers import FIXER_MODULES, FIXERS, fix_safety, fixers_for
 from graphlint.fixers.driver import fix_paths
 from graphlint.validate.validator import EntryRef, validate_entry
 
+# Fixture pairs grouped per rule: fixtures/fixes/<rule symbol>/<case>_input.py and <case>_expected.py.
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "fixes")
-CASES = sorted(name[: -len("_input.py")] for name in os.listdir(FIXTURES) if name.endswith("_input.py"))
+CASES = sorted(f"{rule}/{name[: -len('_input.py')]}" for rule in os.listdir(FIXTURES)
+               for name in os.listdir(os.path.join(FIXTURES, rule)) if name.endswith("_input.py"))
 
 
 def _read(path):
@@ -29,7 +31,7 @@ def _header(text):
 
 
 def _fixed_copy(case, tmp_path, **kw):
-    target = tmp_path / f"{case}.py"
+    target = tmp_path / f"{case.split('/')[1]}.py"
     shutil.copy(os.path.join(FIXTURES, f"{case}_input.py"), target)
     original = _read(target)
     unsafe = "# unsafe" in original
@@ -41,6 +43,10 @@ def _fixed_copy(case, tmp_path, **kw):
 def test_fixture_is_rewritten_as_expected(case, tmp_path):
     target, original, report = _fixed_copy(case, tmp_path)
     expected = _read(os.path.join(FIXTURES, f"{case}_expected.py"))
+    rule = case.split("/")[0]
+    touched = {a.symbol for a in report.applied} | {r.symbol for r in report.refused}
+    if "# display" not in original or expected != original:
+        assert rule in touched, f"the fixture of {rule} does not exercise it: {sorted(touched)}"
     if "# display" in original:
         # A display-only fix writes nothing; the expected file is its suggestion, shown with the refusal.
         assert _read(target) == original and not report.applied
@@ -72,14 +78,16 @@ def test_fixed_code_compiles_and_matches_pynative(case):
     if "# refused" in original or fixed == original:
         pytest.skip("refused case: the file is left as it is")
     entry, inputs = _header(original)
-    verdict = validate_entry(EntryRef(case, entry, True, len(inputs)), f"{case}.py", original, fixed, FIXTURES,
+    name = case.split("/")[1]
+    verdict = validate_entry(EntryRef(name, entry, True, len(inputs)), f"{name}.py", original, fixed,
+                             os.path.join(FIXTURES, case.split("/")[0]),
                              inputs, timeout=300, memory_mb=16384)
     assert verdict.ok and verdict.compared, verdict.reason
 
 
 def test_unsafe_fixes_need_the_flag(tmp_path):
     target = tmp_path / "imports.py"
-    shutil.copy(os.path.join(FIXTURES, "import_input.py"), target)
+    shutil.copy(os.path.join(FIXTURES, "import-in-graph", "import_input.py"), target)
     before = _read(target)
     report = fix_paths([str(target)], Config())
     assert _read(target) == before
@@ -90,7 +98,7 @@ def test_failed_validation_leaves_the_file_untouched(tmp_path):
     # The fix is right, but the declared inputs make the original fail in PYNATIVE_MODE (rank mismatch):
     # validation cannot pass, so nothing may be written.
     target = tmp_path / "model.py"
-    shutil.copy(os.path.join(FIXTURES, "inplace_input.py"), target)
+    shutil.copy(os.path.join(FIXTURES, "augmented-assign-to-input", "inplace_input.py"), target)
     (tmp_path / "pyproject.toml").write_text('[tool.graphlint.validate.inputs]\n"model:Net" = ["int:3"]\n')
     from graphlint.config import config_for
 
@@ -117,7 +125,7 @@ def test_display_only_fix_says_why_it_offers_nothing():
     from graphlint.fixers.loops import TensorWhileToWhileLoop
     from graphlint.lint import lint_paths
 
-    path = os.path.join(FIXTURES, "while_loop_refused_input.py")
+    path = os.path.join(FIXTURES, "tensor-condition-control-flow", "while_loop_refused_input.py")
     lint = lint_paths([path], Config())
     [finding] = [f for f in lint.findings if f.rule.symbol == "tensor-condition-control-flow"]
     context = FixContext(_read(path), lint.analysis, lint.analysis.project.info(lint.sources[path].module))

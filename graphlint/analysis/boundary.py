@@ -32,16 +32,21 @@ def is_top_level(analysis, graph) -> bool:
         return True
     if graph.cls is None:
         return True
-    inner_ids, inner_names = _inner_cells(analysis)
-    return id(graph.cls) not in inner_ids and graph.cls.name not in inner_names
+    inner_classes, inner_names = _inner_cells(analysis)
+    return _class_key(graph.cls) not in inner_classes and graph.cls.name not in inner_names
 
 
-def _inner_cells(analysis) -> tuple[set[int], set[str]]:
-    """ids of the Cell classes the project builds as components of other Cells, and the identifier-like
+def _class_key(cls: nodes.ClassDef) -> tuple[str, str]:
+    """A class by its file and qualified name: stable while other modules are re-parsed (ids are not)."""
+    return (cls.root().file or "", cls.qname())
+
+
+def _inner_cells(analysis) -> tuple[set[tuple[str, str]], set[str]]:
+    """The Cell classes (see ``_class_key``) the project builds as components of other Cells, and the identifier-like
     strings of the run (names a builder may instantiate), merged from per-module facts."""
 
     def merge():
-        inner: set[int] = set()
+        inner: set[tuple[str, str]] = set()
         names: set[str] = set()
         for info in list(analysis.project.modules):
             module_inner, module_names = analysis.module_fact("inner-cells", info,
@@ -53,8 +58,8 @@ def _inner_cells(analysis) -> tuple[set[int], set[str]]:
     return analysis.project_fact("inner-cells", merge)
 
 
-def _inner_cells_of(project, info) -> tuple[set[int], set[str]]:
-    inner: set[int] = set()
+def _inner_cells_of(project, info) -> tuple[set[tuple[str, str]], set[str]]:
+    inner: set[tuple[str, str]] = set()
     names: set[str] = set()
     called_functions: list = []
 
@@ -76,7 +81,7 @@ def _inner_cells_of(project, info) -> tuple[set[int], set[str]]:
         for call in nodes_of_class(scope, nodes.Call):
             cls = cell_class(info, call.func)
             if cls is not None and cls is not skip:
-                inner.add(id(cls))
+                inner.add(_class_key(cls))
 
     module = info.module
     names.update(_identifier_strings(module))
@@ -97,10 +102,10 @@ def _inner_cells_of(project, info) -> tuple[set[int], set[str]]:
                 if isinstance(part, nodes.Call):
                     cls = cell_class(info, part.func)
                     if cls is not None:
-                        inner.add(id(cls))
+                        inner.add(_class_key(cls))
                 elif isinstance(part, nodes.Name):
                     for cls in _cells_bound_to(info, part, cell_class):
-                        inner.add(id(cls))
+                        inner.add(_class_key(cls))
     # Functions a Cell calls, and the functions they call: the Cells they create are components.
     seen: set[int] = set()
     while called_functions:

@@ -15,6 +15,7 @@ from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.scope import GraphFunction, ScopeIndex, function_reference, graph_functions_in
+from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.values import FunctionValues, Value, const, join, of_python, parameter_values, unknown, variable
 
 
@@ -36,6 +37,7 @@ class Analysis:
         self._module_facts: dict[tuple[str, int], tuple[object, object]] = {}
         self._project_facts: dict[str, object] = {}
         self._keyed_nodes: dict[int, nodes.NodeNG] = {}
+        self._class_facts: dict[tuple[str, int], tuple] = {}
         self.version = 0  # counts changes of the project: facts of the whole run are valid for one version
 
     # -- scope ----------------------------------------------------------------------------------------
@@ -66,40 +68,66 @@ class Analysis:
     # -- changes --------------------------------------------------------------------------------------
     def replace_module(self, path: str, module: nodes.Module | None) -> ModuleInfo | None:
         """Put ``module`` in place of the module at ``path`` (add it if new; remove it when ``module`` is None),
-        and forget the facts it may change."""
+        and forget the facts it may change.
+
+        What other modules read of a module is its *interface*: everything but the bodies of its graph
+        functions (whose attribute writes count, though). When only graph-function bodies changed (what
+        ``--fix`` does), the modules that import it keep their facts; the callers of its graph functions (their
+        return values) and the helpers it calls (their parameters) are analysed again."""
         old = self.project.by_path.get(self.project.normalise(path))
-        affected = self._affected_by(old) if old is not None else set()
+        graph_names = self._graph_function_names(old) if old is not None else set()
+        affected: set[int] = set()
+        if old is not None:
+            affected |= self._call_neighbours(old)
         info = self.project.replace(path, module) if module is not None else None
         if module is None and old is not None:
             self.project.forget(path)
-        if info is not None:
-            affected |= self._affected_by(info)
+        changed_interface = old is None or info is None or \
+            _interface(old.module, graph_names) != _interface(info.module, graph_names)
+        for current in (old, info):
+            if current is None:
+                continue
+            affected.add(id(current.module))
+            if changed_interface:
+                affected |= {id(other.module) for other in self.project.importers(current)}
+                if self.index.defines_jit_class(current):
+                    affected |= {id(other.module) for other in self.project.modules}  # any code may call it
         self._forget(affected, old)
         return info
 
-    def _affected_by(self, info: ModuleInfo) -> set[int]:
-        """ids of the modules whose facts may depend on ``info``: itself, the modules that import it
-        (transitively), and the modules of the helpers their graph code reaches."""
-        importers = self.project.importers(info)
-        affected = {id(info.module)} | {id(other.module) for other in importers}
-        if self._scope is not None:
-            # Helpers called from the changed code get their parameters from it.
-            pending = [g for g in self._scope.values() if id(g.node.root()) in affected]
-            seen: set[int] = set()
-            while pending:
-                graph = pending.pop()
-                for _node, target in self.index.edges_of(graph):
-                    func = target[0]
-                    if id(func) in seen:
-                        continue
-                    seen.add(id(func))
-                    affected.add(id(func.root()))
-                    reached = self._scope.get(id(func))
-                    if reached is not None:
-                        pending.append(reached)
-        if self.index.defines_jit_class(info):
-            affected |= {id(other.module) for other in self.project.modules}  # any code may call its methods
-        return affected
+    def _graph_function_names(self, info: ModuleInfo) -> set[str]:
+        _ = self.scope  # the scope before the change (cheap to rediscover: references are cached per function)
+        return {g.name for g in self._by_module.get(id(info.module), {}).values()}
+
+    def _call_neighbours(self, info: ModuleInfo) -> set[int]:
+        """ids of the modules whose values depend on the graph code of ``info``: the modules of the graph
+        functions that call its graph functions (transitively: return values flow up), and of the helpers that
+        code calls (transitively: parameters flow down)."""
+        _ = self.scope
+        own = list(self._by_module.get(id(info.module), {}).values())
+        found: set[int] = set()
+        pending, callers = list(own), set()
+        while pending:  # callers, upwards
+            graph = pending.pop()
+            for caller, _node in self._references.get(id(graph.node), ()):
+                if id(caller.node) not in callers:
+                    callers.add(id(caller.node))
+                    found.add(id(caller.node.root()))
+                    pending.append(caller)
+        pending = own + [g for g in self._scope.values() if id(g.node) in callers]
+        seen: set[int] = set()
+        while pending:  # callees, downwards
+            graph = pending.pop()
+            for _node, target in self.index.edges_of(graph):
+                func = target[0]
+                if id(func) in seen:
+                    continue
+                seen.add(id(func))
+                found.add(id(func.root()))
+                reached = self._scope.get(id(func))
+                if reached is not None:
+                    pending.append(reached)
+        return found
 
     def _forget(self, affected: set[int], old: ModuleInfo | None) -> None:
         self.version += 1
@@ -118,6 +146,7 @@ class Analysis:
         self._summaries = {k: v for k, v in self._summaries.items() if not stale(self._keyed_nodes.get(k))}
         self._specialised = {k: v for k, v in self._specialised.items() if not stale(self._keyed_nodes.get(k[0]))}
         self._module_facts = {k: v for k, v in self._module_facts.items() if k[1] not in affected}
+        self._class_facts = {k: v for k, v in self._class_facts.items() if id(v[0].root()) not in affected}
         self._keyed_nodes = {k: n for k, n in self._keyed_nodes.items() if not stale(n)}
 
     def _key(self, node) -> int:
@@ -281,10 +310,22 @@ class Analysis:
             self._attributes[key] = self._attribute_value(cls, name)
         return self._attributes[key]
 
+    def class_fact(self, kind: str, cls: nodes.ClassDef, compute):
+        """``compute(project, cls)``, cached while none of the modules of the class and its project bases
+        changed (such facts may hold their nodes)."""
+        key = (kind, id(cls))
+        cached = self._class_facts.get(key)
+        if cached is not None and cached[0] is cls and all(self.project.by_node.get(id(module)) is info
+                                                           for module, info in cached[1]):
+            return cached[2]
+        result = compute(self.project, cls)
+        modules = tuple((klass.root(), self.project.info(klass.root())) for klass in self.project.mro(cls))
+        self._class_facts[key] = (cls, modules, result)
+        return result
+
     def attribute_assignments(self, cls: nodes.ClassDef) -> dict:
-        """``self.NAME = value`` anywhere in the class or its project bases, cached per module version."""
-        return self.module_fact(f"attributes:{id(cls)}", self.project.info(cls.root()),
-                                lambda _info: self.project.attribute_assignments(cls))
+        """``self.NAME = value`` anywhere in the class or its project bases (subclass first)."""
+        return self.class_fact("attribute-assignments", cls, lambda project, klass: project.attribute_assignments(klass))
 
     def _attribute_value(self, cls: nodes.ClassDef, name: str) -> Value:
         if name == "training":
@@ -332,6 +373,29 @@ class Analysis:
         if isinstance(expr, nodes.Name) and expr.name == "None":
             return of_python(None)
         return unknown()
+
+
+def _interface(module: nodes.Module, graph_names: set[str]) -> str:
+    """What other modules can read of ``module``: its text with the bodies of the named graph functions left
+    out (the attributes they assign kept)."""
+    parts = []
+    stack = [(module, None)]
+    while stack:
+        node, cls = stack.pop()
+        if isinstance(node, nodes.FunctionDef) and \
+                (f"{cls.name}.{node.name}" if cls is not None else node.name) in graph_names:
+            written = sorted({target.attrname for target in nodes_of_class(node, nodes.AssignAttr)})
+            parts.append(f"graph {node.name}({node.args.as_string()}) {written}")
+            continue
+        if isinstance(node, (nodes.Module, nodes.ClassDef)):
+            if isinstance(node, nodes.ClassDef):
+                decorators = [d.as_string() for d in node.decorators.nodes] if node.decorators else []
+                parts.append(f"class {node.name}({', '.join(b.as_string() for b in node.bases)}) {decorators}")
+            for child in reversed(node.body):
+                stack.append((child, node if isinstance(node, nodes.ClassDef) else cls))
+            continue
+        parts.append(node.as_string())
+    return "\n".join(parts)
 
 
 def _returned(values: FunctionValues) -> Value:

@@ -780,6 +780,12 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
             inputs=_BOTH_SIGNS,
             title="`if` on a Tensor value",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        y = ops.where(x.sum() > 0, x * 2, x - 1)
+                        return y
+            """,
         ),
         Example(
             """

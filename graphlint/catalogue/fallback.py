@@ -18,6 +18,8 @@ _DICT_INPUTS = (
     "({'a': Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), "
     "'b': Tensor(np.ones((2, 3), np.float32))},)"
 )
+# Two calls: the first takes the true branch of `x.sum() > 0`, the second the false one.
+_BOTH_SIGNS = "[(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)),), (Tensor(-np.arange(6, dtype=np.float32).reshape(2, 3) - 1),)]"
 _PAIR_INPUTS = (
     "(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), Tensor(np.ones((2, 3), np.float32)))"
 )
@@ -75,6 +77,26 @@ ASNUMPY_IN_GRAPH = Rule(
             entry="net",
             title="`Tensor.numpy()`",
             lines=3,
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if x.sum().asnumpy() > 0:
+                        return x * 2
+                    return x - 1
+            """,
+            error="cannot get attributes asnumpy",
+            inputs=_BOTH_SIGNS,
+            title="`Tensor.asnumpy()` compared in a condition",
+            lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        if x.sum() > 0:
+                            return x * 2
+                        return x - 1
+            """,
         ),
     ),
     clean=(
@@ -138,6 +160,11 @@ NUMPY_CALL_ON_TENSOR = Rule(
             title="NumPy function on a Tensor (`np.exp(x)`)",
             export=FAILS,
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        return ops.exp(x)
+            """,
         ),
         falls_back(
             """
@@ -148,6 +175,11 @@ NUMPY_CALL_ON_TENSOR = Rule(
             error="the inputs should be constant, but found variable",
             title="`np.where` on a Tensor",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        return Tensor(ops.where(x > 2, x, 0))
+            """,
         ),
     ),
     clean=(
@@ -214,6 +246,13 @@ MATH_CALL_ON_TENSOR = Rule(
             title="`math.*` on a Tensor",
             export=FAILS,
             lines=5,
+            fixed="""
+                import math
+
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        return x / ops.sqrt(ops.sum(x))
+            """,
         ),
     ),
     clean=(

@@ -76,6 +76,17 @@ TENSOR_ITEM_IN_GRAPH = Rule(
             strict=OK,
             title="branch on `t.item()`",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        if x.sum() > 20:
+                            return x * 2
+                        return x
+
+                def drive(call, target, inputs):
+                    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+                    return [call(x), call(x * 2)]
+            """,
         ),
     ),
     clean=(

@@ -67,6 +67,19 @@ AUGMENTED_ASSIGN_TO_INPUT = Rule(
             """),
             title="`x += ...` on an argument",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        x = x + 1
+                        return x * 2
+
+                def drive(call, target, inputs):
+                    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+                    first = call(x).asnumpy()
+                    x_after_first = x.asnumpy().copy()
+                    second = call(x).asnumpy()
+                    return [first, x_after_first, second]
+            """,
         ),
         diverges(
             _snapshot("""
@@ -81,6 +94,23 @@ AUGMENTED_ASSIGN_TO_INPUT = Rule(
             """),
             title="residual `x += block(x)`",
             lines=7,
+            fixed="""
+                class Net(nn.Cell):
+                    def __init__(self):
+                        super().__init__()
+                        self.dense = nn.Dense(3, 3, weight_init="ones", bias_init="zeros")
+
+                    def construct(self, x):
+                        x = x + self.dense(x)
+                        return x
+
+                def drive(call, target, inputs):
+                    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+                    first = call(x).asnumpy()
+                    x_after_first = x.asnumpy().copy()
+                    second = call(x).asnumpy()
+                    return [first, x_after_first, second]
+            """,
         ),
         diverges(
             _snapshot("""
@@ -92,6 +122,19 @@ AUGMENTED_ASSIGN_TO_INPUT = Rule(
             entry="step",
             title="`x *= ...` in a `@jit` function",
             lines=3,
+            fixed="""
+                @ms.jit
+                def step(x):
+                    x = x * 2
+                    return x
+
+                def drive(call, target, inputs):
+                    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+                    first = call(x).asnumpy()
+                    x_after_first = x.asnumpy().copy()
+                    second = call(x).asnumpy()
+                    return [first, x_after_first, second]
+            """,
         ),
     ),
     clean=(
@@ -180,6 +223,14 @@ AUGMENTED_ASSIGN_TO_CONSTANT_TENSOR = Rule(
             """,
             title="`acc = Tensor(0.0)` accumulator with `acc += ...`",
             lines=5,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        loss = Tensor(0.0, ms.float32)
+                        for i in range(3):
+                            loss = loss + x.sum()
+                        return loss
+            """,
         ),
         diverges(
             """
@@ -194,6 +245,16 @@ AUGMENTED_ASSIGN_TO_CONSTANT_TENSOR = Rule(
             """,
             title="Tensor loop counter `i += 1`",
             lines=7,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        i = Tensor(0, ms.int32)
+                        n = Tensor(3, ms.int32)
+                        while i < n:
+                            x = x + 1
+                            i = i + 1
+                        return x
+            """,
         ),
         diverges(
             """
@@ -207,6 +268,15 @@ AUGMENTED_ASSIGN_TO_CONSTANT_TENSOR = Rule(
             """,
             title="module-level Tensor with `+=`",
             lines=6,
+            fixed="""
+                ZERO = Tensor(np.zeros((2, 3), np.float32))
+
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        acc = ZERO
+                        acc = acc + x
+                        return acc
+            """,
         ),
     ),
     clean=(
@@ -301,6 +371,22 @@ AUGMENTED_ASSIGN_TO_ATTRIBUTE_ALIAS = Rule(
             """,
             title="alias of a Tensor attribute with `+=`",
             lines=8,
+            fixed="""
+                class Net(nn.Cell):
+                    def __init__(self):
+                        super().__init__()
+                        self.bias = Tensor(np.ones((2, 3), np.float32))
+
+                    def construct(self, x):
+                        b = self.bias
+                        b = b + 1
+                        return x + b
+
+                def drive(call, target, inputs):
+                    out = [call(*args) for args in inputs]
+                    out.append(target.bias)
+                    return out
+            """,
         ),
         diverges(
             """
@@ -321,6 +407,22 @@ AUGMENTED_ASSIGN_TO_ATTRIBUTE_ALIAS = Rule(
             """,
             title="alias of a Parameter with `+=`",
             lines=8,
+            fixed="""
+                class Net(nn.Cell):
+                    def __init__(self):
+                        super().__init__()
+                        self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w", requires_grad=False)
+
+                    def construct(self, x):
+                        w = self.w
+                        w = w + 1
+                        return x + w
+
+                def drive(call, target, inputs):
+                    out = [call(*args) for args in inputs]
+                    out.append(target.w.value())
+                    return out
+            """,
         ),
     ),
     clean=(

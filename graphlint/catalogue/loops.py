@@ -85,6 +85,15 @@ PYTHON_LOOP_EXCEEDS_CALL_DEPTH = Rule(
             error="Exceed function call depth limit 1000",
             title="`for i in range(N)` with N >= 499",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        i = Tensor(0, ms.int32)
+                        while i < 499:
+                            x = x + 1
+                            i = i + 1
+                        return x
+            """,
         ),
         fails(
             """
@@ -98,6 +107,16 @@ PYTHON_LOOP_EXCEEDS_CALL_DEPTH = Rule(
             error="Exceed function call depth limit 1000",
             title="nested `for` loops (50 x 10)",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        i = Tensor(0, ms.int32)
+                        while i < 50:
+                            for j in range(10):
+                                x = x + 1
+                            i = i + 1
+                        return x
+            """,
         ),
         fails(
             """
@@ -214,6 +233,15 @@ PYTHON_LOOP_UNROLLS = Rule(
             """,
             title="`for i in range(N)` with N > 64",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        i = Tensor(0, ms.int32)
+                        while i < 100:
+                            x = x * 0.5 + 1
+                            i = i + 1
+                        return x
+            """,
         ),
         passes(
             """
@@ -226,6 +254,16 @@ PYTHON_LOOP_UNROLLS = Rule(
             """,
             title="nested loops whose trip counts multiply past 64",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        i = Tensor(0, ms.int32)
+                        while i < 10:
+                            for j in range(10):
+                                x = x * 0.5 + 1
+                            i = i + 1
+                        return x
+            """,
         ),
     ),
     clean=(

@@ -1,9 +1,21 @@
 """Statements and expressions that MindSpore's graph parser rejects."""
 
+from dataclasses import dataclass
+
 from graphlint.catalogue.model import FAILS, Rule, Severity, diverges, fails, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "statements"
+
+
+@dataclass(frozen=True)
+class UnsupportedIdentity:
+    """What `a is b` compares against, for the `is` -> `==` rewrite: a class MindSpore turns into an instance
+    maker (a Cell, Primitive or @jit_class class) fails under `==` too (measured: "name '__input_key_0__' is
+    not defined")."""
+
+    operand: str  # "a float", "a Cell class", ...
+    makes_instances: bool = False
 
 TRY_IN_GRAPH = Rule(
     id="E5101",
@@ -80,6 +92,13 @@ DEL_IN_GRAPH = Rule(
             error="Unsupported statement 'Delete'",
             title="`del name`",
             lines=5,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        y = x + 1
+                        z = y * 2
+                        return z
+            """,
         ),
         fails(
             """
@@ -146,6 +165,13 @@ IMPORT_IN_GRAPH = Rule(
             error="Unsupported statement 'Import'",
             title="`import module`",
             lines=3,
+            fixed="""
+                import math
+
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        return x * math.pi
+            """,
         ),
         fails(
             """
@@ -158,6 +184,13 @@ IMPORT_IN_GRAPH = Rule(
             error="Unsupported statement 'ImportFrom'",
             title="`from module import name`",
             lines=3,
+            fixed="""
+                from mindspore import ops as P
+
+                @ms.jit
+                def f(x):
+                    return P.relu(x)
+            """,
         ),
         fails(
             """
@@ -172,6 +205,16 @@ IMPORT_IN_GRAPH = Rule(
             error="Unsupported statement 'Import'",
             title="`import` in a helper called from graph code",
             lines=2,
+            fixed="""
+                import math
+
+                def scale(t):
+                    return t * math.pi
+
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        return scale(x)
+            """,
         ),
     ),
     clean=(
@@ -1028,6 +1071,7 @@ IS_UNSUPPORTED_OPERAND = Rule(
     id="E5116",
     symbol="is-unsupported-operand",
     family=FAMILY,
+    payload=UnsupportedIdentity,
     lax=E,
     strict=E,
     message=(
@@ -1091,6 +1135,23 @@ IS_UNSUPPORTED_OPERAND = Rule(
             error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
             title="`is` an enum member",
             lines=13,
+            fixed="""
+                import enum
+
+                class Mode(enum.Enum):
+                    TRAIN = 1
+                    EVAL = 2
+
+                class Net(nn.Cell):
+                    def __init__(self):
+                        super().__init__()
+                        self.mode = Mode.TRAIN
+
+                    def construct(self, x):
+                        if self.mode == Mode.TRAIN:
+                            return x * 2
+                        return x
+            """,
         ),
         fails(
             """
@@ -1105,6 +1166,14 @@ IS_UNSUPPORTED_OPERAND = Rule(
             error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
             title="`is` a function",
             lines=4,
+            fixed="""
+                @ms.jit
+                def f(x):
+                    fn = ops.relu
+                    if fn == ops.relu:
+                        return x * 2
+                    return x
+            """,
         ),
         fails(
             """
@@ -1119,6 +1188,15 @@ IS_UNSUPPORTED_OPERAND = Rule(
             error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
             title="`is` a tuple / list / float",
             lines=5,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        pair = (1, 2)
+                        same = pair
+                        if pair == same:
+                            return x * 2
+                        return x
+            """,
         ),
     ),
     clean=(

@@ -66,9 +66,7 @@ class DivergenceChecker(Checker):
 
     # -- per-class facts, cached until the class's module (or one it imports) changes -------------------
     def _class_fact(self, kind: str, cls, compute):
-        analysis = self.context.analysis
-        return analysis.module_fact(f"{kind}:{id(cls)}", analysis.project.info(cls.root()),
-                                    lambda _info: compute(analysis.project, cls))
+        return self.context.analysis.class_fact(kind, cls, compute)
 
     def _assignments(self, cls) -> dict:
         return self.context.analysis.attribute_assignments(cls)

@@ -283,7 +283,8 @@ class StatementsChecker(Checker):
             if op in ("is", "is not"):
                 kind = self._unsupported_right(graph, right)
                 if kind is not None:
-                    self.report(rules.IS_UNSUPPORTED_OPERAND, node, graph, kind=kind, right=_one_line(right.as_string()))
+                    self.report(rules.IS_UNSUPPORTED_OPERAND, node, graph, kind=kind, right=_one_line(right.as_string()),
+                                payload=rules.UnsupportedIdentity(kind, kind.endswith(" class")))
                 elif self._both_tensors(graph, left, right):
                     self.report(rules.TENSOR_IDENTITY_COMPARISON, node, graph, left=_one_line(left.as_string()),
                                 right=_one_line(right.as_string()), op=op)

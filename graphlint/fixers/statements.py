@@ -122,6 +122,10 @@ class IdentityToEquality(Fixer):
     description = "`is` -> `==`, `is not` -> `!=`"
 
     def plan(self, finding, context):
+        if finding.payload is not None and finding.payload.makes_instances:
+            return self.refuse(finding, f"`==` against {finding.payload.operand} fails in graph code too (MindSpore "
+                                        "makes instances of it): compare with `isinstance` or a flag set in "
+                                        "`__init__` by hand")
         node = context.find(finding.node)
         if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
             return self.refuse(finding, "only a single `a is b` comparison is rewritten")

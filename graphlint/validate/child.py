@@ -13,7 +13,9 @@ class, a function, or a factory), example inputs, and the runs to make:
 * ``strict``: ``mindspore.jit(entry, fullgraph=True)``, the level MindIR
   export needs;
 * ``mindir``: ``mindspore.export`` to MindIR, reload with ``mindspore.load``
-  and run the loaded graph.
+  and run the loaded graph;
+* ``fixed-<mode>``: one of the above on the job's ``fixed_source`` (a rewrite
+  of the module), for comparing a fix with the original in one process.
 
 The result file is rewritten after every run, with the run in progress
 marked, so the parent can tell which run a crash (a signal) happened in.
@@ -199,6 +201,9 @@ def _entry_objects(job: dict, module: types.ModuleType):
 def _one_run(job: dict, mode: str, run_index: int) -> dict:
     import mindspore as ms
 
+    if mode.startswith("fixed-"):  # the same run of the rewritten module (``fixed_source``)
+        job, mode = {**job, "source": job["fixed_source"], "module_name": job.get("module_name", "m") + "_fixed"}, \
+            mode[len("fixed-"):]
     module = _load_module(job, run_index)
     inputs = _make_inputs(job, module)
     pynative = getattr(ms, "PYNATIVE_MODE")

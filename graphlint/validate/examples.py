@@ -30,7 +30,7 @@ def example_job(example: Example) -> dict:
         runs.append("strict")
     if example.export != SKIP:
         runs.append("mindir")
-    return {
+    job = {
         "source": example.source,
         "filename": "example.py",
         "module_name": "graphlint_example",
@@ -38,6 +38,11 @@ def example_job(example: Example) -> dict:
         "inputs": example.inputs,
         "runs": runs,
     }
+    if example.fixed:
+        # The fixer's rewrite must compile in GRAPH_MODE and give what the original gives in PYNATIVE_MODE.
+        job["fixed_source"] = example.fixed_source
+        runs += ["fixed-pynative", "fixed-graph"]
+    return job
 
 
 def observed(reference: RunRecord, run: RunRecord) -> str:
@@ -75,6 +80,13 @@ def prove(example: Example) -> Verdict:
             problems.append(f"{level}: claimed {claim}, observed {got} ({detail})")
         elif claim == FAILS and example.error and example.error not in run.message:
             problems.append(f"{level}: failed as claimed, but not with {example.error!r}: {run.describe()}")
+    if example.fixed:
+        for mode in ("fixed-pynative", "fixed-graph"):
+            run = result[mode]
+            got = observed(reference, run)
+            if got != OK:
+                detail = outputs_difference(reference.outputs, run.outputs) if got == DIVERGES else run.describe()
+                problems.append(f"the fixed code in {mode[len('fixed-'):]} mode: {got} ({detail})")
     if example.dynamic_shape:
         graph = result["graph"]
         shapes = [tuple(o.get("shape", ())) for o in graph.outputs if o.get("t") == "tensor"]

@@ -1,0 +1,91 @@
+"""One lint pipeline: the CLI, the Pylint plugin and the fix driver's re-lint see the same findings."""
+
+import os
+import sys
+import textwrap
+
+import pytest
+
+from graphlint.analysis.source import module_name_for
+from graphlint.config import Config
+from graphlint.lint import lint_paths, lint_text
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+from corpus import fetch  # noqa: E402
+
+
+def _key(finding):
+    return (os.path.abspath(finding.path), finding.line, finding.column, finding.rule.id, finding.message)
+
+
+@pytest.mark.parametrize("name", ["mindcv", "mindocr"])
+def test_cli_plugin_and_relint_agree_on_model_zoos(name):
+    import astroid
+
+    from graphlint.pylint_plugin import _RunState
+
+    package = fetch(name)
+    result = lint_paths([package], Config())
+    cli = sorted(_key(f) for f in result.findings)
+    assert cli, "the zoo has findings to compare"
+
+    # The plugin: every file parsed by astroid's manager under its dotted name, as Pylint does before checking.
+    paths = sorted(result.sources)
+    everything = sorted(os.path.join(folder, name) for folder, _, names in os.walk(package)
+                        for name in names if name.endswith(".py"))
+    modules = [astroid.MANAGER.ast_from_file(path, modname=module_name_for(path)) for path in everything]
+    state = _RunState()
+    plugin = sorted(_key(f) for module in modules for f in state.findings(module, ""))
+    astroid.MANAGER.clear_cache()
+    assert plugin == cli
+
+    # The fix driver's re-lint: each file's text re-linted in place, one after another.
+    session = result.session
+    relinted = sorted(_key(f) for path in paths for f in session.update(path, result.sources[path].text)[0])
+    assert relinted == cli
+
+
+CLASSMETHOD_HELPER = """\
+import mindspore as ms
+from mindspore import nn
+
+
+class Net(nn.Cell):
+    @{decorator}
+    def helper({first}x):
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+    def construct(self, x):
+        return self.helper(x)
+"""
+
+
+@pytest.mark.parametrize("decorator, first", [("classmethod", "cls, "), ("staticmethod", ""),
+                                              ("ms.jit", "self, ")])
+def test_tensor_if_in_helper_is_reported_for_every_method_kind(decorator, first):
+    # A @classmethod helper called as self.helper(x) binds x to its second parameter: the Tensor `if` is
+    # reported as for a plain method or a staticmethod.
+    text = CLASSMETHOD_HELPER.format(decorator=decorator, first=first)
+    found = [(f.line, f.rule.symbol) for f in lint_text(text, Config())]
+    assert (8, "tensor-condition-control-flow") in found, found
+
+
+def test_classmethod_called_on_the_class_binds_the_same():
+    text = textwrap.dedent("""\
+        import mindspore as ms
+        from mindspore import nn
+
+
+        class Net(nn.Cell):
+            @classmethod
+            def helper(cls, x):
+                if x.sum() > 0:
+                    return x * 2
+                return x
+
+            def construct(self, x):
+                return Net.helper(x)
+        """)
+    assert (8, "tensor-condition-control-flow") in [(f.line, f.rule.symbol) for f in lint_text(text, Config())]
