@@ -1,0 +1,24 @@
+"""MindSpore's own lists, as plain data for graphlint's rules.
+
+The modules in this package are written by ``scripts/mindspore_tables.py``
+from the installed MindSpore (never edit them by hand) and hold literal data
+only, so importing them never imports MindSpore:
+
+* :mod:`.jit_forbidden`: APIs MindSpore refuses inside graph code (its
+  ``jit_forbidden_register`` registry and forbidden modules);
+* :mod:`.builtins`: what the graph parser does with Python builtins,
+  operators and container/Tensor methods;
+* :mod:`.parse_resources`: the parser's other lists (ast operators,
+  unsupported types, third-party "fallback" modules, compile options);
+* :mod:`.error_messages`: compile error message templates, with regexes;
+* :mod:`.refused_measured`: measured, not read: what compiling a small program
+  that uses each refused API (and a selection of builtins and container
+  methods) does at each syntax level; written by
+  ``scripts/measure_refused_apis.py``.
+
+Each module has ``MINDSPORE_VERSION``. ``tests/test_generated_tables.py`` fails
+when the installed MindSpore's lists differ from these files; rerun both
+scripts after upgrading MindSpore.
+"""
+
+MODULES = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "refused_measured")
