@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 from astroid import nodes
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+from libcst.metadata import PositionProvider
 
 from graphlint.catalogue.model import FixSafety
 
@@ -80,21 +80,46 @@ def unused_name(base: str, taken: set[str]) -> str:
 
 
 class FixContext:
-    """A module's libcst tree with positions, and lookups from astroid spans to libcst nodes."""
+    """A module's libcst tree with positions, and lookups from astroid spans to libcst nodes.
+
+    Built once per fix round of a file, so it must cost little next to linting the file: positions come from
+    one position-tracking code generation (libcst's PositionProvider, without MetadataWrapper's tree copy and
+    batched visit), parents from a walk over the nodes' fields, each computed on first use."""
 
     def __init__(self, text: str, analysis=None, info=None):
         self.text = text
         self.tree = cst.parse_module(text)
-        self.wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
-        self.positions = self.wrapper.resolve(PositionProvider)
-        self.parents = self.wrapper.resolve(ParentNodeProvider)
         self.lines = text.splitlines(keepends=True)
         self.analysis = analysis
         self.info = info
         self.findings: list = []  # the file's findings this round: fixers consult them, never re-detect
-        self._by_start: dict[tuple[int, int], list[cst.CSTNode]] = {}
-        for node, position in self.positions.items():
-            self._by_start.setdefault((position.start.line, position.start.column), []).append(node)
+        self._positions: dict | None = None
+        self._parents: dict[int, cst.CSTNode] | None = None
+        self._by_start: dict[tuple[int, int], list[cst.CSTNode]] | None = None
+
+    @property
+    def positions(self) -> dict:
+        """libcst node -> CodeRange (lines 1-based, columns 0-based, in characters)."""
+        if self._positions is None:
+            provider = PositionProvider()
+            provider._computed = {}  # noqa: SLF001 - what MetadataWrapper.resolve does, without copying the tree
+            provider._gen_impl(self.tree)  # noqa: SLF001
+            self._positions = provider._computed  # noqa: SLF001
+        return self._positions
+
+    @property
+    def parents(self) -> dict[int, cst.CSTNode]:
+        """``id(node) -> parent node`` for every node of the tree."""
+        if self._parents is None:
+            self._parents = parent_map(self.tree)
+        return self._parents
+
+    def _starts(self) -> dict[tuple[int, int], list[cst.CSTNode]]:
+        if self._by_start is None:
+            self._by_start = {}
+            for node, position in self.positions.items():
+                self._by_start.setdefault((position.start.line, position.start.column), []).append(node)
+        return self._by_start
 
     def _char_column(self, line: int, byte_column: int) -> int:
         if not 1 <= line <= len(self.lines):
@@ -110,7 +135,7 @@ class FixContext:
         end = None
         if node.end_lineno is not None and node.end_col_offset is not None:
             end = (node.end_lineno, self._char_column(node.end_lineno, node.end_col_offset))
-        candidates = [c for c in self._by_start.get(start, ()) if isinstance(c, kinds)]
+        candidates = [c for c in self._starts().get(start, ()) if isinstance(c, kinds)]
         if end is not None:
             exact = [c for c in candidates
                      if (self.positions[c].end.line, self.positions[c].end.column) == end]
@@ -119,7 +144,7 @@ class FixContext:
         return candidates[0] if len(candidates) == 1 else None
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self.parents.get(node)
+        return self.parents.get(id(node))
 
     def statement_line(self, small: cst.CSTNode) -> cst.CSTNode | None:
         """The SimpleStatementLine holding a small statement."""
@@ -167,9 +192,128 @@ class FixContext:
         return name + qualified[len(module if obj is None else f"{module}.{obj}"):], fallback_import
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_IS_NODE: dict[type, bool] = {}
+# Leaves and whitespace: never looked up by a fixer, so the parent map skips them (half the nodes of a module).
+_TRIVIA = (cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.Newline, cst.TrailingWhitespace, cst.EmptyLine,
+           cst.Comment, cst.LeftParen, cst.RightParen, cst.Comma, cst.Dot, cst.Colon, cst.AssignEqual,
+           cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp, cst.Semicolon,
+           cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace, cst.RightCurlyBrace)
+
+
+def _is_node(value) -> bool:
+    kind = type(value)
+    known = _IS_NODE.get(kind)
+    if known is None:
+        known = _IS_NODE[kind] = isinstance(value, cst.CSTNode) and not isinstance(value, _TRIVIA)
+    return known
+
+
+def _children(node: cst.CSTNode):
+    """(field name, child or tuple of children) of a node, read from its dataclass fields (much cheaper than
+    libcst's ``children``, which runs a visitor); whitespace and punctuation left out."""
+    kind = type(node)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(kind.__dataclass_fields__)
+    for name in names:
+        value = getattr(node, name)
+        if type(value) in (tuple, list):
+            if value and any(_is_node(v) for v in value):
+                yield name, value
+        elif _is_node(value):
+            yield name, value
+
+
+def parent_map(tree: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    parents: dict[int, cst.CSTNode] = {}
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for _, child in _children(node):
+            if type(child) in (tuple, list):
+                for item in child:
+                    if _is_node(item):
+                        parents[id(item)] = node
+                        stack.append(item)
+            else:
+                parents[id(child)] = node
+                stack.append(child)
+    return parents
+
+
 def replace_nodes(node: cst.CSTNode, replacements: list[tuple[cst.CSTNode, object]]) -> cst.CSTNode:
     """``node`` with the given descendants replaced (for edits that rebuild a statement around its body)."""
-    return node.visit(_Replacer({id(original): new for original, new in replacements}))
+    return replace_in_tree(node, {id(original): new for original, new in replacements}, parent_map(node))
+
+
+class _CannotCopy(Exception):
+    """A replacement the path copy cannot express (a node removed from a single-node field)."""
+
+
+def replace_in_tree(tree: cst.CSTNode, mapping: dict[int, object], parents: dict[int, cst.CSTNode]):
+    """``tree`` with ``mapping`` applied (``id(original) -> node, RemovalSentinel or FlattenSentinel``):
+    only the ancestors of the replaced nodes are rebuilt, so the cost is that of the paths to them, not of
+    the module. An original inside another original is replaced with it (the outer one wins)."""
+    if not mapping:
+        return tree
+    try:
+        return _path_copy(tree, mapping, parents)
+    except _CannotCopy:
+        return tree.visit(_Replacer(mapping))
+
+
+def _path_copy(tree, mapping, parents):
+    if id(tree) in mapping:
+        return mapping[id(tree)]
+    # children to rebuild, per ancestor: id(parent) -> parent; the ancestors by depth, deepest first
+    changed: dict[int, object] = {}
+    depth: dict[int, int] = {}
+    nodes_by_id: dict[int, cst.CSTNode] = {}
+    for original in mapping:
+        chain, node_id, outer = [], original, False
+        while node_id in parents:
+            parent = parents[node_id]
+            if id(parent) in mapping:
+                outer = True
+                break
+            chain.append(parent)
+            node_id = id(parent)
+        if outer:
+            continue
+        if node_id != id(tree):
+            raise _CannotCopy  # not part of this tree
+        changed[original] = mapping[original]
+        for level, ancestor in enumerate(reversed(chain)):
+            depth[id(ancestor)] = level
+            nodes_by_id[id(ancestor)] = ancestor
+    for ancestor_id in sorted(depth, key=depth.get, reverse=True):
+        ancestor = nodes_by_id[ancestor_id]
+        updates = {}
+        for name, child in _children(ancestor):
+            if isinstance(child, cst.CSTNode):
+                if id(child) in changed:
+                    new = changed[id(child)]
+                    if not isinstance(new, cst.CSTNode):
+                        raise _CannotCopy
+                    updates[name] = new
+                continue
+            if not any(id(item) in changed for item in child):
+                continue
+            items = []
+            for item in child:
+                new = changed.get(id(item), item) if isinstance(item, cst.CSTNode) else item
+                if isinstance(new, cst.RemovalSentinel):
+                    continue
+                if isinstance(new, cst.FlattenSentinel):
+                    items.extend(new.nodes)
+                else:
+                    items.append(new)
+            if name == "body" and not items and isinstance(ancestor, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+                raise _CannotCopy  # libcst's visitor decides what an emptied block becomes
+            updates[name] = type(child)(items) if isinstance(child, tuple) else items
+        changed[ancestor_id] = ancestor.with_changes(**updates) if updates else ancestor
+    return changed[id(tree)]
 
 
 class _Replacer(cst.CSTTransformer):
@@ -220,7 +364,7 @@ def apply_edits(context: FixContext, edits: list[Edit]) -> tuple[str, list[Edit]
         claimed.extend(spans)
         applied.append(edit)
     mapping = {id(original): new for edit in applied for original, new in edit.replacements}
-    tree = context.tree.visit(_Replacer(mapping)) if mapping else context.tree
+    tree = replace_in_tree(context.tree, mapping, context.parents) if mapping else context.tree
     prefix = [statement for edit in applied for statement in edit.module_prefix]
     if prefix:
         tree = _insert_after_imports(tree, prefix)

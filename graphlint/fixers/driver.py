@@ -127,6 +127,9 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
     settled: set[tuple] = set()  # keys (see _round_keys) of findings refused or applied: not retried
     analysis, info = lint.analysis, lint.analysis.project.info(source.module)
     for round_number in range(MAX_ROUNDS):
+        keys = _round_keys(findings, text)
+        if not any(keys[id(f)] not in settled and fixers_for(f.rule) for f in findings):
+            break  # every finding left was planned before (or has no fixer): no need to parse the text again
         try:
             context = FixContext(text, analysis, info)
         except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can: leave the file
@@ -135,7 +138,6 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
                                    for f in findings if fixers_for(f.rule))
             break
         context.findings = findings
-        keys = _round_keys(findings, text)
         edits: list[Edit] = []
         refusals: list[tuple[tuple, Finding, Refused, bool]] = []  # ..., whether the fixer itself refused
         for finding in findings:
