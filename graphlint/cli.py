@@ -283,7 +283,7 @@ def _main(argv) -> int:
     from graphlint.report import RENDERERS, RenderOptions, render_statistics, summary_line
 
     fmt = _format(config)
-    want_fixes = not args.quiet or args.statistics or args.show_fixes or fmt in ("full", "json")
+    want_fixes = args.statistics or args.show_fixes or fmt in ("full", "json") or _summarise(args, fmt)
     try:
         if stdin:
             from graphlint.lint import lint_stdin
@@ -445,10 +445,9 @@ def _fix(args, config, paths, progress, color) -> int:
     else:
         options = RenderOptions(color=color, fixes=_remaining_fixes(report) if _summarise(args, fmt) or
                                 fmt in ("full", "json") else {})
-        if fmt == "full":
-            options.texts = {f.path: f.after for f in report.files}
+        if fmt == "full":  # the lines as --fix left them
             options.texts = _texts_of(report.lint, {**{p: s.text for p, s in report.lint.sources.items()},
-                                                    **options.texts})
+                                                    **{f.path: f.after for f in report.files}})
         sys.stdout.write(RENDERERS[fmt](report.remaining, report.lint.problems, options))
         if _summarise(args, fmt):
             sys.stdout.write(summary_line(report.remaining, report.lint.problems, report.lint.files, options,

@@ -28,6 +28,11 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def worth_it(session, work, jobs: int) -> bool:
+    """Forking pays off once there are a few modules with graph code per process."""
+    return sum(1 for _shown, info in work if session.analysis.graph_functions(info)) >= 2 * jobs
+
+
 def _cost(session, info) -> int:
     """Work estimate of a module: the lines of its graph functions (modules without graph code are cheap)."""
     total = 0
@@ -66,6 +71,9 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
         outcomes[primer] = session.check_module(*work[primer], fix_markers)
         if progress is not None:
             progress.update(1, detail=work[primer][0])
+    if fix_markers:
+        import graphlint.fixers.base  # noqa: F401 - libcst and the fixers: imported once, before the fork
+
     workers = []
     gc.collect()
     gc.freeze()  # the parent's objects stay in the permanent generation: the workers' collections do not

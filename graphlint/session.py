@@ -196,7 +196,7 @@ class LintSession:
                 progress.start("checking", len(work))
             from graphlint import parallel
 
-            if jobs > 1 and parallel.available() and len(work) > 1:
+            if jobs > 1 and parallel.available() and parallel.worth_it(self, work, jobs):
                 outcomes = parallel.check_modules(self, work, jobs, progress, fix_markers)
             else:
                 outcomes = []
