@@ -54,6 +54,7 @@ class Refusal:
     finding: object
     fixer: "Fixer | None"
     reason: str
+    after_edits: bool = False  # plan it again once other edits of the same function have landed
 
 
 class Fixer:

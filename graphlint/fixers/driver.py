@@ -162,12 +162,12 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
                 refusals.append((key, finding, Refused(
                     path, finding.line, finding.rule.id, finding.rule.symbol, refusal,
                     unified_diff(path, text, suggested) if suggested else "", suggested, finding.column),
-                    isinstance(plan, Refusal)))
+                    plan if isinstance(plan, Refusal) else None))
                 continue
             edits.append(plan)
         for key, finding, refused, by_fixer in refusals:
-            if by_fixer and _encloses_an_edit(finding, edits):
-                continue  # a fix inside it lands first: plan it again on the new text (`else: if ...`)
+            if by_fixer and (_encloses_an_edit(finding, edits) or _waits_for(finding, by_fixer, edits)):
+                continue  # a fix inside it (or one it waits for) lands first: plan it again on the new text
             settled.add(key)
             outcome.refused.append(refused)
         if not edits:
@@ -213,6 +213,12 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
         unique.setdefault((item.rule, item.line, item.column, item.reason), item)
     outcome.refused = list(unique.values())
     return outcome, findings
+
+
+def _waits_for(finding: Finding, refusal, edits: list[Edit]) -> bool:
+    """The fixer refused until other edits of the same function land (a later Tensor `if`, say)."""
+    return bool(getattr(refusal, "after_edits", False)) and any(
+        edit.finding is not finding and edit.finding.graph is finding.graph for edit in edits)
 
 
 def _encloses_an_edit(finding: Finding, edits: list[Edit]) -> bool:

@@ -1,4 +1,4 @@
-"""`for i in range(...)` that unrolls -> a `while` on a Tensor counter.
+"""Python loops that unroll (or cannot compile) -> a `while` on a Tensor counter.
 
 Why this form (measured with MindSpore 2.10 CPU, see docs/rules and benchmarks/fix_compile_time.py): an
 unrolled Python loop grows the graph with the trip count and fails near 500 iterations ("Exceed function
@@ -8,6 +8,18 @@ runs about as fast as `ops.WhileLoop` and much faster than `ops.ForiLoop(..., un
 where it is and reads what it read before, so nothing is captured (functional-loop bodies that capture
 enclosing Tensors fail to compile). The counter advances as `i = i + 1`: `i += 1` on a Tensor created in
 the graph mutates the graph's own constant, and from the second call the loop runs once.
+
+`break`, `continue` and an early `return` in the body are lowered as TensorFlow AutoGraph's
+break_statements / continue_statements / return_statements converters do, with a flag instead of Python
+control flow: `if c: break` sets a carried `done` flag that the loop condition reads
+(`while ops.logical_and(i < n, ops.logical_not(done))`), `if c: continue` sets a per-step `skip` flag, and
+every assignment after such a point keeps its old value when a flag is up (`x = ops.where(done, x, new)`), so
+the body needs no Tensor `if` (8-20 ms per call each, measured) and the loop never unrolls. `return e` in the
+loop sets `done` and the function returns `ops.where(done, e, <what it returned after the loop>)`.
+
+A bound that is a Tensor (`for i in range(n)` with `n` computed in the graph: MindSpore's `range` needs an
+int) gives the same `while i < n`; `for row in t` over a Tensor becomes an index loop
+(`row = t[i]` while `i < t.shape[0]`, the static length).
 """
 
 from __future__ import annotations
@@ -15,36 +27,57 @@ from __future__ import annotations
 import libcst as cst
 from astroid import nodes
 
+from graphlint.analysis.rewrite_facts import tensor_facts
 from graphlint.analysis.tree import nodes_of_class
 from graphlint.catalogue import branches as branches_rules
 from graphlint.catalogue import loops as loops_rules
 from graphlint.catalogue.model import FixSafety
+from graphlint.fixers import build
 from graphlint.fixers.base import Fixer, replace_nodes, unused_name
+from graphlint.fixers.branches import tensor_condition
+
+# Rules the lead may add for loops no checker reports yet (see the module docstring); the fixer registers for
+# whichever exist.
+_PENDING_RULES = tuple(rule for rule in (getattr(loops_rules, "TENSOR_RANGE_BOUND", None),
+                                         getattr(loops_rules, "TENSOR_ITERATION_UNROLLS", None)) if rule is not None)
+
+_EXITS = (nodes.Break, nodes.Continue, nodes.Return)
 
 
 class RangeLoopToTensorWhile(Fixer):
-    rules = (loops_rules.PYTHON_LOOP_EXCEEDS_CALL_DEPTH, loops_rules.PYTHON_LOOP_UNROLLS)
+    rules = (loops_rules.PYTHON_LOOP_EXCEEDS_CALL_DEPTH, loops_rules.PYTHON_LOOP_UNROLLS) + _PENDING_RULES
     safety = FixSafety.UNSAFE  # the counter becomes a Tensor: code that needs a Python int in the body changes
     description = "`for i in range(n)` -> `while i < n` on a Tensor counter"
 
     def plan(self, finding, context):
         loop = finding.node
         if not isinstance(loop, nodes.For):
-            return self.refuse(finding, "only `for ... in range(...)` loops are rewritten")
+            return self.refuse(finding, "only `for` loops are rewritten")
         node = context.find(loop)
         if not isinstance(node, cst.For):
             return self.refuse(finding, "the loop was not found")
-        bounds = _range_bounds(loop)
-        if isinstance(bounds, str):
-            return self.refuse(finding, bounds)
-        start, stop, step = bounds
         if not isinstance(loop.target, nodes.AssignName):
             return self.refuse(finding, "the loop target is not a single name")
         if node.orelse is not None:
             return self.refuse(finding, "`for ... else` has no `while` equivalent here")
         graph = finding.graph
         values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
-        collected = _collected_outputs(loop, values, context) if values is not None else None
+        if values is None:
+            return self.refuse(finding, "the function could not be analysed")
+        iterated = None  # `for row in t`: the Tensor iterated over
+        bounds = _range_bounds(loop)
+        if isinstance(bounds, str):
+            if not values.value(loop.iter).is_tensor:
+                return self.refuse(finding, bounds)
+            if not (isinstance(loop.iter, nodes.Name) or isinstance(loop.iter, nodes.Attribute)
+                    and isinstance(loop.iter.expr, nodes.Name) and loop.iter.expr.name == values.self_name):
+                return self.refuse(finding, "the loop iterates over an expression: name the Tensor first")
+            if isinstance(loop.iter, nodes.Name) and any(
+                    isinstance(a, nodes.AssignName) and a.name == loop.iter.name for a in loop.nodes_of_class(
+                        nodes.AssignName)):
+                return self.refuse(finding, f"the body reassigns `{loop.iter.name}`, which the loop iterates over")
+            iterated, bounds = loop.iter, None
+        collected = _collected_outputs(loop, values, context) if iterated is None else None
         if isinstance(collected, str):
             return self.refuse(finding, collected)
         reason = _body_problem(loop, allowed=collected.append if collected else None)
@@ -54,46 +87,74 @@ class RangeLoopToTensorWhile(Fixer):
             return self.refuse(finding, f"`{grown}` changes shape each step (`{op}`): a real loop needs carries "
                                         "of fixed shape")
         name = loop.target.name
-        if values is not None:
-            region = values.cfg.loops.get(id(loop))
-            if region is not None:
-                after = region.after.elements[0] if region.after.elements else None
-                live = values.cfg.live_in(region.after)
-                if name in live:
-                    return self.refuse(finding, f"`{name}` is read after the loop: a Python loop leaves it at the "
-                                                "last value, a counter loop one step further")
-                carried = values.cfg.loop_carried(region) - {name}
-                for carried_name in sorted(carried):
-                    value = values.name_at(after, carried_name) if after is not None else None
-                    if value is not None and (value.may_be("list") or value.may_be("dict")):
-                        return self.refuse(finding, f"the loop carries the Python container `{carried_name}`")
+        region = values.cfg.loops.get(id(loop))
+        if region is None:
+            return self.refuse(finding, "the loop's data flow is unknown")
+        live_after = values.cfg.live_in(region.after)
+        if name in live_after:
+            return self.refuse(finding, f"`{name}` is read after the loop: a Python loop leaves it at the "
+                                        "last value, a counter loop one step further")
+        after = region.after.elements[0] if region.after.elements else None
+        carried = values.cfg.loop_carried(region) - {name}
+        entry = values.cfg.element_of(loop.iter)
+        facts = tensor_facts(values)
+        for carried_name in sorted(carried):
+            value = values.name_at(after, carried_name) if after is not None else None
+            if value is not None and (value.may_be("list") or value.may_be("dict")):
+                return self.refuse(finding, f"the loop carries the Python container `{carried_name}`")
+            problem = _carry_problem(values, facts, loop, entry, carried_name)
+            if problem:
+                return self.refuse(finding, problem)
+        lowering = _Lowering(loop, values, facts, context, name, carried, live_after)
+        problem = lowering.analyse()
+        if problem:
+            return self.refuse(finding, problem)
+        if collected is not None and lowering.exits:
+            return self.refuse(finding, "the body both collects per-step outputs and leaves early")
         tensor, tensor_import = context.spelling("mindspore.Tensor", ("mindspore", None, "ms"))
         int32, int32_import = context.spelling("mindspore.int32", ("mindspore", None, "ms"))
-        start_code = context.code(_cst_arg(node, start)) if start is not None else "0"
-        stop_code = context.code(_cst_arg(node, stop))
-        counter = cst.parse_statement(f"{name} = {tensor}({start_code}, {int32})\n")
-        increment = cst.parse_statement(f"{name} = {name} + {step}\n")
-        test = cst.parse_expression(f"{name} < {stop_code}")
+        imports = [i for i in (tensor_import, int32_import) if i is not None]
+        taken = set(loop.scope().locals)
+        counter = name
+        before: list[cst.BaseStatement] = []
+        if iterated is not None:
+            counter = unused_name("index", taken)
+            taken.add(counter)
+            start, stop, step = build.integer(0), build.subscript(build.attribute(_cst_expr(context, iterated),
+                                                                                  "shape"), build.integer(0)), 1
+        else:
+            start_node, stop_node, step = bounds
+            start = _cst_arg(node, start_node) if start_node is not None else build.integer(0)
+            stop = _cst_arg(node, stop_node)
+        counter_start = build.assign(counter, build.call(build.dotted(tensor), start, build.dotted(int32)))
+        increment = build.assign(counter, build.binary(build.name(counter), "+" if step > 0 else "-",
+                                                       build.integer(abs(step))))
+        test = build.compare(build.name(counter), "<" if step > 0 else ">", stop)
         body = node.body
-        if isinstance(body, cst.IndentedBlock):
-            new_body = body.with_changes(body=list(body.body) + [increment])
-        else:  # `for i in range(n): x = x + 1` on one line
-            new_body = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=list(body.body))] + [increment])
-        replacements, before, imports = [], [], [i for i in (tensor_import, int32_import) if i is not None]
-        description = f"`for {name} in range(...)` -> `while {name} < {stop_code}` on a Tensor counter"
+        statements = list(body.body) if isinstance(body, cst.IndentedBlock) else \
+            [cst.SimpleStatementLine(body=list(body.body))]  # `for i in range(n): x = x + 1` on one line
+        if iterated is not None:
+            statements.insert(0, build.assign(name, build.subscript(_cst_expr(context, iterated), build.name(counter))))
+        replacements = []
+        description = f"`for {name} in ...` -> `while {context.code(test).strip()}` on a Tensor counter"
+        ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
         if collected is not None:
             # Per-step outputs go into a preallocated Tensor: `outs = []` / `outs.append(h)` / `ops.stack(outs)`
             # -> `outs = ops.zeros((n,) + h.shape, h.dtype)` / `outs[i - start] = h` / `outs`.
-            ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
             imports += [ops_import] if ops_import else []
             buffer, item = collected.buffer, collected.item
-            before.append(cst.parse_statement(
-                f"{buffer} = {ops}.zeros(({collected.count},) + {item}.shape, {item}.dtype)\n"))
-            index = name if start_code == "0" else f"{name} - {start_code}"
+            shape = build.binary(build.tuple_of([build.integer(collected.count)]), "+",
+                                 build.attribute(build.name(item), "shape"))
+            before.append(build.assign(buffer, build.call(build.dotted(f"{ops}.zeros"), shape,
+                                                          build.attribute(build.name(item), "dtype"))))
+            index = build.name(name) if collected.start == 0 else \
+                build.binary(build.name(name), "-", build.integer(collected.start))
             append_node = context.find(collected.append.parent)  # the `outs.append(h)` expression statement
             if append_node is None:
                 return self.refuse(finding, "the `.append()` statement was not found")
-            replacements.append((append_node, cst.parse_statement(f"{buffer}[{index}] = {item}\n").body[0]))
+            store = cst.Assign(targets=[cst.AssignTarget(target=build.subscript(build.name(buffer), index))],
+                               value=build.name(item))
+            statements = [replace_nodes(s, [(append_node, store)]) for s in statements]
             for created in collected.creations:
                 creation = context.find(created)
                 if creation is None:
@@ -103,17 +164,266 @@ class RangeLoopToTensorWhile(Fixer):
                 stacked = context.find(stack)
                 if stacked is None:
                     return self.refuse(finding, f"`stack({buffer})` was not found")
-                replacements.append((stacked, cst.Name(buffer)))
+                replacements.append((stacked, build.name(buffer)))
             description += f", per-step outputs into a preallocated `{buffer}`"
-            body = node.body
-            new_body = replace_nodes(body, replacements[:1])
-            new_body = new_body.with_changes(body=list(new_body.body) + [increment])
-            replacements = replacements[1:]
-        loop_stmt = cst.While(test=test, body=new_body, leading_lines=[])
-        first = (before + [counter])[0].with_changes(leading_lines=node.leading_lines)
-        statements = [first] + (before + [counter])[1:] + [loop_stmt]
-        return self.edit(finding, [(node, cst.FlattenSentinel(statements))] + replacements,
+        if lowering.exits:
+            imports += [ops_import] if ops_import else []
+            bool_, bool_import = context.spelling("mindspore.bool_", ("mindspore", None, "ms"))
+            imports += [bool_import] if bool_import else []
+            lowered = lowering.lower(statements, ops, taken)
+            if isinstance(lowered, str):
+                return self.refuse(finding, lowered)
+            statements = lowered
+            if lowering.done:
+                before.append(build.assign(lowering.done, build.call(build.dotted(tensor), build.name("False"),
+                                                                     build.dotted(bool_))))
+                test = build.call(build.dotted(f"{ops}.logical_and"), test,
+                                  build.call(build.dotted(f"{ops}.logical_not"), build.name(lowering.done)))
+            kinds = sorted({type(e).__name__.lower() for e in lowering.exits})
+            description += " with " + "/".join(f"`{k}`" for k in kinds) + " lowered to flags"
+            if lowering.returned is not None:
+                problem = lowering.lower_return(replacements, ops)
+                if problem:
+                    return self.refuse(finding, problem)
+        loop_stmt = build.while_loop(test, statements + [increment])
+        first = (before + [counter_start])[0].with_changes(leading_lines=node.leading_lines)
+        new = [first] + (before + [counter_start])[1:] + [loop_stmt]
+        return self.edit(finding, [(node, cst.FlattenSentinel(new))] + replacements,
                          imports=list(dict.fromkeys(imports)), description=description)
+
+
+class _Lowering:
+    """`break` / `continue` / `return` at the top level of a loop body, as flags (see the module docstring)."""
+
+    def __init__(self, loop, values, facts, context, counter, carried, live_after):
+        self.loop, self.values, self.facts, self.context = loop, values, facts, context
+        self.counter, self.carried, self.live_after = counter, carried, live_after
+        self.exits: list = []
+        self.done = ""
+        self.returned = None  # the `return value` inside the loop
+        self.skip = ""
+
+    def analyse(self) -> str:
+        loop = self.loop
+        found = [n for n in _own_nodes(loop) if isinstance(n, _EXITS)]
+        if not found:
+            return ""
+        for exit_node in found:
+            statement = exit_node.parent
+            if not (isinstance(statement, nodes.If) and statement.parent is loop and statement.body[-1] is exit_node
+                    and not statement.orelse):
+                return (f"`{_keyword(exit_node)}` is rewritten only as the last statement of an `if` (without "
+                        "`else`) at the top level of the loop body")
+            self.exits.append(exit_node)
+        kinds = {type(e) for e in self.exits}
+        if nodes.Return in kinds and nodes.Break in kinds:
+            return "the body both breaks and returns"
+        entry = self.values.cfg.element_of(loop.iter)
+        flagged = False
+        for statement in loop.body:
+            exit_node = statement.body[-1] if isinstance(statement, nodes.If) and statement.body and \
+                statement.body[-1] in self.exits else None
+            if exit_node is not None:
+                problem = self._condition_problem(statement.test)
+                if problem:
+                    return problem
+                for inner in statement.body[:-1]:
+                    problem = self._guardable(inner, entry, must_guard=True)
+                    if problem:
+                        return problem
+                if isinstance(exit_node, nodes.Return):
+                    problem = self._return_problem(exit_node, entry)
+                    if problem:
+                        return problem
+                flagged = True
+                continue
+            if flagged:
+                problem = self._guardable(statement, entry, must_guard=False)
+                if problem:
+                    return problem
+        return ""
+
+    def _condition_problem(self, test) -> str:
+        value = self.values.value(test)
+        reads_counter = any(n.name == self.counter for n in _names(test))
+        if not (value.var or reads_counter):
+            return (f"the exit condition `{test.as_string()}` is decided while compiling: move the `if` out of "
+                    "the loop")
+        problem, _ = self.facts.effects(test)
+        return f"{problem} in the exit condition" if problem else ""
+
+    def _guardable(self, statement, entry, must_guard: bool) -> str:
+        """A statement after an exit point runs only when no flag is up: it must be an assignment of names."""
+        if not isinstance(statement, nodes.Assign) or len(statement.targets) != 1:
+            return (f"`{_short(statement)}` follows a `break`/`continue`/`return` point: only assignments there "
+                    "can be guarded by the flag")
+        target = statement.targets[0]
+        names = [target.name] if isinstance(target, nodes.AssignName) else \
+            [e.name for e in target.elts] if isinstance(target, nodes.Tuple) and all(
+                isinstance(e, nodes.AssignName) for e in target.elts) else None
+        if names is None:
+            return f"`{_short(statement)}` assigns something other than names after an exit point"
+        problem, _ = self.facts.effects(statement.value)
+        if problem:
+            return f"{problem} after an exit point (it would run when the loop has stopped)"
+        for name in names:
+            if self._needs_guard(name, entry) and self.values.cfg.may_be_undefined(entry, name):
+                return f"`{name}` is assigned after an exit point and has no value before the loop"
+        return ""
+
+    def _needs_guard(self, name, entry) -> bool:
+        """A name whose value outlives the step (carried, read after the loop, or defined before it)."""
+        return name in self.carried or name in self.live_after or not self.values.cfg.may_be_undefined(entry, name)
+
+    def _return_problem(self, exit_node, entry) -> str:
+        loop = self.loop
+        function = loop.scope()
+        if loop.parent is not function:
+            return "an early `return` in a loop is rewritten only for a loop at the top level of the function"
+        if exit_node.value is None:
+            return "`return` without a value in the loop"
+        for name in _names(exit_node.value):
+            if name.name == self.counter:
+                return f"the returned value reads the counter `{self.counter}`"
+            if self.values.cfg.may_be_undefined(entry, name.name) and name.name in self.values.cfg.defs_by_name:
+                return f"the returned value reads `{name.name}`, which has no value before the loop"
+        rest = function.body[function.body.index(loop) + 1:]
+        if not rest or not isinstance(rest[-1], nodes.Return) or rest[-1].value is None or any(
+                not (isinstance(s, nodes.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], nodes.AssignName))
+                for s in rest[:-1]):
+            return "the code after the loop is not assignments and a final `return value`"
+        for statement in rest[:-1]:
+            problem, _ = self.facts.effects(statement.value)
+            if problem:
+                return f"{problem} after the loop (it would run after an early return too)"
+        from graphlint.analysis.rewrite_facts import Side
+
+        verdict = self.facts.merge([Side(expr=exit_node.value), Side(expr=rest[-1].value)], returned=True)
+        if not verdict.ok:
+            return f"the returned values: {verdict.problem}"
+        self.returned = exit_node
+        self.rest = rest
+        return ""
+
+    def lower(self, statements: list, ops: str, taken: set):
+        """The body's libcst statements with the exits replaced by flags and later assignments guarded."""
+        context = self.context
+        kinds = {type(e) for e in self.exits}
+        if nodes.Break in kinds or nodes.Return in kinds:
+            self.done = unused_name("done", taken)
+            taken.add(self.done)
+        if nodes.Continue in kinds:
+            self.skip = unused_name("skip", taken)
+            taken.add(self.skip)
+        entry = self.values.cfg.element_of(self.loop.iter)
+        offset = len(statements) - len(self.loop.body)
+        if offset < 0:
+            return "the loop body puts several statements on one line"
+        by_line = {id(line): statement for line, statement in zip(statements[offset:], self.loop.body)}
+        where = build.dotted(f"{ops}.where")
+        logical_or, logical_and = build.dotted(f"{ops}.logical_or"), build.dotted(f"{ops}.logical_and")
+        logical_not = build.dotted(f"{ops}.logical_not")
+        raised: list[str] = []  # flags set so far in the step
+        out: list[cst.BaseStatement] = []
+
+        def halt():
+            flags = [build.name(f) for f in raised]
+            return flags[0] if len(flags) == 1 else build.call(logical_or, *flags)
+
+        def guarded(assign: nodes.Assign, take=None) -> list:
+            """`x = value` -> `x = ops.where(halt, x, value)` (or `ops.where(take, value, x)` inside an exit)."""
+            value = context.find(assign.value, (cst.BaseExpression,))
+            target = assign.targets[0]
+            pairs = []
+            result = []
+            if isinstance(target, nodes.AssignName):
+                pairs = [(target.name, value)]
+            else:
+                temps = []
+                for element in target.elts:
+                    fresh = unused_name(f"{element.name}_new", taken)
+                    taken.add(fresh)
+                    temps.append(fresh)
+                result.append(build.line(cst.Assign(targets=[cst.AssignTarget(
+                    target=build.tuple_of([build.name(t) for t in temps], bare=True))], value=value)))
+                pairs = [(element.name, build.name(t)) for element, t in zip(target.elts, temps)]
+            for name, new in pairs:
+                if not self._needs_guard(name, entry):
+                    result.append(build.assign(name, new))
+                elif take is not None:
+                    result.append(build.assign(name, build.call(where, take, new, build.name(name))))
+                else:
+                    result.append(build.assign(name, build.call(where, halt(), build.name(name), new)))
+            return result
+
+        for line in statements:
+            statement = by_line.get(id(line))
+            if statement is None:  # a comment-only or unknown line: keep it
+                out.append(line)
+                continue
+            exit_node = statement.body[-1] if isinstance(statement, nodes.If) and statement.body[-1] in self.exits \
+                else None
+            if exit_node is None:
+                out.extend(guarded(statement) if raised else [line])
+                continue
+            test = tensor_condition(context, self.facts, statement.test, ops)
+            take = test if not raised else build.call(logical_and, test, build.call(logical_not, halt()))
+            flag = self.skip if isinstance(exit_node, nodes.Continue) else self.done
+            leading = list(line.leading_lines)
+            if statement.body[:-1]:
+                fresh = unused_name("leave" if flag == self.done else "skip_now", taken)
+                taken.add(fresh)
+                out.append(build.assign(fresh, take, leading))
+                leading = []
+                take = build.name(fresh)
+                for inner in statement.body[:-1]:
+                    out.extend(guarded(inner, take))
+            if flag in raised:
+                out.append(build.assign(flag, build.call(logical_or, build.name(flag), take), leading))
+            else:
+                out.append(build.assign(flag, take, leading))
+                raised.append(flag)
+        return out
+
+    def lower_return(self, replacements: list, ops: str) -> str:
+        """After the loop: `return ops.where(done, <returned in the loop>, <returned after it>)`."""
+        context = self.context
+        final = self.rest[-1]
+        line = context.statement_line(context.find(final))
+        inner = context.find(self.returned.value, (cst.BaseExpression,))
+        after = context.find(final.value, (cst.BaseExpression,))
+        if line is None or inner is None or after is None:
+            return "the returns were not found"
+        reassigned = {s.targets[0].name for s in self.rest[:-1]}
+        if {n.name for n in _names(self.returned.value)} & reassigned:
+            return "the code after the loop reassigns a name the early `return` reads"
+        merged = build.call(build.dotted(f"{ops}.where"), build.name(self.done), inner, after)
+        replacements.append((line, build.returns(merged).with_changes(leading_lines=line.leading_lines)))
+        return ""
+
+
+def _carry_problem(values, facts, loop, entry, name) -> str:
+    """A carried name whose dtype or kind the body changes: fine unrolled, but a Tensor `while` carry keeps one."""
+    from graphlint.analysis.kinds import BOOL, FLOAT, INT
+
+    if entry is None or values.cfg.may_be_undefined(entry, name):
+        return ""
+    before = values.name_at(entry, name)
+    assigns = [a for a in nodes_of_class(loop, nodes.Assign)
+               if len(a.targets) == 1 and isinstance(a.targets[0], nodes.AssignName) and a.targets[0].name == name]
+    for assign in assigns:
+        inside = values.value(assign.value)
+        if before.kinds and before.kinds <= {INT, FLOAT, BOOL} and inside.is_tensor:
+            return (f"`{name}` starts as a Python {'/'.join(sorted(before.kinds))} and becomes a Tensor in the loop: a "
+                    f"Tensor `while` carries one type (start it as a Tensor, e.g. `ops.zeros((), ms.float32)`)")
+        old = facts._name_dtype(name, entry, 0)  # noqa: SLF001
+        new = facts.dtype(assign.value)
+        from graphlint.analysis.rewrite_facts import _normal
+
+        old, new = _normal(old), _normal(new)
+        if isinstance(old, str) and isinstance(new, str) and old != new:
+            return f"`{name}` changes dtype in the loop ({old} -> {new}): a Tensor `while` carry keeps one dtype"
+    return ""
 
 
 def _range_bounds(loop: nodes.For):
@@ -127,24 +437,33 @@ def _range_bounds(loop: nodes.For):
     step = 1
     if len(call.args) == 3:
         literal = call.args[2]
-        if not (isinstance(literal, nodes.Const) and isinstance(literal.value, int) and literal.value > 0):
-            return "only constant positive steps are rewritten (a negative or computed step is not)"
-        step = literal.value
+        value = literal.value if isinstance(literal, nodes.Const) else \
+            -literal.operand.value if isinstance(literal, nodes.UnaryOp) and literal.op == "-" and \
+            isinstance(literal.operand, nodes.Const) else None
+        if not (isinstance(value, int) and not isinstance(value, bool) and value != 0):
+            return "only constant steps are rewritten (a computed step is not)"
+        step = value
     return call.args[0], call.args[1], step
 
 
 def _cst_arg(node: cst.For, astroid_arg):
     """The libcst argument expression matching an astroid range() argument, by position."""
-    call = node.iter
     index = astroid_arg.parent.args.index(astroid_arg)
-    return call.args[index].value
+    return node.iter.args[index].value
+
+
+def _cst_expr(context, expr):
+    found = context.find(expr, (cst.BaseExpression,))
+    if found is None:
+        raise LookupError(f"`{expr.as_string()}` was not found")
+    return found
 
 
 class _Collected:
     """A loop that collects one carried Tensor per step: `outs = []` ... `outs.append(h)` ... `ops.stack(outs)`."""
 
-    def __init__(self, buffer, item, count, append, creations, stacks):
-        self.buffer, self.item, self.count = buffer, item, count
+    def __init__(self, buffer, item, count, start, append, creations, stacks):
+        self.buffer, self.item, self.count, self.start = buffer, item, count, start
         self.append, self.creations, self.stacks = append, creations, stacks
 
 
@@ -195,20 +514,12 @@ def _collected_outputs(loop: nodes.For, values, context):
             stray.append(use)
     if stray or not stacks:
         return f"`{buffer}` is used other than by `ops.stack({buffer})` after the loop" + hint
-    return _Collected(buffer, item, count, append, [d.node.parent for d in creations], stacks)
+    return _Collected(buffer, item, count, start, append, [d.node.parent for d in creations], stacks)
 
 
-def _body_problem(loop: nodes.For, allowed=None) -> str:
-    for inner in loop.nodes_of_class((nodes.Break, nodes.Continue, nodes.Return, nodes.Yield, nodes.YieldFrom,
-                                      nodes.Global, nodes.Nonlocal),
+def _body_problem(loop, allowed=None) -> str:
+    for inner in loop.nodes_of_class((nodes.Yield, nodes.YieldFrom, nodes.Global, nodes.Nonlocal),
                                      skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
-        if isinstance(inner, (nodes.Break, nodes.Continue)):
-            owner = inner.parent
-            while owner is not None and not isinstance(owner, (nodes.For, nodes.While)):
-                owner = owner.parent
-            if owner is not loop:
-                continue
-            return f"`{type(inner).__name__.lower()}` in the loop body (kept as a Python loop)"
         return f"`{type(inner).__name__.lower()}` in the loop body"
     for assign in loop.nodes_of_class((nodes.AssignAttr,)):
         if isinstance(assign.expr, nodes.Name) and assign.expr.name == "self":
@@ -225,6 +536,37 @@ def _body_problem(loop: nodes.For, allowed=None) -> str:
         if isinstance(func, nodes.Attribute) and func.attrname in ("extend", "insert", "pop", "update"):
             return f"the body mutates a Python container (`.{func.attrname}()`)"
     return ""
+
+
+def _own_nodes(loop):
+    """Nodes of a loop's body, not inside nested functions; of a nested loop only its `return`s (its `break`
+    and `continue` are its own)."""
+    skip = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)
+    stack = list(reversed(loop.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, skip):
+            continue
+        if isinstance(node, (nodes.For, nodes.While)):
+            yield from node.nodes_of_class(nodes.Return, skip_klass=skip)
+            continue
+        stack.extend(reversed(list(node.get_children())))
+
+
+def _names(expr):
+    if isinstance(expr, nodes.Name):
+        yield expr
+    yield from expr.nodes_of_class(nodes.Name)
+
+
+def _keyword(node) -> str:
+    return type(node).__name__.lower()
+
+
+def _short(node) -> str:
+    text = " ".join(node.as_string().split())
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class TensorWhileToWhileLoop(Fixer):
@@ -251,7 +593,9 @@ class TensorWhileToWhileLoop(Fixer):
             return self.refuse(finding, "the loop was not found (or its body is on the `while` line)")
         if node.orelse is not None:
             return self.refuse(finding, "`while ... else` has no `ops.WhileLoop` form")
-        reason = _body_problem(loop) or _functional_body_problem(loop) or _shape_change(loop, context)
+        exits = [n for n in _own_nodes(loop) if isinstance(n, _EXITS)]
+        reason = (f"`{_keyword(exits[0])}` in the loop body" if exits else "") or _body_problem(loop) or \
+            _functional_body_problem(loop) or _shape_change(loop, context)
         if reason:
             return self.refuse(finding, f"{reason}: `ops.WhileLoop` bodies must be pure functions of the carry")
         graph = finding.graph
@@ -273,24 +617,28 @@ class TensorWhileToWhileLoop(Fixer):
         taken = set(loop.root().locals)
         cond_name = unused_name(f"{function.name}_loop_cond", taken)
         body_name = unused_name(f"{function.name}_loop_body", taken | {cond_name})
-        packed = ", ".join(carry) if len(carry) > 1 else f"({carry[0]},)"
-        unpack = cst.parse_statement(f"{packed} = carry\n")
-        cond_def = cst.parse_statement(f"def {cond_name}(carry):\n    {packed} = carry\n    return COND\n")
-        cond_def = cond_def.with_changes(body=cond_def.body.with_changes(body=[
-            unpack, cst.SimpleStatementLine(body=[cst.Return(value=node.test)])]))
-        body_def = cst.parse_statement(f"def {body_name}(carry):\n    pass\n")
-        body_def = body_def.with_changes(body=body_def.body.with_changes(
-            body=[unpack] + list(node.body.body) + [cst.parse_statement(f"return {packed}\n")]))
+        packed = [build.name(n) for n in carry]
+
+        def unpack():
+            target = build.tuple_of(packed, bare=True) if len(carry) > 1 else build.tuple_of(packed)
+            return build.line(cst.Assign(targets=[cst.AssignTarget(target=target)], value=build.name("carry")))
+
         two_blank = [cst.EmptyLine(), cst.EmptyLine()]
-        cond_def = cond_def.with_changes(leading_lines=two_blank)
-        body_def = body_def.with_changes(leading_lines=two_blank)
+        cond_def = build.function(cond_name, ["carry"], [unpack(), build.returns(node.test)], two_blank)
+        carry_value = build.tuple_of(packed, bare=len(carry) > 1)
+        body_def = build.function(body_name, ["carry"], [unpack()] + list(node.body.body) + [build.returns(carry_value)],
+                                  two_blank)
         ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
-        initial = packed if len(carry) == 1 else f"({packed})"
-        call = cst.parse_statement(f"{packed} = {ops}.WhileLoop()({cond_name}, {body_name}, {initial})\n")
-        call = call.with_changes(leading_lines=node.leading_lines)
-        return self.edit(finding, [(node, call)], imports=[ops_import] if ops_import else [],
+        initial = build.tuple_of(packed)
+        call = build.call(build.call(build.dotted(f"{ops}.WhileLoop")), build.name(cond_name), build.name(body_name),
+                          initial)
+        target = build.tuple_of(packed, bare=True) if len(carry) > 1 else build.tuple_of(packed)
+        statement = build.line(cst.Assign(targets=[cst.AssignTarget(target=target)], value=call),
+                               node.leading_lines)
+        shown = cst.Module([]).code_for_node(initial)
+        return self.edit(finding, [(node, statement)], imports=[ops_import] if ops_import else [],
                          module_prefix=[cond_def, body_def],
-                         description=f"`while` -> `ops.WhileLoop()({cond_name}, {body_name}, {initial})`, "
+                         description=f"`while` -> `ops.WhileLoop()({cond_name}, {body_name}, {shown})`, "
                                      "same compile and step time as the `while` (measured)")
 
 

@@ -1,0 +1,554 @@
+"""What a rewrite that merges values must know: do two values select element-wise into what either gives?
+
+The select form of a Tensor `if` (`ops.where(cond, a, b)`, what AutoGraph's if_exp converter writes as
+`tf.where` for element-wise conditions) computes both values and picks one. It gives what the `if` gives only
+when both are Tensors of the same dtype and the same shape: `ops.where` broadcasts shapes and promotes dtypes
+(an int32 branch against a float32 one comes back float32 on both paths; a 0-d Tensor against an (n, m) one
+comes back (n, m)). MindSpore's own join under a Tensor condition is stricter about dtypes and looser about
+shapes (:mod:`graphlint.analysis.joins`), so a merge is accepted here only when the shapes and dtypes are
+*proven* equal, or equal under a stated assumption ("`x` is a floating-point Tensor").
+
+Dtypes (a concrete name such as ``"float32"``; ``("of", root)``: the dtype of a root value; ``("float", d)``:
+``d`` if floating, else float32, what `x * 0.5` or `x / y` give) and shapes (``("like", root)``: the shape of a
+root value; ``("0d",)``) are followed through element-wise arithmetic, comparisons, casts, element-wise ops
+and full reductions. A *root* is a parameter, a Parameter attribute, or a definition whose value is not
+followed (a sub-Cell's output): two values computed from the same roots the same element-wise way agree.
+
+Also here: which calls only compute (so evaluating a branch that is not taken changes nothing), which are
+costly (a sub-Cell), and which expressions are *total* (cannot produce inf/NaN where the input is finite: the
+unselected branch of `ops.where` still flows into gradients, so `ops.where(c, ops.sqrt(x), 0)` differentiates
+to NaN where `x < 0`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from astroid import nodes
+
+from graphlint.analysis import api
+from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, TENSOR
+
+FLOAT_DTYPES = frozenset({"float16", "float32", "float64", "bfloat16"})
+
+# Element-wise ops (``mindspore.ops.<name>``) that keep shape and dtype, and are total on finite input.
+TOTAL_ELEMENTWISE_OPS = frozenset({"relu", "relu6", "abs", "neg", "tanh", "sigmoid", "maximum", "minimum",
+                                   "clip_by_value", "clamp", "clip", "zeros_like", "ones_like", "stop_gradient",
+                                   "identity", "square", "sign", "floor", "ceil", "round", "hardtanh", "where",
+                                   "select", "softsign", "hardsigmoid", "hardswish", "silu", "gelu", "erf"})
+# ... that keep shape and dtype but may give inf/NaN for some finite inputs.
+PARTIAL_ELEMENTWISE_OPS = frozenset({"exp", "log", "sqrt", "rsqrt", "reciprocal", "pow", "log1p", "expm1", "div",
+                                     "tan", "atan2", "softplus", "elu", "mish", "acos", "asin"})
+TOTAL_METHODS = frozenset({"abs", "clip", "clamp", "neg", "tanh", "sigmoid", "relu", "square", "floor", "ceil",
+                           "round", "sign"})
+PARTIAL_METHODS = frozenset({"exp", "log", "sqrt", "rsqrt", "reciprocal", "pow"})
+# Full reductions (no axis): a 0-d Tensor; "mean" of an integer Tensor is a float.
+REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin", "all", "any", "norm"})
+REDUCTION_OPS = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
+                 "reduce_prod": "prod", "sum": "sum", "mean": "mean", "amax": "max", "amin": "min", "prod": "prod",
+                 "all": "all", "any": "any"}
+BOOL_REDUCTIONS = frozenset({"all", "any"})
+_ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "**"})
+
+
+@dataclass(frozen=True)
+class Side:
+    """One value a merge takes: an expression, or the value a name holds before a statement (``element``)."""
+
+    expr: nodes.NodeNG | None = None
+    name: str = ""
+    element: object = None
+
+    @property
+    def text(self) -> str:
+        return f"`{self.expr.as_string()}`" if self.expr is not None else f"`{self.name}` as it was"
+
+
+@dataclass
+class Merge:
+    """Whether values can be selected element-wise: ``problem`` (why not) or the ``assumptions`` it rests on
+    (empty: proven)."""
+
+    problem: str = ""
+    assumptions: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
+
+
+class TensorFacts:
+    """Dtypes and shapes of the Tensors of one graph function, for rewrites (memoised)."""
+
+    def __init__(self, values):
+        self.values = values
+        self._dtypes: dict[int, object] = {}
+        self._shapes: dict[int, object] = {}
+
+    # -- merging -----------------------------------------------------------------------------------------
+    def merge(self, sides: list[Side], returned: bool = False) -> Merge:
+        """Can ``ops.where`` select among ``sides`` (nested for more than two) and give what each path gives?"""
+        from graphlint.analysis.joins import mismatch
+
+        result = Merge()
+        for side in sides:
+            value = self._value(side)
+            if value is None or not value.kinds:
+                return Merge(f"cannot tell what {side.text} is")
+            if not value.is_tensor:
+                kinds = "/".join(sorted(value.kinds))
+                if value.kinds <= {INT, FLOAT, BOOL}:
+                    return Merge(f"{side.text} is a Python {kinds}, not a Tensor: `ops.where` would return a Tensor")
+                return Merge(f"{side.text} is not known to be a Tensor ({kinds})")
+        first = sides[0]
+        for other in sides[1:]:
+            verdict = mismatch(self._join_shape(first), self._join_shape(other), returned)
+            if verdict is not None:
+                kind, text = verdict
+                return Merge(f"the branches join {text or kind}: the checkers report this join")
+            problem, assumption = self._same_dtype(first, other)
+            if problem:
+                return Merge(problem)
+            if assumption and assumption not in result.assumptions:
+                result.assumptions.append(assumption)
+            problem = self._same_shape(first, other)
+            if problem:
+                return Merge(problem)
+        return result
+
+    def condition_is_scalar(self, expr) -> bool:
+        """The condition is a 0-d Tensor (so `ops.where` does not broadcast it into the result)."""
+        return self.shape(expr) == ("0d",)
+
+    def _value(self, side: Side):
+        if side.expr is not None:
+            return self.values.value(side.expr)
+        return self.values.name_at(side.element, side.name)
+
+    def _join_shape(self, side: Side):
+        shapes = self.values.shapes
+        if side.expr is not None:
+            return shapes.expr_shape(side.expr)
+        return shapes.definitions_shape(self.values.cfg.reaching(side.element, side.name))
+
+    def side_dtype(self, side: Side):
+        return self.dtype(side.expr) if side.expr is not None else self._name_dtype(side.name, side.element, 0)
+
+    def side_shape(self, side: Side):
+        return self.shape(side.expr) if side.expr is not None else self._name_shape(side.name, side.element, 0)
+
+    def _same_dtype(self, a: Side, b: Side) -> tuple[str, str]:
+        da, db = _normal(self.side_dtype(a)), _normal(self.side_dtype(b))
+        if da is None or db is None:
+            unknown = a if da is None else b
+            return f"cannot tell the dtype of {unknown.text}", ""
+        if da == db:
+            return "", ""
+        if isinstance(da, str) and isinstance(db, str):
+            return f"{a.text} is {_dtype_text(da)} and {b.text} is {_dtype_text(db)}: `ops.where` would promote", ""
+        for x, y in ((da, db), (db, da)):
+            if isinstance(x, tuple) and x[0] == "float" and _normal(x[1]) == y and not isinstance(y, str):
+                return "", f"{_root_text(y)} is a floating-point Tensor"
+        return f"cannot tell that {a.text} and {b.text} have the same dtype", ""
+
+    def _same_shape(self, a: Side, b: Side) -> str:
+        sa, sb = self.side_shape(a), self.side_shape(b)
+        if sa is None or sb is None:
+            unknown = a if sa is None else b
+            return f"cannot tell the shape of {unknown.text}"
+        if sa != sb:
+            return f"cannot tell that {a.text} and {b.text} have the same shape: `ops.where` would broadcast"
+        return ""
+
+    # -- dtypes ------------------------------------------------------------------------------------------
+    def dtype(self, expr, depth: int = 0):
+        key = id(expr)
+        if key not in self._dtypes:
+            self._dtypes[key] = None  # recursion guard
+            self._dtypes[key] = self._dtype(expr, depth) if depth < 24 else None
+        return self._dtypes[key]
+
+    def _dtype(self, expr, depth):
+        values = self.values
+        if isinstance(expr, nodes.Name):
+            return self._name_dtype(expr.name, values.cfg.element_of(expr), depth)
+        value = values.value(expr)
+        if not value.is_tensor:
+            return None
+        if isinstance(expr, nodes.Attribute):
+            return ("of", ("attr", expr.as_string())) if self._is_self_attribute(expr) else None
+        if isinstance(expr, nodes.Compare):
+            return "bool_"
+        if isinstance(expr, nodes.UnaryOp):
+            if expr.op == "not":
+                return "bool_" if self.dtype(expr.operand, depth + 1) == "bool_" else None
+            return self.dtype(expr.operand, depth + 1) if expr.op in ("-", "+", "~") else None
+        if isinstance(expr, nodes.BoolOp):
+            return "bool_" if all(self.dtype(v, depth + 1) == "bool_" for v in expr.values) else None
+        if isinstance(expr, nodes.BinOp):
+            return self._binop_dtype(expr, depth)
+        if isinstance(expr, nodes.IfExp):
+            a, b = self.dtype(expr.body, depth + 1), self.dtype(expr.orelse, depth + 1)
+            return a if a == b else None
+        if isinstance(expr, nodes.Subscript):
+            return self.dtype(expr.value, depth + 1) if values.value(expr.value).is_tensor else None
+        if isinstance(expr, nodes.Call):
+            return self._call_dtype(expr, depth)
+        return None
+
+    def _name_dtype(self, name, element, depth):
+        if element is None:
+            return None
+        definitions = self.values.cfg.reaching(element, name)
+        if not definitions:
+            return None
+        if len(definitions) > 1:
+            return ("of", ("defs", frozenset(d.index for d in definitions)))
+        definition = definitions[0]
+        if definition.kind == "param":
+            return ("of", ("param", name))
+        if definition.kind == "assign" and definition.value is not None and isinstance(definition.node, nodes.AssignName) \
+                and isinstance(definition.node.parent, nodes.Assign):
+            found = self.dtype(definition.value, depth + 1)
+            if found is not None:
+                return found
+        value = self.values.def_values.get(definition.index)
+        return ("of", ("def", definition.index)) if value is not None and value.is_tensor else None
+
+    def _binop_dtype(self, expr, depth):
+        values = self.values
+        left, right = values.value(expr.left), values.value(expr.right)
+        op = expr.op
+        if op not in _ARITHMETIC and op not in ("&", "|", "^"):
+            return None
+        if left.is_tensor and right.is_tensor:
+            a, b = _normal(self.dtype(expr.left, depth + 1)), _normal(self.dtype(expr.right, depth + 1))
+            if a is None or b is None:
+                return None
+            if a != b:
+                # a float Tensor with one of the dtype it is computed from: float either way (the floating one
+                # wins over an integer, and is that same dtype for a floating one)
+                for x, y in ((a, b), (b, a)):
+                    if isinstance(x, tuple) and x[0] == "float" and x[1] == y:
+                        return x
+                return None
+            return _normal(("float", a)) if op == "/" else a
+        tensor, other = (expr.left, right) if left.is_tensor else (expr.right, left) if right.is_tensor else (None, None)
+        if tensor is None:
+            return None
+        base = self.dtype(tensor, depth + 1)
+        if base is None:
+            return None
+        if other.is_(FLOAT) or op == "/":
+            return _normal(("float", base))
+        if other.is_(INT) or other.is_(BOOL):
+            return None if base == "bool_" else base
+        return None
+
+    def _call_dtype(self, expr, depth):
+        values = self.values
+        func = expr.func
+        qualified = self._qualified(func)
+        args = expr.args
+        if qualified in api.CAST_OPS and len(args) >= 2:
+            return self._dtype_constant(args[1])
+        if isinstance(func, nodes.Call) and self._qualified(func.func) in api.CAST_OPS and len(args) >= 2:
+            return self._dtype_constant(args[1])
+        op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
+        if op is not None:
+            if op in api.BOOL_RESULT_OPS:
+                return "bool_"
+            if op in ("where", "select") and len(args) == 3:
+                a, b = self.dtype(args[1], depth + 1), self.dtype(args[2], depth + 1)
+                return a if a is not None and _normal(a) == _normal(b) else None
+            if op in ("maximum", "minimum") and len(args) == 2:
+                a, b = self.dtype(args[0], depth + 1), self.dtype(args[1], depth + 1)
+                return a if a is not None and _normal(a) == _normal(b) else None
+            if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
+                return self._reduction_dtype(REDUCTION_OPS[op], args[0], depth)
+            if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.SAME_DTYPE_OPS) and args:
+                base = self.dtype(args[0], depth + 1)
+                if op in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "log1p", "expm1", "gelu",
+                          "silu", "erf", "softplus"):
+                    return _normal(("float", base)) if base is not None else None
+                return base
+            return None
+        if isinstance(func, nodes.Attribute) and qualified is None and values.value(func.expr).is_tensor:
+            method = func.attrname
+            if method in api.CAST_METHODS and args:
+                return self._dtype_constant(args[0])
+            if method in api.CASTING_METHODS:
+                return api.CASTING_METHODS[method]
+            if method in REDUCTIONS and _full_reduction(expr, first_arg=False):
+                return self._reduction_dtype(method, func.expr, depth)
+            if method in TOTAL_METHODS or method in PARTIAL_METHODS or method in api.SAME_DTYPE_METHODS:
+                base = self.dtype(func.expr, depth + 1)
+                if method in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh"):
+                    return _normal(("float", base)) if base is not None else None
+                return base
+            return None
+        if qualified in api.TENSOR_CONSTRUCTORS:
+            dtype_arg = args[1] if len(args) > 1 else next((k.value for k in expr.keywords or () if k.arg == "dtype"),
+                                                           None)
+            if dtype_arg is not None:
+                return self._dtype_constant(dtype_arg)
+            if args and isinstance(args[0], nodes.Const):
+                constant = args[0].value
+                return "bool_" if isinstance(constant, bool) else "int64" if isinstance(constant, int) else \
+                    "float32" if isinstance(constant, float) else None
+            return None
+        return None
+
+    def _reduction_dtype(self, kind, operand, depth):
+        base = self.dtype(operand, depth + 1)
+        if kind in BOOL_REDUCTIONS:
+            return "bool_"
+        if base is None or base == "bool_":
+            return None
+        return _normal(("float", base)) if kind in ("mean", "norm") else base
+
+    def _dtype_constant(self, expr):
+        qualified = self.values.imports.qualify(expr)
+        if not qualified or not qualified.startswith("mindspore."):
+            return None
+        dtype = qualified.rsplit(".", 1)[-1]
+        dtype = api.DTYPE_ALIASES.get(dtype, dtype)
+        return dtype if dtype in api.DTYPE_NAMES else None
+
+    # -- shapes ------------------------------------------------------------------------------------------
+    def shape(self, expr, depth: int = 0):
+        key = id(expr)
+        if key not in self._shapes:
+            self._shapes[key] = None
+            self._shapes[key] = self._shape(expr, depth) if depth < 24 else None
+        return self._shapes[key]
+
+    def _shape(self, expr, depth):
+        values = self.values
+        if isinstance(expr, nodes.Name):
+            return self._name_shape(expr.name, values.cfg.element_of(expr), depth)
+        value = values.value(expr)
+        if not value.is_tensor:
+            return None
+        if isinstance(expr, nodes.Attribute):
+            return ("like", ("attr", expr.as_string())) if self._is_self_attribute(expr) else None
+        if isinstance(expr, nodes.UnaryOp):
+            return self.shape(expr.operand, depth + 1) if expr.op in ("-", "+", "~", "not") else None
+        if isinstance(expr, nodes.BinOp):
+            return self._broadcast([expr.left, expr.right], depth)
+        if isinstance(expr, nodes.Compare):
+            return self._broadcast([expr.left] + [right for _, right in expr.ops], depth)
+        if isinstance(expr, nodes.IfExp):
+            a, b = self.shape(expr.body, depth + 1), self.shape(expr.orelse, depth + 1)
+            return a if a == b else None
+        if isinstance(expr, nodes.BoolOp):
+            shapes = {self.shape(v, depth + 1) for v in expr.values}
+            return shapes.pop() if len(shapes) == 1 else None
+        if isinstance(expr, nodes.Call):
+            return self._call_shape(expr, depth)
+        return None
+
+    def _name_shape(self, name, element, depth):
+        if element is None:
+            return None
+        definitions = self.values.cfg.reaching(element, name)
+        if not definitions:
+            return None
+        if len(definitions) > 1:
+            return ("like", ("defs", frozenset(d.index for d in definitions)))
+        definition = definitions[0]
+        if definition.kind == "param":
+            return ("like", ("param", name))
+        if definition.kind == "assign" and definition.value is not None and isinstance(definition.node, nodes.AssignName) \
+                and isinstance(definition.node.parent, nodes.Assign):
+            found = self.shape(definition.value, depth + 1)
+            if found is not None:
+                return found
+        value = self.values.def_values.get(definition.index)
+        return ("like", ("def", definition.index)) if value is not None and value.is_tensor else None
+
+    def _broadcast(self, operands, depth):
+        """The shape of an element-wise op of ``operands``: Python numbers and 0-d Tensors broadcast away."""
+        found = None
+        for operand in operands:
+            value = self.values.value(operand)
+            if not value.is_tensor:
+                if value.kinds and value.kinds <= {INT, FLOAT, BOOL}:
+                    continue
+                return None
+            shape = self.shape(operand, depth + 1)
+            if shape is None:
+                return None
+            if shape == ("0d",):
+                found = found or shape
+                continue
+            if found not in (None, ("0d",)) and found != shape:
+                return None
+            found = shape
+        return found
+
+    def _call_shape(self, expr, depth):
+        values = self.values
+        func = expr.func
+        qualified = self._qualified(func)
+        args = expr.args
+        if qualified in api.CAST_OPS and args:
+            return self.shape(args[0], depth + 1)
+        if isinstance(func, nodes.Call) and self._qualified(func.func) in api.CAST_OPS and args:
+            return self.shape(args[0], depth + 1)
+        op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
+        if op is not None:
+            if op in ("where", "select") and len(args) == 3:
+                return self._broadcast(list(args), depth)
+            if op in ("maximum", "minimum") and len(args) == 2:
+                return self._broadcast(list(args), depth)
+            if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
+                return ("0d",)
+            if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.BOOL_RESULT_OPS
+                    or op in ("softmax", "log_softmax", "stop_gradient")) and args and not expr.keywords \
+                    and (len(args) == 1 or op in ("clip_by_value", "clamp", "clip")):
+                return self.shape(args[0], depth + 1)
+            return None
+        if isinstance(func, nodes.Attribute) and qualified is None and values.value(func.expr).is_tensor:
+            method = func.attrname
+            if method in api.CAST_METHODS or method in api.CASTING_METHODS or method in ("copy", "clone"):
+                return self.shape(func.expr, depth + 1)
+            if method in REDUCTIONS and _full_reduction(expr, first_arg=False):
+                return ("0d",)
+            if (method in TOTAL_METHODS or method in PARTIAL_METHODS) and (not args or method in ("clip", "clamp")):
+                return self.shape(func.expr, depth + 1)
+            return None
+        if qualified in api.TENSOR_CONSTRUCTORS and args and isinstance(args[0], nodes.Const) \
+                and isinstance(args[0].value, (int, float, bool)):
+            return ("0d",)
+        return None
+
+    # -- what evaluating an expression costs ---------------------------------------------------------------
+    def effects(self, expr) -> tuple[str, str]:
+        """``(refusal, cost)`` of evaluating ``expr`` where it would not have run: a call that may have a side
+        effect (a helper, `print`, an assign op) refuses; a sub-Cell call costs (its text is ``cost``)."""
+        from graphlint.analysis.provenance import side_effect
+
+        for call in _calls(expr):
+            found = side_effect(self.values, call)
+            if found is None or found is not call:
+                continue
+            if self._is_cell_call(call):
+                return "", call.as_string()
+            return f"`{call.as_string()}` may have side effects", ""
+        return "", ""
+
+    def _is_cell_call(self, call) -> bool:
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
+                and func.expr.name == self.values.self_name):
+            return False
+        return self.values.value(func).is_(CELL)
+
+    def partial(self, expr) -> str:
+        """The first operation of ``expr`` that may give inf/NaN on finite input (or "" if none): division
+        by a Tensor, `exp`, `log`, `sqrt`, `**` ..., a sub-Cell or a helper (not known)."""
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, nodes.BinOp):
+                if node.op in ("/", "//", "%") and not _nonzero_constant(node.right, self.values):
+                    return node.as_string()
+                if node.op == "**" and not (isinstance(node.right, nodes.Const) and isinstance(node.right.value, int)
+                                            and node.right.value >= 0):
+                    return node.as_string()
+            elif isinstance(node, nodes.Call):
+                func = node.func
+                qualified = self._qualified(func)
+                op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
+                if op is not None:
+                    if op not in TOTAL_ELEMENTWISE_OPS and op not in REDUCTION_OPS and op not in api.BOOL_RESULT_OPS \
+                            and qualified not in api.CAST_OPS:
+                        return node.as_string()
+                elif isinstance(func, nodes.Attribute) and qualified is None and \
+                        self.values.value(func.expr).is_tensor:
+                    if func.attrname not in TOTAL_METHODS and func.attrname not in REDUCTIONS and \
+                            func.attrname not in api.CAST_METHODS and func.attrname not in api.CASTING_METHODS:
+                        return node.as_string()
+                elif qualified not in api.TENSOR_CONSTRUCTORS:
+                    return node.as_string()
+            elif isinstance(node, (nodes.Lambda, nodes.ListComp, nodes.GeneratorExp, nodes.DictComp)):
+                return node.as_string()
+            stack.extend(node.get_children())
+        return ""
+
+    def _qualified(self, func):
+        from graphlint.analysis.provenance import locally_bound
+
+        if locally_bound(func, self.values):
+            return None
+        return self.values.imports.qualify(func)
+
+    def _is_self_attribute(self, expr) -> bool:
+        return isinstance(expr.expr, nodes.Name) and expr.expr.name == self.values.self_name \
+            and self.values.value(expr).is_(TENSOR)
+
+
+def tensor_facts(values) -> TensorFacts:
+    """The (memoised) facts of one function's values."""
+    facts = getattr(values, "_rewrite_facts", None)
+    if facts is None:
+        facts = TensorFacts(values)
+        values._rewrite_facts = facts  # noqa: SLF001 - a memo that lives as long as the values
+    return facts
+
+
+def _calls(expr):
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, nodes.Call):
+            yield node
+        if isinstance(node, nodes.Lambda):
+            continue
+        stack.extend(node.get_children())
+
+
+def _full_reduction(call, first_arg: bool) -> bool:
+    """``x.sum()`` / ``ops.sum(x)``: no axis, no keepdims."""
+    positional = call.args[1:] if first_arg else call.args
+    if first_arg and not call.args:
+        return False
+    if positional:
+        return False
+    return not any(k.arg in ("axis", "dim", "keepdims", "keep_dims", "keepdim") for k in call.keywords or ())
+
+
+def _nonzero_constant(expr, values) -> bool:
+    value = values.value(expr)
+    return value.known and isinstance(value.const, (int, float)) and not isinstance(value.const, bool) \
+        and value.const != 0
+
+
+def _normal(dtype):
+    """``("float", d)`` with a concrete ``d`` resolved; nested ``("float", ("float", d))`` flattened."""
+    if isinstance(dtype, tuple) and dtype[0] == "float":
+        inner = _normal(dtype[1])
+        if inner is None:
+            return None
+        if isinstance(inner, str):
+            return inner if inner in FLOAT_DTYPES else "float32"
+        if isinstance(inner, tuple) and inner[0] == "float":
+            return inner
+        return ("float", inner)
+    return dtype
+
+
+def _root_text(dtype) -> str:
+    if isinstance(dtype, tuple) and dtype[0] == "of":
+        root = dtype[1]
+        if root[0] == "param":
+            return f"the argument `{root[1]}`"
+        if root[0] == "attr":
+            return f"`{root[1]}`"
+        return "the value it is computed from"
+    return "the value it is computed from"
+
+
+def _dtype_text(name: str) -> str:
+    return "a bool Tensor" if name == "bool_" else f"a {name} Tensor"
