@@ -3,7 +3,7 @@
 The parent reads and parses every file and discovers the graph scope once (which functions are graph code, in
 which file, reached from which entry); then it forks N - 1 workers. Each worker inherits the whole project and
 analysis copy-on-write, so helpers and Cell bases defined in other files resolve exactly as in one process.
-Workers and the parent take modules from a shared counter (largest first) and the workers send their findings
+Workers and the parent take runs of neighbouring modules from a shared counter and the workers send their findings
 back as plain records. A worker that dies is not fatal: the parent checks what it had taken.
 """
 
@@ -15,6 +15,9 @@ import pickle
 import signal
 
 from graphlint.results import finding_from_record, finding_to_record
+
+
+CHUNKS_PER_JOB = 4
 
 
 def available() -> bool:
@@ -49,17 +52,28 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
 
     context = multiprocessing.get_context("fork")
     costs = [_cost(session, info) for _shown, info in work]
-    order = sorted(range(len(work)), key=lambda i: -costs[i])
-    # The work is claimed in this order, from a counter shared by the processes.
+    # Modules next to each other (in path order) mostly import the same helpers and bases, whose facts the
+    # analysis computes lazily: a process that checks a run of neighbours computes them once. The work is cut
+    # into runs of neighbours of about equal cost, a few per process, claimed from a shared counter.
+    order = sorted(range(len(work)), key=lambda i: work[i][0])
+    chunks: list[list[int]] = [[]]
+    budget = max(1, sum(costs) // (jobs * CHUNKS_PER_JOB))
+    spent = 0
+    for index in order:
+        if spent >= budget and chunks[-1]:
+            chunks.append([])
+            spent = 0
+        chunks[-1].append(index)
+        spent += costs[index]
     counter = context.Value("i", 0)
 
     def claim(worker: int):
         with counter.get_lock():
             position = counter.value
-            if position >= len(order):
+            if position >= len(chunks):
                 return None
             counter.value = position + 1
-        return order[position]
+        return chunks[position]
 
     outcomes: dict[int, tuple] = {}
     # Facts of the whole project (which Cells are sub-cells of others, host-side changes, ...) are computed
@@ -67,7 +81,9 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
     # the workers inherit them instead of each computing them again.
     primer = min((i for i in order if costs[i] > 0), key=lambda i: costs[i], default=None)
     if primer is not None:
-        order.remove(primer)
+        for chunk in chunks:
+            if primer in chunk:
+                chunk.remove(primer)
         outcomes[primer] = session.check_module(*work[primer], fix_markers)
         if progress is not None:
             progress.update(1, detail=work[primer][0])
@@ -88,14 +104,18 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
     finally:
         gc.unfreeze()
     try:
+        done = 0
         while True:
-            index = claim(0)
-            if index is None:
+            chunk = claim(0)
+            if chunk is None:
                 break
-            shown, info = work[index]
-            outcomes[index] = session.check_module(shown, info, fix_markers)
-            if progress is not None:
-                progress.update(min(counter.value, len(work)), detail=shown)
+            for index in chunk:
+                shown, info = work[index]
+                outcomes[index] = session.check_module(shown, info, fix_markers)
+                done += 1
+                if progress is not None:  # what the parent did, and the runs the workers took
+                    progress.update(min(len(work), max(done, len(work) * counter.value // len(chunks))),
+                                    detail=shown)
         for pid, reader in workers:
             try:
                 records = reader.recv()
@@ -137,19 +157,20 @@ def _worker(session, work, claim, number, reader, writer, fix_markers):  # pragm
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         records = []
         while True:
-            index = claim(number)
-            if index is None:
+            chunk = claim(number)
+            if chunk is None:
                 break
-            shown, info = work[index]
-            try:
-                findings, fixes, problem = session.check_module(shown, info, fix_markers)
-            except Exception as exc:  # noqa: BLE001 - reported by the parent like any internal error
-                records.append((index, "error", [], f"internal error: {type(exc).__name__}: {exc}"))
-                continue
-            if problem:
-                records.append((index, "problem", [], problem))
-            else:
-                records.append((index, "ok", [finding_to_record(f, fixes.get(id(f))) for f in findings], ""))
+            for index in chunk:
+                shown, info = work[index]
+                try:
+                    findings, fixes, problem = session.check_module(shown, info, fix_markers)
+                except Exception as exc:  # noqa: BLE001 - reported by the parent like any internal error
+                    records.append((index, "error", [], f"internal error: {type(exc).__name__}: {exc}"))
+                    continue
+                if problem:
+                    records.append((index, "problem", [], problem))
+                else:
+                    records.append((index, "ok", [finding_to_record(f, fixes.get(id(f))) for f in findings], ""))
         writer.send(records)
         writer.close()
     except BaseException:  # noqa: BLE001 - whatever happens, never return into the parent's code
