@@ -190,6 +190,13 @@ def from_table(table: dict, base: Config | None = None, source: str = "") -> Con
             inputs = value.get("inputs", {})
             if not isinstance(inputs, dict):
                 raise ConfigError(f"{source}: [tool.graphlint.validate.inputs] must be a table")
+            from graphlint.validate.specs import entry_problem
+
+            base_dir = os.path.dirname(os.path.abspath(source)) if source else ""
+            for entry, declared in inputs.items():
+                problem = entry_problem(entry, declared, base_dir)
+                if problem:
+                    raise ConfigError(f"{source}: [tool.graphlint.validate.inputs] {problem}")
             values["validate_inputs"] = dict(inputs)
             for sub in ("timeout", "memory-mb"):
                 if sub in value:

@@ -148,7 +148,7 @@ class TensorFacts:
             return f"{a.text} is {_dtype_text(da)} and {b.text} is {_dtype_text(db)}: `ops.where` would promote", ""
         for x, y in ((da, db), (db, da)):
             if isinstance(x, tuple) and x[0] == "float" and _normal(x[1]) == y and not isinstance(y, str):
-                return "", f"{_root_text(y)} is a floating-point Tensor"
+                return "", f"{_root_text(y, self.values)} is a floating-point Tensor"
         return f"cannot tell that {a.text} and {b.text} have the same dtype", ""
 
     def _same_shape(self, a: Side, b: Side) -> str:
@@ -539,14 +539,18 @@ def _normal(dtype):
     return dtype
 
 
-def _root_text(dtype) -> str:
+def _root_text(dtype, values=None) -> str:
     if isinstance(dtype, tuple) and dtype[0] == "of":
         root = dtype[1]
         if root[0] == "param":
             return f"the argument `{root[1]}`"
         if root[0] == "attr":
             return f"`{root[1]}`"
-        return "the value it is computed from"
+        if values is not None:
+            indices = [root[1]] if root[0] == "def" else sorted(root[1])
+            names = sorted({values.cfg.definitions[i].name for i in indices})
+            if names:
+                return " and ".join(f"`{n}`" for n in names)
     return "the value it is computed from"
 
 

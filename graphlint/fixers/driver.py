@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from graphlint.analysis.source import SourceProblem
@@ -25,6 +26,8 @@ class Applied:
     symbol: str
     description: str
     validation: str = ""
+    blocked_by: list = field(default_factory=list)  # "E5101 at net.py:24": what GRAPH_MODE still fails on
+    entry: object = field(default=None, repr=False, compare=False)  # the validated Cell or jit function
 
 
 @dataclass
@@ -67,6 +70,12 @@ class FixReport:
     @property
     def refused(self) -> list[Refused]:
         return [r for f in self.files for r in f.refused]
+
+    @property
+    def pending(self) -> list[Applied]:
+        """Fixes kept on their PYNATIVE_MODE verdict while GRAPH_MODE fails on a finding graphlint cannot fix
+        (each names what blocks compiling and where: ``blocked_by``)."""
+        return [a for a in self.applied if a.blocked_by]
 
 
 def _round_keys(findings: list[Finding], text: str) -> dict[int, tuple]:
@@ -189,14 +198,16 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
                                                f"the rewrite would not parse ({problem}); left as is",
                                                column=edit.finding.column))
             continue
-        validations = {}
+        validations, blocked = {}, {}
         if validate:
-            new_text, applied, validations = _validated(path, text, context, applied, config, outcome, settled, keys)
+            new_text, applied, validations, blocked = _validated(path, text, context, applied, config, outcome,
+                                                                 settled, keys)
         for edit in applied:
             settled.add(keys[id(edit.finding)])
             outcome.applied.append(Applied(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
                                            edit.description or edit.fixer.description,
-                                           validations.get(id(edit), "")))
+                                           validations.get(id(edit), ""), list(blocked.get(id(edit), ())),
+                                           _entry_for(edit.finding) if id(edit) in blocked else None))
         if new_text == text:
             break
         text = new_text
@@ -207,6 +218,8 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
             text = outcome.before
             break
     outcome.after = text
+    if validate:
+        _settle_pending(path, outcome, findings, config, validate)
     # A refused finding whose line another fix changed is met again with the same verdict: report it once.
     unique = {}
     for item in outcome.refused:
@@ -273,12 +286,14 @@ def _parse_problem(text: str) -> str:
 def _validated(path, text, context, applied, config, outcome, settled, keys):
     """Keep the edits whose rewrite validates; refuse the others with the reason.
 
-    Each edit is validated on top of those already kept. An edit that fails is tried again once another has
-    been kept: `np.sqrt(np.maximum(t, e))` only works once the inner call is rewritten too."""
+    Each edit is judged on its own, on top of those already kept. An edit that fails is tried again once
+    another has been kept: `np.sqrt(np.maximum(t, e))` only works once the inner call is rewritten too. Where
+    GRAPH_MODE fails only on an error graphlint reported and does not fix (a `try`), the edit is kept on its
+    PYNATIVE_MODE verdict: compile pending (``blocked``)."""
     from graphlint.validate.validator import sys_root_for, validate_entry
 
     source_root = sys_root_for(path)
-    kept, notes = [], {}
+    kept, notes, blocked = [], {}, {}
     pending, failures = list(applied), {}
     while pending:
         retry = []
@@ -291,8 +306,11 @@ def _validated(path, text, context, applied, config, outcome, settled, keys):
             else:
                 verdict = validate_entry(entry, path, text, candidate_text, source_root,
                                          config.validate_inputs.get(entry.key), config.validate_timeout,
-                                         config.validate_memory_mb)
+                                         config.validate_memory_mb,
+                                         blockers=_blockers(path, candidate_text, config, entry.module_name))
                 verdict_ok, reason = verdict.ok, verdict.reason
+                if verdict.ok and verdict.pending:
+                    blocked[id(edit)] = verdict.pending
             if verdict_ok:
                 kept.append(edit)
                 notes[id(edit)] = reason
@@ -310,9 +328,64 @@ def _validated(path, text, context, applied, config, outcome, settled, keys):
                                            f"validation failed: {failures[id(edit)]}",
                                            column=edit.finding.column))
     if not kept:
-        return text, [], notes
+        return text, [], notes, blocked
     new_text, kept_applied, _ = apply_edits(context, kept)
-    return new_text, kept_applied, notes
+    return new_text, kept_applied, notes, blocked
+
+
+def _blockers(path, text, config, module_name):
+    """The errors graphlint reports in ``text`` (at MindSpore's default level, which GRAPH_MODE compiles at)."""
+    from graphlint.analysis.source import SourceProblem
+    from graphlint.catalogue.model import Severity
+    from graphlint.lint import lint_text
+    from graphlint.validate.validator import Blocker, blocker_errors
+
+    try:
+        found = lint_text(text, config, path, module_name or "fixed")
+    except SourceProblem:
+        return []
+    shown = os.path.basename(path)
+    return [Blocker(f.rule.id, f.rule.symbol, f.line, f"{shown}:{f.line}", blocker_errors(f.rule))
+            for f in found if f.rule.lax is Severity.ERROR]
+
+
+def _settle_pending(path, outcome, findings, config, validate):
+    """Name, in the final text, what still blocks compiling each compile-pending fix; when nothing does any
+    more (the blockers were fixed by other fixes), judge the whole fixed file once per entry."""
+    from graphlint.catalogue.model import Severity
+    from graphlint.validate.validator import sys_root_for, validate_entry
+
+    pending = [a for a in outcome.applied if a.blocked_by]
+    if not pending:
+        return
+    shown = os.path.basename(path)
+    final: dict[str, object] = {}
+    for item in pending:
+        rules = {b.rule for b in item.blocked_by}
+        still = sorted((f for f in findings if f.rule.id in rules and f.rule.lax is Severity.ERROR),
+                       key=lambda f: f.line)
+        head = item.validation.split("; GRAPH_MODE compile pending")[0]
+        if still:
+            item.blocked_by = [f"{f.rule.id} at {shown}:{f.line}" for f in still]
+            entry = item.entry
+            others = sorted((f for f in findings if f.rule.lax is Severity.ERROR and f not in still and f.graph is not None
+                             and entry is not None and f.graph.root is not None
+                             and f.graph.root.name.split(".")[0] == entry.name), key=lambda f: f.line)
+            then = f" (then {', '.join(f'{f.rule.id} at {shown}:{f.line}' for f in others)})" if others else ""
+            item.validation = f"{head}; GRAPH_MODE compile pending: compiles once " \
+                              f"{', '.join(item.blocked_by)} {'is' if len(still) == 1 else 'are'} fixed by hand{then}"
+            continue
+        entry = item.entry
+        if entry is None:
+            continue
+        if entry.key not in final:
+            final[entry.key] = validate_entry(
+                entry, path, outcome.before, outcome.after, sys_root_for(path), config.validate_inputs.get(entry.key),
+                config.validate_timeout, config.validate_memory_mb,
+                blockers=_blockers(path, outcome.after, config, entry.module_name))
+        verdict = final[entry.key]
+        item.blocked_by = [b.describe() for b in verdict.pending]
+        item.validation = f"the fixed file: {verdict.reason}"
 
 
 def _entry_for(finding):

@@ -95,11 +95,7 @@ def _make_inputs(job: dict, module: types.ModuleType) -> list:
     return [made] * calls
 
 
-DTYPES = {
-    "float16": "float16", "float32": "float32", "float64": "float64",
-    "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
-    "uint8": "uint8", "bool": "bool_",
-}
+from graphlint.validate.specs import DTYPES  # noqa: E402 - the spec table, shared with config checks
 
 
 def _tensor_from_spec(spec: str, index: int):
