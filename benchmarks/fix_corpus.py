@@ -1,0 +1,125 @@
+"""What `--fix --unsafe-fixes` does to the project's own coverage corpus: the catalogue's flagged examples that
+fail GRAPH_MODE or STRICT (or compile and return something else), each a small program with its inputs.
+
+For every failing program the fixer runs without validation (`fix_paths(unsafe=True)`); each changed program
+then runs in one child process: the original in PYNATIVE_MODE, and the rewrite in PYNATIVE_MODE, GRAPH_MODE
+and STRICT (`mindspore.jit(fullgraph=True)`). It prints
+
+* **fixed**: the rewrite compiles and matches the original's PYNATIVE_MODE outputs at every level the original
+  failed at (what `--fix --unsafe-fixes --validate` keeps: validation runs these same modes), as a fraction of
+  the failing programs;
+* **broken** (must be 0): rewrites that change the PYNATIVE_MODE results, or fail (or diverge) at a level where
+  the original compiled and matched: what `--fix` without `--validate` would get wrong;
+* the programs left as they were, per rule, and the refusal reasons.
+
+Run: ``python benchmarks/fix_corpus.py [RULE ...] [--verbose]`` (about a minute per changed program on a
+shared 2-core machine; one child process each, run one after the other).
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from graphlint.catalogue import RULES  # noqa: E402
+from graphlint.catalogue.model import DIVERGES, FAILS, OK, SKIP  # noqa: E402
+from graphlint.config import Config  # noqa: E402
+from graphlint.fixers.driver import fix_paths  # noqa: E402
+from graphlint.validate.examples import observed  # noqa: E402
+from graphlint.validate.runner import run_job  # noqa: E402
+
+
+def failing_programs(wanted=()):
+    """(rule, index, example) for flagged examples claimed to fail or diverge at lax or strict."""
+    for rule in RULES:
+        if wanted and not {rule.id, rule.symbol, rule.family} & set(wanted):
+            continue
+        for index, example in enumerate(rule.flagged):
+            if example.lax in (FAILS, DIVERGES) or example.strict in (FAILS, DIVERGES):
+                yield rule, index, example
+
+
+def fixed_text(source: str):
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "example.py")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(source)
+        report = fix_paths([path], Config(), unsafe=True)
+        with open(path, encoding="utf-8") as handle:
+            return handle.read(), report
+
+
+def judge(example, fixed: str) -> tuple[str, str]:
+    """("fixed" | "broken" | "not fixed", why) for one rewritten program."""
+    job = {"source": example.source, "fixed_source": fixed, "filename": "example.py",
+           "module_name": "graphlint_example", "entry": example.entry, "inputs": example.inputs,
+           "runs": ["pynative", "fixed-pynative", "fixed-graph", "fixed-strict"]}
+    result = run_job(job, timeout=max(example.timeout, 300.0))
+    reference = result["pynative"]
+    if not reference.ok:
+        return "not fixed", f"the original does not run in PYNATIVE_MODE: {reference.describe()}"
+    pynative = observed(reference, result["fixed-pynative"])
+    if pynative != OK:
+        return "broken", f"PYNATIVE_MODE: the rewrite {pynative} ({result['fixed-pynative'].describe()})"
+    levels = {"lax": ("fixed-graph", example.lax), "strict": ("fixed-strict", example.strict)}
+    broken, unfixed = [], []
+    for level, (mode, claim) in levels.items():
+        if claim == SKIP:
+            continue
+        got = observed(reference, result[mode])
+        if claim == OK and got != OK:
+            broken.append(f"{level}: compiled before, now {got} ({result[mode].describe()[:160]})")
+        elif claim != OK and got != OK:
+            unfixed.append(f"{level}: still {got} ({result[mode].describe()[:160]})")
+    if broken:
+        return "broken", "; ".join(broken)
+    if unfixed:
+        return "not fixed", "; ".join(unfixed)
+    return "fixed", "compiles and matches at every level the original failed"
+
+
+def main(argv: list[str]) -> int:
+    verbose = "--verbose" in argv
+    wanted = [a for a in argv if not a.startswith("--")]
+    programs = list(failing_programs(wanted))
+    counts = collections.Counter()
+    untouched = collections.Counter()
+    refusals = collections.Counter()
+    started = time.perf_counter()
+    for rule, index, example in programs:
+        fixed, report = fixed_text(example.source)
+        name = f"{rule.id} {rule.symbol} flagged[{index}]"
+        if fixed == example.source:
+            counts["unchanged"] += 1
+            untouched[rule.id] += 1
+            for refusal in report.refused:
+                refusals[f"{refusal.rule}: {refusal.reason[:90]}"] += 1
+            continue
+        verdict, why = judge(example, fixed)
+        counts[verdict] += 1
+        print(f"{verdict:9} {name}: {why}", flush=True)
+        if verbose or verdict == "broken":
+            print("    " + "\n    ".join(fixed.splitlines()[4:]))
+    total = len(programs)
+    print()
+    print(f"{total} failing programs in the catalogue; --fix --unsafe-fixes changed {total - counts['unchanged']}")
+    print(f"fixed (compile and match PYNATIVE_MODE where the original failed, what --validate keeps): "
+          f"{counts['fixed']}/{total} = {counts['fixed'] / max(total, 1):.1%}")
+    print(f"broken rewrites without --validate: {counts['broken']}")
+    print(f"changed but still failing: {counts['not fixed']}")
+    print(f"left unchanged, per rule: {dict(sorted(untouched.items()))}")
+    if refusals:
+        print("most frequent refusals:")
+        for reason, count in refusals.most_common(12):
+            print(f"  {count:3} {reason}")
+    print(f"({time.perf_counter() - started:.0f} s)")
+    return 1 if counts["broken"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,161 @@
+"""`--fix` on many small model files, against linting them: the ratio must stay near 3 as the project grows.
+
+Writes N small model files (four kinds in turn: a block with `x += h`, `del` and a Tensor `if`; a 600-step
+loop with an early exit; an early return behind `.item()`; a clean model), lints them (`lint_paths`), then runs
+`--fix --unsafe-fixes` without writing (`fix_paths(..., write=False)`) and prints both times, their ratio and
+where the fix time went: the re-lint of each fixed file (`LintSession.update`, of which the analysis'
+`replace_module`), libcst (parsing and positions), the fixers' planning and applying the edits.
+Run: ``python benchmarks/fix_scaling.py [N ...] [--profile]`` (default N = 200 1000).
+
+Measured (2-core shared machine, 2026-12-01; see the issue #12 report): 1000 files lint in about 7 s; the fix
+side (libcst + planning + applying) costs about as much as linting them; the re-lints cost several times more,
+almost all of it in the analysis rediscovering graph scope and dropping caches of the whole project on every
+`replace_module` (O(project) per changed file), which the profile printed by ``--profile`` shows.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import collections
+import os
+import pstats
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from graphlint.analysis.engine import Analysis  # noqa: E402
+from graphlint.config import Config  # noqa: E402
+from graphlint.fixers import base, driver  # noqa: E402
+from graphlint.lint import lint_paths  # noqa: E402
+from graphlint.session import LintSession  # noqa: E402
+
+HEADER = "import mindspore as ms\nfrom mindspore import nn, ops\n\n\n"
+KINDS = [
+    """class Block{i}(nn.Cell):
+    def __init__(self, dim=8):
+        super().__init__()
+        self.fc = nn.Dense(dim, dim)
+        self.act = nn.ReLU()
+
+    def construct(self, x):
+        h = self.act(self.fc(x))
+        x += h
+        scale = h.mean()
+        del scale
+        if x.sum() > 0:
+            y = x * 2
+        else:
+            y = x - 1
+        return y
+""",
+    """class Refine{i}(nn.Cell):
+    def __init__(self, dim=8):
+        super().__init__()
+        self.step = nn.Dense(dim, dim)
+
+    def construct(self, x):
+        for t in range(600):
+            update = ops.tanh(self.step(x)) * 0.01
+            x = x - update
+            if update.abs().max() < 1e-4:
+                break
+        return x
+""",
+    """class Gate{i}(nn.Cell):
+    def construct(self, x):
+        if x.sum().item() > 0:
+            return x * 0.5
+        return x + 1
+""",
+    """class Head{i}(nn.Cell):
+    def __init__(self, dim=8, classes=3):
+        super().__init__()
+        self.fc = nn.Dense(dim, classes)
+
+    def construct(self, x):
+        return ops.softmax(self.fc(x), axis=-1)
+""",
+]
+
+
+def project(folder: str, count: int) -> None:
+    for i in range(count):
+        with open(os.path.join(folder, f"model_{i}.py"), "w", encoding="utf-8") as handle:
+            handle.write(HEADER + KINDS[i % len(KINDS)].format(i=i))
+
+
+class Timers:
+    """Wall time spent in a few functions, wrapped for the run."""
+
+    def __init__(self):
+        self.spent = collections.Counter()
+        self._restore = []
+
+    def wrap(self, owner, name, label):
+        original = getattr(owner, name)
+        spent = self.spent
+
+        def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[label] += time.perf_counter() - start
+
+        setattr(owner, name, timed)
+        self._restore.append((owner, name, original))
+
+    def restore(self):
+        for owner, name, original in reversed(self._restore):
+            setattr(owner, name, original)
+
+
+def measure(count: int, profile: bool = False) -> dict:
+    with tempfile.TemporaryDirectory() as folder:
+        project(folder, count)
+        start = time.perf_counter()
+        lint = lint_paths([folder], Config())
+        lint_time = time.perf_counter() - start
+        timers = Timers()
+        timers.wrap(LintSession, "update", "re-lint (LintSession.update)")
+        timers.wrap(Analysis, "replace_module", "  of which Analysis.replace_module")
+        timers.wrap(driver, "_plan", "planning (fixers, incl. positions)")
+        timers.wrap(driver, "apply_edits", "applying edits + codegen")
+        timers.wrap(base.FixContext, "__init__", "libcst parse")
+        profiler = cProfile.Profile() if profile else None
+        start = time.perf_counter()
+        if profiler:
+            profiler.enable()
+        report = driver.fix_paths([folder], Config(), unsafe=True, write=False)
+        if profiler:
+            profiler.disable()
+        fix_time = time.perf_counter() - start
+        timers.restore()
+    result = {"files": count, "findings": len(lint.findings), "fixes": len(report.applied), "lint": lint_time,
+              "fix": fix_time, "ratio": fix_time / lint_time, "parts": dict(timers.spent)}
+    if profiler:
+        stats = pstats.Stats(profiler)
+        stats.sort_stats("cumulative").print_stats(30)
+    return result
+
+
+def main(argv: list[str]) -> int:
+    profile = "--profile" in argv
+    counts = [int(a) for a in argv if a.isdigit()] or [200, 1000]
+    for count in counts:
+        r = measure(count, profile)
+        print(f"{r['files']:5} files, {r['findings']} findings, {r['fixes']} fixes: lint {r['lint']:.1f} s, "
+              f"--fix {r['fix']:.1f} s, ratio {r['ratio']:.2f}")
+        for label, seconds in sorted(r["parts"].items(), key=lambda kv: -kv[1]):
+            print(f"      {label:40} {seconds:6.1f} s")
+        fixer_side = sum(v for k, v in r["parts"].items() if not k.startswith(("re-lint", "  of which")))
+        relint = r["parts"].get("re-lint (LintSession.update)", 0.0)
+        print(f"      fix time without the re-lints: {r['fix'] - relint:.1f} s "
+              f"(ratio {(r['fix'] - relint) / r['lint']:.2f} + 1 re-lint per file); fixer side {fixer_side:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
