@@ -481,6 +481,8 @@ def parse_resources_tables(ms) -> list:
 # --------------------------------------------------------------------------------------------
 
 LIBRARIES = (
+    "lib/libmindspore_hardware_abstract.so",
+    "lib/libmindspore_backend_common.so",
     "_c_expression*.so",
     "lib/libmindspore_frontend.so",
     "lib/libmindspore_core.so",
@@ -494,6 +496,16 @@ V = None  # a value MindSpore inserts into the message
 # to occur verbatim in one of LIBRARIES) and V where MindSpore inserts a value. The composition
 # follows the messages measured by graphlint's examples and scripts/measure_refused_apis.py.
 SO_MESSAGES = {
+    # measured by graphlint's examples: parameters, argument counts, integer conversion
+    "infer.duplicate_parameter_name": (
+        "infer", ("The parameter ", V, ", its name '", V, "' already exists. Please set a unique name for the parameter.")),
+    "infer.function_arguments_number": (
+        "infer", ("The parameters number of the function is ", V, ", but the number of provided arguments is ", V, ".")),
+    "convert.int_to_long": ("convert", ("Unable to cast Python instance of type ", V, " to C++ type ", V)),
+    "infer.null_pointer": ("infer", ("The pointer[", V, "] is null.")),
+    "infer.output_too_big": ("infer", ("For ", V, ", the shape of outputs[", V, "]: ", V,
+                                       " is too big, mindspore cannot apply for such a large amount of memory.")),
+    "infer.no_attribute": ("infer", (V, " object has no attribute '", V, "'")),
     # parser (frontend/jit/ps/parse)
     "parse.unsupported_statement": ("parse", ("Unsupported statement '", V, "'.")),
     "parse.unsupported_expression": ("parse", ("Unsupported expression '", V, "'.")),
@@ -614,7 +626,8 @@ SO_MESSAGES = {
 PY_ALL_MESSAGES = ("graph/_parse/parser.py", "ops/composite/multitype_ops/_compile_utils.py")
 PY_FILTERED = ("graph/*.py", "graph/_parse/*.py", "graph/_utils/*.py", "common/*.py", "nn/cell.py",
                "ops/composite/multitype_ops/_constexpr_utils.py")
-PY_KEYWORDS = re.compile(r"GRAPH_MODE|graph mode|'construct'|@jit|\bjit\b|JIT|static graph|fallback", re.I)
+PY_KEYWORDS = re.compile(r"GRAPH_MODE|graph mode|'construct'|@jit|\bjit\b|JIT|static graph|fallback|"
+                         r"cannot support tensor", re.I)
 
 
 def _library_texts(ms) -> dict:

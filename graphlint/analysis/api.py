@@ -23,6 +23,15 @@ MEASURED_WITH = "2.10.0"  # the MindSpore release the hand-made tables below wer
 # ``ops.Shape``, ``mindspore.nn.layer.basic.Dense`` is ``nn.Dense``, ``mindspore.common.tensor.Tensor`` is
 # ``mindspore.Tensor``. Rules speak of the public names: qualified prefix -> how many leading parts to keep.
 FLATTENED_PACKAGES = {"mindspore.ops": 2, "mindspore.nn": 2, "mindspore.common": 1}
+def canonical(qualified: str) -> str:
+    parts = qualified.split(".")
+    for prefix, keep in FLATTENED_PACKAGES.items():
+        prefix_parts = prefix.split(".")
+        if parts[: len(prefix_parts)] == prefix_parts and len(parts) > len(prefix_parts) + 1:
+            return ".".join(parts[:keep] + parts[-1:])
+    return qualified
+
+
 # Words whose absence lets a file be skipped without parsing it.
 MINDSPORE_WORDS = ("mindspore", "jit", "ms_function", "Cell", "construct")
 # Top-level packages never loaded from disk: analysed by name only.
@@ -194,6 +203,7 @@ FUNCTIONAL_LOOP_ARGUMENTS = {
     "Scan": {"body": (0, "loop_func"), "init": (1, "init"), "xs": (2, "xs"), "length": (3, "length"),
              "unroll": (4, "unroll")},
 }
+MAP_PRIMITIVES = frozenset({"mindspore.ops.Map", "mindspore.ops.HyperMap"})
 ASSIGN_OPS = frozenset({"mindspore.ops.assign", "mindspore.ops.assign_add", "mindspore.ops.assign_sub",
                         "mindspore.ops.Assign", "mindspore.ops.AssignAdd", "mindspore.ops.AssignSub"})
 PRINT_OPS = frozenset({"mindspore.ops.print_", "mindspore.ops.Print"})
@@ -258,7 +268,7 @@ LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception
 WARNING_CALLS = frozenset({"warnings.warn", "warnings.warn_explicit"})
 LOGGER_NAMES = frozenset({"logger", "_logger", "log", "_log"})
 LOGGER_FACTORIES = ("getLogger", "get_logger")
-LOGGING_MODULES = ("logging", "mindspore.log")
+LOGGING_MODULES = ("logging",)  # mindspore.log is refused outright (jit_forbidden), not run at compile time
 MATH_CONSTANTS = frozenset({"math.pi", "numpy.pi", "math.e", "numpy.e", "math.inf", "numpy.inf"})
 # NumPy functions whose arguments are sizes / shapes / bounds / dtypes.
 NUMPY_SIZE_FUNCTIONS = frozenset({
@@ -285,3 +295,66 @@ CONTEXTMANAGER_DECORATORS = frozenset({"contextlib.contextmanager"})
 # Class decorators known not to turn a class into a jit_class.
 HARMLESS_CLASS_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering", "typing.final"})
 ENUM_BASES = frozenset({"enum.Enum", "enum.Flag"})
+
+
+# -- what MindSpore refuses in graph code (from its jit_forbidden registry, read by scripts/mindspore_tables.py) ---
+def _jit_forbidden_tables():
+    from graphlint.analysis.generated import jit_forbidden, refused_measured
+    compiles = {entry["api"] for entry in refused_measured.MEASURED.values()
+                if entry["kind"] in ("forbidden", "forbidden_module") and entry["verdict"] == "compiles"}
+    refused_everywhere = {entry["api"] for entry in refused_measured.MEASURED.values()
+                          if entry["kind"] in ("forbidden", "forbidden_module") and entry["verdict"] == "fails"}
+    names: dict[str, str] = {}  # canonical public spelling -> the name MindSpore's message quotes
+    cell_methods: dict[str, str] = {}  # Cell method -> registered name
+    object_methods: dict[str, tuple[str, str]] = {}  # method -> (owner class, registered name)
+    for registered, entry in jit_forbidden.FORBIDDEN_METHODS.items():
+        if entry["private"] or (registered in compiles and registered not in refused_everywhere):
+            continue
+        owner = entry["owner"]
+        if owner == "Cell":
+            cell_methods[entry["name"]] = registered
+        elif owner in ("Parameter", "Tensor"):
+            object_methods[entry["name"]] = (owner, registered)
+        elif not owner:
+            for public in entry["public"]:
+                names[canonical(public)] = registered
+    for public, registered in jit_forbidden.FORBIDDEN_BY_PUBLIC_NAME.items():
+        member = jit_forbidden.FORBIDDEN_MODULE_MEMBERS.get(registered)
+        if member is not None and not member["name"].startswith("_"):
+            names[canonical(public)] = registered
+    return names, cell_methods, object_methods
+
+
+JIT_FORBIDDEN_NAMES, JIT_FORBIDDEN_CELL_METHODS, JIT_FORBIDDEN_OBJECT_METHODS = _jit_forbidden_tables()
+# Classes whose constructor MindSpore registers as forbidden: creating one compiles, `with` one fails.
+JIT_FORBIDDEN_CONTEXT_MANAGERS = frozenset(
+    canonical(public.rsplit(".", 1)[0])
+    for entry in __import__("graphlint.analysis.generated.jit_forbidden", fromlist=["x"]).FORBIDDEN_METHODS.values()
+    if entry["name"] == "__init__" for public in entry["public"])
+JIT_FORBIDDEN_MODULES = frozenset(__import__("graphlint.analysis.generated.jit_forbidden",
+                                             fromlist=["FORBIDDEN_MODULES"]).FORBIDDEN_MODULES)
+
+# -- builtins and container methods in graph code (measured with MindSpore 2.10; the builtin list is read from
+# its parser: generated.builtins.BUILTIN_SUPPORT) ----------------------------------------------------------------
+def _fallback_builtins() -> frozenset:
+    from graphlint.analysis.generated import builtins as generated
+
+    return frozenset(name for name, (support, _) in generated.BUILTIN_SUPPORT.items() if support != "supported")
+
+
+# Builtins the parser does not convert: on run-time values only the JIT fallback runs them (STRICT fails).
+FALLBACK_BUILTINS = _fallback_builtins()
+# max/min cannot compare Tensors held in nested sequences ("max() cannot support tensor in list or tuple nested").
+NESTED_TENSOR_REDUCTIONS = frozenset({"max", "min"})
+# Methods graph code runs natively (measured); other methods of these types compile only by JIT fallback.
+STR_METHODS_IN_GRAPH = frozenset({"lower", "upper", "format"})
+LIST_METHODS_IN_GRAPH = frozenset({"append", "pop", "index", "count", "insert", "extend", "reverse", "clear"})
+DICT_METHODS_IN_GRAPH = frozenset({"get", "keys", "items", "values", "update", "pop", "clear", "fromkeys", "has_key"})
+TUPLE_METHODS_IN_GRAPH = frozenset({"index", "count"})
+# Methods that exist on list/dict and compile only by JIT fallback (measured); str: every str method but the above.
+LIST_METHODS_FALLING_BACK = frozenset({"copy"})
+DICT_METHODS_FALLING_BACK = frozenset({"copy", "setdefault", "popitem"})
+STR_METHODS = frozenset(name for name in dir(str) if not name.startswith("_"))
+# List methods that GRAPH_MODE (lax) runs on a copy: the list itself is left unchanged (measured: diverges).
+LIST_MUTATIONS_LOST = frozenset({"remove", "sort"})
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1

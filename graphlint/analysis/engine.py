@@ -9,6 +9,8 @@ one file of a large project costs that file, not the project.
 
 from __future__ import annotations
 
+import os
+
 from astroid import nodes
 
 from graphlint.analysis import api, signatures
@@ -38,6 +40,7 @@ class Analysis:
         self._project_facts: dict[str, object] = {}
         self._keyed_nodes: dict[int, nodes.NodeNG] = {}
         self._class_facts: dict[tuple[str, int], tuple] = {}
+        self._attribute_sources: dict[tuple[int, str], list] = {}
         self.version = 0  # counts changes of the project: facts of the whole run are valid for one version
 
     # -- scope ----------------------------------------------------------------------------------------
@@ -148,6 +151,7 @@ class Analysis:
         self._module_facts = {k: v for k, v in self._module_facts.items() if k[1] not in affected}
         self._class_facts = {k: v for k, v in self._class_facts.items() if id(v[0].root()) not in affected}
         self._keyed_nodes = {k: n for k, n in self._keyed_nodes.items() if not stale(n)}
+        self._attribute_sources = {k: v for k, v in self._attribute_sources.items() if k[0] in self._keyed_nodes}
 
     def _key(self, node) -> int:
         """``id(node)`` as a cache key; the node is kept so that its module can be told when it changes (and
@@ -339,12 +343,12 @@ class Analysis:
         results = []
         for value, method in assignments:
             if method.name == "__init__" or self.graph_of(method) is None:
-                results.append(self._init_value(value, info, name))
+                results.append(self._init_value(value, info, name, method, cls))
         if not results:
             return unknown()
         return join(*results)
 
-    def _init_value(self, expr, info: ModuleInfo, name: str) -> Value:
+    def _init_value(self, expr, info: ModuleInfo, name: str, method=None, cls=None) -> Value:
         """The value of ``self.name = expr`` set outside graph code (usually in ``__init__``)."""
         if expr is None:
             return unknown()
@@ -372,7 +376,76 @@ class Analysis:
             return unknown()
         if isinstance(expr, nodes.Name) and expr.name == "None":
             return of_python(None)
+        if isinstance(expr, nodes.Name) and method is not None and method.name == "__init__":
+            return self._init_argument(cls, method, expr.name, name)
         return unknown()
+
+    def _init_argument(self, cls, init: nodes.FunctionDef, parameter: str, attribute: str) -> Value:
+        """``self.attr = parameter`` in ``__init__``: the parameter's literal default, and the literal arguments
+        the project passes where it creates the class (``Net(n_steps=1000)``). One value when they agree."""
+        alternatives = self.init_argument_values(cls, init, parameter)
+        if not alternatives:
+            return unknown()
+        self._attribute_sources[(id(cls), attribute)] = alternatives
+        return join(*(of_python(value) for value, _ in alternatives))
+
+    def attribute_alternatives(self, cls: nodes.ClassDef, name: str) -> list[tuple[object, str]]:
+        """The Python values ``self.name`` may hold when it comes from an ``__init__`` argument, each with where
+        it comes from ("the default n_steps=800", "n_steps=1000 in `Net(n_steps=1000)` at model.py:40")."""
+        self.self_attribute(cls, name)
+        return self._attribute_sources.get((id(cls), name), [])
+
+    def init_argument_values(self, cls, init: nodes.FunctionDef, parameter: str) -> list[tuple[object, str]]:
+        found: list[tuple[object, str]] = []
+        default = _default_of(init, parameter)
+        if isinstance(default, nodes.Const) and isinstance(default.value, (int, float, bool, str)):
+            found.append((default.value, f"the default {parameter}={default.value!r}"))
+        elif default is not None:
+            return []  # a default graphlint cannot read: the value is unknown
+        positional = [a.name for a in signatures.positional_parameters(init)][1:]
+        for call, where in self._instantiations(cls):
+            passed = None
+            for index, arg in enumerate(call.args):
+                if isinstance(arg, nodes.Starred):
+                    return []
+                if index < len(positional) and positional[index] == parameter:
+                    passed = arg
+            for keyword in call.keywords or ():
+                if keyword.arg is None:
+                    return []
+                if keyword.arg == parameter:
+                    passed = keyword.value
+            if passed is None:
+                continue
+            if not (isinstance(passed, nodes.Const) and isinstance(passed.value, (int, float, bool, str))):
+                return []  # some instantiation passes a value graphlint cannot read
+            found.append((passed.value, f"{parameter}={passed.value!r} in `{_one_line(call.as_string())}` at {where}"))
+        return found
+
+    def _instantiations(self, cls: nodes.ClassDef) -> list[tuple[nodes.Call, str]]:
+        """Calls of ``cls`` anywhere in the project, with "file:line"."""
+        key = (cls.root().file or "", cls.qname())
+
+        def merge():
+            found: dict = {}
+            for info in self.project.modules:
+                for class_key, calls in self.module_fact("instantiations", info, self._module_instantiations).items():
+                    found.setdefault(class_key, []).extend(calls)
+            return found
+
+        return self.project_fact("instantiations", merge).get(key, [])
+
+    def _module_instantiations(self, info: ModuleInfo) -> dict:
+        found: dict = {}
+        name = os.path.basename(info.path)
+        for call in nodes_of_class(info.module, nodes.Call):
+            if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+                continue
+            resolved = self.project.resolve_expr(info, call.func)
+            if resolved is not None and resolved.kind == "class":
+                key = (resolved.node.root().file or "", resolved.node.qname())
+                found.setdefault(key, []).append((call, f"{name}:{call.lineno}"))
+        return found
 
 
 def _interface(module: nodes.Module, graph_names: set[str]) -> str:
@@ -407,6 +480,25 @@ def _returned(values: FunctionValues) -> Value:
     if values.cfg.exit.pred and any(label == "fallthrough" for _, label in values.cfg.exit.pred):
         returned.append(of_python(None))
     return join(*returned) if returned else of_python(None)
+
+
+def _default_of(func: nodes.FunctionDef, name: str):
+    """The default expression of parameter ``name`` (None when it has none)."""
+    positional = signatures.positional_parameters(func)
+    defaults = list(func.args.defaults or [])
+    first = len(positional) - len(defaults)
+    for index, arg in enumerate(positional):
+        if arg.name == name:
+            return defaults[index - first] if index >= first else None
+    for arg, default in zip(func.args.kwonlyargs or [], func.args.kw_defaults or []):
+        if arg.name == name:
+            return default
+    return None
+
+
+def _one_line(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _literal_value(expr) -> Value:

@@ -12,16 +12,8 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis import api
+from graphlint.analysis.api import canonical
 from graphlint.analysis.tree import nodes_of_class
-
-
-def canonical(qualified: str) -> str:
-    parts = qualified.split(".")
-    for prefix, keep in api.FLATTENED_PACKAGES.items():
-        prefix_parts = prefix.split(".")
-        if parts[: len(prefix_parts)] == prefix_parts and len(parts) > len(prefix_parts) + 1:
-            return ".".join(parts[:keep] + parts[-1:])
-    return qualified
 
 
 class ImportTable:

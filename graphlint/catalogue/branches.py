@@ -475,6 +475,22 @@ BRANCH_TYPE_MISMATCH = Rule(
             title="list in one branch, tuple in the other",
             lines=3,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = 0
+                    while x.sum() > i:
+                        if i > 2:
+                            return x, x
+                        i = i + 1
+                    return x * 2
+            """,
+            error="Cannot join the return values of different branches",
+            inputs=_BOTH_SIGNS,
+            title="`return` of another kind inside a Tensor `while`",
+            lines=4,
+        ),
     ),
     clean=(
         passes(
@@ -844,6 +860,65 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
 )
 
 
+# message fields: {op} - and / or; {kinds}; {origin}
+BOOLOP_JOINS_DIFFERENT_KINDS = Rule(
+    id="E5807",
+    symbol="boolop-joins-different-kinds",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{op}` on {kinds} under a condition that depends on {origin}: graph mode must join both operands and "
+            "cannot; use `ops.logical_{op}` on Tensors, or `ops.where`",
+    summary="`a and b` / `a or b` whose first operand is a Tensor condition and whose operands are of different "
+            "kinds (a bool Tensor and a Tensor of values, a Tensor and a number).",
+    why=(
+        "Python's `and`/`or` return one of their operands. With a Tensor condition graph mode compiles them as a "
+        "branch and joins the two possible results, which must agree in kind and dtype: `(x.sum() > 0) and x` "
+        "stops with \"Cannot join the return values of different branches\" at every level."
+    ),
+    mindspore_error="TypeError: Cannot join the return values of different branches, perhaps you need to make them equal.",
+    fix="Say what you mean with ops: `ops.logical_and(c, d)` for conditions, `ops.where(c, x, 0)` for values.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x.sum() > 0 and x
+                    return y
+            """,
+            error="Cannot join the return values of different branches",
+            inputs=_BOTH_SIGNS,
+            title="`cond and value` on a Tensor condition",
+            lines=3,
+            fields={"op": "and"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = (x.sum() > 0) or 2
+                    return y
+            """,
+            error="Cannot join the return values of different branches",
+            inputs=_BOTH_SIGNS,
+            title="`cond or number` on a Tensor condition",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    both = ops.logical_and(x.sum() > 0, x.max() > 1)
+                    return ops.where(both, x, 0 * x)
+            """,
+            inputs=_BOTH_SIGNS,
+        ),
+    ),
+)
+
+
 RULES = (
     VARIABLE_DEFINED_IN_ONE_BRANCH,
     VARIABLE_DEFINED_IN_LOOP,
@@ -851,4 +926,5 @@ RULES = (
     BRANCH_JOINS_NONE_AND_TENSOR,
     BRANCH_JOINS_TUPLES_OF_DIFFERENT_LENGTH,
     TENSOR_CONDITION_CONTROL_FLOW,
+    BOOLOP_JOINS_DIFFERENT_KINDS,
 )

@@ -658,6 +658,51 @@ CONTAINER_GRAPH_INPUT = Rule(
 )
 
 
+HOST_OBJECT_RETURNED = Rule(
+    id="W5510",
+    symbol="host-object-returned",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="graph code returns a NumPy array (`{expr}`): it is a host object, not a graph value; STRICT and MindIR "
+            "export reject it: return a Tensor (`Tensor(...)` in `__init__`, or an ops function)",
+    summary="A top-level graph that returns a NumPy array (a `numpy.*` result, or `t.asnumpy()`).",
+    why=(
+        "At the lax level the JIT fallback hands the array back, but a graph's outputs must be graph values: "
+        "`jit(fullgraph=True)` and MindIR export stop with \"Illegal type in the graph: AbstractScalar(Type: "
+        "External, Value: PythonObject(type: <class 'numpy.ndarray'>...\"."
+    ),
+    mindspore_error="RuntimeError: Illegal type in the graph: AbstractScalar(Type: External, Value: PythonObject(type: <class 'numpy.ndarray'>, ...))",
+    fix="Make the value a Tensor: build constant arrays as Tensors in `__init__`, compute with ops.",
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * 2, np.ones((2,))
+            """,
+            error="Illegal type in the graph",
+            title="a NumPy array returned from graph code",
+            lines=3,
+            fields={"expr": "np.ones((2, ))"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.ones = Tensor(np.ones((2,), np.float32))
+
+                def construct(self, x):
+                    return x * 2, self.ones
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     ASNUMPY_IN_GRAPH,
     NUMPY_CALL_ON_TENSOR,
@@ -668,4 +713,5 @@ RULES = (
     DICT_OUTPUT_FROM_GRAPH,
     PYTHON_OBJECT_FROM_TENSOR,
     CONTAINER_GRAPH_INPUT,
+    HOST_OBJECT_RETURNED,
 )

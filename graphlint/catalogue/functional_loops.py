@@ -641,6 +641,65 @@ ROLLED_FUNCTIONAL_LOOP_EXPORT = Rule(
 )
 
 
+# message fields: {op} - Map or HyperMap; {names} - the free variables
+MAP_CLOSURE = Rule(
+    id="E5407",
+    symbol="map-closure",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="the function given to `{op}` reads {names} from the enclosing graph function; `{op}` does not support "
+            "closures with free variables: pass the value as an extra sequence or compute it inside",
+    summary="`ops.Map()` / `ops.HyperMap()` applied to a lambda or nested function that reads a local variable of "
+            "the enclosing graph function.",
+    why=(
+        "MindSpore's Map and HyperMap compile their function as a graph of its own and cannot capture the "
+        "enclosing function's variables: \"The Map operator don't support Closure with free variable yet.\" "
+        "(\"HyperMap don't support Closure with free variable yet.\"), at every syntax level."
+    ),
+    mindspore_error="RuntimeError: The Map operator don't support Closure with free variable yet.",
+    fix="Pass what the function needs as a further sequence (`ops.Map()(f, xs, (s,) * len(xs))`), use "
+        "`functools.partial`, or write the loop out.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    scale = x.sum()
+                    outs = ops.Map()(lambda t: t * scale, (x, x))
+                    return outs[0]
+            """,
+            error="don't support Closure with free variable",
+            title="`ops.Map` over a lambda reading a local",
+            lines=4,
+            fields={"op": "ops.Map", "names": "`scale`"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    scale = x.sum()
+                    outs = ops.HyperMap()(lambda t: t * scale, (x, x))
+                    return outs[0]
+            """,
+            error="don't support Closure with free variable",
+            title="`ops.HyperMap` over a lambda reading a local",
+            lines=4,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outs = ops.Map()(lambda t: t * 2, (x, x))
+                    return outs[0] + outs[1]
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     FUNCTIONAL_LOOP_BODY_CLOSURE,
     FUNCTIONAL_LOOP_CLOSURE_WRITES_PARAMETER,
@@ -648,4 +707,5 @@ RULES = (
     FUNCTIONAL_LOOP_CARRY_CHANGES_TYPE,
     FUNCTIONAL_LOOP_UNROLLED,
     ROLLED_FUNCTIONAL_LOOP_EXPORT,
+    MAP_CLOSURE,
 )

@@ -47,7 +47,7 @@ PYTHON_LOOP_EXCEEDS_CALL_DEPTH = Rule(
     lax=E,
     strict=E,
     message=(
-        "this {kind} is unrolled {count} times, about {depth} compiler call levels (limit {limit}): "
+        "this {kind} is unrolled {count} times{assumed}, about {depth} compiler call levels (limit {limit}): "
         "use a `while` on a Tensor counter or ops.WhileLoop"
     ),
     summary=(
@@ -149,6 +149,38 @@ PYTHON_LOOP_EXCEEDS_CALL_DEPTH = Rule(
             timeout=600.0,
             lines=3,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self, dim=16, n_steps=800):
+                    super().__init__()
+                    self.dim = dim
+                    self.n_steps = n_steps
+
+                def construct(self, x):
+                    for _ in range(self.n_steps):
+                        x = x * 0.5 + 1
+                    return x
+            """,
+            error="Exceed function call depth limit",
+            title="`for` over `range(self.n_steps)` set from an `__init__` default",
+            lines=8,
+            fields={"count": 800, "assumed": " (with the default n_steps=800)"},
+            fixed="""
+                class Net(nn.Cell):
+                    def __init__(self, dim=16, n_steps=800):
+                        super().__init__()
+                        self.dim = dim
+                        self.n_steps = n_steps
+
+                    def construct(self, x):
+                        _ = Tensor(0, ms.int32)
+                        while _ < self.n_steps:
+                            x = x * 0.5 + 1
+                            _ = _ + 1
+                        return x
+            """,
+        ),
     ),
     clean=(
         passes(
@@ -203,7 +235,7 @@ PYTHON_LOOP_UNROLLS = Rule(
     lax=W,
     strict=W,
     message=(
-        "this {kind} is unrolled {count} times at compile time (more than {threshold}): compile time "
+        "this {kind} is unrolled {count} times{assumed} at compile time (more than {threshold}): compile time "
         "grows with the trip count; use a `while` on a Tensor counter or ops.WhileLoop"
     ),
     summary=(
@@ -415,8 +447,62 @@ TENSOR_WHILE_CARRY_CHANGES_SHAPE = Rule(
 )
 
 
+RANGE_OF_TENSOR = Rule(
+    id="E5904",
+    symbol="range-of-tensor",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`range()` of a Tensor (`{arg}`) is not supported in graph code: its bounds must be Python ints; loop "
+            "with a Tensor counter (`i = ops.zeros((), ms.int32)`; `while i < n: ...; i = i + 1`)",
+    summary="`range(n)` in graph code where `n` is a Tensor (or computed from one).",
+    why=(
+        "In graph code `range` builds a constant sequence while compiling (`make_range`), so its arguments must "
+        "be Python ints known then. A Tensor bound stops compilation at every level: \"For 'make_range', the 0th "
+        "input should be a int scalar but got AbstractTensor\"."
+    ),
+    mindspore_error="TypeError: For 'make_range', the 0th input should be a int scalar but got AbstractTensor(...)",
+    fix="Write a Tensor-counter `while i < n:` loop (compiled as a real loop), or pass the bound as a Python int.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = (x.sum() * 0 + 3).astype(ms.int32)
+                    y = x
+                    for i in range(n):
+                        y = y + 1
+                    return y
+            """,
+            error="For 'make_range', the 0th input should be a int scalar",
+            title="`range()` of a Tensor",
+            lines=5,
+            fields={"arg": "n"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = (x.sum() * 0 + 3).astype(ms.int32)
+                    i = ops.zeros((), ms.int32)
+                    y = x
+                    while i < n:
+                        y = y + 1
+                        i = i + 1
+                    for j in range(x.shape[0]):
+                        y = y + j
+                    return y
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     PYTHON_LOOP_EXCEEDS_CALL_DEPTH,
     PYTHON_LOOP_UNROLLS,
     TENSOR_WHILE_CARRY_CHANGES_SHAPE,
+    RANGE_OF_TENSOR,
 )

@@ -179,6 +179,8 @@ class BranchesChecker(Checker):
                     self._report_join(a, b, f"`{name}`", origin, region.node, anchor, returned=False)
             self._return_join(region, origin, anchor)
         for node in self._walk():
+            if isinstance(node, nodes.BoolOp):
+                self._boolop_join(node)
             if isinstance(node, nodes.IfExp):
                 origin = self.values.tensor_origin(node.test)
                 if origin is None:
@@ -198,6 +200,7 @@ class BranchesChecker(Checker):
             origin = self.values.tensor_origin(loop.node.test)
             if origin is None:
                 continue
+            self._loop_return_join(loop, origin)
             entry_blocks = [pred for pred, _ in loop.header.pred if pred.id not in loop.body_blocks]
             back_blocks = [pred for pred, _ in loop.header.pred if pred.id in loop.body_blocks]
             live = self.cfg.live_in(loop.header)
@@ -209,6 +212,38 @@ class BranchesChecker(Checker):
                     continue
                 self._report_join(self.shapes.definitions_shape(before), self.shapes.definitions_shape(inside), f"`{name}`", origin,
                                   loop.node, _keyword(loop.node, "while"), returned=False)
+
+    def _boolop_join(self, node: nodes.BoolOp) -> None:
+        """`c and v` / `c or v` used as a value, `c` a Tensor condition: a branch joining its operands."""
+        if isinstance(node.parent, (nodes.If, nodes.While, nodes.IfExp, nodes.BoolOp, nodes.UnaryOp)) or \
+                isinstance(node.parent, nodes.Assert):
+            return  # a condition: both operands are conditions too
+        origin = self.values.tensor_origin(node.values[0])
+        if origin is None:
+            return
+        shapes = [self.shapes.expr_shape(v) for v in node.values]
+        first = shapes[0]
+        for other in shapes[1:]:
+            verdict = mismatch(first, other, returned=False)
+            if verdict is None and first is not None and other is not None and first[0] == other[0] == "tensor" \
+                    and first[1] == "bool_" and other[1] != "bool_":
+                verdict = (TYPE_MISMATCH, "a bool Tensor and a Tensor of values")
+            if verdict is not None:
+                self.report(rules.BOOLOP_JOINS_DIFFERENT_KINDS, node, self.graph, op=node.op, kinds=verdict[1] or
+                            "operands of different kinds", origin=origin)
+                return
+
+    def _loop_return_join(self, loop, origin) -> None:
+        """A `return` inside a Tensor `while` joins with what the function returns after the loop."""
+        inside = [r for r in self.cfg.returns if r.block.id in loop.body_blocks]
+        if not inside:
+            return
+        after = self._returns_from(loop.after)
+        anchor = _keyword(loop.node, "while")
+        for a in _distinct(self._return_shape(r) for r in inside):
+            for b in _distinct(self._return_shape(r) for r in after):
+                if self._report_join(a, b, "the return value", origin, loop.node, anchor, returned=True):
+                    return
 
     def _return_join(self, region, origin, anchor) -> None:
         reachable = self._returns_reachable()

@@ -81,6 +81,13 @@ class DivergenceChecker(Checker):
     # -- calls --------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call, self_name) -> None:
         func = call.func
+        if isinstance(func, nodes.Name) and func.name == "setattr" and len(call.args) == 3 and self_name is not None \
+                and isinstance(call.args[0], nodes.Name) and call.args[0].name == self_name and graph.cls is not None \
+                and isinstance(call.args[1], nodes.Const) and isinstance(call.args[1].value, str) \
+                and not _locally_bound(func, graph) and self._plain_attribute(graph.cls, call.args[1].value):
+            # setattr(self, "a", v) writes the attribute like `self.a = v` does.
+            self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, call, graph, attr=call.args[1].value)
+            return
         qualified = graph.info.imports.qualify(func)
         # Qualify first: it fails fast on a call chain `x.a().b()`, which _locally_bound would walk to its base.
         if qualified is not None and _locally_bound(func, graph):

@@ -53,6 +53,13 @@ class FallbackChecker(Checker):
             elif isinstance(node, nodes.Return) and top_level and node.value is not None:
                 if _returns_dict(node.value, values, graph):
                     self.report(rules.DICT_OUTPUT_FROM_GRAPH, node, graph, anchor=node.value)
+                for part in _returned_parts(node.value):
+                    if isinstance(part, nodes.Call) and isinstance(part.func, nodes.Attribute) and \
+                            part.func.attrname in api.HOST_ARRAY_METHODS:
+                        continue  # `return t.asnumpy()`: asnumpy-in-graph says it
+                    if values.value(part).is_(NUMPY) or (isinstance(part, nodes.Call) and (
+                            graph.info.imports.qualify(part.func) or "").startswith("numpy.")):
+                        self.report(rules.HOST_OBJECT_RETURNED, part, graph, expr=_short(part))
 
     def _runtime(self, expr, values, numeric: bool = False) -> bool:
         return from_tensor_computation(expr, values, self.context.analysis, numeric=numeric)
@@ -174,6 +181,16 @@ class FallbackChecker(Checker):
 
 
 # -- helpers ----------------------------------------------------------------------
+def _returned_parts(expr):
+    """The returned expression, or the elements of a returned tuple."""
+    return list(expr.elts) if isinstance(expr, nodes.Tuple) else [expr]
+
+
+def _short(node, limit: int = 60) -> str:
+    text = node.as_string()
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _first_argument(call: nodes.Call, *keywords: str):
     if call.args:
         first = call.args[0]

@@ -37,6 +37,10 @@ class FunctionalLoopsChecker(Checker):
         for node in graph_nodes(graph.node):
             if not isinstance(node, nodes.Call):
                 continue
+            if self._values is not None and isinstance(node.func, nodes.Call) and \
+                    graph.info.imports.qualify(node.func.func) in api.MAP_PRIMITIVES:
+                self._check_map(node)
+                continue
             op = self._primitive(node.func)
             if op is None:
                 continue
@@ -44,6 +48,26 @@ class FunctionalLoopsChecker(Checker):
                 self._check_call(node, op)
             except Exception:  # noqa: BLE001 - analysis gaps stay quiet
                 continue
+
+    def _check_map(self, call: nodes.Call) -> None:
+        """``ops.Map()(fn, xs)``: ``fn`` must not read the enclosing function's variables."""
+        if not call.args:
+            return
+        fn = call.args[0]
+        if isinstance(fn, nodes.Name):
+            fn = next((d.node for d in self._values.cfg.defs_by_name.get(fn.name, ())
+                       if isinstance(d.node, (nodes.FunctionDef, nodes.Lambda))), None) or \
+                next((d.value for d in self._values.cfg.defs_by_name.get(fn.name, ())
+                      if isinstance(d.value, nodes.Lambda)), None)
+        if not isinstance(fn, (nodes.Lambda, nodes.FunctionDef)):
+            return
+        own = {a.name for a in fn.args.args or []} | set(fn.locals)
+        enclosing = self._values.cfg.defs_by_name
+        free = sorted({n.name for n in walk(fn) if isinstance(n, nodes.Name) and n.name not in own
+                       and n.name in enclosing and n.name != self._values.self_name})
+        if free:
+            op = call.func.func.as_string()
+            self.report(rules.MAP_CLOSURE, call, self._graph, op=op, names=", ".join(f"`{n}`" for n in free))
 
     # -- recognising the call ----------------------------------------------------
     def _primitive(self, func) -> str | None:

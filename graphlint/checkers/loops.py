@@ -41,13 +41,28 @@ class LoopsChecker(Checker):
         self._values = values
         self._graph = graph
         self._trips: dict[int, int | None] = {}
+        self._assumed: dict[int, str] = {}  # loop -> where its trip count comes from, when from __init__ arguments
         for node in graph_nodes(graph.node):
+            if isinstance(node, nodes.For):
+                self._check_range_bound(node)
             if isinstance(node, _LOOP_NODES):
                 self._check_unrolled(node)
             if isinstance(node, nodes.While):
                 self._check_carry_shape(node)
 
     # -- unrolled loops -------------------------------------------------------
+    def _check_range_bound(self, loop: nodes.For) -> None:
+        """``for i in range(n)`` with a Tensor ``n``: range needs Python ints while compiling."""
+        call = loop.iter
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "range"
+                and "range" not in self._values.cfg.defs_by_name and "range" not in self._graph.info.functions):
+            return
+        for arg in call.args:
+            value = self._values.value(arg)
+            if value.is_tensor and value.var and self._values.from_tensor(arg, numeric=True):
+                self.report(rules.RANGE_OF_TENSOR, loop, self._graph, anchor=call, arg=arg.as_string())
+                return
+
     def _check_unrolled(self, loop) -> None:
         count = self._trip_count(loop)
         if count is None:
@@ -65,10 +80,11 @@ class LoopsChecker(Checker):
         payload = rules.UnrolledLoop(tuple((name, op) for _, name, op in self._carry_shape_changes(loop)))
         if depth >= limit - api.CALL_DEPTH_MARGIN:
             self.report(rules.PYTHON_LOOP_EXCEEDS_CALL_DEPTH, loop, self._graph, anchor=anchor, kind=kind,
-                        count=total, depth=depth, limit=limit, payload=payload)
+                        count=total, depth=depth, limit=limit, payload=payload, assumed=self._assumed_text(loop))
         else:
             self.report(rules.PYTHON_LOOP_UNROLLS, loop, self._graph, anchor=anchor, kind=kind, count=total,
-                        threshold=self.context.config.unroll_warn, payload=payload)
+                        threshold=self.context.config.unroll_warn, payload=payload,
+                        assumed=self._assumed_text(loop))
 
     def _enclosing_unrolled(self, loop):
         """The nearest enclosing loop of the same function whose trip count is known, if the chain of
@@ -116,12 +132,24 @@ class LoopsChecker(Checker):
                 self._trips[key] = None
         return self._trips[key]
 
+    def _assumed_text(self, loop) -> str:
+        return f" (with {self._assumed[id(loop)]})" if id(loop) in self._assumed else ""
+
     def _iterable_length(self, expr) -> int | None:
         value = self._values.value(expr)
         if value.var:
             return None
         if value.is_(RANGE):
-            return value.const if value.known and isinstance(value.const, int) else None
+            if value.known and isinstance(value.const, int):
+                assumed = self._init_argument_range(expr)
+                if assumed is not None:
+                    self._assumed[id(expr.parent)] = assumed[1]
+                return value.const
+            assumed = self._init_argument_range(expr)
+            if assumed is not None:
+                self._assumed[id(expr.parent)] = assumed[1]
+                return assumed[0]
+            return None
         if isinstance(expr, (nodes.Tuple, nodes.List)):
             if any(isinstance(e, nodes.Starred) for e in expr.elts):
                 return None
@@ -138,6 +166,41 @@ class LoopsChecker(Checker):
                 if all(length is not None for length in lengths):
                     return min(lengths)
         return None
+
+    def _init_argument_range(self, call) -> tuple[int, str] | None:
+        """``range(..., self.attr, ...)`` where ``self.attr`` comes from an ``__init__`` argument: the largest trip
+        count over the values the class gets (its default, the literal arguments the project passes), with
+        where that value comes from."""
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "range"):
+            return None
+        values, cls = self._values, self._graph.cls
+        if cls is None or values.self_name is None:
+            return None
+        arguments, sources = [], None
+        for arg in call.args:
+            if isinstance(arg, nodes.Attribute) and isinstance(arg.expr, nodes.Name) and arg.expr.name == values.self_name:
+                alternatives = [(v, why) for v, why in self.context.analysis.attribute_alternatives(cls, arg.attrname)
+                                if type(v) is int]
+                if not alternatives or sources is not None:
+                    return None
+                sources = alternatives
+                arguments.append(None)
+                continue
+            value = values.value(arg)
+            if not (value.known and type(value.const) is int):
+                return None
+            arguments.append(value.const)
+        if sources is None:
+            return None
+        best = None
+        for number, why in sources:
+            try:
+                count = len(range(*[number if a is None else a for a in arguments]))
+            except (TypeError, ValueError):
+                return None
+            if best is None or count > best[0]:
+                best = (count, why)
+        return best
 
     def _while_trips(self, loop: nodes.While) -> int | None:
         """Trip count of `while i < N` on a Python counter stepped by a constant once per iteration."""

@@ -163,7 +163,7 @@ class StatementsChecker(Checker):
         qualified = info.imports.qualify(func)
         if qualified is not None:
             top = qualified.split(".")[0]
-            if qualified in api.REJECTED_CONTEXT_MANAGERS:
+            if qualified in api.REJECTED_CONTEXT_MANAGERS or qualified in api.JIT_FORBIDDEN_CONTEXT_MANAGERS:
                 return _BAD
             if top in api.STDLIB_MODULES or top in api.FOREIGN_PACKAGES:
                 return _BAD

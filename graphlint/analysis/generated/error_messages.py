@@ -9,6 +9,12 @@ MINDSPORE_VERSION = "2.10.0"
 # strings of its compiler libraries: key -> template ('{}' where MindSpore inserts a value), a
 # regex for it (search, not match: MindSpore prefixes and suffixes text), the library, the stage.
 MESSAGES = {
+    'convert.int_to_long': {
+        'regex': 'Unable\\ to\\ cast\\ Python\\ instance\\ of\\ type\\ (.*?)\\ to\\ C\\+\\+\\ type\\ (.*?)',
+        'source': 'libmindspore_hardware_abstract.so',
+        'stage': 'convert',
+        'template': 'Unable to cast Python instance of type {} to C++ type {}',
+    },
     'core.input_number': {
         'regex': 'The\\ input\\ number\\ of\\ parameters\\ is\\ not\\ Compatible\\.',
         'source': 'libmindspore_core.so',
@@ -57,6 +63,12 @@ MESSAGES = {
         'stage': 'infer',
         'template': 'Dict setitem only support constant key, but key object: {}',
     },
+    'infer.duplicate_parameter_name': {
+        'regex': "The\\ parameter\\ (.*?),\\ its\\ name\\ '(.*?)'\\ already\\ exists\\.\\ Please\\ set\\ a\\ unique\\ name\\ for\\ the\\ parameter\\.",
+        'source': 'libmindspore_frontend.so',
+        'stage': 'infer',
+        'template': "The parameter {}, its name '{}' already exists. Please set a unique name for the parameter.",
+    },
     'infer.fallback_constant_inputs': {
         'regex': "When\\ handling\\ script\\ '(.*?)\\ in\\ graph\\ mode',\\ the\\ inputs\\ should\\ be\\ constant,\\ but\\ found\\ variable\\ '(.*?)'\\ to\\ be\\ nonconstant\\.\\ Try\\ to\\ set\\ jit_syntax_level\\ to\\ LAX\\.",
         'source': 'libmindspore_frontend.so',
@@ -68,6 +80,12 @@ MESSAGES = {
         'source': 'libmindspore_frontend.so',
         'stage': 'infer',
         'template': "When using JIT Fallback to handle script '{}', the inputs should be constant, but found variable '{}' to be nonconstant. Try to set jit_syntax_level to LAX.",
+    },
+    'infer.function_arguments_number': {
+        'regex': 'The\\ parameters\\ number\\ of\\ the\\ function\\ is\\ (.*?),\\ but\\ the\\ number\\ of\\ provided\\ arguments\\ is\\ (.*?)\\.',
+        'source': 'libmindspore_frontend.so',
+        'stage': 'infer',
+        'template': 'The parameters number of the function is {}, but the number of provided arguments is {}.',
     },
     'infer.hook_in_graph': {
         'regex': 'The\\ Hook\\ operation\\ is\\ not\\ supported\\ in\\ graph\\ mode,\\ which\\ is\\ only\\ supported\\ in\\ pynative\\ mode\\.',
@@ -93,11 +111,29 @@ MESSAGES = {
         'stage': 'infer',
         'template': 'Cannot join the return values of different branches, perhaps you need to make them equal.',
     },
+    'infer.no_attribute': {
+        'regex': "(.*?)\\ object\\ has\\ no\\ attribute\\ '(.*?)'",
+        'source': 'libmindspore_frontend.so',
+        'stage': 'infer',
+        'template': "{} object has no attribute '{}'",
+    },
     'infer.not_callable': {
         'regex': 'The\\ object\\ is\\ not\\ callable\\.\\ Please\\ check\\ code\\.',
         'source': 'libmindspore_frontend.so',
         'stage': 'infer',
         'template': 'The object is not callable. Please check code.',
+    },
+    'infer.null_pointer': {
+        'regex': 'The\\ pointer\\[(.*?)\\]\\ is\\ null\\.',
+        'source': 'libmindspore_hardware_abstract.so',
+        'stage': 'infer',
+        'template': 'The pointer[{}] is null.',
+    },
+    'infer.output_too_big': {
+        'regex': 'For\\ (.*?),\\ the\\ shape\\ of\\ outputs\\[(.*?)\\]:\\ (.*?)\\ is\\ too\\ big,\\ mindspore\\ cannot\\ apply\\ for\\ such\\ a\\ large\\ amount\\ of\\ memory\\.',
+        'source': 'libmindspore_hardware_abstract.so',
+        'stage': 'infer',
+        'template': 'For {}, the shape of outputs[{}]: {} is too big, mindspore cannot apply for such a large amount of memory.',
     },
     'infer.scan_arguments': {
         'regex': 'For\\ `Scan`\\ op,\\ loop_func\\ expects\\ two\\ arguments,\\ but\\ got:\\ (.*?)',
@@ -630,6 +666,20 @@ PYTHON_MESSAGES = {
         'source': 'mindspore/graph/_parse/standard_method.py:move_to',
         'stage': 'parse',
         'template': "The method 'move_to' is not supported in jit.",
+    },
+    'py.standard_method.ms_max_one_element': {
+        'exception': 'TypeError',
+        'regex': 'max\\(\\)\\ cannot\\ support\\ tensor\\ in\\ list\\ or\\ tuple\\ nested\\ now\\.',
+        'source': 'mindspore/graph/_parse/standard_method.py:ms_max_one_element',
+        'stage': 'parse',
+        'template': 'max() cannot support tensor in list or tuple nested now.',
+    },
+    'py.standard_method.ms_min_one_element': {
+        'exception': 'TypeError',
+        'regex': 'min\\(\\)\\ cannot\\ support\\ tensor\\ in\\ list\\ or\\ tuple\\ nested\\ now\\.',
+        'source': 'mindspore/graph/_parse/standard_method.py:ms_min_one_element',
+        'stage': 'parse',
+        'template': 'min() cannot support tensor in list or tuple nested now.',
     },
 }
 

@@ -1,0 +1,473 @@
+"""Python builtins and containers used on what MindSpore's graph compiler does not support.
+
+The graph parser converts a few builtins (``len``, ``max``, ``min``, ``sum``, ``range``, ``zip`` ...) to graph
+operations and leaves the others to the JIT fallback (the list is read from MindSpore's parser by
+``scripts/mindspore_tables.py``: ``generated.builtins.BUILTIN_SUPPORT``); list, dict and str have a fixed set of
+graph methods. Beyond that: nested sequences of Tensors, dict keys that are run-time values, integers that do
+not fit int64, and Python sequences indexed by a Tensor. Measured with MindSpore 2.10 (CPU).
+"""
+
+from graphlint.catalogue.model import DIVERGES, FAILS, Example, Rule, Severity, falls_back, fails, passes
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+FAMILY = "builtins"
+
+# message fields: {func} - max or min
+BUILTIN_OVER_NESTED_TENSORS = Rule(
+    id="E6101",
+    symbol="builtin-over-nested-tensors",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{func}()` over sequences of sequences that hold Tensors is not supported in graph code; compare the "
+            "Tensors with ops (`ops.maximum`, `ops.stack(...).max(0)`) or pick the element by index",
+    summary="`max(...)` / `min(...)` over a nested tuple or list whose inner sequences hold Tensors.",
+    why=(
+        "Graph-mode `max`/`min` compare Tensors and numbers, but not tuples of Tensors (PYNATIVE compares them "
+        "lexicographically): compiling stops with \"max() cannot support tensor in list or tuple nested now.\" "
+        "at every syntax level."
+    ),
+    mindspore_error="TypeError: 'max() cannot support tensor in list or tuple nested now.'",
+    fix="Reduce the Tensors with ops, or compare the first elements and index with the result.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    pairs = ((x.sum(), x.mean()), (x.max(), x.min()))
+                    return max(pairs)
+            """,
+            error="cannot support tensor in list or tuple nested",
+            title="`max()` over nested tuples of Tensors",
+            lines=4,
+            fields={"func": "max"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return min([(x.sum(), 1), (x.mean(), 2)])
+            """,
+            error="cannot support tensor in list or tuple nested",
+            title="`min()` over a list of tuples holding Tensors",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return max(x.sum(), x.mean()), min((x.max(), x.min()))
+            """,
+        ),
+    ),
+)
+
+# message fields: {func}
+BUILTIN_FALLS_BACK = Rule(
+    id="W6102",
+    symbol="builtin-falls-back",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`{func}()` on a value computed from a Tensor runs only in the JIT fallback (MindSpore's parser does "
+            "not convert it): STRICT and MindIR export reject it; use ops (`ops.all`, `ops.any`, `ops.sort`)",
+    summary="A Python builtin that MindSpore's parser does not convert (`all`, `any`, `sorted`, `id`, `bin`, "
+            "`ord`, ...) called on a run-time value.",
+    why=(
+        "MindSpore's graph parser converts only some builtins (`len`, `max`, `sum`, `range`, ...; the list is read "
+        "from its parser). The others run in the Python interpreter by JIT fallback when their arguments are "
+        "run-time values: that compiles at the default lax level, but `jit(fullgraph=True)` and MindIR export "
+        "stop with \"the inputs should be constant, but found variable ...\". With constant arguments they are "
+        "folded while compiling and work at every level."
+    ),
+    mindspore_error=(
+        "ValueError: When handling script 'sorted(x[0]) in graph mode', the inputs should be constant, but found "
+        "variable 'x' to be nonconstant."
+    ),
+    fix="Use the ops equivalent (`ops.all(t)`, `ops.any(t)`, `ops.sort(t)[0]`), or compute the value outside.",
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    ordered = sorted([x.sum(), x.mean()])
+                    return ordered[0]
+            """,
+            error="the inputs should be constant",
+            title="`sorted()` over Tensors",
+            lines=3,
+            fields={"func": "sorted"},
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if all(x[0] > 0):
+                        return x * 2
+                    return x
+            """,
+            error="the inputs should be constant",
+            title="`all()` / `any()` over a Tensor",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.sizes = sorted([3, 1, 2])
+
+                def construct(self, x):
+                    if all((1, 2)):
+                        return x * self.sizes[0] + ops.sort(x)[0]
+                    return x
+            """,
+        ),
+    ),
+)
+
+# message fields: {method}, {kind}
+CONTAINER_METHOD_FALLS_BACK = Rule(
+    id="W6103",
+    symbol="container-method-falls-back",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`{method}` of a {kind} is not a graph operation (it runs by JIT fallback): STRICT and MindIR export "
+            "reject it; compute the value in `__init__` and keep the result",
+    summary="A `str` method other than `lower`/`upper`/`format`, `len()` of a str, or `list.copy`/`sort`/"
+            "`remove`, `dict.copy`/`setdefault`/`popitem`, in graph code.",
+    why=(
+        "Graph code supports only some methods of Python containers natively (measured: str `lower`, `upper`, "
+        "`format`; list `append`, `pop`, `insert`, `extend`, `index`, `count`, `reverse`, `clear`; dict `get`, "
+        "`keys`, `values`, `items`, `update`, `pop`). Others compile at the lax level only by JIT fallback; "
+        "STRICT stops with \"cannot get attributes ... or the String object has no attribute\". Even "
+        "`self.mode.startswith('train')` on a constant string does."
+    ),
+    mindspore_error=(
+        "AttributeError: In JIT strict mode, cannot get attributes startswith or the String object has no "
+        "attribute: 'startswith'."
+    ),
+    fix="Decide it in `__init__` (`self.training_mode = mode.startswith('train')`) and read the attribute.",
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.mode = "train_fast"
+
+                def construct(self, x):
+                    if self.mode.startswith("train"):
+                        return x * 2
+                    return x
+            """,
+            error="cannot get attributes startswith",
+            title="`str.startswith` (and most str methods) in graph code",
+            lines=7,
+            fields={"method": "str.startswith", "kind": "str"},
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.tag = "abc"
+
+                def construct(self, x):
+                    return x * len(self.tag)
+            """,
+            error="cannot get attributes __len__",
+            title="`len()` of a str",
+            lines=7,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.mode = "train_fast"
+                    self.training_mode = self.mode.startswith("train")
+
+                def construct(self, x):
+                    items = [x]
+                    items.append(x * 2)
+                    if self.training_mode and self.mode.upper() == "TRAIN_FAST":
+                        return items[-1] + len(items)
+                    return x
+            """,
+        ),
+    ),
+)
+
+# message fields: {method}
+LIST_MUTATION_LOST = Rule(
+    id="W6104",
+    symbol="list-mutation-lost",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`list.{method}()` in graph code leaves the list unchanged in GRAPH_MODE (and STRICT rejects it): "
+            "build the new list instead (`items = [v for v in items if ...]`, `sorted` outside the graph)",
+    summary="`list.remove(...)` or `list.sort()` on a Python list inside graph code.",
+    why=(
+        "At the lax level GRAPH_MODE runs these methods by JIT fallback on a copy: the list in the graph keeps "
+        "its items and order, so the graph silently computes something else than PYNATIVE_MODE (measured with "
+        "MindSpore 2.10: `[1, 2, 3].remove(2)` leaves 3 items); STRICT rejects the method."
+    ),
+    mindspore_error="(lax: no error, the list is unchanged) AttributeError: In JIT strict mode, cannot get attributes remove",
+    fix="Rebuild the list: `items = items[:i] + items[i + 1:]`, or a comprehension; sort constants in `__init__`.",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [1, 2, 3]
+                    items.remove(2)
+                    return x * len(items)
+            """,
+            lax=DIVERGES,
+            strict=FAILS,
+            error="cannot get attributes remove",
+            title="`list.remove` / `list.sort`",
+            lines=4,
+            fields={"method": "remove"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [1, 2, 3]
+                    items = [v for v in items if v != 2]
+                    return x * len(items)
+            """,
+        ),
+    ),
+)
+
+# message fields: {key}
+RUNTIME_DICT_KEY = Rule(
+    id="E6105",
+    symbol="runtime-dict-key",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="dict key `{key}` is a run-time value; graph code needs constant keys (str, number, None, tuple): "
+            "select between the values with `ops.select`/`ops.where`, or index a Tensor",
+    summary="A dict built or read in graph code with a key that is a Tensor or depends on one.",
+    why=(
+        "Graph-mode dicts are resolved while compiling: their keys must be constants. A key computed from a "
+        "Tensor stops compilation: \"make_dict evaluator key only supports string, number, type, none, constant "
+        "tensor and tuple, but got ValueAny\" (or `dict_getitem` for a read), at every syntax level."
+    ),
+    mindspore_error=(
+        "RuntimeError: dict_getitem evaluator key only supports string, number, type, none, constant tensor and "
+        "tuple, but got ValueAny"
+    ),
+    fix="Keep the keys constant and choose between values with `ops.where(cond, d['a'], d['b'])`.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    table = {"a": x, "b": x * 2}
+                    key = "a" if x.sum() > 0 else "b"
+                    return table[key]
+            """,
+            error="evaluator key only supports string, number, type, none, constant tensor and tuple",
+            title="dict read with a key chosen by a Tensor",
+            lines=5,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    table = {x.sum(): x}
+                    return x * 2
+            """,
+            error="evaluator key only supports string, number, type, none, constant tensor and tuple",
+            title="dict built with a Tensor key",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    table = {"a": x, "b": x * 2}
+                    return ops.where(x.sum() > 0, table["a"], table["b"])
+            """,
+        ),
+    ),
+)
+
+# message fields: {value}
+INTEGER_BEYOND_INT64 = Rule(
+    id="E6106",
+    symbol="integer-beyond-int64",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="the integer constant {value} does not fit int64: graph code cannot hold it; use a float or keep the "
+            "value outside the graph",
+    summary="An integer literal in graph code outside int64 (|n| >= 2**63).",
+    why=(
+        "Python integers are unbounded; graph scalars are int64. A literal that does not fit stops compilation "
+        "at every level: \"Unable to cast Python instance of type <class 'int'> to C++ type 'long'\"."
+    ),
+    mindspore_error="RuntimeError: Unable to cast Python instance of type <class 'int'> to C++ type 'long'",
+    fix="Use a float, or reduce the value outside the graph (`self.k = big % 7` in `__init__`).",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    big = 100000000000000000000000
+                    return x + (big % 7)
+            """,
+            error="Unable to cast Python instance of type <class 'int'> to C++ type 'long'",
+            title="integer literal beyond int64",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.k = 100000000000000000000000 % 7
+
+                def construct(self, x):
+                    return x + self.k + 2 ** 40 // 2 ** 38
+            """,
+        ),
+    ),
+)
+
+# message fields: {expr}
+INTEGER_OVERFLOWS_INT64 = Rule(
+    id="W6107",
+    symbol="integer-overflows-int64",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="`{expr}` is computed in int64 in graph code and overflows (Python gives {value}): the graph "
+            "silently computes something else; compute it in `__init__` or as a float",
+    summary="Constant integer arithmetic in graph code whose result does not fit int64.",
+    why=(
+        "The graph compiler folds constant integer arithmetic in int64: `2 ** 70` wraps around instead of "
+        "giving Python's big integer, and the graph returns a different result than PYNATIVE_MODE without any "
+        "error (measured with MindSpore 2.10, at both levels)."
+    ),
+    fix="Compute the value in `__init__` (plain Python) and use the result, or use floats.",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = 2 ** 70
+                    return x * (n % 7)
+            """,
+            lax=DIVERGES,
+            strict=DIVERGES,
+            title="integer arithmetic overflowing int64",
+            lines=3,
+            fields={"expr": "2**70"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = (2 ** 70) // 2 ** 68
+
+                def construct(self, x):
+                    return x * self.scale * (2 ** 20)
+            """,
+        ),
+    ),
+)
+
+# message fields: {kind}
+SEQUENCE_INDEXED_BY_TENSOR = Rule(
+    id="W6108",
+    symbol="sequence-indexed-by-tensor",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="a Python {kind} indexed by a Tensor works only at the lax level (JIT fallback or a switch); STRICT and "
+            "MindIR export reject it: stack the items into a Tensor and index that (`ops.stack(items)[i]`)",
+    summary="A Python tuple or list (of Tensors or numbers) indexed by a Tensor in graph code.",
+    why=(
+        "Indexing a Python sequence needs a constant index. With a Tensor index GRAPH_MODE falls back to the "
+        "interpreter (a list) or builds a switch (a tuple); `jit(fullgraph=True)` and MindIR export stop: "
+        "\"using Tensor index to get value from tuple requires that all elements in tuple should be function\" "
+        "or \"the inputs should be constant\"."
+    ),
+    mindspore_error=(
+        "TypeError: When JIT_SYNTAX_LEVEL is STRICT, using Tensor index to get value from tuple requires that all "
+        "elements in tuple should be function"
+    ),
+    fix="Stack the elements into one Tensor and index it, or use `ops.gather`.",
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = (x, x * 2, x * 3)
+                    i = ops.argmax(x.sum(1))
+                    return items[i]
+            """,
+            error="using Tensor index to get value from tuple",
+            title="tuple indexed by a Tensor",
+            lines=5,
+            fields={"kind": "tuple"},
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    i = ops.argmax(x.sum(1))
+                    return items[i]
+            """,
+            error="the inputs should be constant",
+            title="list indexed by a Tensor",
+            lines=5,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = ops.stack((x, x * 2, x * 3))
+                    i = ops.argmax(x.sum(1))
+                    return items[i], (x, x * 2)[1]
+            """,
+        ),
+    ),
+)
+
+RULES = (
+    BUILTIN_OVER_NESTED_TENSORS,
+    BUILTIN_FALLS_BACK,
+    CONTAINER_METHOD_FALLS_BACK,
+    LIST_MUTATION_LOST,
+    RUNTIME_DICT_KEY,
+    INTEGER_BEYOND_INT64,
+    INTEGER_OVERFLOWS_INT64,
+    SEQUENCE_INDEXED_BY_TENSOR,
+)

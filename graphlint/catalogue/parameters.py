@@ -1,0 +1,129 @@
+"""Parameters entering one graph under the same name.
+
+A compiled graph addresses its Parameters by name. A Cell prefixes the names of its sub-Cells' Parameters with
+the attribute path (`block.w`), so two instances of one Cell class do not clash; but Parameters named by hand
+(`Parameter(..., name="w")`) that end up as direct attributes of one Cell, or module-level Parameters that one
+`@jit` function reads, keep their names. Measured with MindSpore 2.10 (CPU).
+"""
+
+from graphlint.catalogue.model import Rule, Severity, fails, falls_back, passes
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+FAMILY = "parameters"
+
+# message fields: {name}, {first} - where the other Parameter of that name is
+DUPLICATE_PARAMETER_NAME = Rule(
+    id="W6201",
+    symbol="duplicate-parameter-name",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="a second Parameter named {name!r} enters this graph (the first at line {first}): STRICT and MindIR "
+            "export reject the clash; give each Parameter a unique name, or let the Cell name it (drop `name=`)",
+    summary="Two Parameters created with the same explicit `name=` and held directly by one Cell (as attributes, "
+            "or module-level Parameters it stores).",
+    why=(
+        "GRAPH_MODE at the lax level tolerates the clash, but `jit(fullgraph=True)` and MindIR export stop with "
+        "\"The parameter ... its name 'w' already exists. Please set a unique name for the parameter.\": a graph "
+        "can hold only one Parameter per name, and names given by hand are not prefixed by the attribute path."
+    ),
+    mindspore_error="RuntimeError: The parameter ..., its name 'w' already exists. Please set a unique name for the parameter.",
+    fix="Give the Parameters different names, or leave `name=` out so the Cell names them after the attribute.",
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.p = Parameter(Tensor(np.ones((3,), np.float32)), name="w")
+                    self.q = Parameter(Tensor(np.ones((3,), np.float32)), name="w")
+
+                def construct(self, x):
+                    return x * self.p + self.q
+            """,
+            error="already exists. Please set a unique name for the parameter",
+            title="two Parameters named alike in one Cell",
+            lines=5,
+            fields={"name": "w", "first": 8},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Block(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones((3,), np.float32)), name="w")
+
+                def construct(self, x):
+                    return x * self.w
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.a = Block()
+                    self.b = Block()
+                    self.p = Parameter(Tensor(np.ones((3,), np.float32)), name="p")
+                    self.q = Parameter(Tensor(np.ones((3,), np.float32)))
+
+                def construct(self, x):
+                    return self.a(x) + self.b(x) * self.p + self.q
+            """,
+        ),
+    ),
+)
+
+# message fields: {name}, {first}
+DUPLICATE_PARAMETER_NAME_IN_JIT = Rule(
+    id="E6202",
+    symbol="duplicate-parameter-name-in-jit",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="this `@jit` function reads two module-level Parameters named {name!r} (the other at line {first}); "
+            "a graph holds one Parameter per name: give them unique names",
+    summary="A `@jit` function that reads two module-level Parameters created with the same `name=`.",
+    why=(
+        "A `@jit` function compiles the module-level Parameters it reads into its graph; two with the same name "
+        "stop compilation at every level: \"The parameter ..., its name 'w' already exists.\""
+    ),
+    mindspore_error="RuntimeError: The parameter @f:param_w , its name 'w' already exists. Please set a unique name for the parameter.",
+    fix="Give the Parameters unique names, or hold them in a Cell.",
+    flagged=(
+        fails(
+            """
+            P1 = Parameter(Tensor(np.ones((3,), np.float32)), name="w")
+            P2 = Parameter(Tensor(np.ones((3,), np.float32)), name="w")
+
+
+            @ms.jit
+            def f(x):
+                return x * P1 + P2
+            """,
+            error="already exists. Please set a unique name for the parameter",
+            entry="f",
+            title="a `@jit` function reading two Parameters named alike",
+            lines=2,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            P1 = Parameter(Tensor(np.ones((3,), np.float32)), name="w1")
+            P2 = Parameter(Tensor(np.ones((3,), np.float32)), name="w2")
+
+
+            @ms.jit
+            def f(x):
+                return x * P1 + P2
+            """,
+            entry="f",
+        ),
+    ),
+)
+
+RULES = (
+    DUPLICATE_PARAMETER_NAME,
+    DUPLICATE_PARAMETER_NAME_IN_JIT,
+)

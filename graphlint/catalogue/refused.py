@@ -1,0 +1,252 @@
+"""APIs and objects MindSpore refuses inside graph code.
+
+MindSpore keeps a registry of functions and methods that must not run in ``construct`` or a ``@jit`` function
+(``jit_forbidden_register``: ``Cell.get_parameters``, ``Cell.trainable_params``, hook registration,
+``Parameter.set_data``, everything in ``mindspore.context``, ``mindspore.log`` and
+``mindspore.common.initializer``). Graph code that reaches one stops compiling at every syntax level: these are
+compile errors, not JIT fallbacks. The registry is read from the installed MindSpore by
+``scripts/mindspore_tables.py`` (``graphlint/analysis/generated/jit_forbidden.py``) and every entry was compiled
+(``refused_measured.py``). Measured with MindSpore 2.10 (CPU).
+"""
+
+from graphlint.catalogue.model import Example, FAILS, Rule, Severity, fails, passes
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+FAMILY = "refused"
+
+_REFUSED = "is not supported in 'construct' or function with @jit decorator"
+
+# message fields: {call} - the call as written; {registered} - MindSpore's own name for it
+JIT_FORBIDDEN_API = Rule(
+    id="E6001",
+    symbol="jit-forbidden-api",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` ({registered}) is refused in graph code at every syntax level; call it outside the graph "
+            "(in `__init__`, or before calling the Cell) and pass the result in",
+    summary="A call (or reference) in graph code to an API MindSpore registers as not supported in `construct`: "
+            "`Cell.get_parameters`/`trainable_params`/hooks/buffers/`state_dict`/`to`, `Parameter.set_data`, "
+            "`Tensor.assign_value`, `mindspore.get_context`/`set_context`, `mindspore.log.*`, `initializer(...)`.",
+    why=(
+        "MindSpore marks these APIs with `jit_forbidden_register` (or their whole module as forbidden): when the "
+        "graph compiler meets one it stops with \"Failed to compile in GRAPH_MODE because the method or function "
+        "... is not supported in 'construct' or function with @jit decorator\", in GRAPH_MODE and under "
+        "`jit(fullgraph=True)` alike. They query or change the Python-side state of the network (its parameter "
+        "list, hooks, the context), which a compiled graph cannot do. graphlint reads the registry from "
+        "MindSpore itself (`scripts/mindspore_tables.py`)."
+    ),
+    mindspore_error=(
+        "RuntimeError: Failed to compile in GRAPH_MODE because the method or function "
+        "'mindspore.nn.cell.Cell.get_parameters' is not supported in 'construct' or function with @jit decorator."
+    ),
+    fix=(
+        "Do it outside the graph: read the context, the parameter list or the log level in `__init__` and keep "
+        "the result in an attribute (a Python value is a constant of the graph); change a Parameter with "
+        "`ops.assign(self.p, value)` instead of `set_data`; register hooks and create initializers before the "
+        "first call."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+
+                def construct(self, x):
+                    params = self.trainable_params()
+                    return x * params[0]
+            """,
+            error="'mindspore.nn.cell.Cell.trainable_params' " + _REFUSED,
+            title="`self.trainable_params()` / `self.get_parameters()`",
+            lines=7,
+            fields={"call": "self.trainable_params()"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if ms.get_context("device_target") == "CPU":
+                        return x * 2
+                    return x
+            """,
+            error="'mindspore.context.get_context' " + _REFUSED,
+            title="`mindspore.get_context(...)`",
+            lines=3,
+        ),
+        fails(
+            """
+            from mindspore import log as logger
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    logger.warning("in construct")
+                    return x * 2
+            """,
+            error="'mindspore.log.warning' " + _REFUSED,
+            title="`mindspore.log.warning(...)`",
+            lines=6,
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+
+                def construct(self, x):
+                    self.w.set_data(x)
+                    return x * 2
+            """,
+            lax=FAILS,
+            strict=FAILS,
+            error="set_data",
+            title="`Parameter.set_data(...)`",
+            lines=7,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+                    self.count = len(self.trainable_params())  # outside graph code: fine
+                    self.on_cpu = ms.get_context("device_target") == "CPU"
+
+                def construct(self, x):
+                    if self.on_cpu:
+                        return x * self.w * self.count
+                    return x
+            """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+
+                def construct(self, x):
+                    ops.assign(self.w, x)
+                    return self.w * 2 + x.to(ms.float32)
+            """,
+        ),
+    ),
+)
+
+PARAMETER_CREATED_IN_GRAPH = Rule(
+    id="E6002",
+    symbol="parameter-created-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="a `Parameter` cannot be created in graph code; create it in `__init__` (`self.{name} = "
+            "Parameter(...)`) and use the attribute",
+    summary="`Parameter(...)` (or `ParameterTuple(...)`) called inside graph code.",
+    why=(
+        "A Parameter is state that lives across calls; the graph compiler refuses to create one while "
+        "compiling: \"Failed to compile in GRAPH_MODE because creating class "
+        "'mindspore.common.parameter.Parameter' instances is not supported in 'construct' or @jit decorated "
+        "function\", at every syntax level."
+    ),
+    mindspore_error=(
+        "ValueError: Failed to compile in GRAPH_MODE because creating class "
+        "'mindspore.common.parameter.Parameter' instances is not supported in 'construct' or @jit decorated "
+        "function."
+    ),
+    fix="Create the Parameter in `__init__` and refer to it as `self.<name>`; a temporary value is a Tensor.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+                    return x * w
+            """,
+            error="creating class 'mindspore.common.parameter.Parameter' instances is not supported",
+            title="`Parameter(...)` in `construct`",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+
+                def construct(self, x):
+                    w = Tensor(np.ones((2, 3), np.float32))
+                    return x * self.w + w
+            """,
+        ),
+    ),
+)
+
+# message fields: {attr} - the attribute holding the lambda; {parameter} - the __init__ parameter
+LAMBDA_DEFAULT_IN_GRAPH = Rule(
+    id="E6003",
+    symbol="lambda-default-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`self.{attr}` is the lambda default of `{parameter}` in a `def` line; MindSpore cannot find its "
+            "source there: put the lambda on a line of its own (`{parameter}=None` and "
+            "`self.{attr} = {parameter} or (lambda ...)`)",
+    summary="Graph code calls a lambda that a `def` line gave as a default argument (`def __init__(self, "
+            "fn=lambda t: t * 2)`).",
+    why=(
+        "To compile a lambda MindSpore reads its source line; a lambda written on a `def` line (a default "
+        "argument) is refused: \"An error occurred while parsing the positional information of the lambda "
+        "expression. Please write the lambda expression on a separate line.\" (measured with MindSpore 2.10, "
+        "at every syntax level)."
+    ),
+    mindspore_error=(
+        "ValueError: An error occurred while parsing the positional information of the lambda expression. "
+        "Please write the lambda expression on a separate line."
+    ),
+    fix="Give the parameter a default of None and write the lambda on a line of its own in `__init__`.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self, combine=lambda t: t * 2):
+                    super().__init__()
+                    self.combine = combine
+
+                def construct(self, x):
+                    return self.combine(x)
+            """,
+            error="Please write the lambda expression on a separate line",
+            title="a lambda default argument called in `construct`",
+            lines=7,
+            fields={"attr": "combine", "parameter": "combine"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self, combine=None):
+                    super().__init__()
+                    self.combine = combine or (
+                        lambda t: t * 2
+                    )
+
+                def construct(self, x):
+                    return self.combine(x)
+            """,
+        ),
+    ),
+)
+
+RULES = (
+    JIT_FORBIDDEN_API,
+    PARAMETER_CREATED_IN_GRAPH,
+    LAMBDA_DEFAULT_IN_GRAPH,
+)

@@ -1,0 +1,134 @@
+"""APIs and objects MindSpore refuses inside graph code (the jit_forbidden registry, Parameter creation,
+lambdas from `def` lines). The tables come from MindSpore itself: :mod:`graphlint.analysis.api`
+(``JIT_FORBIDDEN_*``, built from :mod:`graphlint.analysis.generated.jit_forbidden`)."""
+
+from __future__ import annotations
+
+from astroid import nodes
+
+from graphlint.analysis import api, signatures
+from graphlint.analysis.kinds import CELL
+from graphlint.analysis.provenance import locally_bound
+from graphlint.analysis.tree import graph_nodes
+from graphlint.catalogue import refused as rules
+from graphlint.runner import Checker
+
+
+class RefusedChecker(Checker):
+    family = "refused"
+
+    def check_function(self, graph) -> None:
+        values = self.context.values(graph)
+        if values is None:
+            return
+        imports = graph.info.imports
+        reported: set[int] = set()
+        for node in graph_nodes(graph.node):
+            if isinstance(node, nodes.Call):
+                self._call(graph, values, node, reported)
+            elif isinstance(node, nodes.Attribute) and id(node) not in reported and \
+                    not (isinstance(node.parent, nodes.Attribute) and node.parent.expr is node):
+                # A reference to a member of a forbidden module (`ms.ParallelMode.STAND_ALONE`) fails too.
+                qualified = None if locally_bound(node, values) else imports.qualify(node)
+                registered = _forbidden_name(qualified)
+                if registered is not None and not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+                    self.report(rules.JIT_FORBIDDEN_API, node, graph, call=node.as_string(), registered=registered)
+
+    def _call(self, graph, values, call: nodes.Call, reported: set[int]) -> None:
+        func = call.func
+        shown = _shown(call)
+        qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
+        if qualified is not None:
+            if qualified in api.PARAMETER_MAKERS:
+                self.report(rules.PARAMETER_CREATED_IN_GRAPH, call, graph, name=_parameter_name(call))
+                return
+            registered = _forbidden_name(qualified)
+            if registered is not None:
+                reported.add(id(func))
+                self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown, registered=registered)
+            return
+        if not isinstance(func, nodes.Attribute):
+            return
+        method = func.attrname
+        receiver = func.expr
+        if method in api.JIT_FORBIDDEN_CELL_METHODS and self._is_cell(graph, values, receiver, method):
+            self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown,
+                        registered=api.JIT_FORBIDDEN_CELL_METHODS[method])
+            return
+        if method in api.JIT_FORBIDDEN_OBJECT_METHODS:
+            owner, registered = api.JIT_FORBIDDEN_OBJECT_METHODS[method]
+            value = values.value(receiver)
+            if value.is_tensor and (owner == "Tensor" or value.alias.startswith("the Parameter")):
+                self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown, registered=registered)
+                return
+        self._lambda_default(graph, values, call)
+
+    def _is_cell(self, graph, values, receiver, method: str) -> bool:
+        """``receiver`` is this Cell (``self``, the method not overridden by the project) or a sub-Cell."""
+        if isinstance(receiver, nodes.Name) and receiver.name == values.self_name and graph.cls is not None:
+            if not self.context.project.is_cell(graph.cls):
+                return False
+            found = self.context.project.find_method(graph.cls, method)
+            return found is None  # a method of the project's own overrides MindSpore's
+        value = values.value(receiver)
+        return value.is_(CELL)
+
+    def _lambda_default(self, graph, values, call: nodes.Call) -> None:
+        """``self.fn(...)`` where ``__init__`` stored a parameter whose default is a lambda."""
+        func = call.func
+        if not (isinstance(func.expr, nodes.Name) and func.expr.name == values.self_name and graph.cls is not None):
+            return
+        for value, method in self.context.analysis.attribute_assignments(graph.cls).get(func.attrname, ()):
+            if method.name != "__init__" or not isinstance(value, nodes.Name):
+                continue
+            default = _default_of(method, value.name)
+            if isinstance(default, nodes.Lambda):
+                self.report(rules.LAMBDA_DEFAULT_IN_GRAPH, call, graph, attr=func.attrname, parameter=value.name)
+                return
+
+
+def _forbidden_name(qualified: str | None) -> str | None:
+    """The registered name of a forbidden API that ``qualified`` is (or is an attribute of)."""
+    if qualified is None:
+        return None
+    parts = qualified.split(".")
+    for end in range(len(parts), 1, -1):
+        registered = api.JIT_FORBIDDEN_NAMES.get(".".join(parts[:end]))
+        if registered is not None:
+            return registered
+    for module in ("mindspore.log", "mindspore.context"):
+        if qualified.startswith(module + ".") and not qualified[len(module) + 1:].startswith("_"):
+            return qualified
+    return None
+
+
+def _default_of(func: nodes.FunctionDef, name: str):
+    args = func.args
+    positional = signatures.positional_parameters(func)
+    defaults = list(args.defaults or [])
+    first = len(positional) - len(defaults)
+    for index, arg in enumerate(positional):
+        if arg.name == name and index >= first:
+            return defaults[index - first]
+    for arg, default in zip(args.kwonlyargs or [], args.kw_defaults or []):
+        if arg.name == name:
+            return default
+    return None
+
+
+def _parameter_name(call: nodes.Call) -> str:
+    for keyword in call.keywords or ():
+        if keyword.arg == "name" and isinstance(keyword.value, nodes.Const) and isinstance(keyword.value.value, str):
+            return keyword.value.value
+    target = call.parent
+    if isinstance(target, nodes.Assign) and len(target.targets) == 1 and isinstance(target.targets[0], nodes.AssignName):
+        return target.targets[0].name
+    return "weight"
+
+
+def _shown(call: nodes.Call) -> str:
+    text = call.func.as_string()
+    return f"{text}(...)" if call.args or call.keywords else f"{text}()"
+
+
+CHECKER = RefusedChecker
