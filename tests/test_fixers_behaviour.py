@@ -147,7 +147,7 @@ def loop_cells(draw):
     if exit_kind == "break":
         body += [f"if x > {threshold}:", "    break", "y = y + 2"]
     elif exit_kind == "continue":
-        body += [f"if x % 3 == 0:", "    continue", "y = y + 2"]
+        body += ["if x % 3 == 0:", "    continue", "y = y + 2"]
     elif exit_kind == "return":
         body += [f"if x > {threshold}:", "    return x * 10 + y", "y = y + 2"]
     lines = ["y = x * 0", f"for i in range({start}{bound}{step}):"] + ["    " + line for line in body] + \

@@ -181,6 +181,9 @@ def test_inline_commands(tmp_path):
     """`graphlint --help`, `graphlint --explain try-in-graph`, `graphlint check server` ... as the prose says."""
     project(tmp_path)
     write(tmp_path, "server/model.py", BROKEN_CELL)
+    log = ("RuntimeError: Unsupported statement 'Try'.\n\n- The Traceback of Net Construct Code:\n"
+           f"# In file {tmp_path}/server/model.py:7~10, 8~17\n        try:\n")
+    write(tmp_path, "build.log", log)
     commands = sorted(set(inline_commands()))
     assert "graphlint --list-rules" in commands and "graphlint check server" in commands
     for command in commands:
@@ -189,6 +192,7 @@ def test_inline_commands(tmp_path):
         assert "Traceback" not in result.stderr and "error:" not in result.stderr, (command, result.stderr)
     assert "server/model.py:7:9: E5101" in bash("graphlint check server", tmp_path).stdout
     assert "server/model.py:7:9: E5101" in bash("graphlint ./server", tmp_path).stdout.replace("./", "")
+    assert "E5101 try-in-graph" in bash("graphlint explain-error build.log", tmp_path).stdout
 
 
 def test_the_full_format_example(tmp_path):
@@ -231,8 +235,10 @@ def test_the_configuration_snippet_validates(tmp_path):
     [snippet] = section_blocks("## Usage", "toml")
     project(tmp_path)
     write(tmp_path, "pyproject.toml", snippet)
-    write(tmp_path, "mypkg/model.py", (tmp_path / "mypkg" / "model.py").read_text().replace(
-        "                return ops.relu(x) * 2\n", "                x += 1\n                return ops.relu(x) * 2\n"))
+    model = (tmp_path / "mypkg" / "model.py").read_text()
+    assert "        return ops.relu(x) * 2\n" in model
+    write(tmp_path, "mypkg/model.py", model.replace("        return ops.relu(x) * 2\n",
+                                                    "        x += 1\n        return ops.relu(x) * 2\n"))
     result = bash("graphlint --diff --validate --show-fixes mypkg/", tmp_path, timeout=1800)
     assert result.returncode == 1, result.stderr
     assert "x = x + 1" in result.stdout and "validation failed" not in result.stderr, result.stderr

@@ -24,9 +24,7 @@ FIXABLE_MODEL = textwrap.dedent("""\
             del y
             import math
             for i in range(2000):
-                x = x + 1
-                if i > 3:
-                    break
+                x = ops.concat((x, x))
             return x
     """)
 
@@ -74,10 +72,11 @@ def test_unsafe_refused_disable_and_fix_all(tmp_path):
                                    "corner cases)"
             assert not unsafe.is_preferred and unsafe.edit is not None
             refused = [a for a in await ed.actions(model, 10, only=["quickfix"]) if "disable" not in a.title]
-            assert [a.title for a in refused] == ["graphlint cannot fix python-loop-exceeds-call-depth: `break` in the "
-                                                  "loop body (kept as a Python loop)"]
+            assert [a.title for a in refused] == ["graphlint cannot fix python-loop-exceeds-call-depth: `x` changes "
+                                                  "shape each step (`ops.concat`): a real loop needs carries of fixed "
+                                                  "shape"]
             assert refused[0].edit is None
-            assert refused[0].disabled is not None and "`break` in the loop body" in refused[0].disabled.reason
+            assert refused[0].disabled is not None and "changes shape each step" in refused[0].disabled.reason
             # fix-all: the safe fixes only; the unsafe import and the refused loop stay
             (fix_all,) = [a for a in await ed.actions(model, 0) if a.kind == "source.fixAll.graphlint"]
             assert fix_all.edit is None  # computed on resolve
@@ -125,8 +124,8 @@ def test_refusal_shown_by_command_without_disabled_support(tmp_path):
             # (the Neovim test chooses it in a real client and sees the message).
             assert isinstance(refused, types.Command) and refused.title.startswith("graphlint cannot fix")
             await ed.client.workspace_execute_command_async(types.ExecuteCommandParams(
-                command="graphlint.show", arguments=["E5901: no fix: `break` in the loop body"]))
-            assert any("`break` in the loop body" in m.message for m in ed.client.messages)
+                command="graphlint.show", arguments=["E5901: no fix: `x` changes shape each step"]))
+            assert any("changes shape each step" in m.message for m in ed.client.messages)
             # this client takes plain `changes`, not versioned document changes
             fix = next(a for a in await ed.actions(model, 8) if a.title.endswith("(safe fix)"))
             assert fix.edit.changes and not fix.edit.document_changes

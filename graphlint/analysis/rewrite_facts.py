@@ -10,7 +10,8 @@ shapes (:mod:`graphlint.analysis.joins`), so a merge is accepted here only when 
 
 Dtypes (a concrete name such as ``"float32"``; ``("of", root)``: the dtype of a root value; ``("float", d)``:
 ``d`` if floating, else float32, what `x * 0.5` or `x / y` give) and shapes (``("like", root)``: the shape of a
-root value; ``("0d",)``) are followed through element-wise arithmetic, comparisons, casts, element-wise ops
+root value; ``("0d",)``; ``("keepdims", s)``: a reduction of a value of shape ``s`` with its axes kept, which
+broadcasts back to ``s``) are followed through element-wise arithmetic, comparisons, casts, element-wise ops
 and full reductions. A *root* is a parameter, a Parameter attribute, or a definition whose value is not
 followed (a sub-Cell's output): two values computed from the same roots the same element-wise way agree.
 
@@ -44,6 +45,15 @@ TOTAL_METHODS = frozenset({"abs", "clip", "clamp", "neg", "tanh", "sigmoid", "re
 PARTIAL_METHODS = frozenset({"exp", "log", "sqrt", "rsqrt", "reciprocal", "pow"})
 # Full reductions (no axis): a 0-d Tensor; "mean" of an integer Tensor is a float.
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin", "all", "any", "norm"})
+# Tensor methods whose reduction over an axis is one Tensor of the full reduction's dtype (`x.max(axis)` and
+# `ops.max(x, axis)` also give indices in some releases, so they stay out); with `keepdims=True` the result
+# broadcasts back to the input's shape.
+AXIS_REDUCTION_METHODS = {"sum": "sum", "mean": "mean", "var": "mean", "std": "mean", "prod": "prod",
+                          "amax": "max", "amin": "min", "all": "all", "any": "any"}
+AXIS_REDUCTION_OPS = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
+                      "reduce_prod": "prod", "mean": "mean", "sum": "sum", "amax": "max", "amin": "min",
+                      "var": "mean", "std": "mean"}
+_KEEPDIMS = ("keepdims", "keep_dims", "keepdim")
 REDUCTION_OPS = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
                  "reduce_prod": "prod", "sum": "sum", "mean": "mean", "amax": "max", "amin": "min", "prod": "prod",
                  "all": "all", "any": "any"}
@@ -262,10 +272,11 @@ class TensorFacts:
                 a, b = self.dtype(args[1], depth + 1), self.dtype(args[2], depth + 1)
                 return a if a is not None and _normal(a) == _normal(b) else None
             if op in ("maximum", "minimum") and len(args) == 2:
-                a, b = self.dtype(args[0], depth + 1), self.dtype(args[1], depth + 1)
-                return a if a is not None and _normal(a) == _normal(b) else None
+                return self._maximum_dtype(args, depth)
             if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
                 return self._reduction_dtype(REDUCTION_OPS[op], args[0], depth)
+            if op in AXIS_REDUCTION_OPS and args:
+                return self._reduction_dtype(AXIS_REDUCTION_OPS[op], args[0], depth)
             if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.SAME_DTYPE_OPS) and args:
                 base = self.dtype(args[0], depth + 1)
                 if op in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "log1p", "expm1", "gelu",
@@ -281,6 +292,8 @@ class TensorFacts:
                 return api.CASTING_METHODS[method]
             if method in REDUCTIONS and _full_reduction(expr, first_arg=False):
                 return self._reduction_dtype(method, func.expr, depth)
+            if method in AXIS_REDUCTION_METHODS:
+                return self._reduction_dtype(AXIS_REDUCTION_METHODS[method], func.expr, depth)
             if method in TOTAL_METHODS or method in PARTIAL_METHODS or method in api.SAME_DTYPE_METHODS:
                 base = self.dtype(func.expr, depth + 1)
                 if method in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh"):
@@ -298,6 +311,23 @@ class TensorFacts:
                     "float32" if isinstance(constant, float) else None
             return None
         return None
+
+    def _maximum_dtype(self, args, depth):
+        """``ops.maximum(a, b)``: two Tensors of one dtype, or a Tensor and a Python number (as ``a * 1.0``)."""
+        values = self.values
+        tensors = [a for a in args if values.value(a).is_tensor]
+        if len(tensors) == 2:
+            a, b = self.dtype(args[0], depth + 1), self.dtype(args[1], depth + 1)
+            return a if a is not None and _normal(a) == _normal(b) else None
+        if len(tensors) != 1:
+            return None
+        other = values.value(args[1] if tensors[0] is args[0] else args[0])
+        base = self.dtype(tensors[0], depth + 1)
+        if base is None or base == "bool_":
+            return None
+        if other.is_(FLOAT):
+            return _normal(("float", base))
+        return base if other.is_(INT) else None
 
     def _reduction_dtype(self, kind, operand, depth):
         base = self.dtype(operand, depth + 1)
@@ -368,8 +398,10 @@ class TensorFacts:
         return ("like", ("def", definition.index)) if value is not None and value.is_tensor else None
 
     def _broadcast(self, operands, depth):
-        """The shape of an element-wise op of ``operands``: Python numbers and 0-d Tensors broadcast away."""
+        """The shape of an element-wise op of ``operands``: Python numbers and 0-d Tensors broadcast away, and so
+        does a reduction of ``s`` with its axes kept, against ``s`` itself."""
         found = None
+        kept = set()
         for operand in operands:
             value = self.values.value(operand)
             if not value.is_tensor:
@@ -382,10 +414,18 @@ class TensorFacts:
             if shape == ("0d",):
                 found = found or shape
                 continue
+            if shape[0] == "keepdims":
+                kept.add(shape)
+                continue
             if found not in (None, ("0d",)) and found != shape:
                 return None
             found = shape
-        return found
+        if not kept:
+            return found
+        if found in (None, ("0d",)):
+            # two reductions of `s` may keep different axes: only one of them is known to keep its shape
+            return kept.pop() if len(kept) == 1 else None
+        return found if kept == {("keepdims", found)} else None
 
     def _call_shape(self, expr, depth):
         values = self.values
@@ -404,6 +444,8 @@ class TensorFacts:
                 return self._broadcast(list(args), depth)
             if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
                 return ("0d",)
+            if op in AXIS_REDUCTION_OPS and args and _keeps_dims(expr):
+                return _kept(self.shape(args[0], depth + 1))
             if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.BOOL_RESULT_OPS
                     or op in ("softmax", "log_softmax", "stop_gradient")) and args and not expr.keywords \
                     and (len(args) == 1 or op in ("clip_by_value", "clamp", "clip")):
@@ -415,6 +457,8 @@ class TensorFacts:
                 return self.shape(func.expr, depth + 1)
             if method in REDUCTIONS and _full_reduction(expr, first_arg=False):
                 return ("0d",)
+            if method in AXIS_REDUCTION_METHODS and _keeps_dims(expr):
+                return _kept(self.shape(func.expr, depth + 1))
             if (method in TOTAL_METHODS or method in PARTIAL_METHODS) and (not args or method in ("clip", "clamp")):
                 return self.shape(func.expr, depth + 1)
             return None
@@ -517,6 +561,16 @@ def _full_reduction(call, first_arg: bool) -> bool:
     if positional:
         return False
     return not any(k.arg in ("axis", "dim", "keepdims", "keep_dims", "keepdim") for k in call.keywords or ())
+
+
+def _keeps_dims(call) -> bool:
+    """``keepdims=True`` (any of its spellings) among the keywords."""
+    return any(k.arg in _KEEPDIMS and isinstance(k.value, nodes.Const) and k.value.value is True
+               for k in call.keywords or ())
+
+
+def _kept(shape):
+    return ("keepdims", shape) if shape is not None and shape[0] != "keepdims" else None
 
 
 def _nonzero_constant(expr, values) -> bool:

@@ -93,9 +93,7 @@ ASNUMPY_IN_GRAPH = Rule(
             fixed="""
                 class Net(nn.Cell):
                     def construct(self, x):
-                        if x.sum() > 0:
-                            return x * 2
-                        return x - 1
+                        return ops.where(x.sum() > 0, x * 2, x - 1)
             """,
         ),
     ),

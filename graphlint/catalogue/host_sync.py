@@ -79,9 +79,7 @@ TENSOR_ITEM_IN_GRAPH = Rule(
             fixed="""
                 class Net(nn.Cell):
                     def construct(self, x):
-                        if x.sum() > 20:
-                            return x * 2
-                        return x
+                        return ops.where(x.sum() > 20, x * 2, x)
 
                 def drive(call, target, inputs):
                     x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))

@@ -144,13 +144,15 @@ _COMPARE_OPERATORS = {"<": cst.LessThan, "<=": cst.LessThanEqual, ">": cst.Great
                       ">=": cst.GreaterThanEqual, "==": cst.Equal, "!=": cst.NotEqual}
 
 
-def binary(left: cst.BaseExpression, op: str, right: cst.BaseExpression) -> cst.BinaryOperation:
-    level = _BINARY[_BINARY_OPERATORS[op]]
-    if op == "**":  # right-associative, and binds tighter than a unary operator on its left
+def binary(left: cst.BaseExpression, op, right: cst.BaseExpression) -> cst.BinaryOperation:
+    """``left op right``; ``op`` a symbol (``"+"``) or a libcst operator node."""
+    operator = _BINARY_OPERATORS[op]() if isinstance(op, str) else op
+    level = _BINARY[type(operator)]
+    if isinstance(operator, cst.Power):  # right-associative, and binds tighter than a unary operator on its left
         left, right = operand(left, AWAIT), operand(right, UNARY)
-    else:  # left-associative: an equal level stays bare on the left only
+    else:  # left-associative: an equal level stays bare on the left only (float `x + (a + b)` is not `x + a + b`)
         left, right = operand(left, level), operand(right, level + 1)
-    return cst.BinaryOperation(left=left, operator=_BINARY_OPERATORS[op](), right=right)
+    return cst.BinaryOperation(left=left, operator=operator, right=right)
 
 
 def compare(left: cst.BaseExpression, op: str, right: cst.BaseExpression) -> cst.Comparison:

@@ -20,6 +20,7 @@ from graphlint.analysis import api
 from graphlint.analysis.equivalents import NOT_REWRITTEN, OPS_EQUIVALENTS, OpsEquivalent
 from graphlint.catalogue import fallback as fallback_rules
 from graphlint.catalogue.model import FixSafety
+from graphlint.fixers import build
 from graphlint.fixers.base import Fixer
 
 
@@ -53,8 +54,7 @@ class NumpyMathToOps(Fixer):
         if ops_import is not None and _name_taken(call, ops.split(".")[0]):
             return self.refuse(finding, f"`{ops}` is already a name here: import `mindspore.ops` and rewrite by hand")
         target = f"{ops}.{equivalent.name}"
-        replacements = [(node.func, cst.parse_expression(target).with_changes(lpar=node.func.lpar,
-                                                                              rpar=node.func.rpar))]
+        replacements = [(node.func, build.dotted(target).with_changes(lpar=node.func.lpar, rpar=node.func.rpar))]
         for argument in node.args:
             if argument.keyword is not None and equivalent.keywords[argument.keyword.value] != argument.keyword.value:
                 replacements.append((argument.keyword, cst.Name(equivalent.keywords[argument.keyword.value])))
