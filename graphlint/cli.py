@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="MindSpore JIT syntax level the severities are for (default: lax; strict: MindIR "
                             "export and jit(fullgraph=True))")
     rules.add_argument("--unroll-warn", type=int, metavar="N", help="warn about loops unrolled more than N times")
+    rules.add_argument("--target-mindspore", metavar="X.Y",
+                       help="the MindSpore release the code is for (default: the installed one, else 2.10)")
     output = parser.add_argument_group("output")
     output.add_argument("--output-format", "--format", dest="format", choices=FORMATS,
                         help="full (source line, caret, help; the default on a terminal), concise (one line per "
@@ -164,7 +166,7 @@ def resolve_config(args) -> Config:
         overrides["extend_ignore"] = config.extend_ignore + _split(args.extend_ignore)
     if args.exclude:
         overrides["exclude"] = config.exclude + _split(args.exclude)
-    for name in ("syntax_level", "format", "unroll_warn"):
+    for name in ("syntax_level", "format", "unroll_warn", "target_mindspore"):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value

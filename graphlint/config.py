@@ -19,6 +19,27 @@ DEFAULT_EXCLUDES = (".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "env
                     ".ruff_cache", ".graphlint_cache")
 
 
+DEFAULT_TARGET = (2, 10)  # the release graphlint's rules were measured with
+
+
+def parse_release(text: str) -> tuple[int, int] | None:
+    """``"2.10"`` / ``"2.10.0"`` -> (2, 10); None when it is no release number."""
+    parts = str(text).strip().split(".")
+    if len(parts) < 2 or not all(p.isdigit() for p in parts[:2]):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
+def installed_release() -> tuple[int, int] | None:
+    """The installed MindSpore's release, read from its package metadata (MindSpore is never imported)."""
+    from importlib import metadata
+
+    try:
+        return parse_release(metadata.version("mindspore"))
+    except metadata.PackageNotFoundError:
+        return None
+
+
 class ConfigError(Exception):
     """A bad option value; ``str()`` is the one-line message."""
 
@@ -39,6 +60,7 @@ class Config:
     validate_timeout: float = 300.0
     validate_memory_mb: int = 16384
     cache_dir: str = ""  # "": .graphlint_cache next to the configuration file (or in the working folder)
+    target_mindspore: str = ""  # "X.Y": the release graph code is written for ("": the installed one, else 2.10)
     config_file: str = ""
 
     def __post_init__(self) -> None:
@@ -50,6 +72,13 @@ class Config:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
         if self.unroll_warn < 1:
             raise ConfigError(f"unroll-warn must be a positive trip count, not {self.unroll_warn}")
+        if self.target_mindspore and parse_release(self.target_mindspore) is None:
+            raise ConfigError(f"target-mindspore must be a release such as \"2.10\", not {self.target_mindspore!r}")
+
+    @property
+    def target(self) -> tuple[int, int]:
+        """The MindSpore release the rules are judged for, as (major, minor)."""
+        return parse_release(self.target_mindspore) or installed_release() or DEFAULT_TARGET
 
     # -- rule selection -----------------------------------------------------
     def _matches(self, selector: str, rule) -> bool:
@@ -63,7 +92,7 @@ class Config:
         if upper == "ALL":
             return True
         if selector.lower() in SEVERITIES:
-            return rule.severity(self.syntax_level).value == selector.lower()
+            return rule.severity(self.syntax_level, self.target).value == selector.lower()
         return (upper == rule.id or selector == rule.symbol or selector == rule.family
                 or (selector[:1].isalpha() and (selector[1:] == "" or selector[1:].isdigit())
                     and rule.id.startswith(upper)))
@@ -111,7 +140,7 @@ class Config:
         """The options that change findings (for the result cache)."""
         chosen = ("select", "ignore", "extend_select", "extend_ignore", "syntax_level", "unroll_warn",
                   "unroll_limit")
-        values = [(name, getattr(self, name)) for name in chosen]
+        values = [(name, getattr(self, name)) for name in chosen] + [("target", self.target)]
         values.append(("per_file_ignores", self.per_file_ignores, self.base_dir if self.per_file_ignores else ""))
         return repr(values)
 
@@ -133,6 +162,7 @@ _KEYS = {
     "per-file-ignores": "per_file_ignores", "syntax-level": "syntax_level", "format": "format",
     "output-format": "format", "exclude": "exclude", "unroll-warn": "unroll_warn", "unroll-limit": "unroll_limit",
     "validate-timeout": "validate_timeout", "validate-memory-mb": "validate_memory_mb", "cache-dir": "cache_dir",
+    "target-mindspore": "target_mindspore",
 }
 _SELECTOR_KEYS = ("select", "ignore", "extend-select", "extend-ignore")
 

@@ -39,7 +39,8 @@ def render_rule(rule: Rule) -> str:
         f"# {rule.id} `{rule.symbol}`",
         "",
         f"Family: `{rule.family}`. Severity: **{rule.lax.value}** at the default `lax` syntax level, "
-        f"**{rule.strict.value}** at `strict` (what MindIR export needs).",
+        f"**{rule.strict.value}** at `strict` (what MindIR export needs)."
+        + (f" Releases: {rule.releases} (`target-mindspore`)." if rule.releases else ""),
         "",
         "## What it detects",
         "",
@@ -112,6 +113,49 @@ def coverage_page() -> str:
         for example in rule.flagged:
             lines.append(f"| {example.title} | {_level_word(example, 'lax')} | {_level_word(example, 'strict')} | "
                          f"[{rule.id} `{rule.symbol}`](rules/{rule.id}.md) | {fixable} |")
+    return "\n".join(lines) + "\n" + matrix_section()
+
+
+_MATRIX_WORDS = {"ok": "ok", "fails": "**fails**", "diverges": "*diverges*", "crashes": "**crashes**"}
+
+
+def matrix_section() -> str:
+    """The coverage matrix: each construct in each context, as measured, with what graphlint reports."""
+    from graphlint.catalogue.matrix import CONTEXTS, cells, load_measured
+    from graphlint.config import Config
+    from graphlint.lint import lint_text
+
+    measured = load_measured()
+    by_construct: dict[str, dict[str, str]] = {}
+    titles: dict[str, str] = {}
+    for cell in cells():
+        record = measured.get(cell.key)
+        titles[cell.construct.key] = cell.construct.title
+        if record is None:
+            continue
+        if record["pynative"] != "ok":
+            text = "(fails in PYNATIVE)"
+        else:
+            levels = "/".join(_MATRIX_WORDS[record[level]] for level in ("lax", "strict", "export") if level in record)
+            reported = sorted({f.rule.id for f in lint_text(cell.source, Config(syntax_level="strict"))})
+            text = levels + (" " + " ".join(f"[{r}](rules/{r}.md)" for r in reported) if reported else "")
+        by_construct.setdefault(cell.construct.key, {})[cell.context] = text
+    lines = [
+        "",
+        "## The coverage matrix",
+        "",
+        "Every construct graphlint knows, in every context graph code is written in (`python -m "
+        "graphlint.catalogue.matrix --measure` compiles them; the test suite compiles them again and checks that "
+        "graphlint reports each failing cell at error severity and no compiling one). Each cell: the outcome at "
+        "lax / strict (/ MindIR export), then the rules graphlint reports (at the strict level). Contexts: "
+        "`construct`; a `@jit` function; a module helper and a method helper the Cell calls; a `@jit_class` method; "
+        "under a constant `if`, under a Tensor `if`, inside a `for` loop.",
+        "",
+        "| construct | " + " | ".join(CONTEXTS) + " |",
+        "| --- |" + " --- |" * len(CONTEXTS),
+    ]
+    for key, row in by_construct.items():
+        lines.append(f"| {titles[key]} | " + " | ".join(row.get(context, "") for context in CONTEXTS) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -55,6 +55,7 @@ class ModuleContext:
         self.config = config
         self.findings: list[Finding] = []
         self._seen: set[tuple] = set()
+        self._target = config.target
 
     @property
     def project(self) -> Project:
@@ -69,7 +70,7 @@ class ModuleContext:
             raise TypeError(f"report() takes a Rule, not {rule!r}")
         if payload is not None and (rule.payload is None or not isinstance(payload, rule.payload)):
             raise TypeError(f"{rule.symbol} declares no payload of type {type(payload).__name__}")
-        if not self.config.enabled(rule):
+        if not self.config.enabled(rule) or not rule.applies_to(self._target):
             return None
         where = anchor or node
         line = getattr(where, "lineno", None) or 1
@@ -82,7 +83,8 @@ class ModuleContext:
         self._seen.add(key)
         finding = Finding(rule=rule, path=self.info.path, line=line, column=column, end_line=end_line,
                           end_column=end_column, args=args, note=graph.reached_note() if graph else "",
-                          node=node, payload=payload, severity=rule.severity(self.config.syntax_level),
+                          node=node, payload=payload,
+                          severity=rule.severity(self.config.syntax_level, self._target),
                           graph=graph)
         self.findings.append(finding)
         return finding

@@ -35,6 +35,19 @@ class Shapes:
     def __init__(self, values):
         self.values = values
         self._def_shapes: dict[int, object] = {}
+        self._assumed: tuple[str, object] | None = None
+
+    def carried_shape(self, definition, name: str, entry_shape):
+        """The shape of a loop body's ``definition`` of ``name`` in the first step, when ``name`` comes in as
+        ``entry_shape`` (the value it has before the loop): ``y = y - 0.5`` on an int32 ``y`` is float32."""
+        if definition.kind != "assign" or definition.value is None or entry_shape is None \
+                or entry_shape[0] != "tensor" or _concrete(entry_shape[1]) is None:
+            return self.definition_shape(definition)
+        self._assumed = (name, entry_shape[1])
+        try:
+            return self.expr_shape(definition.value)
+        finally:
+            self._assumed = None
 
     def definitions_shape(self, definitions):
         shapes = {self.definition_shape(d) for d in definitions}
@@ -79,6 +92,8 @@ class Shapes:
             if element is None:
                 return None
             defs = self.values.cfg.reaching(element, expr.name)
+            if self._assumed is not None and self._assumed[0] == expr.name and len(defs) > 1:
+                return self._assumed[1]
             if len(defs) != 1:
                 return None
             d = defs[0]
@@ -131,17 +146,20 @@ class Shapes:
         return None
 
     def _binop_dtype(self, left, right, depth, op="*"):
-        if op == "/":
-            return None  # int Tensors divide to float
         if left is None or right is None:
             return None
         lv, rv = self.values.value(left), self.values.value(right)
         if lv.is_tensor and rv.is_tensor:
+            if op == "/":
+                return None  # int Tensors divide to float
             a, b = self.dtype(left, depth + 1), self.dtype(right, depth + 1)
             return a if a == b else None
         tensor_side, other = (left, rv) if lv.is_tensor else (right, lv) if rv.is_tensor else (None, None)
         if tensor_side is None:
             return None
+        if op == "/" or other.is_(FLOAT):
+            # an integer or bool Tensor with a Python float, or divided: float32 (`y - 0.5` on int32 `y`)
+            return "float32" if _concrete(self.dtype(tensor_side, depth + 1)) in _INTEGER_DTYPES else None
         if other.is_(INT) or other.is_(BOOL):
             return self.dtype(tensor_side, depth + 1)
         return None
@@ -223,23 +241,32 @@ def _shape_text(shape) -> str:
     return _ARTICLE.get(shape[0], shape[0])
 
 
-def _dtype_mismatch(a, b) -> str | None:
-    def concrete(d):
-        if isinstance(d, str):
-            return d
-        if isinstance(d, tuple) and d[0] == "cast":
-            return d[1]
-        return None
+_INTEGER_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_"})
 
-    ca, cb = concrete(a), concrete(b)
+
+def _concrete(dtype) -> str | None:
+    """The dtype's name where it is known (a name, or what a cast gives)."""
+    if isinstance(dtype, str):
+        return dtype
+    if isinstance(dtype, tuple) and dtype[0] == "cast":
+        return dtype[1]
+    return None
+
+
+def _dtype_mismatch(a, b) -> str | None:
+    ca, cb = _concrete(a), _concrete(b)
     if ca and cb:
-        return f"a {_dtype_text(ca)} Tensor and a {_dtype_text(cb)} Tensor" if ca != cb else None
+        return f"{_article(ca)} {_dtype_text(ca)} Tensor and {_article(cb)} {_dtype_text(cb)} Tensor" if ca != cb else None
     # `ops.cast(x, int32)` against `x * 2`: the cast exists because x has another dtype.
     for cast, other in ((a, b), (b, a)):
         if isinstance(cast, tuple) and cast[0] == "cast" and isinstance(other, tuple) and other[0] == "of" \
                 and cast[2] == other:
             return f"a Tensor with the dtype of `{other[1]}` and the same Tensor cast to {_dtype_text(cast[1])}"
     return None
+
+
+def _article(dtype: str) -> str:
+    return "an" if dtype.startswith(("int", "uint")) else "a"
 
 
 def _dtype_text(name: str) -> str:

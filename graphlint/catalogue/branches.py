@@ -323,6 +323,22 @@ VARIABLE_DEFINED_IN_LOOP = Rule(
             title="name first assigned in a `while` body",
             lines=5,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    for step in range(2):
+                        for i in range(3):
+                            z = x * i
+                        y = y + z
+                        z = y
+                    return y
+            """,
+            error="The local variable 'z' defined in the 'for' loop body cannot be used outside of the loop body",
+            title="an inner loop's name, reassigned later in the outer loop (the first step has no value)",
+            lines=6,
+        ),
     ),
     clean=(
         passes(
@@ -437,6 +453,19 @@ BRANCH_TYPE_MISMATCH = Rule(
             error="Type Join Failed: dtype1 = Float32, dtype2 = Int32",
             title="early `return` of Tensors with different dtypes",
             lines=3,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = ops.cast(x, ms.int32)
+                    while y.sum() > 0:
+                        y = y - 0.5
+                    return y
+            """,
+            error="Cannot join the return values of different branches",
+            title="a Tensor `while` whose carry changes dtype (int32 - 0.5 is float32)",
+            lines=4,
         ),
         fails(
             """
@@ -814,6 +843,11 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
             inputs=_BOTH_SIGNS,
             title="conditional expression on a Tensor value",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        return ops.where(x.sum() > 0, x * 2, x - 1)
+            """,
         ),
         Example(
             """

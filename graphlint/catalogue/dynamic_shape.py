@@ -363,6 +363,7 @@ TENSOR_VALUED_SIZE = Rule(
     id="W5606",
     symbol="tensor-valued-size",
     family=FAMILY,
+    stricter_before=("2.8", E),  # measured: 2.7 fails to compile `ops.zeros((n, 3))` with a Tensor n
     lax=W,
     strict=W,
     message="`{func}` with a size taken from a Tensor value creates a dynamic shape; "

@@ -124,6 +124,11 @@ def passes(code: str, **kw) -> Example:
     return Example(code, lax=OK, strict=kw.pop("strict", OK), **kw)
 
 
+def _release(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")[:2]
+    return int(major), int(minor)
+
+
 @dataclass(frozen=True)
 class Rule:
     """One entry of the catalogue; the checkers, CLI, plugin and docs all read it.
@@ -144,9 +149,28 @@ class Rule:
     flagged: tuple[Example, ...] = field(default_factory=tuple)  # the rule reports these (some compile fine)
     clean: tuple[Example, ...] = field(default_factory=tuple)  # the rule stays quiet on these; all compile
     payload: type | None = None  # the typed data a checker attaches to a finding for the rule's fixers
+    # Releases: the first MindSpore release whose behaviour the rule describes ("2.8": not reported for 2.7),
+    # and, for targets before ``stricter_before[0]``, the severity the rule has there at both levels.
+    since: str = ""
+    stricter_before: tuple = ()  # (release, Severity)
 
-    def severity(self, level: Level | str) -> Severity:
+    def severity(self, level: Level | str, target: tuple[int, int] | None = None) -> Severity:
+        if target is not None and self.stricter_before and target < _release(self.stricter_before[0]):
+            return self.stricter_before[1]
         return self.strict if Level(level) is Level.STRICT else self.lax
+
+    def applies_to(self, target: tuple[int, int] | None) -> bool:
+        return target is None or not self.since or target >= _release(self.since)
+
+    @property
+    def releases(self) -> str:
+        """What the docs say of the releases the rule applies to."""
+        parts = []
+        if self.since:
+            parts.append(f"MindSpore {self.since} and later")
+        if self.stricter_before:
+            parts.append(f"an error before {self.stricter_before[0]}")
+        return "; ".join(parts)
 
     @property
     def names(self) -> tuple[str, str]:

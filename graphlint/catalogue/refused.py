@@ -9,7 +9,7 @@ compile errors, not JIT fallbacks. The registry is read from the installed MindS
 (``refused_measured.py``). Measured with MindSpore 2.10 (CPU).
 """
 
-from graphlint.catalogue.model import Example, FAILS, Rule, Severity, fails, passes
+from graphlint.catalogue.model import Example, FAILS, Rule, Severity, diverges, fails, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "refused"
@@ -245,8 +245,81 @@ LAMBDA_DEFAULT_IN_GRAPH = Rule(
     ),
 )
 
+# message fields: (none)
+LAMBDA_IN_FOR_LOOP = Rule(
+    id="E6004",
+    symbol="lambda-in-for-loop",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="a lambda inside a `for` loop body makes the compiled graph return None (MindSpore 2.10): define it "
+            "before the loop, or use a nested `def`",
+    summary="A `lambda` written inside the body of a `for` loop in graph code (`f = lambda t: t * 2`, or passed "
+            "straight to `ops.Map()`).",
+    why=(
+        "The `for` loop is unrolled, and with a lambda in its body the compiled graph returns None instead of its "
+        "result: no error, at either syntax level, and a helper's caller then fails on None (measured with "
+        "MindSpore 2.10 on `for _ in range(2)`: the same lambda before the loop, in a `while` loop, or as a nested "
+        "`def` in the loop, compiles and gives PYNATIVE_MODE's result)."
+    ),
+    fix="Move the lambda above the loop (it is the same function each step), or write a nested `def` in its place.",
+    flagged=(
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    for _ in range(2):
+                        double = lambda t: t * 2
+                        y = double(y)
+                    return y
+            """,
+            title="a lambda assigned in a `for` body",
+            lines=5,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    for _ in range(2):
+                        y = ops.Map()(lambda t: t * 2, (y, x))[0]
+                    return y
+            """,
+            title="a lambda passed to `ops.Map()` in a `for` body",
+            lines=5,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    double = lambda t: t * 2
+                    for _ in range(2):
+                        y = double(y)
+                    return y
+            """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    for _ in range(2):
+                        def double(t):
+                            return t * 2
+                        y = double(y)
+                    return y
+            """,
+        ),
+    ),
+)
+
 RULES = (
     JIT_FORBIDDEN_API,
     PARAMETER_CREATED_IN_GRAPH,
     LAMBDA_DEFAULT_IN_GRAPH,
+    LAMBDA_IN_FOR_LOOP,
 )

@@ -138,9 +138,15 @@ class BranchesChecker(Checker):
         modified = self.cfg.loop_modified(loop)
         entry_blocks = [pred for pred, _ in loop.header.pred if pred.id not in loop.body_blocks]
         keyword = "for" if isinstance(loop.node, nodes.For) else "while"
+        # Loops around this one: a definition after this loop in their body reaches it only in later steps
+        # (through their back edge); the first step, which graph mode compiles too, still has no value.
+        enclosing = [other for other in self.cfg.loops.values()
+                     if other is not loop and loop.header.id in other.body_blocks]
         for name in sorted(live & modified):
             before = [d for block in entry_blocks for d in self.cfg.reaching_at_block_end(block, name)
-                      if d.element.block.id not in loop.body_blocks and d.kind != "del"]
+                      if d.element.block.id not in loop.body_blocks and d.kind != "del"
+                      and not any(d.element.block.id in other.body_blocks and _line(d.node) > loop.node.lineno
+                                  for other in enclosing)]
             if before:
                 continue
             inside = [d for d in self.cfg.defs_by_name.get(name, ()) if d.element.block.id in loop.body_blocks]
@@ -210,8 +216,13 @@ class BranchesChecker(Checker):
                           if d.element.block.id in loop.body_blocks]
                 if not before or not inside:
                     continue
-                self._report_join(self.shapes.definitions_shape(before), self.shapes.definitions_shape(inside), f"`{name}`", origin,
-                                  loop.node, _keyword(loop.node, "while"), returned=False)
+                entry = self.shapes.definitions_shape(before)
+                carried = self.shapes.definitions_shape(inside)
+                if carried == ("tensor", None) and len(inside) == 1:
+                    # computed from itself (`y = y - 0.5`): what the first step makes of the entry value
+                    carried = self.shapes.carried_shape(inside[0], name, entry)
+                self._report_join(entry, carried, f"`{name}`", origin, loop.node, _keyword(loop.node, "while"),
+                                  returned=False)
 
     def _boolop_join(self, node: nodes.BoolOp) -> None:
         """`c and v` / `c or v` used as a value, `c` a Tensor condition: a branch joining its operands."""

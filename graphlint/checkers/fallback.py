@@ -53,7 +53,7 @@ class FallbackChecker(Checker):
             elif isinstance(node, nodes.Return) and top_level and node.value is not None:
                 if _returns_dict(node.value, values, graph):
                     self.report(rules.DICT_OUTPUT_FROM_GRAPH, node, graph, anchor=node.value)
-                for part in _returned_parts(node.value):
+                for part in _returned_parts(node.value, values):
                     if isinstance(part, nodes.Call) and isinstance(part.func, nodes.Attribute) and \
                             part.func.attrname in api.HOST_ARRAY_METHODS:
                         continue  # `return t.asnumpy()`: asnumpy-in-graph says it
@@ -181,9 +181,18 @@ class FallbackChecker(Checker):
 
 
 # -- helpers ----------------------------------------------------------------------
-def _returned_parts(expr):
-    """The returned expression, or the elements of a returned tuple."""
-    return list(expr.elts) if isinstance(expr, nodes.Tuple) else [expr]
+def _returned_parts(expr, values, depth: int = 0):
+    """The returned expression, or the elements of a returned tuple (also one built earlier: `y = (a, b)`)."""
+    if isinstance(expr, nodes.Tuple):
+        return [part for element in expr.elts for part in _returned_parts(element, values, depth + 1)]
+    if isinstance(expr, nodes.Name) and depth < 4:
+        element = values.cfg.element_of(expr)
+        definitions = values.cfg.reaching(element, expr.name) if element is not None else []
+        if len(definitions) == 1 and definitions[0].kind == "assign" and definitions[0].value is not None \
+                and isinstance(definitions[0].node, nodes.AssignName) \
+                and isinstance(definitions[0].node.parent, nodes.Assign):
+            return _returned_parts(definitions[0].value, values, depth + 1)
+    return [expr]
 
 
 def _short(node, limit: int = 60) -> str:

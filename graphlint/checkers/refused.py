@@ -1,5 +1,5 @@
 """APIs and objects MindSpore refuses inside graph code (the jit_forbidden registry, Parameter creation,
-lambdas from `def` lines). The tables come from MindSpore itself: :mod:`graphlint.analysis.api`
+lambdas from `def` lines, lambdas in `for` bodies). The tables come from MindSpore itself: :mod:`graphlint.analysis.api`
 (``JIT_FORBIDDEN_*``, built from :mod:`graphlint.analysis.generated.jit_forbidden`)."""
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ class RefusedChecker(Checker):
         for node in graph_nodes(graph.node):
             if isinstance(node, nodes.Call):
                 self._call(graph, values, node, reported)
+            elif isinstance(node, nodes.Lambda) and _in_for_body(node, graph.node):
+                self.report(rules.LAMBDA_IN_FOR_LOOP, node, graph)
             elif isinstance(node, nodes.Attribute) and id(node) not in reported and \
                     not (isinstance(node.parent, nodes.Attribute) and node.parent.expr is node):
                 # A reference to a member of a forbidden module (`ms.ParallelMode.STAND_ALONE`) fails too.
@@ -85,6 +87,18 @@ class RefusedChecker(Checker):
             if isinstance(default, nodes.Lambda):
                 self.report(rules.LAMBDA_DEFAULT_IN_GRAPH, call, graph, attr=func.attrname, parameter=value.name)
                 return
+
+
+def _in_for_body(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
+    """``node`` is in the body of a `for` loop of ``function`` (not in a nested function or lambda)."""
+    child, parent = node, node.parent
+    while parent is not None and parent is not function:
+        if isinstance(parent, (nodes.FunctionDef, nodes.Lambda)):
+            return False
+        if isinstance(parent, nodes.For) and child in parent.body:
+            return True
+        child, parent = parent, parent.parent
+    return False
 
 
 def _forbidden_name(qualified: str | None) -> str | None:
