@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field
 
 from graphlint.analysis.generated import error_messages
-from graphlint.catalogue import BY_NAME, Rule
+from graphlint.catalogue import BY_NAME, RULES, Rule
 from graphlint.catalogue.messages import MESSAGE_RULES, NOT_A_CONSTRUCT, PYTHON_ERRORS
 
 _LOCATION = re.compile(r"In file (?P<path>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, (?P<col>\d+)~\d+)?\s*$", re.M)
@@ -76,11 +76,21 @@ def explain(text: str, source: str | None = None) -> Explanation:
         result.note = mapped[len(NOT_A_CONSTRUCT):] if mapped.startswith(NOT_A_CONSTRUCT) else mapped
         mapped = ()
     candidates = [BY_NAME[rule_id] for rule_id in mapped or ()]
+    if not result.key:
+        # A message the tables do not hold (raised from MindSpore's C++ code): the rules that quote it.
+        candidates = [rule for rule in RULES if _quoted(rule, text)]
+        if candidates:
+            result.key = "quoted by the rules"
+            result.message = next((line.strip() for line in text.splitlines() if line.strip()), "")
     # A rule whose MindSpore message (or an example's) appears in the log is the likelier one.
     candidates.sort(key=lambda rule: 0 if _quoted(rule, text) else 1)
     result.rules = candidates
     if result.location is not None:
         result.reported = _findings_at(result.location, source, candidates or None)
+    elif source is not None and candidates:
+        # No traceback to point at a line: what graphlint reports anywhere in the source, of those rules.
+        result.reported = [f for f in _findings_at(Location("<source>", 1, 10 ** 9), source, candidates)
+                           if f.rule in candidates]
         for finding in result.reported:
             if finding.rule not in result.rules:
                 result.rules.insert(0, finding.rule)

@@ -67,3 +67,20 @@ def test_the_message_line_takes_precedence_over_the_traceback():
     assert result.key == "parse.variable_defined_in_one_branch"
     assert (result.location.path, result.location.line) == ("/x/net.py", 8)
     assert result.rules[0].symbol == "variable-defined-in-one-branch"
+
+
+def test_a_message_only_the_rules_quote_without_a_traceback():
+    # Raised from MindSpore's C++ code, so not in the table read from its Python sources; no traceback either.
+    source = textwrap.dedent("""\
+        from mindspore import nn, ops
+
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                scale = x.sum()
+                return ops.Map()(lambda t: t * scale, (x, x))[0]
+        """)
+    result = explain("RuntimeError: The Map operator don't support Closure with free variable yet.", source=source)
+    assert result.message == "RuntimeError: The Map operator don't support Closure with free variable yet."
+    assert [r.symbol for r in result.rules][:1] == ["map-closure"]
+    assert [(f.rule.symbol, f.line) for f in result.reported] == [("map-closure", 7)]

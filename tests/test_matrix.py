@@ -1,10 +1,13 @@
 """The coverage matrix (graphlint/catalogue/matrix.py): its measurements hold when compiled again, and the linter
 reports every failing cell at error severity for the level that fails, and no compiling cell at error severity."""
 
+import functools
+
 import pytest
 
 from graphlint.catalogue.matrix import cells, load_measured, measure
 from graphlint.config import Config
+from graphlint.explain_error import explain
 from graphlint.lint import lint_text
 
 CELLS = cells()
@@ -12,6 +15,7 @@ MEASURED = load_measured()
 CHUNKS = 6
 
 
+@functools.lru_cache(maxsize=None)
 def verdicts():
     """(cell, level, measured outcome, error-level symbols at that level, all symbols)."""
     found = []
@@ -28,7 +32,7 @@ def verdicts():
             if level in record:
                 errors, every = by_level[lint_level]
                 found.append((cell, level, record[level], errors, every))
-    return found
+    return tuple(found)
 
 
 def test_every_cell_is_measured():
@@ -49,12 +53,31 @@ def test_failing_cells_are_reported_and_compiling_cells_are_not():
     assert len(silent) <= 0.05 * max(len(diverging), 1), silent
 
 
+def test_explain_error_names_a_reported_rule_for_every_failing_cell():
+    # The first error each failing cell's compile produced (stored with the measurements), explained against
+    # the cell's source: the rule it names must be one graphlint reports on that cell.
+    unexplained = []
+    for cell, _level, outcome, _errors, every in verdicts():
+        error = MEASURED[cell.key]["error"]
+        if outcome != "fails" or not error:
+            continue
+        explained = explain(error.split(": ", 1)[1], source=cell.source)
+        if not {rule.symbol for rule in explained.rules} & set(every):
+            unexplained.append((cell.key, explained.key, error[:120]))
+    assert unexplained == []
+
+
 @pytest.mark.compile
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_measurements_hold(chunk):
     selected = CELLS[chunk::CHUNKS]
     again = measure(selected)
     changed = {key: (MEASURED.get(key), record) for key, record in again.items()
-               if {k: v for k, v in record.items() if k != "error"}
-               != {k: v for k, v in (MEASURED.get(key) or {}).items() if k != "error"}}
+               if _outcomes(record) != _outcomes(MEASURED.get(key) or {})}
     assert not changed, changed
+
+
+def _outcomes(record: dict) -> dict:
+    # A compile that hangs or crashes fails as surely as one that raises; which of those happens varies from
+    # run to run for some cells (`dict_runtime_key@helper` at strict hangs in some runs and raises in others).
+    return {k: "fails" if v == "crashes" else v for k, v in record.items() if k != "error"}

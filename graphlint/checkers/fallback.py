@@ -188,7 +188,8 @@ def _returned_parts(expr, values, depth: int = 0):
     if isinstance(expr, nodes.Name) and depth < 4:
         element = values.cfg.element_of(expr)
         definitions = values.cfg.reaching(element, expr.name) if element is not None else []
-        if len(definitions) == 1 and definitions[0].kind == "assign" and definitions[0].value is not None \
+        if len(definitions) == 1 and definitions[0].kind == "assign" \
+                and isinstance(definitions[0].value, nodes.Tuple) \
                 and isinstance(definitions[0].node, nodes.AssignName) \
                 and isinstance(definitions[0].node.parent, nodes.Assign):
             return _returned_parts(definitions[0].value, values, depth + 1)
