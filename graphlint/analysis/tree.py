@@ -3,14 +3,106 @@
 from __future__ import annotations
 
 import sys
+from bisect import bisect_left
 from contextlib import contextmanager
+
+from astroid import nodes
+
+# Nodes no subtree query starts from in practice (their subtrees are tiny): not given an entry in the index.
+_LEAVES = (nodes.Const, nodes.Name, nodes.AssignName, nodes.DelName)
+
+
+class _ModuleIndex:
+    """One pre-order walk of a module: its nodes by type, each with where its subtree ends, so that the nodes of
+    a class under any statement or scope are a slice (the checkers ask that tens of thousands of times)."""
+
+    __slots__ = ("ends", "by_type", "starts", "_types")
+
+    def __init__(self, module):
+        ends: list[int] = []
+        by_type: dict[type, tuple[list[int], list]] = {}
+        starts: dict[int, int] = {}  # id -> start, for the nodes subtree queries are asked of
+        open_nodes: list[tuple[int, object]] = []  # (start, iterator of children)
+        position = 0
+
+        def enter(node):
+            nonlocal position
+            start = position
+            position += 1
+            ends.append(0)
+            entry = by_type.get(type(node))
+            if entry is None:
+                entry = by_type[type(node)] = ([], [])
+            entry[0].append(start)
+            entry[1].append(node)
+            if not isinstance(node, _LEAVES):
+                starts[id(node)] = start
+            open_nodes.append((start, iter(node.get_children())))
+
+        enter(module)
+        while open_nodes:
+            start, children = open_nodes[-1]
+            child = next(children, None)
+            if child is None:
+                open_nodes.pop()
+                ends[start] = position
+            else:
+                enter(child)
+        self.ends, self.by_type, self.starts = ends, by_type, starts
+        self._types: dict = {}
+
+    def of_class(self, node, klass, skip_klass):
+        start = self.starts.get(id(node))
+        if start is None:
+            return None
+        end = self.ends[start]
+        found = self._slice(start, end, klass)
+        if skip_klass is not None and found:
+            skipped = [(s, self.ends[s]) for s, _ in self._slice(start + 1, end, skip_klass)]
+            if skipped:
+                found = [(s, n) for s, n in found if not any(a <= s < b for a, b in skipped)]
+        return [n for _, n in found]
+
+    def _slice(self, start, end, klass):
+        types = self._types.get(klass)
+        if types is None:
+            types = self._types[klass] = [t for t in self.by_type if issubclass(t, klass)]
+        found = []
+        for kind in types:
+            positions, members = self.by_type[kind]
+            low, high = bisect_left(positions, start), bisect_left(positions, end)
+            found.extend(zip(positions[low:high], members[low:high]))
+        if len(types) > 1:
+            found.sort(key=lambda item: item[0])
+        return found
+
+
+def _index_of(node):
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    index = getattr(root, "_graphlint_tree_index", None)
+    if index is None and isinstance(root, nodes.Module):
+        index = _ModuleIndex(root)
+        root._graphlint_tree_index = index
+    return index
 
 
 def nodes_of_class(node, klass, skip_klass=None):
-    """``node.nodes_of_class(klass, skip_klass)`` without recursion, in the same order.
+    """``node.nodes_of_class(klass, skip_klass)`` without recursion, in the same order (a list).
 
-    astroid nests one generator per tree level, so every node it yields costs its depth:
-    quadratic time on a chain of thousands of calls, operators or `elif`s."""
+    astroid nests one generator per tree level, so every node it yields costs its depth: quadratic time on a
+    chain of thousands of calls, operators or `elif`s. Under a parsed module the answer is a slice of the
+    module's index; elsewhere (a node built on its own) a walk."""
+    index = _index_of(node)
+    if index is not None:
+        found = index.of_class(node, klass, skip_klass)
+        if found is not None:
+            return found
+    return list(_walk_of_class(node, klass, skip_klass))
+
+
+def _walk_of_class(node, klass, skip_klass):
     if isinstance(node, klass):
         yield node
     pending = [iter(node.get_children())]  # one iterator per open level: children in order, depth-first

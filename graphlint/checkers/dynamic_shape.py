@@ -127,7 +127,7 @@ def _primitive(call: nodes.Call, graph, values) -> str | None:
         return _primitive_class(func, imports)
     if isinstance(func, nodes.Attribute) and graph.cls is not None and values.self_name is not None \
             and isinstance(func.expr, nodes.Name) and func.expr.name == values.self_name:
-        assignments = values.analysis.project.attribute_assignments(graph.cls).get(func.attrname)
+        assignments = values.analysis.attribute_assignments(graph.cls).get(func.attrname)
         if not assignments:
             return None
         found = set()

@@ -77,7 +77,7 @@ class FunctionalLoopsChecker(Checker):
         cls = self._graph.cls
         if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == "self" \
                 and cls is not None:
-            assignments = self.context.project.attribute_assignments(cls).get(func.attrname) or []
+            assignments = self.context.analysis.attribute_assignments(cls).get(func.attrname) or []
             found = {_primitive_name(self.context.project.info(method.root()).imports.qualify(value.func))
                      for value, method in assignments if isinstance(value, nodes.Call)}
             if len(found) == 1 and len(assignments) == len([v for v, _ in assignments if isinstance(v, nodes.Call)]):
@@ -289,7 +289,7 @@ class FunctionalLoopsChecker(Checker):
 
     def _weighted_cell(self, cls, attribute) -> bool:
         project = self.context.project
-        for value, method in project.attribute_assignments(cls).get(attribute) or []:
+        for value, method in self.context.analysis.attribute_assignments(cls).get(attribute) or []:
             if not isinstance(value, nodes.Call):
                 return False
             qualified = project.info(method.root()).imports.qualify(value.func) or ""

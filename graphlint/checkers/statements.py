@@ -209,7 +209,7 @@ class StatementsChecker(Checker):
         return _BAD
 
     def _self_attribute_verdict(self, graph, name: str) -> str:
-        assignments = self.context.project.attribute_assignments(graph.cls).get(name)
+        assignments = self.context.analysis.attribute_assignments(graph.cls).get(name)
         if not assignments:
             return _UNSURE
         verdicts = set()
