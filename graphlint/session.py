@@ -120,21 +120,46 @@ class LintSession:
         """Lint a new text of a run file in place of the old one; only what depends on it is analysed again.
 
         Raises :class:`SourceProblem` for text that cannot be checked."""
-        if self.progress is not None:
-            self.progress.visit(self.progress_phase, path)
-        source = self.sources.get(path)
-        absolute = os.path.abspath(path)
-        module_name = source.module_name if source is not None else ""
+        outcome = self.update_many([(path, text)])[0]
+        if isinstance(outcome, SourceProblem):
+            raise outcome
+        return outcome
+
+    def update_many(self, changes: list[tuple[str, str]]) -> list:
+        """:meth:`update` for several files at once (one change of the run for all of them): per change,
+        ``(findings, info)``, or the :class:`SourceProblem` of a text that cannot be checked (left as it was)."""
+        parsed, outcomes = [], []
         with deep_recursion():
-            try:
-                module = parse(text, module_name, absolute)
-            except RecursionError:
-                raise SourceProblem("too deeply nested to analyse") from None
-            info = self.analysis.replace_module(absolute, module)
-        self.run_paths.setdefault(absolute, path)
-        if source is not None:
-            source.text, source.module = text, module
-        return self.findings_of(info, text), info
+            for path, text in changes:
+                if self.progress is not None:
+                    self.progress.visit(self.progress_phase, path)
+                source = self.sources.get(path)
+                try:
+                    module = parse(text, source.module_name if source is not None else "", os.path.abspath(path))
+                except RecursionError:
+                    outcomes.append(SourceProblem("too deeply nested to analyse"))
+                    continue
+                except SourceProblem as exc:
+                    outcomes.append(exc)
+                    continue
+                parsed.append((path, text, module))
+                outcomes.append(None)
+            infos = iter(self.analysis.replace_modules([(os.path.abspath(path), module)
+                                                        for path, _text, module in parsed]))
+        done = iter(parsed)
+        for position, outcome in enumerate(outcomes):
+            if outcome is not None:
+                continue
+            path, text, module = next(done)
+            info = next(infos)
+            self.run_paths.setdefault(os.path.abspath(path), path)
+            source = self.sources.get(path)
+            if source is not None:
+                source.text, source.module = text, module
+            outcomes[position] = (info, text)
+        return [outcome if isinstance(outcome, SourceProblem) else (self.findings_of(outcome[0], outcome[1]),
+                                                                     outcome[0])
+                for outcome in outcomes]
 
     # -- findings -------------------------------------------------------------------------------------
     def findings_of(self, info: ModuleInfo, text: str | None = None) -> list[Finding]:

@@ -71,32 +71,40 @@ class Analysis:
     # -- changes --------------------------------------------------------------------------------------
     def replace_module(self, path: str, module: nodes.Module | None) -> ModuleInfo | None:
         """Put ``module`` in place of the module at ``path`` (add it if new; remove it when ``module`` is None),
-        and forget the facts it may change.
+        and forget the facts it may change (see :meth:`replace_modules`)."""
+        return self.replace_modules([(path, module)])[0]
+
+    def replace_modules(self, changes: list[tuple[str, nodes.Module | None]]) -> list[ModuleInfo | None]:
+        """:meth:`replace_module` for several modules at once: the facts of the whole run (graph scope, project
+        facts) are forgotten once for all of them, not once per module (``--fix`` changes many files a round).
 
         What other modules read of a module is its *interface*: everything but the bodies of its graph
         functions (whose attribute writes count, though). When only graph-function bodies changed (what
         ``--fix`` does), the modules that import it keep their facts; the callers of its graph functions (their
         return values) and the helpers it calls (their parameters) are analysed again."""
-        old = self.project.by_path.get(self.project.normalise(path))
-        graph_names = self._graph_function_names(old) if old is not None else set()
         affected: set[int] = set()
-        if old is not None:
-            affected |= self._call_neighbours(old)
-        info = self.project.replace(path, module) if module is not None else None
-        if module is None and old is not None:
-            self.project.forget(path)
-        changed_interface = old is None or info is None or \
-            _interface(old.module, graph_names) != _interface(info.module, graph_names)
-        for current in (old, info):
-            if current is None:
-                continue
-            affected.add(id(current.module))
-            if changed_interface:
-                affected |= {id(other.module) for other in self.project.importers(current)}
-                if self.index.defines_jit_class(current):
-                    affected |= {id(other.module) for other in self.project.modules}  # any code may call it
-        self._forget(affected, old)
-        return info
+        replaced = []
+        for path, module in changes:
+            old = self.project.by_path.get(self.project.normalise(path))
+            graph_names = self._graph_function_names(old) if old is not None else set()
+            if old is not None:
+                affected |= self._call_neighbours(old)
+            info = self.project.replace(path, module) if module is not None else None
+            if module is None and old is not None:
+                self.project.forget(path)
+            changed_interface = old is None or info is None or \
+                _interface(old.module, graph_names) != _interface(info.module, graph_names)
+            for current in (old, info):
+                if current is None:
+                    continue
+                affected.add(id(current.module))
+                if changed_interface:
+                    affected |= {id(other.module) for other in self.project.importers(current)}
+                    if self.index.defines_jit_class(current):
+                        affected |= {id(other.module) for other in self.project.modules}  # any code may call it
+            replaced.append(info)
+        self._forget(affected)
+        return replaced
 
     def _graph_function_names(self, info: ModuleInfo) -> set[str]:
         _ = self.scope  # the scope before the change (cheap to rediscover: references are cached per function)
@@ -132,7 +140,7 @@ class Analysis:
                     pending.append(reached)
         return found
 
-    def _forget(self, affected: set[int], old: ModuleInfo | None) -> None:
+    def _forget(self, affected: set[int]) -> None:
         self.version += 1
         self._scope = None
         self._references = {}

@@ -108,15 +108,18 @@ def fix_paths(paths, config: Config, *, unsafe: bool = False, validate: bool = F
 def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bool) -> FixReport:
     lint = lint_paths(paths, config)
     report = FixReport(lint=lint)
-    relint = lint.session.update
     by_path: dict[str, list[Finding]] = {}
     for finding in lint.findings:
         by_path.setdefault(finding.path, []).append(finding)
+    runs = {}
     for path, findings in by_path.items():
         if path not in lint.sources or not any(fixers_for(f.rule) for f in findings):
             report.remaining.extend(findings)
             continue
-        outcome, remaining = _fix_file(path, lint, findings, relint, config, unsafe, validate)
+        runs[path] = _fix_file(path, lint, findings, config, unsafe, validate)
+    results = _run_in_rounds(runs, lint.session)
+    for path in runs:
+        outcome, remaining = results[path]
         report.remaining.extend(remaining)
         if outcome.changed and write:
             try:
@@ -129,7 +132,35 @@ def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bo
     return report
 
 
-def _fix_file(path, lint, findings, relint, config, unsafe, validate):
+def fix_file(path, lint, findings, session, config: Config, *, unsafe: bool = False, validate: bool = False):
+    """Fix one file of ``lint`` (anything with ``sources`` and ``analysis``) as ``--fix`` does, re-linting it
+    with ``session`` between rounds: ``(FileFix, findings left)`` (the language server's fix-all)."""
+    return _run_in_rounds({path: _fix_file(path, lint, findings, config, unsafe, validate)}, session)[path]
+
+
+def _run_in_rounds(runs: dict, session) -> dict:
+    """Drive every file's fixing (:func:`_fix_file`) a round at a time: each round's fixed texts are re-linted
+    together (one change of the run for all of them), so the cost of a round does not grow with the files
+    fixed in it times the size of the project."""
+    results: dict = {}
+    replies = {path: None for path in runs}
+    while replies:
+        requests = []
+        for path, reply in replies.items():
+            try:
+                requests.append(runs[path].send(reply))
+            except StopIteration as stop:
+                results[path] = stop.value
+        replies = {}
+        if requests:
+            for (path, _text), outcome in zip(requests, session.update_many(requests)):
+                replies[path] = outcome
+    return results
+
+
+def _fix_file(path, lint, findings, config, unsafe, validate):
+    """Fix one file round by round (a generator: it yields ``(path, fixed text)`` to be re-linted and is sent
+    ``(findings, info)`` or the :class:`SourceProblem`; it returns ``(FileFix, findings left)``)."""
     source = lint.sources[path]
     text = original = source.text
     outcome = FileFix(path=path, before=original, after=original)
@@ -211,12 +242,12 @@ def _fix_file(path, lint, findings, relint, config, unsafe, validate):
         if new_text == text:
             break
         text = new_text
-        try:
-            findings, info = relint(path, text)
-        except SourceProblem as exc:  # pragma: no cover - guarded by _parse_problem
-            outcome.error = f"re-linting the fixed text failed: {exc}"
+        relinted = yield (path, text)
+        if isinstance(relinted, SourceProblem):  # pragma: no cover - guarded by _parse_problem
+            outcome.error = f"re-linting the fixed text failed: {relinted}"
             text = outcome.before
             break
+        findings, info = relinted
     outcome.after = text
     if validate:
         _settle_pending(path, outcome, findings, config, validate)

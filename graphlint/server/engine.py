@@ -354,7 +354,7 @@ class Engine:
     def fix_all(self, path: str) -> str | None:
         """The document with every safe fix applied, linted again and fixed again as ``graphlint --fix`` does
         (``None`` when nothing changes). The session is left holding the document's own text."""
-        from graphlint.fixers.driver import _fix_file
+        from graphlint.fixers.driver import fix_file
 
         path = os.path.abspath(path)
         result = self.results.get(path)
@@ -366,8 +366,7 @@ class Engine:
             return None
         run = SimpleNamespace(sources={path: source}, analysis=session.analysis)
         try:
-            outcome, _remaining = _fix_file(path, run, result.findings, session.update, self.config_for(path),
-                                            False, False)
+            outcome, _remaining = fix_file(path, run, result.findings, session, self.config_for(path))
         except Exception:  # noqa: BLE001
             log.exception("internal error fixing %s", path)
             return None
