@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import sys
+from array import array
 from bisect import bisect_left
 from contextlib import contextmanager
 
 from astroid import nodes
 
-# Nodes no subtree query starts from in practice (their subtrees are tiny): not given an entry in the index.
-_LEAVES = (nodes.Const, nodes.Name, nodes.AssignName, nodes.DelName)
+# Subtree queries start from statements (functions, classes and loops among them), modules and lambdas; only
+# those get an entry in the index (an entry per node costs about 100 bytes: a few hundred MB on mindone). A
+# query from an expression walks it.
+_QUERIED = (nodes.Module, nodes.Lambda)
 
 
 class _ModuleIndex:
@@ -19,9 +22,11 @@ class _ModuleIndex:
     __slots__ = ("ends", "by_type", "starts", "_types")
 
     def __init__(self, module):
-        ends: list[int] = []
-        by_type: dict[type, tuple[list[int], list]] = {}
-        starts: dict[int, int] = {}  # id -> start, for the nodes subtree queries are asked of
+        # arrays, not lists of ints: on a large project (mindone, millions of nodes) a list of Python ints
+        # costs several times more memory
+        ends = array("l")
+        by_type: dict[type, tuple[array, list]] = {}
+        starts: dict[int, int] = {}  # id -> start, of the nodes subtree queries start from
         open_nodes: list[tuple[int, object]] = []  # (start, iterator of children)
         position = 0
 
@@ -32,10 +37,10 @@ class _ModuleIndex:
             ends.append(0)
             entry = by_type.get(type(node))
             if entry is None:
-                entry = by_type[type(node)] = ([], [])
+                entry = by_type[type(node)] = (array("l"), [])
             entry[0].append(start)
             entry[1].append(node)
-            if not isinstance(node, _LEAVES):
+            if node.is_statement or isinstance(node, _QUERIED):
                 starts[id(node)] = start
             open_nodes.append((start, iter(node.get_children())))
 
