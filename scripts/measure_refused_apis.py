@@ -500,8 +500,9 @@ METHOD_PROBES = [
 
 PROBES = FORBIDDEN_PROBES + MODULE_PROBES + VIEW_PROBES + BUILTIN_PROBES + METHOD_PROBES
 
-HEADER = '''\
-import json
+# The module every probe is compiled in (tests/test_tables.py lints each probe in it too): a Cell base with a
+# sub-Cell, a Parameter, a Tensor attribute, a buffer and hook handles; hooks are module functions.
+PROBE_SETUP = '''\
 import numpy as np
 import mindspore as ms
 from mindspore import nn, ops, mint, Tensor, Parameter
@@ -556,7 +557,9 @@ class Base(nn.Cell):
         self.register_buffer("buf", Tensor(np.ones((2, 3), np.float32)))
         self.handle = self.sub.register_forward_pre_hook(forward_pre_hook)
         self.tensor_handle = Tensor(np.ones((2,), np.float32)).register_hook(tensor_grad_hook)
+'''
 
+HEADER = "import json\n" + PROBE_SETUP + '''
 
 class Entry(nn.Cell):
     def construct(self, x):

@@ -11,70 +11,12 @@ from graphlint.catalogue import BY_NAME
 from graphlint.catalogue.messages import MESSAGE_RULES, NOT_A_CONSTRUCT
 from graphlint.config import Config
 from graphlint.lint import lint_text
+from scripts.measure_refused_apis import PROBE_SETUP
 
-# The set-up the measurements ran in (scripts/measure_refused_apis.py): a Cell with a sub-Cell, a Parameter,
-# a Tensor attribute, a buffer and hook handles; hooks are module functions.
-PROBE_MODULE = '''\
-import numpy as np
-import mindspore as ms
-from mindspore import nn, ops, mint, Tensor, Parameter
-from mindspore import log as logger
-from mindspore.common.initializer import initializer, Normal
-from mindspore.graph.api import _disable_saved_tensors_hooks
-
-
-def forward_hook(cell, inputs, output):
-    return None
-
-
-def forward_pre_hook(cell, inputs):
-    return None
-
-
-def backward_hook(cell, grad_input, grad_output):
-    return None
-
-
-def backward_pre_hook(cell, grad_output):
-    return None
-
-
-def state_hook(*args, **kwargs):
-    return None
-
-
-def pack_hook(t):
-    return t
-
-
-def unpack_hook(t):
-    return t
-
-
-def tensor_grad_hook(grad):
-    return grad
-
-
-def apply_fn(t):
-    return t
-
-
-class Base(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.scale = 2.0
-        self.sub = nn.ReLU()
-        self.p = Parameter(Tensor(np.ones((2, 3), np.float32)), name="p")
-        self.t = Tensor(np.ones((2, 3), np.float32))
-        self.register_buffer("buf", Tensor(np.ones((2, 3), np.float32)))
-        self.handle = self.sub.register_forward_pre_hook(forward_pre_hook)
-        self.tensor_handle = Tensor(np.ones((2,), np.float32)).register_hook(tensor_grad_hook)
-
-
-class Probe(Base):
-    def construct(self, x):
-{body}
-'''
+# The module the measurements compiled each probe in (a Cell base with a sub-Cell, a Parameter, a Tensor
+# attribute, a buffer and hook handles), with the probe as its subclass's construct.
+PROBE_MODULE = PROBE_SETUP + "\n\nclass Probe(Base):\n    def construct(self, x):\n"
+CONSTRUCT_LINE = PROBE_MODULE.count("\n")  # findings from here on are the probe's
 
 # Measured outcomes graphlint does not predict, each with the reason.
 KNOWN_MISSES = {
@@ -92,7 +34,7 @@ KNOWN_MISSES = {
 
 
 def _lint(body: str, level: str):
-    text = PROBE_MODULE.format(body=textwrap.indent(body, " " * 8))
+    text = PROBE_MODULE + textwrap.indent(body, " " * 8) + "\n"
     return lint_text(text, Config(syntax_level=level))
 
 
@@ -103,8 +45,8 @@ MEASURED = sorted(refused_measured.MEASURED.items())
 def test_each_measured_probe_gets_the_finding_its_outcome_calls_for(key, entry):
     if key in KNOWN_MISSES or entry["verdict"] == "pynative fails":
         pytest.skip(KNOWN_MISSES.get(key, "fails in PYNATIVE_MODE too"))
-    lax = [f for f in _lint(entry["source"], "lax") if f.line > PROBE_MODULE.count("\n") - 2]
-    strict = [f for f in _lint(entry["source"], "strict") if f.line > PROBE_MODULE.count("\n") - 2]
+    lax = [f for f in _lint(entry["source"], "lax") if f.line >= CONSTRUCT_LINE]
+    strict = [f for f in _lint(entry["source"], "strict") if f.line >= CONSTRUCT_LINE]
     errors_lax = [f.rule.symbol for f in lax if f.severity.value == "error"]
     errors_strict = [f.rule.symbol for f in strict if f.severity.value == "error"]
     verdict = entry["verdict"]

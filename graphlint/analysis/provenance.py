@@ -11,6 +11,7 @@ from astroid import nodes
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import NONE, TENSOR
+from graphlint.analysis.tree import nodes_of_class
 
 # Where a runtime value comes from (see from_tensor_computation).
 TENSOR_SOURCE, PARAMETER_SOURCE, FOLDED_SOURCE = "tensor", "parameter", "folded"
@@ -188,9 +189,7 @@ def side_effect(values, expr) -> nodes.Call | None:
     """A call in ``expr`` that may have a side effect (or be costly to run when its value is not needed): a
     helper, a builtin or a method of ``self``. Tensor operations (``ops``/``mint``/``numpy`` functions, NumPy
     and ``math``) and methods of values compute without one. None when there is no such call."""
-    calls = [expr] if isinstance(expr, nodes.Call) else []
-    calls += [c for c in _walk_calls(expr) if c is not expr]
-    for call in calls:
+    for call in nodes_of_class(expr, nodes.Call):
         func = call.func
         qualified = None if locally_bound(func, values) else values.imports.qualify(func)
         if qualified is not None:
@@ -209,10 +208,3 @@ def side_effect(values, expr) -> nodes.Call | None:
     return None
 
 
-def _walk_calls(expr):
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, nodes.Call):
-            yield node
-        stack.extend(node.get_children())

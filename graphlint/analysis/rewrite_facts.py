@@ -29,6 +29,7 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, TENSOR
+from graphlint.analysis.tree import nodes_of_class
 
 FLOAT_DTYPES = frozenset({"float16", "float32", "float64", "bfloat16"})
 
@@ -207,23 +208,29 @@ class TensorFacts:
         return None
 
     def _name_dtype(self, name, element, depth):
+        return self._name_fact(name, element, depth, "of", self.dtype)
+
+    def _name_fact(self, name, element, depth, tag: str, of_expression):
+        """The dtype (``tag`` "of") or shape ("like") of ``name`` where ``element`` reads it: what its one
+        assignment computes (``of_expression``), else that of the root value it is (a parameter, a definition
+        not followed, or the definitions that reach it together)."""
         if element is None:
             return None
         definitions = self.values.cfg.reaching(element, name)
         if not definitions:
             return None
         if len(definitions) > 1:
-            return ("of", ("defs", frozenset(d.index for d in definitions)))
+            return (tag, ("defs", frozenset(d.index for d in definitions)))
         definition = definitions[0]
         if definition.kind == "param":
-            return ("of", ("param", name))
+            return (tag, ("param", name))
         if definition.kind == "assign" and definition.value is not None and isinstance(definition.node, nodes.AssignName) \
                 and isinstance(definition.node.parent, nodes.Assign):
-            found = self.dtype(definition.value, depth + 1)
+            found = of_expression(definition.value, depth + 1)
             if found is not None:
                 return found
         value = self.values.def_values.get(definition.index)
-        return ("of", ("def", definition.index)) if value is not None and value.is_tensor else None
+        return (tag, ("def", definition.index)) if value is not None and value.is_tensor else None
 
     def _binop_dtype(self, expr, depth):
         values = self.values
@@ -379,23 +386,7 @@ class TensorFacts:
         return None
 
     def _name_shape(self, name, element, depth):
-        if element is None:
-            return None
-        definitions = self.values.cfg.reaching(element, name)
-        if not definitions:
-            return None
-        if len(definitions) > 1:
-            return ("like", ("defs", frozenset(d.index for d in definitions)))
-        definition = definitions[0]
-        if definition.kind == "param":
-            return ("like", ("param", name))
-        if definition.kind == "assign" and definition.value is not None and isinstance(definition.node, nodes.AssignName) \
-                and isinstance(definition.node.parent, nodes.Assign):
-            found = self.shape(definition.value, depth + 1)
-            if found is not None:
-                return found
-        value = self.values.def_values.get(definition.index)
-        return ("like", ("def", definition.index)) if value is not None and value.is_tensor else None
+        return self._name_fact(name, element, depth, "like", self.shape)
 
     def _broadcast(self, operands, depth):
         """The shape of an element-wise op of ``operands``: Python numbers and 0-d Tensors broadcast away, and so
@@ -473,7 +464,7 @@ class TensorFacts:
         effect (a helper, `print`, an assign op) refuses; a sub-Cell call costs (its text is ``cost``)."""
         from graphlint.analysis.provenance import side_effect
 
-        for call in _calls(expr):
+        for call in nodes_of_class(expr, nodes.Call, skip_klass=nodes.Lambda):  # a lambda's body does not run here
             found = side_effect(self.values, call)
             if found is None or found is not call:
                 continue
@@ -540,17 +531,6 @@ def tensor_facts(values) -> TensorFacts:
         facts = TensorFacts(values)
         values._rewrite_facts = facts  # noqa: SLF001 - a memo that lives as long as the values
     return facts
-
-
-def _calls(expr):
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, nodes.Call):
-            yield node
-        if isinstance(node, nodes.Lambda):
-            continue
-        stack.extend(node.get_children())
 
 
 def _full_reduction(call, first_arg: bool) -> bool:
