@@ -9,11 +9,11 @@ back as plain records. A worker that dies is not fatal: the parent checks what i
 
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import signal
 
+from graphlint.collector import frozen_for_fork
 from graphlint.results import finding_from_record, finding_to_record
 
 
@@ -91,9 +91,7 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
         import graphlint.fixers.base  # noqa: F401 - libcst and the fixers: imported once, before the fork
 
     workers = []
-    gc.collect()
-    gc.freeze()  # the parent's objects stay in the permanent generation: the workers' collections do not
-    try:         # touch (and so copy) their pages
+    with frozen_for_fork():
         for number in range(1, jobs):
             reader, writer = context.Pipe(duplex=False)
             pid = os.fork()
@@ -101,8 +99,6 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
                 _worker(session, work, claim, number, reader, writer, fix_markers)
             writer.close()
             workers.append((pid, reader))
-    finally:
-        gc.unfreeze()
     try:
         done = 0
         while True:

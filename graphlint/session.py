@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
+from graphlint import collector
 from graphlint import pragmas
 from graphlint.analysis.engine import Analysis
 from graphlint.analysis.names import mentions_mindspore
@@ -85,6 +86,7 @@ class LintSession:
                     continue
                 self.project.add(source.module, absolute)
                 self.sources[path] = source
+                collector.parsed()
 
     def add_module(self, module: nodes.Module, path: str, text: str | None = None) -> ModuleInfo:
         """Add a module parsed elsewhere (by Pylint) as a file of the run."""
