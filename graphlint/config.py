@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import sys
 from dataclasses import dataclass, field, fields, replace
@@ -30,8 +31,10 @@ def parse_release(text: str) -> tuple[int, int] | None:
     return int(parts[0]), int(parts[1])
 
 
+@functools.lru_cache(maxsize=None)
 def installed_release() -> tuple[int, int] | None:
-    """The installed MindSpore's release, read from its package metadata (MindSpore is never imported)."""
+    """The installed MindSpore's release, read from its package metadata (MindSpore is never imported); read
+    once per process: looking it up scans every folder of sys.path (milliseconds, per checked module)."""
     from importlib import metadata
 
     try:

@@ -218,3 +218,30 @@ def test_bundled_examples_fix_and_validate(tmp_path):
     # What is left has no fix to apply: a second run changes nothing.
     again = fix_paths([folder], config_for(folder), unsafe=True)
     assert not again.applied and not [f for f in again.files if f.changed]
+
+
+def test_fix_context_spans_are_libcst_positions_and_parents_agree_with_the_field_walk():
+    """FixContext records spans in its own position-tracking code generation: the same spans as libcst's
+    PositionProvider, and the same parents as a walk over the nodes' fields (for every node the walk maps)."""
+    import glob
+
+    from libcst.metadata import PositionProvider
+
+    from graphlint.fixers.base import FixContext, parent_map
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    files = sorted(glob.glob(os.path.join(root, "examples", "*.py"))
+                   + glob.glob(os.path.join(root, "tests", "fixtures", "**", "*.py"), recursive=True)
+                   + glob.glob(os.path.join(root, "graphlint", "fixers", "*.py")))
+    assert len(files) > 20
+    for path in files:
+        with open(path, encoding="utf-8") as handle:
+            context = FixContext(handle.read())
+        provider = PositionProvider()
+        provider._computed = {}
+        provider._gen_impl(context.tree)
+        expected = {node: ((r.start.line, r.start.column), (r.end.line, r.end.column))
+                    for node, r in provider._computed.items()}
+        assert context.positions == expected, path
+        walked = parent_map(context.tree)
+        assert walked and all(context.parents[key] is parent for key, parent in walked.items()), path

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 from astroid import nodes
-from libcst.metadata import PositionProvider
+from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodegenState
 
 from graphlint.catalogue.model import FixSafety
 
@@ -80,6 +80,58 @@ def unused_name(base: str, taken: set[str]) -> str:
     return next(name for name in (base if i == 1 else f"{base}_{i}" for i in range(1, 10_000)) if name not in taken)
 
 
+class _Recorded:
+    """``with state.record_syntactic_position(node)``: a plain context manager (contextlib's generator-based
+    one, once per expression, was a tenth of the fix time)."""
+
+    __slots__ = ("state", "node", "start_node", "end_node", "start")
+
+    def __init__(self, state, node, start_node, end_node):
+        self.state, self.node, self.start_node, self.end_node = state, node, start_node, end_node
+        self.start = (state.line, state.column)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *_exc) -> bool:
+        state = self.state
+        start = state.spans[self.start_node][0] if self.start_node is not None else self.start
+        end = state.spans[self.end_node][1] if self.end_node is not None else (state.line, state.column)
+        state.spans[self.node] = (start, end)
+        return False
+
+
+class _SpanState(PositionProvidingCodegenState):
+    """libcst's position-tracking code generation, recording spans as tuples (creating its CodePosition and
+    CodeRange objects, two per node, cost more than generating the code), and each node's parent on the way
+    (the generation visits every node: a separate walk for the parents is saved)."""
+
+    __slots__ = ("spans", "parents", "_open")
+
+    def _update_position(self, value: str) -> None:
+        if "\n" in value or "\r" in value:
+            segments = NEWLINE_RE.split(value)
+            self.line += len(segments) - 1
+            self.column = len(segments[-1])
+        else:
+            self.column += len(value)
+
+    def before_codegen(self, node) -> None:
+        self._stack.append((self.line, self.column))
+        if self._open:
+            self.parents[id(node)] = self._open[-1]
+        self._open.append(node)
+
+    def after_codegen(self, node) -> None:
+        start = self._stack.pop()
+        self._open.pop()
+        if node not in self.spans:  # a syntactic position recorded inside wins, as in PositionProvider
+            self.spans[node] = (start, (self.line, self.column))
+
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None) -> _Recorded:
+        return _Recorded(self, node, start_node, end_node)
+
+
 class FixContext:
     """A module's libcst tree with positions, and lookups from astroid spans to libcst nodes.
 
@@ -100,26 +152,28 @@ class FixContext:
 
     @property
     def positions(self) -> dict:
-        """libcst node -> CodeRange (lines 1-based, columns 0-based, in characters)."""
+        """libcst node -> ``((start line, start column), (end line, end column))``, lines 1-based, columns
+        0-based in characters: the spans of libcst's PositionProvider."""
         if self._positions is None:
-            provider = PositionProvider()
-            provider._computed = {}  # noqa: SLF001 - what MetadataWrapper.resolve does, without copying the tree
-            provider._gen_impl(self.tree)  # noqa: SLF001
-            self._positions = provider._computed  # noqa: SLF001
+            state = _SpanState(default_indent=self.tree.default_indent, default_newline=self.tree.default_newline,
+                               provider=None)
+            state.spans, state.parents, state._open = {}, {}, []  # noqa: SLF001
+            self.tree._codegen(state)  # noqa: SLF001 - what PositionProvider's _gen_impl does
+            self._positions, self._parents = state.spans, state.parents
         return self._positions
 
     @property
     def parents(self) -> dict[int, cst.CSTNode]:
         """``id(node) -> parent node`` for every node of the tree."""
         if self._parents is None:
-            self._parents = parent_map(self.tree)
+            _ = self.positions
         return self._parents
 
     def _starts(self) -> dict[tuple[int, int], list[cst.CSTNode]]:
         if self._by_start is None:
             self._by_start = {}
-            for node, position in self.positions.items():
-                self._by_start.setdefault((position.start.line, position.start.column), []).append(node)
+            for node, (start, _end) in self.positions.items():
+                self._by_start.setdefault(start, []).append(node)
         return self._by_start
 
     def _char_column(self, line: int, byte_column: int) -> int:
@@ -138,8 +192,7 @@ class FixContext:
             end = (node.end_lineno, self._char_column(node.end_lineno, node.end_col_offset))
         candidates = [c for c in self._starts().get(start, ()) if isinstance(c, kinds)]
         if end is not None:
-            exact = [c for c in candidates
-                     if (self.positions[c].end.line, self.positions[c].end.column) == end]
+            exact = [c for c in candidates if self.positions[c][1] == end]
             if exact:
                 return exact[0]
         return candidates[0] if len(candidates) == 1 else None
@@ -345,7 +398,7 @@ def apply_edits(context: FixContext, edits: list[Edit]) -> tuple[str, list[Edit]
             if position is None:
                 spans = None
                 break
-            spans.append(((position.start.line, position.start.column), (position.end.line, position.end.column)))
+            spans.append(position)
         located.append((order, edit, spans))
 
     def extent(item):
