@@ -380,6 +380,29 @@ def test_inner_cell_from_a_builder_by_name_is_not_top_level():
     assert symbols(source) == []
 
 
+def test_a_cell_named_only_in_dunder_all_stays_top_level():
+    """`__all__` entries are exports, not builder names: the Cell is still the graph's entry (its dict
+    output is reported), unless its name also appears elsewhere, in a call or a builder's list."""
+    source = """
+        __all__ = ["Head", "helper"]
+        __all__ += ["Tail"]
+
+        class Head(nn.Cell):
+            def construct(self, features):
+                return {"maps": features["p2"]}
+
+        class Tail(nn.Cell):
+            def construct(self, features):
+                return {"maps": features["p2"]}
+        """
+    def dict_outputs(text):
+        return [f.line for f in findings(text) if f.rule.symbol == "dict-output-from-graph"]
+
+    assert dict_outputs(source) == [10, 14]
+    built = source.replace('__all__ += ["Tail"]', '__all__ += sorted(["Tail"])')
+    assert dict_outputs(built) == [10]
+
+
 def test_jit_function_called_from_graph_code_is_not_top_level():
     source = """
         @ms.jit

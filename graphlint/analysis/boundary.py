@@ -125,24 +125,23 @@ def _inner_cells_of(project, info) -> tuple[set[tuple[str, str]], set[str]]:
 def _identifier_strings(module: nodes.Module) -> set[str]:
     """The identifier-like string constants of ``module``, except the entries of ``__all__``.
 
-    An entry of ``__all__`` is a string whose nearest enclosing assignment, call or module is an
-    assignment to ``__all__``. That is carried down one walk: looking it up from each string
-    would cost the string's depth, quadratic in a long ``"a" + "b" + ...``."""
-    found = set()
-    stack = [(module, False)]
-    while stack:
-        node, in_all = stack.pop()
-        if isinstance(node, nodes.Const) and isinstance(node.value, str) and node.value.isidentifier() \
-                and not in_all:
-            found.add(node.value)
-        if isinstance(node, nodes.Assign):
-            in_all = any(isinstance(t, nodes.AssignName) and t.name == "__all__" for t in node.targets)
-        elif isinstance(node, nodes.AugAssign):
-            in_all = isinstance(node.target, nodes.AssignName) and node.target.name == "__all__"
-        elif isinstance(node, nodes.Call):
-            in_all = False
-        stack.extend((child, in_all) for child in node.get_children())
-    return found
+    An entry of ``__all__`` is a string whose nearest enclosing assignment, call or module is an assignment to
+    ``__all__``: the strings come from the module's index, and only the values of ``__all__`` assignments are
+    walked (down to the calls in them) for the entries to leave out."""
+    entries: set[int] = set()
+    for assign in nodes_of_class(module, (nodes.Assign, nodes.AugAssign)):
+        targets = assign.targets if isinstance(assign, nodes.Assign) else [assign.target]
+        if not any(isinstance(t, nodes.AssignName) and t.name == "__all__" for t in targets):
+            continue
+        stack = [assign.value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, nodes.Call):
+                continue
+            entries.add(id(node))
+            stack.extend(node.get_children())
+    return {const.value for const in nodes_of_class(module, nodes.Const)
+            if isinstance(const.value, str) and const.value.isidentifier() and id(const) not in entries}
 
 
 def _passed_parts(arg):

@@ -157,11 +157,19 @@ def deep_recursion(limit: int = RECURSION_LIMIT):
         sys.setrecursionlimit(previous)
 
 
-def graph_nodes(func):
+def graph_nodes(func) -> list:
     """Every node of a graph function's body (a lambda's expression), in source order, nested functions and
-    lambdas included (they are compiled as part of it), decorators and the signature excluded."""
-    stack = list(reversed(func.body)) if isinstance(func.body, list) else [func.body]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(list(node.get_children())))
+    lambdas included (they are compiled as part of it), decorators and the signature excluded.
+
+    A list kept on the function node: a dozen checkers walk each graph function (trees are replaced, never
+    changed, so it cannot go stale)."""
+    found = getattr(func, "_graphlint_graph_nodes", None)
+    if found is None:
+        found = []
+        stack = list(reversed(func.body)) if isinstance(func.body, list) else [func.body]
+        while stack:
+            node = stack.pop()
+            found.append(node)
+            stack.extend(reversed(list(node.get_children())))
+        func._graphlint_graph_nodes = found
+    return found
