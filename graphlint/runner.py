@@ -13,6 +13,7 @@ from astroid import nodes
 from graphlint.analysis.engine import Analysis
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.scope import GraphFunction
+from graphlint.analysis.tree import graph_nodes_kept
 from graphlint.analysis.values import FunctionValues
 from graphlint.catalogue import Rule, Severity
 from graphlint.config import Config
@@ -113,10 +114,11 @@ def run_checkers(info: ModuleInfo, analysis: Analysis, config: Config | None = N
     context = ModuleContext(info, analysis, config)
     graphs = analysis.graph_functions(info)
     if graphs:
-        for checker_class in CHECKERS:
-            if not config.family_enabled(checker_class.family):
-                continue
-            checker = checker_class(context)
-            for graph in graphs:
-                checker.check_function(graph)
+        with graph_nodes_kept():
+            for checker_class in CHECKERS:
+                if not config.family_enabled(checker_class.family):
+                    continue
+                checker = checker_class(context)
+                for graph in graphs:
+                    checker.check_function(graph)
     return sorted(context.findings, key=lambda f: f.sort_key)

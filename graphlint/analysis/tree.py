@@ -157,19 +157,36 @@ def deep_recursion(limit: int = RECURSION_LIMIT):
         sys.setrecursionlimit(previous)
 
 
+_kept_nodes: dict[int, list] | None = None  # id(function) -> its graph_nodes, while a module is checked
+
+
+@contextmanager
+def graph_nodes_kept():
+    """Keep the answers of :func:`graph_nodes` within the block (one module's checking: a dozen checkers walk
+    each graph function). Kept for the block only: lists for every function of a large project would add a
+    tenth to its memory."""
+    global _kept_nodes
+    previous, _kept_nodes = _kept_nodes, {}
+    try:
+        yield
+    finally:
+        _kept_nodes = previous
+
+
 def graph_nodes(func) -> list:
     """Every node of a graph function's body (a lambda's expression), in source order, nested functions and
-    lambdas included (they are compiled as part of it), decorators and the signature excluded.
-
-    A list kept on the function node: a dozen checkers walk each graph function (trees are replaced, never
-    changed, so it cannot go stale)."""
-    found = getattr(func, "_graphlint_graph_nodes", None)
-    if found is None:
-        found = []
-        stack = list(reversed(func.body)) if isinstance(func.body, list) else [func.body]
-        while stack:
-            node = stack.pop()
-            found.append(node)
-            stack.extend(reversed(list(node.get_children())))
-        func._graphlint_graph_nodes = found
+    lambdas included (they are compiled as part of it), decorators and the signature excluded."""
+    kept = _kept_nodes
+    if kept is not None:
+        found = kept.get(id(func))
+        if found is not None:
+            return found
+    found = []
+    stack = list(reversed(func.body)) if isinstance(func.body, list) else [func.body]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(reversed(list(node.get_children())))
+    if kept is not None:
+        kept[id(func)] = found  # the function outlives the block: its id is not reused within it
     return found
