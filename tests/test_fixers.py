@@ -245,3 +245,20 @@ def test_fix_context_spans_are_libcst_positions_and_parents_agree_with_the_field
         assert context.positions == expected, path
         walked = parent_map(context.tree)
         assert walked and all(context.parents[key] is parent for key, parent in walked.items()), path
+
+
+def test_a_builtin_condition_is_refused_with_the_reason(tmp_path):
+    """`all(t > 0)` is a Tensor only in graph mode's fallback; in PYNATIVE_MODE it is a Python bool, and
+    `ops.where(bool, ...)` raises TypeError: the select rewrite refuses it and names the ops form."""
+    target, _original, report = _fixed_copy("tensor-condition-control-flow/select_refused_builtin", tmp_path)
+    [refused] = [r for r in report.refused if r.symbol == "tensor-condition-control-flow"]
+    assert refused.line == 10
+    assert refused.reason == ("the condition `all(x[0] > 0)` is a Python bool in PYNATIVE_MODE (the builtin "
+                              "`all`): `ops.where` needs a Tensor condition; use `ops.all` or `.all()`")
+    text = "from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n" \
+           "        return x * 2 if any(x[0] > 0) else x\n"
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    assert target.read_text(encoding="utf-8") == text
+    assert [(r.line, r.reason.split(":")[0]) for r in report.refused if r.symbol == "tensor-condition-control-flow"] \
+        == [(6, "the condition `any(x[0] > 0)` is a Python bool in PYNATIVE_MODE (the builtin `any`)")]

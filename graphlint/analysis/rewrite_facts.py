@@ -127,6 +127,24 @@ class TensorFacts:
                 return Merge(problem)
         return result
 
+    def condition_problem(self, test) -> str:
+        """Why ``ops.where`` cannot take ``test`` as its condition ("" if it can): every operand of its
+        ``and``/``or``/``not`` must be a Tensor. A builtin such as ``all(t > 0)`` gives a Python bool in
+        PYNATIVE_MODE (only graph mode's fallback makes it a Tensor), and ``ops.where`` refuses a bool."""
+        if isinstance(test, nodes.BoolOp):
+            return next(filter(None, (self.condition_problem(v) for v in test.values)), "")
+        if isinstance(test, nodes.UnaryOp) and test.op == "not":
+            return self.condition_problem(test.operand)
+        value = self.values.value(test)
+        if value is not None and value.is_tensor:
+            return ""
+        text = test.as_string()
+        text = text if len(text) <= 40 else text[:37] + "..."
+        if isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name in BOOL_REDUCTIONS:
+            return (f"the condition `{text}` is a Python bool in PYNATIVE_MODE (the builtin `{test.func.name}`): "
+                    f"`ops.where` needs a Tensor condition; use `ops.{test.func.name}` or `.{test.func.name}()`")
+        return f"the condition `{text}` is not known to be a Tensor: `ops.where` needs one"
+
     def condition_is_scalar(self, expr) -> bool:
         """The condition is a 0-d Tensor (so `ops.where` does not broadcast it into the result)."""
         return self.shape(expr) == ("0d",)

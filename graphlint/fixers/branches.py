@@ -109,6 +109,9 @@ class TensorIfToWhere(Fixer):
             if problem:
                 return self.refuse(finding, f"{problem} (every `elif` condition would be evaluated)")
         for link, _ in chain:
+            problem = facts.condition_problem(link.test)
+            if problem:
+                return self.refuse(finding, problem)
             if not facts.condition_is_scalar(link.test):
                 notes.add("assumptions", f"`{_short(link.test)}` is a 0-d Tensor")
         paths = [_path(link.body) for link, _ in chain]
@@ -380,6 +383,9 @@ class TensorIfExpToWhere(Fixer):
             return self.refuse(finding, verdict.problem)
         for assumption in verdict.assumptions:
             notes.add("assumptions", assumption)
+        problem = facts.condition_problem(expr.test)
+        if problem:
+            return self.refuse(finding, problem)
         if not facts.condition_is_scalar(expr.test):
             notes.add("assumptions", f"`{_short(expr.test)}` is a 0-d Tensor")
         ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
