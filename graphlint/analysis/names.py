@@ -13,7 +13,9 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.api import canonical
-from graphlint.analysis.tree import nodes_of_class
+
+
+_STATEMENT_HOLDERS = (nodes.ExceptHandler, nodes.MatchCase)  # hold statements without being one
 
 
 class ImportTable:
@@ -25,9 +27,17 @@ class ImportTable:
         self.aliases: dict[str, str] = {}
         for node in module.body:
             self._add(node)
-        # Imports nested in module-level `if`/`try` blocks count too (optional dependencies).
-        for node in nodes_of_class(module, (nodes.Import, nodes.ImportFrom), skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
-            self._add(node)
+        # Imports nested in module-level `if`/`try` blocks count too (optional dependencies). Only statements
+        # are walked (imports are statements): asking the module's index here would build it for every file
+        # while the run is still parsing, before it can be shared by the processes that check them.
+        stack = list(reversed(module.body))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (nodes.Import, nodes.ImportFrom)):
+                self._add(node)
+            elif not isinstance(node, (nodes.FunctionDef, nodes.ClassDef)):
+                stack.extend(reversed([child for child in node.get_children()
+                                       if child.is_statement or isinstance(child, _STATEMENT_HOLDERS)]))
 
     def _add(self, node) -> None:
         if isinstance(node, nodes.Import):
