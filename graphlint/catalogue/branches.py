@@ -796,8 +796,9 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
         "`t.asnumpy()` in a condition are run-time too."
     ),
     fix=(
-        "For a small computation replace the branch with `ops.select(cond, a, b)` (or "
-        "`ops.where`), which compiles to one kernel; keep `if` for large or expensive branches. "
+        "For a small computation replace the branch with `ops.where(cond, a, b)` (what `--fix` "
+        "writes; `ops.select` is the same operation), which compiles to one kernel; keep `if` for "
+        "large or expensive branches. "
         "Conditions on `self.<flag>`, shapes, dtypes, `is None` and Python scalars are "
         "compile-time and cost nothing. `--fix --unsafe-fixes` rewrites an `if` whose branches "
         "only assign names from side-effect-free expressions into `name = ops.where(cond, a, b)` "
@@ -869,7 +870,7 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
             """
             class Net(nn.Cell):
                 def construct(self, x):
-                    return ops.select(x.sum() > 0, x * 2, x - 1)
+                    return ops.where(x.sum() > 0, x * 2, x - 1)
             """,
             inputs=_BOTH_SIGNS,
         ),

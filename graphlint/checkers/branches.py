@@ -370,7 +370,7 @@ class BranchesChecker(Checker):
                 origin = self.values.tensor_origin(node.test)
                 if origin is None:
                     continue
-                select = "for a small branch `ops.select(cond, a, b)` is usually much faster"
+                select = "for a small branch `ops.where(cond, a, b)` is usually much faster"
                 if isinstance(node, nodes.If):
                     keyword = "elif" if _is_elif(node) else "if"
                     kind, anchor, hint = f"`{keyword}`", _keyword(node, keyword), select
