@@ -237,7 +237,7 @@ def speed(repeat: int, cores: int) -> None:
         print(f"  (ratios: the median over rounds of the two processes' wall times; against the parse loop "
               f"alone, default --jobs is {cold_default / min(loops):4.2f}x)")
 
-        print(f"\n[2] --jobs 2 vs --jobs 1 (the same rounds)")
+        print("\n[2] --jobs 2 vs --jobs 1 (the same rounds)")
         speedup = ratio(times, "one", "two")
         print(f"  wall clock: --jobs 1 {cold_one:6.1f} s, --jobs 2 {two:6.1f} s: {speedup:4.2f}x faster  "
               f"target >= 1.7x: {'holds' if speedup >= 1.7 else 'DOES NOT HOLD'}")

@@ -9,7 +9,6 @@ open across edits. All of them get the same findings for the same code.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from astroid import nodes
 
