@@ -262,3 +262,18 @@ def test_a_builtin_condition_is_refused_with_the_reason(tmp_path):
     assert target.read_text(encoding="utf-8") == text
     assert [(r.line, r.reason.split(":")[0]) for r in report.refused if r.symbol == "tensor-condition-control-flow"] \
         == [(6, "the condition `any(x[0] > 0)` is a Python bool in PYNATIVE_MODE (the builtin `any`)")]
+
+
+def test_sets_other_than_constant_membership_tests_are_refused_with_the_reason(tmp_path):
+    target, _original, report = _fixed_copy("set-in-graph/iterated_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused if r.symbol == "set-in-graph"] == [
+        (9, "the set is not the right side of `in`: a tuple would keep duplicates and an order; build the tuple "
+            "by hand")]
+    text = ("from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+            "        k = 2\n        if k in {1, k}:\n            x = x + 1\n"
+            "        sizes = {i % 2 for i in range(4)}\n        return x * len(sizes)\n")
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config())
+    assert target.read_text(encoding="utf-8") == text
+    assert [(r.line, r.reason.split(":")[0]) for r in report.refused if r.symbol == "set-in-graph"] == [
+        (7, "the set holds values other than constants"), (9, "a set comprehension builds a set at run time")]

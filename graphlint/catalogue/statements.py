@@ -780,7 +780,9 @@ SET_IN_GRAPH = Rule(
     mindspore_error="RuntimeError: Unsupported expression 'Set'. (or 'SetComp')",
     fix=(
         "Use a tuple for membership tests and constant collections; if de-duplication is "
-        "needed, compute it in `__init__` and store the result as a tuple."
+        "needed, compute it in `__init__` and store the result as a tuple. `--fix` rewrites a set "
+        "of constants on the right of `in` / `not in` into a tuple (safe: membership agrees); a "
+        "set used any other way is left to you."
     ),
     flagged=(
         fails(
@@ -798,6 +800,17 @@ SET_IN_GRAPH = Rule(
             error="Unsupported expression 'Set'",
             title="set literal `{a, b}`",
             lines=7,
+            fixed="""
+                class Net(nn.Cell):
+                    def __init__(self):
+                        super().__init__()
+                        self.mode = "b"
+
+                    def construct(self, x):
+                        if self.mode in ("a", "b"):
+                            return x * 2
+                        return x
+            """,
         ),
         fails(
             """

@@ -1,8 +1,10 @@
-"""Statement fixes: drop `del name`, hoist an `import` out of graph code, `is` -> `==` for unsupported operands."""
+"""Statement fixes: drop `del name`, hoist an `import` out of graph code, `is` -> `==` for unsupported operands,
+a set of constants tested for membership -> a tuple."""
 
 from __future__ import annotations
 
 import libcst as cst
+from astroid import nodes
 
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
@@ -142,4 +144,34 @@ class IdentityToEquality(Fixer):
         return self.edit(finding, [(node, new)], description=self.description)
 
 
-FIXERS = (DropDelete(), HoistImport(), IdentityToEquality())
+class MembershipSetToTuple(Fixer):
+    """`k in {"a", "b"}` -> `k in ("a", "b")`: membership in a set of constants and in a tuple of the same
+    constants agree (both test identity, then equality), and graph code has tuples but no sets."""
+
+    rules = (statements_rules.SET_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "set of constants in a membership test -> tuple"
+
+    def plan(self, finding, context):
+        literal = finding.node
+        if not isinstance(literal, nodes.Set):
+            return self.refuse(finding, "a set comprehension builds a set at run time: compute it in `__init__` "
+                                        "and keep the result as a tuple")
+        compare = literal.parent
+        if not (isinstance(compare, nodes.Compare)
+                and any(right is literal and op in ("in", "not in") for op, right in compare.ops)):
+            return self.refuse(finding, "the set is not the right side of `in`: a tuple would keep duplicates "
+                                        "and an order; build the tuple by hand")
+        if not all(isinstance(element, nodes.Const) for element in literal.elts):
+            return self.refuse(finding, "the set holds values other than constants: their equality may differ "
+                                        "from their hash; write the tuple by hand")
+        node = context.find(literal, (cst.Set,))
+        if node is None:
+            return self.refuse(finding, "the set literal was not found")
+        # The elements keep their commas; libcst writes the one a single-element tuple needs.
+        replacement = cst.Tuple(elements=node.elements, lpar=[cst.LeftParen(whitespace_after=node.lbrace.whitespace_after)],
+                                rpar=[cst.RightParen(whitespace_before=node.rbrace.whitespace_before)])
+        return self.edit(finding, [(node, replacement)], description="`{...}` -> `(...)` in the membership test")
+
+
+FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple())
