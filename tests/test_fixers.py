@@ -277,3 +277,19 @@ def test_sets_other_than_constant_membership_tests_are_refused_with_the_reason(t
     assert target.read_text(encoding="utf-8") == text
     assert [(r.line, r.reason.split(":")[0]) for r in report.refused if r.symbol == "set-in-graph"] == [
         (7, "the set holds values other than constants"), (9, "a set comprehension builds a set at run time")]
+
+
+def test_a_set_membership_of_a_tensor_is_refused_and_of_an_unknown_value_is_unsafe(tmp_path):
+    target = tmp_path / "members.py"
+    text = ("from mindspore import nn\nfrom settings import current_key\n\n\nclass Net(nn.Cell):\n"
+            "    def construct(self, x):\n"
+            "        if x.sum() in {1.0, 2.0}:\n            x = x + 1\n"
+            "        if current_key() in {1, 2}:\n            x = x * 2\n        return x\n")
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config())
+    assert target.read_text(encoding="utf-8") == text
+    assert [(r.line, r.reason.split(":")[0]) for r in report.refused if r.symbol == "set-in-graph"] == [
+        (7, "`x.sum()` may be a Tensor"), (9, "unsafe fix (it may change behaviour in corner cases)")]
+    fix_paths([str(target)], Config(), unsafe=True)
+    fixed = target.read_text(encoding="utf-8")
+    assert "if current_key() in (1, 2):" in fixed and "{1.0, 2.0}" in fixed

@@ -781,8 +781,9 @@ SET_IN_GRAPH = Rule(
     fix=(
         "Use a tuple for membership tests and constant collections; if de-duplication is "
         "needed, compute it in `__init__` and store the result as a tuple. `--fix` rewrites a set "
-        "of constants on the right of `in` / `not in` into a tuple (safe: membership agrees); a "
-        "set used any other way is left to you."
+        "of constants on the right of `in` / `not in` into a tuple: safe where the value tested is "
+        "a known Python value (membership agrees), unsafe where graphlint cannot tell what it is, "
+        "refused for a Tensor; a set used any other way is left to you."
     ),
     flagged=(
         fails(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 from astroid import nodes
 
+from graphlint.analysis.kinds import TENSOR, UNKNOWN
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers.base import Fixer
@@ -146,7 +147,8 @@ class IdentityToEquality(Fixer):
 
 class MembershipSetToTuple(Fixer):
     """`k in {"a", "b"}` -> `k in ("a", "b")`: membership in a set of constants and in a tuple of the same
-    constants agree (both test identity, then equality), and graph code has tuples but no sets."""
+    constants agree (both test identity, then equality), and graph code has tuples but no sets. Safe where the
+    analysis knows what is tested (a Python value), unsafe where it does not, refused for a Tensor."""
 
     rules = (statements_rules.SET_IN_GRAPH,)
     safety = FixSafety.SAFE
@@ -165,13 +167,24 @@ class MembershipSetToTuple(Fixer):
         if not all(isinstance(element, nodes.Const) for element in literal.elts):
             return self.refuse(finding, "the set holds values other than constants: their equality may differ "
                                         "from their hash; write the tuple by hand")
+        graph = finding.graph
+        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        operands = [compare.left] + [right for _, right in compare.ops]
+        left = operands[next(i for i, (_, right) in enumerate(compare.ops) if right is literal)]
+        tested = values.value(left) if values is not None else None
+        if tested is not None and tested.may_be(TENSOR):
+            return self.refuse(finding, f"`{left.as_string()}` may be a Tensor: a set hashes it, a tuple compares "
+                                        "it element by element; compare Python values (or use `ops.isin`)")
+        safety = FixSafety.SAFE if tested is not None and tested.kinds and UNKNOWN not in tested.kinds else \
+            FixSafety.UNSAFE  # what is tested is not known: an object whose equality and hash disagree
         node = context.find(literal, (cst.Set,))
         if node is None:
             return self.refuse(finding, "the set literal was not found")
         # The elements keep their commas; libcst writes the one a single-element tuple needs.
         replacement = cst.Tuple(elements=node.elements, lpar=[cst.LeftParen(whitespace_after=node.lbrace.whitespace_after)],
                                 rpar=[cst.RightParen(whitespace_before=node.rbrace.whitespace_before)])
-        return self.edit(finding, [(node, replacement)], description="`{...}` -> `(...)` in the membership test")
+        return self.edit(finding, [(node, replacement)], description="`{...}` -> `(...)` in the membership test",
+                         safety=safety)
 
 
 FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple())
