@@ -293,3 +293,10 @@ def test_a_set_membership_of_a_tensor_is_refused_and_of_an_unknown_value_is_unsa
     fix_paths([str(target)], Config(), unsafe=True)
     fixed = target.read_text(encoding="utf-8")
     assert "if current_key() in (1, 2):" in fixed and "{1.0, 2.0}" in fixed
+
+
+def test_a_loop_else_after_a_break_is_refused_with_the_reason(tmp_path):
+    _target, _original, report = _fixed_copy("loop-else-in-graph/break_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused if r.symbol == "loop-else-in-graph"] == [
+        (10, "the loop has a `break`, which skips the `else`: set a flag before the `break` and test it after the "
+             "loop (by hand)")]

@@ -702,7 +702,9 @@ LOOP_ELSE_IN_GRAPH = Rule(
     ),
     fix=(
         "Drop the `else`: if the loop has no `break`, move the `else` body after the loop; "
-        "otherwise set a flag before `break` and test it after the loop."
+        "otherwise set a flag before `break` and test it after the loop. `--fix` does the first "
+        "(safe: without a `break` the `else` runs exactly when the code after the loop does) and "
+        "leaves a loop with a `break` to you."
     ),
     flagged=(
         fails(
@@ -739,6 +741,17 @@ LOOP_ELSE_IN_GRAPH = Rule(
             error="The 'while...else...' statement is not supported now",
             title="`while ... else`",
             lines=5,
+            fixed="""
+                @ms.jit
+                def f(x):
+                    y = x
+                    i = 0
+                    while i < 3:
+                        y = y + i
+                        i += 1
+                    y = y * 2
+                    return y
+            """,
         ),
     ),
     clean=(

@@ -1,5 +1,5 @@
 """Statement fixes: drop `del name`, hoist an `import` out of graph code, `is` -> `==` for unsupported operands,
-a set of constants tested for membership -> a tuple."""
+a set of constants tested for membership -> a tuple, a loop's `else` without `break` -> the code after the loop."""
 
 from __future__ import annotations
 
@@ -187,4 +187,53 @@ class MembershipSetToTuple(Fixer):
                          safety=safety)
 
 
-FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple())
+class LoopElseAfterLoop(Fixer):
+    """`for ...: body else: rest` -> `for ...: body` then `rest`, for a loop without its own `break`: the
+    `else` of such a loop runs whenever the code after it would (a `return` or a raise skips both)."""
+
+    rules = (statements_rules.LOOP_ELSE_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "loop `else` without `break` -> the statements after the loop"
+
+    def plan(self, finding, context):
+        loop = finding.node
+        if not isinstance(loop, (nodes.For, nodes.While)) or not loop.orelse:
+            return None
+        if _breaks_out_of(loop):
+            return self.refuse(finding, "the loop has a `break`, which skips the `else`: set a flag before the "
+                                        "`break` and test it after the loop (by hand)")
+        node = context.find(loop)
+        if not isinstance(node, (cst.For, cst.While)) or node.orelse is None \
+                or not isinstance(node.orelse.body, cst.IndentedBlock):
+            return self.refuse(finding, "the loop's `else` block was not found")
+        orelse = node.orelse
+        moved = list(orelse.body.body)
+        # the comments above `else:` and on its line go with the statements that leave the block
+        carried = list(orelse.leading_lines)
+        if orelse.body.header.comment is not None:
+            carried.append(cst.EmptyLine(comment=orelse.body.header.comment))
+        moved[0] = moved[0].with_changes(leading_lines=carried + list(moved[0].leading_lines))
+        if orelse.body.footer:
+            moved.append(cst.SimpleStatementLine(body=[cst.Pass()], leading_lines=list(orelse.body.footer)))
+        keyword = "for" if isinstance(loop, nodes.For) else "while"
+        return self.edit(finding, [(node, cst.FlattenSentinel([node.with_changes(orelse=None), *moved]))],
+                         description=f"`{keyword} ... else` without `break` -> the `else` body after the loop")
+
+
+def _breaks_out_of(loop) -> bool:
+    """A `break` of this loop itself (not of a loop nested in it) in its body."""
+    stack = list(loop.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, nodes.Break):
+            return True
+        if isinstance(node, (nodes.For, nodes.While)):
+            stack.extend(node.orelse)  # a nested loop's `else` breaks out of the outer loop
+            continue
+        if isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+            continue
+        stack.extend(node.get_children())
+    return False
+
+
+FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop())
