@@ -197,6 +197,12 @@ class FixContext:
                 return exact[0]
         return candidates[0] if len(candidates) == 1 else None
 
+    def values_of(self, finding):
+        """The value analysis of the graph function a finding is in (None without one, or without analysis)."""
+        if self.analysis is None or finding.graph is None:
+            return None
+        return self.analysis.values(finding.graph)
+
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.parents.get(id(node))
 

@@ -93,8 +93,7 @@ class TensorIfToWhere(Fixer):
             return self.refuse(finding, "the `if` was not found")
         if isinstance(context.parent(node), cst.If):
             return None  # an `elif`: rewritten (or refused) with the `if` that starts its chain
-        graph = finding.graph
-        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        values = context.values_of(finding)
         if values is None:
             return self.refuse(finding, "the function could not be analysed")
         facts = tensor_facts(values)
@@ -366,8 +365,7 @@ class TensorIfExpToWhere(Fixer):
         node = context.find(expr)
         if not isinstance(node, cst.IfExp):
             return self.refuse(finding, "the conditional expression was not found")
-        graph = finding.graph
-        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        values = context.values_of(finding)
         if values is None:
             return self.refuse(finding, "the function could not be analysed")
         facts = tensor_facts(values)

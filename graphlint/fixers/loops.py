@@ -60,8 +60,7 @@ class RangeLoopToTensorWhile(Fixer):
             return self.refuse(finding, "the loop target is not a single name")
         if node.orelse is not None:
             return self.refuse(finding, "`for ... else` has no `while` equivalent here")
-        graph = finding.graph
-        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        values = context.values_of(finding)
         if values is None:
             return self.refuse(finding, "the function could not be analysed")
         iterated = None  # `for row in t`: the Tensor iterated over
@@ -598,8 +597,7 @@ class TensorWhileToWhileLoop(Fixer):
             _functional_body_problem(loop) or _shape_change(loop, context)
         if reason:
             return self.refuse(finding, f"{reason}: `ops.WhileLoop` bodies must be pure functions of the carry")
-        graph = finding.graph
-        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        values = context.values_of(finding)
         region = values.cfg.loops.get(id(loop)) if values is not None else None
         entry = values.cfg.element_of(loop.test) if region is not None else None
         if entry is None:

@@ -167,8 +167,7 @@ class MembershipSetToTuple(Fixer):
         if not all(isinstance(element, nodes.Const) for element in literal.elts):
             return self.refuse(finding, "the set holds values other than constants: their equality may differ "
                                         "from their hash; write the tuple by hand")
-        graph = finding.graph
-        values = context.analysis.values(graph) if context.analysis is not None and graph is not None else None
+        values = context.values_of(finding)
         operands = [compare.left] + [right for _, right in compare.ops]
         left = operands[next(i for i, (_, right) in enumerate(compare.ops) if right is literal)]
         tested = values.value(left) if values is not None else None
