@@ -176,7 +176,7 @@ NUMPY_CALL_ON_TENSOR = Rule(
             fixed="""
                 class Net(nn.Cell):
                     def construct(self, x):
-                        return Tensor(ops.where(x > 2, x, 0))
+                        return ops.where(x > 2, x, 0)
             """,
         ),
     ),

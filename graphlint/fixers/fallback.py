@@ -58,8 +58,29 @@ class NumpyMathToOps(Fixer):
         for argument in node.args:
             if argument.keyword is not None and equivalent.keywords[argument.keyword.value] != argument.keyword.value:
                 replacements.append((argument.keyword, cst.Name(equivalent.keywords[argument.keyword.value])))
+        wrapper = _tensor_wrapper(call, finding.graph.info.imports, context)
+        if wrapper is not None:
+            # `Tensor(np.f(t))` -> `ops.f(t)`: the result is a Tensor already, and STRICT rejects building a
+            # Tensor from a run-time value
+            rewritten = node.with_changes(func=replacements[0][1])
+            for original, keyword in replacements[1:]:
+                rewritten = rewritten.with_changes(args=[a.with_changes(keyword=keyword) if a.keyword is original
+                                                         else a for a in rewritten.args])
+            replacements = [(wrapper, rewritten.with_changes(lpar=wrapper.lpar, rpar=wrapper.rpar))]
+            return self.edit(finding, replacements, imports=[ops_import] if ops_import else [],
+                             description=f"`Tensor({func}(...))` -> `{target}(...)`")
         return self.edit(finding, replacements, imports=[ops_import] if ops_import else [],
                          description=f"`{func}(...)` -> `{target}(...)`")
+
+
+def _tensor_wrapper(call: nodes.Call, imports, context):
+    """The libcst `Tensor(...)` call whose only argument is ``call`` (None if there is none)."""
+    outer = call.parent
+    if not (isinstance(outer, nodes.Call) and outer.args == [call] and not outer.keywords
+            and api.canonical(imports.qualify(outer.func) or "") in api.TENSOR_CONSTRUCTORS):
+        return None
+    found = context.find(outer)
+    return found if isinstance(found, cst.Call) else None
 
 
 def _argument_problem(call: nodes.Call, equivalent: OpsEquivalent, func: str) -> str:
