@@ -300,3 +300,34 @@ def test_a_loop_else_after_a_break_is_refused_with_the_reason(tmp_path):
     assert [(r.line, r.reason) for r in report.refused if r.symbol == "loop-else-in-graph"] == [
         (10, "the loop has a `break`, which skips the `else`: set a flag before the `break` and test it after the "
              "loop (by hand)")]
+
+
+def test_a_refusal_in_a_function_another_fix_changes_is_planned_again(tmp_path):
+    """The second of two Tensor `if`s is refused while `y` is the parameter of unknown dtype; once the first
+    becomes `y = ops.where(..., x, x)`, `y` is known to be `x`'s dtype and the same run rewrites it, so a second
+    --fix has nothing left (the two `if` lines are identical: the second must not be taken for the first)."""
+    target = tmp_path / "twice.py"
+    text = ("from mindspore import nn, ops\n\n\nclass Net(nn.Cell):\n    def construct(self, x, y):\n"
+            "        if x.sum() > 0:\n            y = x\n        else:\n            y = x * 2\n"
+            "        if x.sum() > 0:\n            y = x\n        else:\n            y = y\n        return x, y\n")
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    fixed = target.read_text(encoding="utf-8")
+    assert fixed.splitlines()[5:8] == ["        y = ops.where(x.sum() > 0, x, x * 2)",
+                                       "        y = ops.where(x.sum() > 0, x, y)", "        return x, y"]
+    assert [(a.line, a.rule) for a in report.applied] == [(6, "I5806"), (7, "I5806")]
+    assert not report.refused
+    again = fix_paths([str(target)], Config(), unsafe=True)
+    assert target.read_text(encoding="utf-8") == fixed and not again.applied
+
+
+def test_a_refusal_put_off_for_another_fix_in_its_function_is_still_reported_once(tmp_path):
+    target = tmp_path / "mixed.py"
+    text = ("from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+            "        h = x * 2\n        x += h\n        if x.sum() > 0:\n            y = x\n        else:\n"
+            "            y = 1\n        return y\n")
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    assert [(a.line, a.symbol) for a in report.applied] == [(7, "augmented-assign-to-input")]
+    assert [(r.line, r.symbol) for r in report.refused] == [(8, "tensor-condition-control-flow")]
+    assert "y" in report.refused[0].reason

@@ -54,7 +54,6 @@ class Refusal:
     finding: object
     fixer: "Fixer | None"
     reason: str
-    after_edits: bool = False  # plan it again once other edits of the same function have landed
 
 
 class Fixer:

@@ -121,8 +121,8 @@ class TensorIfToWhere(Fixer):
                 loop = _loop_exit(statement)
                 if loop is not None:
                     waits = any(f.node is loop for f in context.findings if f.rule.family == "loops")
-                    return Refusal(finding, self, f"{path}: the loop's own rewrite lowers it to a flag"
-                                   if waits else path, after_edits=waits)
+                    return self.refuse(finding, f"{path}: the loop's own rewrite lowers it to a flag"
+                                       if waits else path)
                 return self.refuse(finding, path)
         if any(path.returns for path in paths):
             return self._returns(finding, context, values, facts, notes, statement, node, chain, paths)
@@ -200,8 +200,7 @@ class TensorIfToWhere(Fixer):
         function = statement.scope()
         loop = _loop_exit(statement)
         if loop is not None and any(f.node is loop for f in context.findings if f.rule.family == "loops"):
-            return Refusal(finding, self, "an early `return` in a loop: the loop's own rewrite lowers it to a flag",
-                           after_edits=True)
+            return self.refuse(finding, "an early `return` in a loop: the loop's own rewrite lowers it to a flag")
         if statement.parent is not function or not isinstance(function, nodes.FunctionDef):
             return self.refuse(finding, "an early `return` is rewritten only in an `if` at the top level of the "
                                         "function body")
@@ -214,8 +213,7 @@ class TensorIfToWhere(Fixer):
                 later_if = next((s for s in rest_statements if isinstance(s, nodes.If)), None)
                 if later_if is not None and any(f.node is later_if for f in context.findings
                                                 if f.rule is finding.rule):
-                    return Refusal(finding, self, f"the code after the `if` holds another Tensor `if`; {rest}",
-                                   after_edits=True)
+                    return self.refuse(finding, f"the code after the `if` holds another Tensor `if`; {rest}")
                 return self.refuse(finding, f"the code after the `if` cannot be merged into one return: {rest}")
             if not rest.returns:
                 return self.refuse(finding, "a path falls off the end of the function (it returns None)")

@@ -80,9 +80,9 @@ class FixReport:
 
 def _round_keys(findings: list[Finding], text: str) -> dict[int, tuple]:
     """``id(finding) -> key`` identifying each finding across rounds, while earlier fixes move lines: its
-    rule, its function, its line's text, how many identical lines precede it in that function (three
-    identical loops stay three), and its order among the findings of its rule on its line
-    (`np.exp(np.sqrt(x))`)."""
+    rule, its function, its line's text, how many identical lines precede and follow it in that function
+    (three identical loops stay three; once the first of two identical `if`s is rewritten, the second is not
+    taken for the first), and its order among the findings of its rule on its line (`np.exp(np.sqrt(x))`)."""
     lines = text.splitlines()
     keys: dict[int, tuple] = {}
     on_line: dict[tuple[str, int], int] = {}
@@ -93,9 +93,11 @@ def _round_keys(findings: list[Finding], text: str) -> dict[int, tuple]:
         line = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
         function = finding.graph.node if finding.graph is not None else None
         first = getattr(function, "lineno", None) or 1
+        last = getattr(function, "end_lineno", None) or len(lines)
         owner = finding.graph.name if finding.graph is not None else ""
-        repeats = sum(1 for other in lines[first - 1:finding.line - 1] if other.strip() == line)
-        keys[id(finding)] = (finding.rule.symbol, owner, line, repeats, ordinal)
+        before = sum(1 for other in lines[first - 1:finding.line - 1] if other.strip() == line)
+        after = sum(1 for other in lines[finding.line:last] if other.strip() == line)
+        keys[id(finding)] = (finding.rule.symbol, owner, line, before, after, ordinal)
     return keys
 
 
@@ -165,6 +167,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
     text = original = source.text
     outcome = FileFix(path=path, before=original, after=original)
     settled: set[tuple] = set()  # keys (see _round_keys) of findings refused or applied: not retried
+    waiting: dict[tuple, Refused] = {}  # refusals put off to the next round, reported if it never decides them
     analysis, info = lint.analysis, lint.analysis.project.info(source.module)
     for round_number in range(MAX_ROUNDS):
         keys = _round_keys(findings, text)
@@ -206,9 +209,13 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
                 continue
             edits.append(plan)
         for key, finding, refused, by_fixer in refusals:
-            if by_fixer and (_encloses_an_edit(finding, edits) or _waits_for(finding, by_fixer, edits)):
-                continue  # a fix inside it (or one it waits for) lands first: plan it again on the new text
+            if by_fixer and (_encloses_an_edit(finding, edits) or _shares_a_function(finding, edits)):
+                # A fix inside it, or in its function, lands first and may settle what the fixer could not
+                # tell (a dtype the first of two Tensor `if`s makes provable): plan it again on the new text.
+                waiting[key] = refused
+                continue
             settled.add(key)
+            waiting.pop(key, None)
             outcome.refused.append(refused)
         if not edits:
             break
@@ -249,6 +256,10 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
             break
         findings, info = relinted
     outcome.after = text
+    if waiting:  # the rounds ended (nothing left to edit, or MAX_ROUNDS) before these were planned again
+        left = _round_keys(findings, text)
+        still = {left[id(f)] for f in findings}
+        outcome.refused.extend(refused for key, refused in waiting.items() if key in still and key not in settled)
     if validate:
         _settle_pending(path, outcome, findings, config, validate)
     # A refused finding whose line another fix changed is met again with the same verdict: report it once.
@@ -259,9 +270,9 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
     return outcome, findings
 
 
-def _waits_for(finding: Finding, refusal, edits: list[Edit]) -> bool:
-    """The fixer refused until other edits of the same function land (a later Tensor `if`, say)."""
-    return bool(getattr(refusal, "after_edits", False)) and any(
+def _shares_a_function(finding: Finding, edits: list[Edit]) -> bool:
+    """Another finding's edit lands in the same graph function this round."""
+    return finding.graph is not None and any(
         edit.finding is not finding and edit.finding.graph is finding.graph for edit in edits)
 
 
