@@ -20,6 +20,8 @@ moments decide what is allowed (measured with MindSpore 2.10 on CPU):
   and the other is never typed.
 """
 
+from dataclasses import dataclass
+
 from graphlint.catalogue.model import DIVERGES, OK, Example, Rule, Severity, fails, falls_back, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -34,12 +36,23 @@ _WITH_MASK = (
     "(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), Tensor(np.ones((2, 3), np.float32)))"
 )
 
+
+
+@dataclass(frozen=True, eq=False)
+class MissingDefinition:
+    """Where the parser finds a name undefined, for the rewrite that gives it a value first: the `if` (E5801)
+    or the loop (E5802) the checker reported (an astroid node)."""
+
+    statement: object
+
+
 # message fields: {name} - the variable; {branch} - "true" or "false" (the branch that
 # assigns it); {condition} - the `if` test as written
 VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
     id="E5801",
     symbol="variable-defined-in-one-branch",
     family=FAMILY,
+    payload=MissingDefinition,
     lax=E,
     strict=E,
     message=(
@@ -128,6 +141,14 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
             error="The local variable 'y' is not defined in false branch, but defined in true branch",
             title="name assigned only under `arg is None`",
             lines=4,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x, mask=None):
+                    y = None
+                    if mask is None:
+                        y = x * 2
+                    return y
+            """,
         ),
         fails(
             """
@@ -140,6 +161,14 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
             error="The local variable 'y' is not defined in false branch, but defined in true branch",
             title="name assigned only under a shape test",
             lines=4,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = None
+                    if x.shape[0] > 1:
+                        y = x * 2
+                    return y
+            """,
         ),
         fails(
             """
@@ -155,6 +184,16 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
             inputs=_WITH_MASK,
             title="name read under a second `if` with the same condition",
             lines=4,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x, mask=None):
+                    m = None
+                    if mask is not None:
+                        m = mask * 2
+                    if mask is not None:
+                        x = x + m
+                    return x
+            """,
         ),
     ),
     clean=(
@@ -241,6 +280,7 @@ VARIABLE_DEFINED_IN_LOOP = Rule(
     id="E5802",
     symbol="variable-defined-in-loop",
     family=FAMILY,
+    payload=MissingDefinition,
     lax=E,
     strict=E,
     message=(
@@ -280,6 +320,14 @@ VARIABLE_DEFINED_IN_LOOP = Rule(
             error="The local variable 'y' defined in the 'for' loop body cannot be used outside of the loop body",
             title="name first assigned in a `for` body",
             lines=4,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = None
+                    for i in range(3):
+                        y = x * i
+                    return y
+            """,
         ),
         fails(
             """
@@ -292,6 +340,14 @@ VARIABLE_DEFINED_IN_LOOP = Rule(
             error="The local variable 'i' defined in the 'for' loop body cannot be used outside of the loop body",
             title="loop variable read after the `for`",
             lines=3,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = None
+                    for i in range(3):
+                        x = x + i
+                    return x * i
+            """,
         ),
         fails(
             """
@@ -308,6 +364,18 @@ VARIABLE_DEFINED_IN_LOOP = Rule(
             error="The local variable 'out' defined in the 'for' loop body cannot be used outside of the loop body",
             title="name first assigned in a `for` over a CellList",
             lines=8,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layers = nn.CellList([nn.ReLU(), nn.Tanh()])
+
+                def construct(self, x):
+                    out = None
+                    for layer in self.layers:
+                        out = layer(x)
+                    return out
+            """,
         ),
         fails(
             """
@@ -338,6 +406,18 @@ VARIABLE_DEFINED_IN_LOOP = Rule(
             error="The local variable 'z' defined in the 'for' loop body cannot be used outside of the loop body",
             title="an inner loop's name, reassigned later in the outer loop (the first step has no value)",
             lines=6,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    for step in range(2):
+                        z = None
+                        for i in range(3):
+                            z = x * i
+                        y = y + z
+                        z = y
+                    return y
+            """,
         ),
     ),
     clean=(

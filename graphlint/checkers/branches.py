@@ -77,7 +77,8 @@ class BranchesChecker(Checker):
             definition = min(present[label], key=lambda d: (_line(d.node), d.index))
             anchor = definition.element.node if definition.element.kind == "stmt" else definition.node
             self.report(rules.VARIABLE_DEFINED_IN_ONE_BRANCH, anchor, self.graph, name=name, branch=label,
-                        condition=_one_line(region.node.test.as_string()))
+                        condition=_one_line(region.node.test.as_string()),
+                        payload=rules.MissingDefinition(region.node))
 
     def _may_differ(self, region, names) -> set[str]:
         """Those of ``names`` whose definitions may count on one side of ``region`` only (both exits
@@ -161,7 +162,7 @@ class BranchesChecker(Checker):
             else:
                 anchor = first.node
             self.report(rules.VARIABLE_DEFINED_IN_LOOP, first.node, self.graph, anchor=anchor, name=name,
-                        loop=keyword)
+                        loop=keyword, payload=rules.MissingDefinition(loop.node))
 
     # ------------------------------------------------------------------------------------------
     # E5803 / W5804 / W5805: joins under run-time conditions

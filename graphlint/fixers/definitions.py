@@ -1,0 +1,153 @@
+"""Give a name a value before the `if` or loop that is the first to assign it (E5801, E5802): `name = None`.
+
+MindSpore's parser needs every name read after an `if` defined in each branch, and every name read after a
+loop defined before it, even where the missing path never runs. `None` is what the code had there (nothing):
+it compiles wherever type inference picks one branch, which is every condition not computed from Tensor
+values, and before any loop graph code unrolls (measured with MindSpore 2.10, GRAPH_MODE and STRICT). Under
+a Tensor condition, or before a `while` on one, the two paths join and need a value of the same kind: that is
+left to the author.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from astroid import nodes
+
+from graphlint.analysis.kinds import RANGE
+from graphlint.catalogue import branches as branches_rules
+from graphlint.catalogue.model import FixSafety
+from graphlint.fixers import build
+from graphlint.fixers.base import Fixer
+
+
+class _DefineFirst(Fixer):
+    keyword = ""
+
+    def _insert_before(self, finding, context, statement, name: str, safety: FixSafety, where: str):
+        node = context.find(statement)
+        if not isinstance(node, (cst.If, cst.For, cst.While)):
+            return self.refuse(finding, f"the {where} was not found")
+        # comments above the statement stay above the code that now precedes it
+        first = build.assign(name, build.constant(None), leading_lines=node.leading_lines)
+        replacement = cst.FlattenSentinel([first, node.with_changes(leading_lines=())])
+        return self.edit(finding, [(node, replacement)], safety=safety,
+                         description=f"`{name} = None` before the {where}")
+
+
+class DefineBeforeIf(_DefineFirst):
+    """`if c: y = ...` with `y` read after it, where `c` is not computed from Tensor values: `y = None`
+    before the `if` (unsafe: where the original took the other branch and then read `y`, it raised
+    UnboundLocalError; the rewrite reads None)."""
+
+    rules = (branches_rules.VARIABLE_DEFINED_IN_ONE_BRANCH,)
+    safety = FixSafety.UNSAFE
+    description = "assign `None` before the `if`"
+
+    def plan(self, finding, context):
+        if finding.payload is None:
+            return None
+        name = finding.args.get("name", "")
+        values = context.values_of(finding)
+        statement = finding.payload.statement
+        chain = [statement]
+        while isinstance(chain[-1].parent, nodes.If) and chain[-1].parent.orelse == [chain[-1]]:
+            chain.append(chain[-1].parent)  # an `elif`: the value goes before the whole chain
+        top = chain[-1]
+        if values is None or not name:
+            return self.refuse(finding, "the function's values could not be analysed")
+        runtime = next((link.test for link in reversed(chain) if values.tensor_origin(link.test)), None)
+        if runtime is not None:
+            return self.refuse(finding, f"`{_short(runtime)}` depends on Tensor values, so graph mode joins both "
+                                        f"branches and `{name}` needs a value of the same dtype and shape in each: "
+                                        "assign it in every branch (by hand)")
+        if _inside_loop(top):
+            return self.refuse(finding, f"the `if` is inside a loop: a value before it would reset `{name}` on "
+                                        "every pass; assign it before the loop (by hand)")
+        element = values.cfg.element_of(top.test)
+        if element is None or any(d.kind != "del" for d in values.cfg.reaching(element, name)):
+            return self.refuse(finding, f"`{name}` may already have a value before the `if`")
+        return self._insert_before(finding, context, top, name, FixSafety.UNSAFE, "`if`")
+
+
+class DefineBeforeLoop(_DefineFirst):
+    """A name first assigned in an unrolled loop's body and read after the loop: `name = None` before the
+    loop. Safe when the loop surely runs and assigns the name on its first pass (the value is always
+    overwritten); unsafe otherwise (where the original raised UnboundLocalError, the rewrite reads None)."""
+
+    rules = (branches_rules.VARIABLE_DEFINED_IN_LOOP,)
+    safety = FixSafety.SAFE
+    description = "assign `None` before the loop"
+
+    def plan(self, finding, context):
+        if finding.payload is None:
+            return None
+        loop = finding.payload.statement
+        name = finding.args.get("name", "")
+        values = context.values_of(finding)
+        keyword = "for" if isinstance(loop, nodes.For) else "while"
+        if values is None or not name:
+            return self.refuse(finding, "the function's values could not be analysed")
+        if isinstance(loop, nodes.While) and values.tensor_origin(loop.test):
+            return self.refuse(finding, f"the `while` runs on a Tensor condition, so graph mode keeps it a loop "
+                                        f"whose carry needs one kind: give `{name}` a value of the dtype and shape "
+                                        "the body assigns before the loop (by hand)")
+        if any(f.node is loop and f.rule.family == "loops" for f in context.findings):
+            return self.refuse(finding, "the loop itself is rewritten first (its trip count is reported too)")
+        region = values.cfg.loops.get(id(loop))
+        if region is None:
+            return self.refuse(finding, "the loop was not found in the function's control flow")
+        sure = _runs_at_least_once(values, loop) and _assigned_on_first_pass(loop, finding.node, name)
+        entries = [pred for pred, _ in region.header.pred if pred.id not in region.body_blocks]
+        if not sure and any(d.kind != "del" for block in entries for d in values.cfg.reaching_at_block_end(block, name)):
+            return self.refuse(finding, f"a later statement of an enclosing loop assigns `{name}`: a value before "
+                                        "this loop would reset it on every pass, and this loop may not assign it")
+        return self._insert_before(finding, context, loop, name, FixSafety.SAFE if sure else FixSafety.UNSAFE,
+                                   f"`{keyword}`")
+
+
+def _runs_at_least_once(values, loop) -> bool:
+    """The loop's trip count is a constant of at least one: `range(<constant>)`, a literal or known tuple
+    or list with items."""
+    if not isinstance(loop, nodes.For):
+        return False
+    iterable = loop.iter
+    if isinstance(iterable, (nodes.Tuple, nodes.List)):
+        return bool(iterable.elts) and not any(isinstance(e, nodes.Starred) for e in iterable.elts)
+    value = values.value(iterable)
+    if value.var:
+        return False
+    if value.is_(RANGE):
+        return value.known and isinstance(value.const, int) and value.const >= 1
+    return value.items is not None and (value.is_("tuple") or value.is_("list")) and len(value.items) >= 1
+
+
+def _assigned_on_first_pass(loop, definition, name: str) -> bool:
+    """The name is the loop target, or is assigned by a statement of the loop body itself (not under an
+    `if`) that no `break` or `continue` can skip."""
+    if isinstance(loop, nodes.For) and any(t.name == name for t in loop.target.nodes_of_class(nodes.AssignName)):
+        return True
+    statement = definition.statement() if definition is not None else None
+    if statement is None or statement.parent is not loop or statement not in loop.body:
+        return False
+    for earlier in loop.body[:loop.body.index(statement)]:
+        if any(True for _ in earlier.nodes_of_class((nodes.Break, nodes.Continue),
+                                                    skip_klass=(nodes.For, nodes.While, nodes.FunctionDef))):
+            return False
+    return True
+
+
+def _inside_loop(statement) -> bool:
+    node = statement.parent
+    while node is not None and not isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef, nodes.Module)):
+        if isinstance(node, (nodes.For, nodes.While)):
+            return True
+        node = node.parent
+    return False
+
+
+def _short(node) -> str:
+    text = " ".join(node.as_string().split())
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+FIXERS = (DefineBeforeIf(), DefineBeforeLoop())
