@@ -331,3 +331,29 @@ def test_a_refusal_put_off_for_another_fix_in_its_function_is_still_reported_onc
     assert [(a.line, a.symbol) for a in report.applied] == [(7, "augmented-assign-to-input")]
     assert [(r.line, r.symbol) for r in report.refused] == [(8, "tensor-condition-control-flow")]
     assert "y" in report.refused[0].reason
+
+
+def test_a_value_before_a_loop_is_safe_only_when_the_loop_surely_assigns_it(tmp_path):
+    _target, _original, report = _fixed_copy("variable-defined-in-loop/range", tmp_path)
+    assert [(a.line, a.description) for a in report.applied] == [(10, "`i = None` before the `for`"),
+                                                                (12, "`last = None` before the `for`")]  # in the text of round 2
+    target = tmp_path / "layers.py"
+    shutil.copy(os.path.join(FIXTURES, "variable-defined-in-loop", "cell_list_input.py"), target)
+    report = fix_paths([str(target)], Config())
+    assert [(r.line, r.reason.split(":")[0]) for r in report.refused] == [
+        (14, "unsafe fix (it may change behaviour in corner cases)")]
+    _target, _original, report = _fixed_copy("variable-defined-in-loop/tensor_while_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused] == [
+        (11, "the `while` runs on a Tensor condition, so graph mode keeps it a loop whose carry needs one kind: "
+             "give `y` a value of the dtype and shape the body assigns before the loop (by hand)")]
+
+
+def test_a_value_before_an_if_is_refused_under_a_tensor_condition_or_in_a_loop(tmp_path):
+    _target, _original, report = _fixed_copy("variable-defined-in-one-branch/tensor_condition_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused if r.symbol == "variable-defined-in-one-branch"] == [
+        (10, "`x.sum() > 0` depends on Tensor values, so graph mode joins both branches and `y` needs a value of "
+             "the same dtype and shape in each: assign it in every branch (by hand)")]
+    _target, _original, report = _fixed_copy("variable-defined-in-one-branch/in_loop_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused] == [
+        (11, "the `if` is inside a loop: a value before it would reset `m` on every pass; assign it before the "
+             "loop (by hand)")]
