@@ -478,6 +478,17 @@ RANGE_OF_TENSOR = Rule(
             title="`range()` of a Tensor",
             lines=5,
             fields={"arg": "n"},
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = (x.sum() * 0 + 3).astype(ms.int32)
+                    y = x
+                    i = Tensor(0, ms.int32)
+                    while i < n:
+                        y = y + 1
+                        i = i + 1
+                    return y
+            """,
         ),
     ),
     clean=(

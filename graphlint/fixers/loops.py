@@ -36,16 +36,11 @@ from graphlint.fixers import build
 from graphlint.fixers.base import Fixer, replace_nodes, unused_name
 from graphlint.fixers.branches import tensor_condition
 
-# Rules the lead may add for loops no checker reports yet (see the module docstring); the fixer registers for
-# whichever exist.
-_PENDING_RULES = tuple(rule for rule in (getattr(loops_rules, "TENSOR_RANGE_BOUND", None),
-                                         getattr(loops_rules, "TENSOR_ITERATION_UNROLLS", None)) if rule is not None)
-
 _EXITS = (nodes.Break, nodes.Continue, nodes.Return)
 
 
 class RangeLoopToTensorWhile(Fixer):
-    rules = (loops_rules.PYTHON_LOOP_EXCEEDS_CALL_DEPTH, loops_rules.PYTHON_LOOP_UNROLLS) + _PENDING_RULES
+    rules = (loops_rules.PYTHON_LOOP_EXCEEDS_CALL_DEPTH, loops_rules.PYTHON_LOOP_UNROLLS, loops_rules.RANGE_OF_TENSOR)
     safety = FixSafety.UNSAFE  # the counter becomes a Tensor: code that needs a Python int in the body changes
     description = "`for i in range(n)` -> `while i < n` on a Tensor counter"
 
