@@ -63,7 +63,9 @@ def render_rule(rule: Rule) -> str:
             lines += [f"## {title}{suffix}", "", f"MindSpore 2.10, checked by the test suite: {_claim(example)}.{where}",
                       "", "```python", example.code.rstrip("\n"), "```", ""]
             if example.fixed:
-                lines += ["`graphlint --fix` rewrites it to (compiled by the test suite too):", "", "```python",
+                how = "`graphlint --fix --unsafe-fixes`" if example_fix_safety(rule, example) == "unsafe" \
+                    else "`graphlint --fix`"
+                lines += [f"{how} rewrites it to (compiled by the test suite too):", "", "```python",
                           example.fixed.rstrip("\n"), "```", ""]
     lines += ["## Fix", "", rule.fix, ""]
     safety = fix_safety(rule)
@@ -74,6 +76,13 @@ def render_rule(rule: Rule) -> str:
     lines += ["## Suppress", "", f"`# pylint: disable={rule.symbol}` on the line, or in the block.", "",
               "Every example starts with:", "", "```python", EXAMPLE_HEADER.rstrip("\n"), "```", ""]
     return "\n".join(lines)
+
+
+def example_fix_safety(rule, example) -> str:
+    """How safe the rewrite of a flagged example is ("safe", "unsafe"; "" when --fix leaves it as it is)."""
+    if not example.fixed:
+        return ""
+    return example.fix_safety or fix_safety(rule).value
 
 
 def explain(name: str) -> str | None:
@@ -108,9 +117,8 @@ def coverage_page() -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     for rule in RULES:
-        safety = fix_safety(rule)
-        fixable = safety.value if safety is not None else "no"
         for example in rule.flagged:
+            fixable = example_fix_safety(rule, example) or "no"
             lines.append(f"| {example.title} | {_level_word(example, 'lax')} | {_level_word(example, 'strict')} | "
                          f"[{rule.id} `{rule.symbol}`](rules/{rule.id}.md) | {fixable} |")
     return "\n".join(lines) + "\n" + matrix_section()

@@ -7,6 +7,7 @@ import pytest
 
 from graphlint.catalogue import RULES
 from graphlint.config import Config
+from graphlint.docs import example_fix_safety
 from graphlint.fixers import fixers_for
 from graphlint.fixers.driver import fix_paths
 
@@ -26,6 +27,8 @@ def test_fixer_rewrites_the_example_as_stated(rule, index, example, tmp_path):
     after = path.read_text()
     if example.fixed:
         assert rule.id in {a.rule for a in report.applied}
+        # the docs say which flag applies it: the rewrite's own safety, as --fix decided it
+        assert {a.safety for a in report.applied if a.rule == rule.id} == {example_fix_safety(rule, example)}
         assert _lines(after) == _lines(example.fixed_source)
         again = fix_paths([str(path)], Config(), unsafe=True)
         assert not again.applied and path.read_text() == after

@@ -364,6 +364,7 @@ VARIABLE_DEFINED_IN_LOOP = Rule(
             error="The local variable 'out' defined in the 'for' loop body cannot be used outside of the loop body",
             title="name first assigned in a `for` over a CellList",
             lines=8,
+            fix_safety="unsafe",  # graphlint cannot tell that the CellList is not empty
             fixed="""
             class Net(nn.Cell):
                 def __init__(self):
@@ -906,6 +907,7 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
             inputs=_BOTH_SIGNS,
             title="`if` on a Tensor value",
             lines=3,
+            fix_safety="safe",  # both branches proven of one dtype and shape, and pure
             fixed="""
                 class Net(nn.Cell):
                     def construct(self, x):
@@ -924,6 +926,7 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
             inputs=_BOTH_SIGNS,
             title="conditional expression on a Tensor value",
             lines=3,
+            fix_safety="safe",  # both branches proven of one dtype and shape, and pure
             fixed="""
                 class Net(nn.Cell):
                     def construct(self, x):

@@ -74,6 +74,9 @@ class Example:
     fields: dict = field(default_factory=dict)
     # ``code`` as the rule's fixer rewrites it (Fixit's expected replacement); compiled by the tests too.
     fixed: str = ""
+    # how safe that rewrite is, where it differs from the rule's fixer ("safe", "unsafe"): one fixer may be
+    # safe for a loop that surely runs and unsafe for one that may not
+    fix_safety: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", textwrap.dedent(self.code).strip("\n") + "\n")

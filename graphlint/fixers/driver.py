@@ -28,6 +28,7 @@ class Applied:
     validation: str = ""
     blocked_by: list = field(default_factory=list)  # "E5101 at net.py:24": what GRAPH_MODE still fails on
     entry: object = field(default=None, repr=False, compare=False)  # the validated Cell or jit function
+    safety: str = ""  # the applied rewrite's own applicability: "safe" or "unsafe"
 
 
 @dataclass
@@ -245,7 +246,8 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
             outcome.applied.append(Applied(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
                                            edit.description or edit.fixer.description,
                                            validations.get(id(edit), ""), list(blocked.get(id(edit), ())),
-                                           _entry_for(edit.finding) if id(edit) in blocked else None))
+                                           _entry_for(edit.finding) if id(edit) in blocked else None,
+                                           edit.applicability.value))
         if new_text == text:
             break
         text = new_text
