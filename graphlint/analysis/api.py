@@ -292,6 +292,10 @@ FOREIGN_PACKAGES = frozenset({"numpy", "torch", "scipy", "jax", "tensorflow", "t
 REJECTED_CONTEXT_MANAGERS = frozenset({"mindspore._no_grad", "mindspore.common.api._no_grad",
                                        "mindspore.graph.api._no_grad", "mindspore.api._no_grad"})
 CONTEXTMANAGER_DECORATORS = frozenset({"contextlib.contextmanager"})
+# Managers whose `with` a rewrite can drop: one that does nothing, and MindSpore's no-gradient one (in graph code
+# `ops.stop_gradient` on what the block computes has the same effect on gradients).
+NULL_CONTEXT_MANAGERS = frozenset({"contextlib.nullcontext"})
+NO_GRAD_CONTEXT_MANAGERS = REJECTED_CONTEXT_MANAGERS
 # Class decorators known not to turn a class into a jit_class.
 HARMLESS_CLASS_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering", "typing.final"})
 ENUM_BASES = frozenset({"enum.Enum", "enum.Flag"})

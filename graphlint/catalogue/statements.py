@@ -387,7 +387,9 @@ UNSUPPORTED_CONTEXT_MANAGER = Rule(
     fix=(
         "Enter the context around the Cell call instead of inside `construct`, or decorate the "
         "manager class with `@mindspore.jit_class`. For `_no_grad`, use `ops.stop_gradient` on "
-        "the values that must not receive gradients."
+        "the values that must not receive gradients (`--fix --unsafe-fixes` does this for the names the "
+        "block assigns and later code reads); a `contextlib.nullcontext()` block can simply lose its "
+        "`with` (`--fix`)."
     ),
     flagged=(
         fails(
@@ -419,6 +421,13 @@ UNSUPPORTED_CONTEXT_MANAGER = Rule(
             error="Only support jit_class instance",
             title="`with ms._no_grad()`",
             lines=3,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x * 2
+                    y = ops.stop_gradient(y)
+                    return y
+            """,
         ),
         fails(
             """
@@ -434,6 +443,15 @@ UNSUPPORTED_CONTEXT_MANAGER = Rule(
             error="Only support jit_class instance",
             title="`with contextlib.nullcontext()`",
             lines=5,
+            fix_safety="safe",  # the manager does nothing
+            fixed="""
+            import contextlib
+
+            @ms.jit
+            def f(x):
+                y = x * 2
+                return y
+            """,
         ),
     ),
     clean=(

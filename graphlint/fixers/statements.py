@@ -1,14 +1,18 @@
 """Statement fixes: drop `del name`, hoist an `import` out of graph code, `is` -> `==` for unsupported operands,
-a set of constants tested for membership -> a tuple, a loop's `else` without `break` -> the code after the loop."""
+a set of constants tested for membership -> a tuple, a loop's `else` without `break` -> the code after the loop,
+`with contextlib.nullcontext()` / `with ms._no_grad()` -> the block itself (with `ops.stop_gradient` for the latter)."""
 
 from __future__ import annotations
 
 import libcst as cst
 from astroid import nodes
 
-from graphlint.analysis.kinds import TENSOR, UNKNOWN
+from graphlint.analysis import api
+from graphlint.analysis.kinds import DICT, LIST, NONE, SCALARS, TENSOR, TUPLE, UNKNOWN
+from graphlint.analysis.tree import nodes_of_class
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
+from graphlint.fixers import build
 from graphlint.fixers.base import Fixer
 
 
@@ -235,4 +239,111 @@ def _breaks_out_of(loop) -> bool:
     return False
 
 
-FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop())
+class WithoutContextManager(Fixer):
+    """`with contextlib.nullcontext(v) as name:` -> `name = v` and the block (safe: the manager does nothing);
+    `with ms._no_grad():` -> the block, then `y = ops.stop_gradient(y)` for each Tensor it assigns that is read
+    later (unsafe: gradients stop at the block's results, as under `_no_grad` in PYNATIVE_MODE, but not inside
+    calls that keep state of their own)."""
+
+    rules = (statements_rules.UNSUPPORTED_CONTEXT_MANAGER,)
+    safety = FixSafety.UNSAFE
+    description = "drop the `with` and keep its block"
+
+    def plan(self, finding, context):
+        expr, statement = finding.node, getattr(finding.node, "parent", None)
+        if not isinstance(statement, nodes.With) or not isinstance(expr, nodes.Call) or context.info is None:
+            return None
+        qualified = context.info.imports.qualify(expr.func)
+        if qualified not in api.NULL_CONTEXT_MANAGERS and qualified not in api.NO_GRAD_CONTEXT_MANAGERS:
+            return self.refuse(finding, "only `contextlib.nullcontext()` and `_no_grad()` blocks are rewritten: "
+                                        "enter the manager around the Cell call, or make it a @jit_class")
+        if len(statement.items) > 1:
+            return self.refuse(finding, "the `with` enters several managers: give each its own `with` first")
+        node = context.find(statement)
+        if not isinstance(node, cst.With) or not isinstance(node.body, cst.IndentedBlock):
+            return self.refuse(finding, "the `with` block was not found")
+        moved = list(node.body.body)
+        target = node.items[0].asname.name if node.items[0].asname is not None else None
+        if qualified in api.NULL_CONTEXT_MANAGERS:
+            prefix = []
+            if target is not None:  # `as v` binds nullcontext's argument (None without one)
+                value = expr.args[0] if expr.args else None
+                if expr.keywords or len(expr.args) > 1 or isinstance(value, nodes.Starred):
+                    return self.refuse(finding, "`nullcontext(...)` is called with other arguments than one value")
+                bound = context.find(value, (cst.BaseExpression,)) if value is not None else build.constant(None)
+                if bound is None:
+                    return self.refuse(finding, "the argument of `nullcontext(...)` was not found")
+                prefix = [build.assign(target, bound)]
+            statements = prefix + moved
+            description, safety = "`with nullcontext()` -> its block", FixSafety.SAFE
+        else:
+            if target is not None:
+                return self.refuse(finding, "`_no_grad()` binds nothing useful to `as`: drop `as` first")
+            values = context.values_of(finding)
+            if values is None:
+                return self.refuse(finding, "the function could not be analysed")
+            stopped, assumed = [], []
+            bound = _assigned_in(statement)
+            for name in _read_after(statement, bound):
+                kinds = set()
+                for assigned in bound[name]:
+                    value = values.value(assigned.parent.value) if isinstance(assigned.parent, nodes.Assign) \
+                        and len(assigned.parent.targets) == 1 else None
+                    kinds |= set(value.kinds) if value is not None and value.kinds else {UNKNOWN}
+                    if value is not None and value.var and kinds <= SCALARS:
+                        kinds.add(TENSOR)  # a number computed from Tensors is a Tensor in graph code
+                if kinds <= SCALARS:
+                    continue  # a Python number carries no gradient
+                if not kinds <= _STOPPABLE | {UNKNOWN}:
+                    return self.refuse(finding, f"`{name}`, which the block assigns and later code reads, may be a "
+                                                f"{'/'.join(sorted(kinds - _STOPPABLE - {UNKNOWN}))}: "
+                                                "`ops.stop_gradient` would not stop the gradients it holds")
+                stopped.append(name)
+                if UNKNOWN in kinds:
+                    assumed.append(name)
+            ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
+            stop = build.dotted(ops + ".stop_gradient")
+            statements = moved + [build.assign(name, build.call(stop, build.name(name))) for name in stopped]
+            description = "`with _no_grad()` -> its block" + (
+                f", then `ops.stop_gradient` on {', '.join(f'`{n}`' for n in stopped)}" if stopped else "") + (
+                f" (assuming {', '.join(f'`{n}`' for n in assumed)} hold{'s' if len(assumed) == 1 else ''} Tensors)"
+                if assumed else "")
+            safety = FixSafety.UNSAFE
+        # the comments above the `with` and on its line go with the block's first statement
+        carried = list(node.leading_lines)
+        if node.body.header.comment is not None:
+            carried.append(cst.EmptyLine(comment=node.body.header.comment))
+        statements[0] = statements[0].with_changes(leading_lines=carried + list(statements[0].leading_lines))
+        imports = [ops_import] if qualified not in api.NULL_CONTEXT_MANAGERS and ops_import else []
+        return self.edit(finding, [(node, cst.FlattenSentinel(statements))], imports=imports, safety=safety,
+                         description=description)
+
+
+# What `ops.stop_gradient` takes and stops gradients through (measured: Tensors, tuples, lists and dicts of them).
+_STOPPABLE = frozenset({TENSOR, TUPLE, LIST, DICT, NONE}) | SCALARS
+
+
+def _assigned_in(statement) -> dict[str, list]:
+    """Names the block binds (not inside functions or classes it defines): name -> its AssignName nodes."""
+    bound: dict[str, list] = {}
+    stack = list(statement.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, nodes.AssignName):
+            bound.setdefault(node.name, []).append(node)
+        if isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+            continue
+        stack.extend(node.get_children())
+    return bound
+
+
+def _read_after(statement, bound: dict) -> list[str]:
+    """Those of ``bound`` that the function reads after ``statement``, in order of name."""
+    function = statement.scope()
+    end = statement.end_lineno or statement.lineno
+    read = {n.name for n in nodes_of_class(function, nodes.Name) if n.name in bound and (n.lineno or 0) > end}
+    return sorted(read)
+
+
+FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop(),
+          WithoutContextManager())
