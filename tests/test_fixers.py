@@ -370,3 +370,18 @@ def test_a_with_block_loses_its_manager_only_for_nullcontext_and_no_grad(tmp_pat
     assert [(r.line, r.reason) for r in report.refused] == [
         (17, "only `contextlib.nullcontext()` and `_no_grad()` blocks are rewritten: enter the manager around the "
              "Cell call, or make it a @jit_class")]
+
+
+def test_a_value_before_an_if_needs_a_condition_known_to_be_decided_while_compiling(tmp_path):
+    """`None` before an `if` whose condition may be a Tensor would only trade one graph error for another (a
+    join of None and a Tensor): a condition of unknown kind is refused, as in examples/ported.py."""
+    target = tmp_path / "unsure.py"
+    text = ("from mindspore import nn\nfrom blocks import encode\n\n\nclass Net(nn.Cell):\n"
+            "    def construct(self, x):\n        h = encode(x)\n        if h.mean() > 0:\n            gate = h * 2\n"
+            "        return x * gate\n")
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    assert target.read_text(encoding="utf-8") == text
+    assert [(r.line, r.reason) for r in report.refused if r.symbol == "variable-defined-in-one-branch"] == [
+        (9, "cannot tell whether `h.mean() > 0` depends on Tensor values (if it does, `gate` needs a value of the "
+            "same dtype and shape in each branch)")]
