@@ -385,3 +385,17 @@ def test_a_value_before_an_if_needs_a_condition_known_to_be_decided_while_compil
     assert [(r.line, r.reason) for r in report.refused if r.symbol == "variable-defined-in-one-branch"] == [
         (9, "cannot tell whether `h.mean() > 0` depends on Tensor values (if it does, `gate` needs a value of the "
             "same dtype and shape in each branch)")]
+
+
+def test_a_value_before_a_while_needs_its_condition_decided_while_compiling(tmp_path):
+    target = tmp_path / "loops.py"
+    text = ("from mindspore import nn\nfrom blocks import keep_going\n\n\nclass Net(nn.Cell):\n"
+            "    def construct(self, x):\n        i = 0\n        while i < 3:\n            y = x * i\n            i = i + 1\n"
+            "        while keep_going():\n            z = x * 2\n        return y + z\n")
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    assert "        y = None\n        while i < 3:\n" in target.read_text(encoding="utf-8")
+    assert [(a.line, a.safety) for a in report.applied] == [(9, "unsafe")]  # the counter loop might not run
+    assert [(r.line, r.reason) for r in report.refused] == [
+        (12, "cannot tell whether `keep_going()` depends on Tensor values (if it does, the loop is compiled as one "
+             "and `z` needs a value of the body's dtype and shape before it)")]

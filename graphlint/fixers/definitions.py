@@ -95,6 +95,10 @@ class DefineBeforeLoop(_DefineFirst):
             return self.refuse(finding, f"the `while` runs on a Tensor condition, so graph mode keeps it a loop "
                                         f"whose carry needs one kind: give `{name}` a value of the dtype and shape "
                                         "the body assigns before the loop (by hand)")
+        if isinstance(loop, nodes.While) and not _decided_while_compiling(values, loop.test):
+            return self.refuse(finding, f"cannot tell whether `{_short(loop.test)}` depends on Tensor values (if it "
+                                        f"does, the loop is compiled as one and `{name}` needs a value of the body's "
+                                        "dtype and shape before it)")
         if any(f.node is loop and f.rule.family == "loops" for f in context.findings):
             return self.refuse(finding, "the loop itself is rewritten first (its trip count is reported too)")
         region = values.cfg.loops.get(id(loop))
