@@ -397,5 +397,5 @@ def test_a_value_before_a_while_needs_its_condition_decided_while_compiling(tmp_
     assert "        y = None\n        while i < 3:\n" in target.read_text(encoding="utf-8")
     assert [(a.line, a.safety) for a in report.applied] == [(9, "unsafe")]  # the counter loop might not run
     assert [(r.line, r.reason) for r in report.refused] == [
-        (12, "cannot tell whether `keep_going()` depends on Tensor values (if it does, the loop is compiled as one "
+        (13, "cannot tell whether `keep_going()` depends on Tensor values (if it does, the loop is compiled as one "
              "and `z` needs a value of the body's dtype and shape before it)")]
