@@ -28,7 +28,8 @@ def expressions(draw, depth=2):
 
 @st.composite
 def statements(draw):
-    kind = draw(st.sampled_from(["augassign", "del", "import", "is", "select", "loop", "plain"]))
+    kind = draw(st.sampled_from(["augassign", "del", "import", "is", "select", "loop", "plain", "loop_definition",
+                                 "branch_definition", "no_grad"]))
     expr = draw(expressions())
     if kind == "augassign":
         return [f"{draw(st.sampled_from(['x', 'y']))} {draw(OPERATORS)}= {expr}  # keep"]
@@ -45,6 +46,12 @@ def statements(draw):
         trips = draw(st.integers(min_value=1, max_value=1500))
         body = [f"    x = {expr}"] + (["    break"] if draw(st.booleans()) and trips > 900 else [])
         return [f"for i in range({trips}):"] + body
+    if kind == "loop_definition":
+        return ["for k in range(2):", f"    w = {expr}", "y = w"]
+    if kind == "branch_definition":
+        return ["if x.shape[0] > 1:", f"    v = {expr}", "y = v"]
+    if kind == "no_grad":
+        return ["with ms._no_grad():", f"    y = {expr}"]
     return [f"y = {expr}"]
 
 
