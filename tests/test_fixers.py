@@ -399,3 +399,20 @@ def test_a_value_before_a_while_needs_its_condition_decided_while_compiling(tmp_
     assert [(r.line, r.reason) for r in report.refused] == [
         (13, "cannot tell whether `keep_going()` depends on Tensor values (if it does, the loop is compiled as one "
              "and `z` needs a value of the body's dtype and shape before it)")]
+
+
+def test_a_walrus_is_hoisted_only_where_it_runs_once_and_first(tmp_path):
+    _target, _original, report = _fixed_copy("walrus-in-graph/hoisted", tmp_path)
+    assert sorted((a.line, a.safety) for a in report.applied) == [(10, "safe"), (12, "safe"), (13, "unsafe")]
+    target = tmp_path / "walrus.py"
+    text = ("from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x, flag=None):\n"
+            "        q = flag and (r := 3)\n        z = 1\n        z += (z := 2)\n        while (n := x.shape[0]) > 9:\n"
+            "            x = x[1:]\n        return [t * (k := 2) for t in (x, q)], z\n")
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    assert target.read_text(encoding="utf-8") == text
+    assert [(r.line, r.reason.split(": assign")[0]) for r in report.refused] == [
+        (6, "the walrus runs only when the `and`/`or` before it does not decide"),
+        (8, "the statement reads `z` before the walrus sets it"),
+        (9, "the walrus is in a `while` test, evaluated before every pass"),
+        (11, "the walrus is in a comprehension or lambda")]

@@ -561,6 +561,13 @@ WALRUS_IN_GRAPH = Rule(
             error="Unsupported expression 'NamedExpr'",
             title="walrus `:=`",
             lines=3,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    z = x + 1
+                    y = z * z
+                    return y
+            """,
         ),
     ),
     clean=(

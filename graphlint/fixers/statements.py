@@ -1,6 +1,7 @@
 """Statement fixes: drop `del name`, hoist an `import` out of graph code, `is` -> `==` for unsupported operands,
 a set of constants tested for membership -> a tuple, a loop's `else` without `break` -> the code after the loop,
-`with contextlib.nullcontext()` / `with ms._no_grad()` -> the block itself (with `ops.stop_gradient` for the latter)."""
+`with contextlib.nullcontext()` / `with ms._no_grad()` -> the block itself (with `ops.stop_gradient` for the latter),
+`(z := value)` -> `z = value` on the line before."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import DICT, LIST, NONE, SCALARS, TENSOR, TUPLE, UNKNOWN
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import nodes_of_class, walk
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
-from graphlint.fixers.base import Fixer
+from graphlint.fixers.base import Fixer, replace_nodes
 
 
 class DropDelete(Fixer):
@@ -345,5 +346,84 @@ def _read_after(statement, bound: dict) -> list[str]:
     return sorted(read)
 
 
+class HoistAssignmentExpression(Fixer):
+    """`y = (z := x + 1) * z` -> `z = x + 1` then `y = z * z`: the walrus's value is computed on the line before
+    its statement. Safe where nothing the statement evaluates before the walrus calls anything (so no side
+    effect changes order); unsafe otherwise. Refused where the walrus may not run, or runs more than once (a
+    `while` or `elif` test, a comprehension, a lambda, after `and`/`or`, in a branch of `a if c else b`)."""
+
+    rules = (statements_rules.WALRUS_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "`(z := value)` -> `z = value` on the line before"
+
+    def plan(self, finding, context):
+        walrus = finding.node
+        if not isinstance(walrus, nodes.NamedExpr) or not isinstance(walrus.target, nodes.AssignName):
+            return None
+        statement = walrus.statement()
+        name = walrus.target.name
+        problem = _walrus_runs_once(walrus, statement)
+        if problem:
+            return self.refuse(finding, f"the walrus {problem}: assign `{name}` where it runs (by hand)")
+        earlier = _evaluated_before(walrus, statement)
+        if isinstance(statement, nodes.AugAssign):
+            earlier.append(statement.target)  # `z += (z := 2)` reads `z` before the value
+        if any(getattr(n, "name", None) == name and isinstance(n, (nodes.Name, nodes.AssignName)) for n in earlier):
+            return self.refuse(finding, f"the statement reads `{name}` before the walrus sets it")
+        node, inner = context.find(statement), context.find(walrus)
+        line = context.statement_line(node) if not isinstance(node, (cst.If, cst.For)) else node
+        if line is None or inner is None or (isinstance(line, cst.SimpleStatementLine) and len(line.body) != 1):
+            return self.refuse(finding, "the statement shares its line with others, or was not found")
+        hoisted = build.assign(name, inner.value, leading_lines=line.leading_lines)
+        rewritten = replace_nodes(line, [(inner, build.name(name))]).with_changes(leading_lines=())
+        calls = any(isinstance(n, nodes.Call) for n in earlier)
+        return self.edit(finding, [(line, cst.FlattenSentinel([hoisted, rewritten]))],
+                         safety=FixSafety.UNSAFE if calls else FixSafety.SAFE,
+                         description=f"`({name} := ...)` -> `{name} = ...` on the line before" + (
+                             " (calls the statement makes before it now run after it)" if calls else ""))
+
+
+def _walrus_runs_once(walrus, statement) -> str:
+    """Why hoisting the walrus out of ``statement`` would change how often it runs ("" if it would not)."""
+    if isinstance(statement, nodes.While):
+        return "is in a `while` test, evaluated before every pass"
+    if isinstance(statement, nodes.If) and isinstance(statement.parent, nodes.If) and statement.parent.orelse == [statement]:
+        return "is in an `elif` test, evaluated only when the conditions before it are false"
+    if not isinstance(statement, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign, nodes.Expr, nodes.Return,
+                                  nodes.If, nodes.For)):
+        return f"is in a `{type(statement).__name__}` statement"
+    child, node = walrus, walrus.parent
+    while node is not None and node is not statement:
+        if isinstance(node, (nodes.Lambda, nodes.Comprehension, nodes.ListComp, nodes.SetComp, nodes.DictComp,
+                             nodes.GeneratorExp)):
+            return "is in a comprehension or lambda"
+        if isinstance(node, nodes.BoolOp) and child is not node.values[0]:
+            return "runs only when the `and`/`or` before it does not decide"
+        if isinstance(node, nodes.IfExp) and child is not node.test:
+            return "is in a branch of a conditional expression"
+        child, node = node, node.parent
+    if isinstance(statement, (nodes.If, nodes.For)) and child is not (statement.test if isinstance(statement, nodes.If)
+                                                                       else statement.iter):
+        return "is not in the statement's own test or iterable"
+    return ""
+
+
+def _evaluated_before(walrus, statement) -> list:
+    """The nodes of ``statement`` Python evaluates before the walrus: those that end before it starts, except
+    its ancestors and an assignment's targets (evaluated after the value)."""
+    ancestors, node = set(), walrus.parent
+    while node is not None and node is not statement.parent:
+        ancestors.add(id(node))
+        node = node.parent
+    start = (walrus.lineno, walrus.col_offset)
+    targets = getattr(statement, "targets", None) or ([statement.target] if isinstance(statement, (nodes.AugAssign, nodes.AnnAssign)) else [])
+    skipped = {id(n) for t in targets for n in walk(t)}
+    roots = [statement.test] if isinstance(statement, nodes.If) else [statement.iter] if isinstance(statement, nodes.For) \
+        else list(statement.get_children())
+    return [n for root in roots for n in walk(root)
+            if id(n) not in ancestors and id(n) not in skipped and n.end_lineno is not None
+            and (n.end_lineno, n.end_col_offset) <= start]
+
+
 FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop(),
-          WithoutContextManager())
+          WithoutContextManager(), HoistAssignmentExpression())
