@@ -416,3 +416,23 @@ def test_a_walrus_is_hoisted_only_where_it_runs_once_and_first(tmp_path):
         (8, "the statement reads `z` before the walrus sets it"),
         (9, "the walrus is in a `while` test, evaluated before every pass"),
         (11, "the walrus is in a comprehension or lambda")]
+
+
+def test_a_comprehension_with_several_for_clauses_becomes_loops_that_run_where_it_ran(tmp_path):
+    _target, _original, report = _fixed_copy("multi-for-comprehension/pairs", tmp_path)
+    assert sorted((a.line, a.safety) for a in report.applied) == [(10, "safe"), (11, "safe"), (12, "safe")]
+    _target, _original, report = _fixed_copy("multi-for-comprehension/nested_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused] == [
+        (9, "the comprehension is in a comprehension or lambda: write the loops where it runs (by hand)")]
+    target = tmp_path / "lazy.py"
+    text = ("from mindspore import nn, ops\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+            "        hit = any(t > 0 for t in (1, 2) for u in (3,))\n"
+            "        return ops.relu(x) + sum(x * a for a in range(2) for b in range(2)), hit\n")
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config())
+    assert target.read_text(encoding="utf-8") == text
+    assert [(r.line, r.reason.split(":")[0]) for r in report.refused] == [
+        (6, "unsafe fix (it may change behaviour in corner cases)"), (7, "unsafe fix (it may change behaviour in corner cases)")]
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    assert sorted(a.description.split(" (")[1] for a in report.applied) == [
+        "calls the statement makes before it now run after it)", "the generator's items are all computed up front)"]

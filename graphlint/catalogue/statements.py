@@ -923,7 +923,7 @@ MULTI_FOR_COMPREHENSION = Rule(
     ),
     fix=(
         "Nest the comprehensions (`[[f(i, j) for j in b] for i in a]`) and flatten if needed, "
-        "or write explicit `for` loops that append to a list."
+        "or write explicit `for` loops that append to a list (what `--fix` writes)."
     ),
     flagged=(
         fails(
@@ -936,6 +936,15 @@ MULTI_FOR_COMPREHENSION = Rule(
             error="supports 1 'comprehension' in ListComp",
             title="comprehension with two `for` clauses",
             lines=3,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    terms = []
+                    for i in range(2):
+                        for j in range(2):
+                            terms.append(x * i * j)
+                    return terms[3]
+            """,
         ),
         fails(
             """
@@ -947,6 +956,15 @@ MULTI_FOR_COMPREHENSION = Rule(
             error="supports 1 'comprehension'",
             title="generator expression with two `for` clauses",
             lines=3,
+            fixed="""
+            @ms.jit
+            def f(x):
+                items = []
+                for i in range(2):
+                    for j in range(2):
+                        items.append(x * i * j)
+                return sum(items)
+            """,
         ),
     ),
     clean=(

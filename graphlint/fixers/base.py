@@ -25,7 +25,8 @@ CST_KINDS = {
     nodes.Attribute: (cst.Attribute,), nodes.Assign: (cst.Assign,), nodes.Subscript: (cst.Subscript,),
     nodes.Return: (cst.Return,), nodes.Expr: (cst.Expr,), nodes.IfExp: (cst.IfExp,),
     nodes.Name: (cst.Name,), nodes.BinOp: (cst.BinaryOperation,), nodes.FunctionDef: (cst.FunctionDef,),
-    nodes.With: (cst.With,), nodes.NamedExpr: (cst.NamedExpr,),
+    nodes.With: (cst.With,), nodes.NamedExpr: (cst.NamedExpr,), nodes.ListComp: (cst.ListComp,),
+    nodes.GeneratorExp: (cst.GeneratorExp,), nodes.DictComp: (cst.DictComp,),
 }
 
 

@@ -1,7 +1,8 @@
 """Statement fixes: drop `del name`, hoist an `import` out of graph code, `is` -> `==` for unsupported operands,
 a set of constants tested for membership -> a tuple, a loop's `else` without `break` -> the code after the loop,
 `with contextlib.nullcontext()` / `with ms._no_grad()` -> the block itself (with `ops.stop_gradient` for the latter),
-`(z := value)` -> `z = value` on the line before."""
+`(z := value)` -> `z = value` on the line before, a comprehension with several `for` clauses -> nested loops that
+append to a list (or fill a dict)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from graphlint.analysis.tree import nodes_of_class, walk
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
-from graphlint.fixers.base import Fixer, replace_nodes
+from graphlint.fixers.base import Fixer, replace_nodes, unused_name
 
 
 class DropDelete(Fixer):
@@ -425,5 +426,90 @@ def _evaluated_before(walrus, statement) -> list:
             and (n.end_lineno, n.end_col_offset) <= start]
 
 
+# Builtins that consume a whole iterable: a generator expression given to them can be a list instead.
+_CONSUMERS = frozenset({"sum", "tuple", "list", "min", "max", "sorted", "len"})
+
+
+class ComprehensionToLoops(Fixer):
+    """`terms = [f(i, j) for i in a for j in b if c]` -> `terms = []` and nested `for`/`if` statements that
+    append (a dict comprehension fills a dict; a generator expression becomes a list), computed on the lines
+    before the statement (measured: list appends and dict item writes in unrolled loops compile in GRAPH_MODE
+    and STRICT). Loop variables get fresh names where the function already uses theirs. Safe unless the
+    statement calls something before the comprehension, or a generator expression goes to anything but a
+    builtin that consumes it whole (`sum`, `tuple`, `max`, ...)."""
+
+    rules = (statements_rules.MULTI_FOR_COMPREHENSION,)
+    safety = FixSafety.SAFE
+    description = "comprehension with several `for` clauses -> nested loops"
+
+    def plan(self, finding, context):
+        comprehension = finding.node
+        if not isinstance(comprehension, (nodes.ListComp, nodes.GeneratorExp, nodes.DictComp)):
+            return None
+        statement = comprehension.statement()
+        problem = _walrus_runs_once(comprehension, statement)
+        if problem:
+            return self.refuse(finding, f"the comprehension {problem}: write the loops where it runs (by hand)")
+        node, inner = context.find(statement), context.find(comprehension, (cst.ListComp, cst.GeneratorExp,
+                                                                           cst.DictComp))
+        if inner is None and isinstance(comprehension.parent, nodes.Call) and comprehension.parent.args == [comprehension]:
+            call = context.find(comprehension.parent)  # `sum(t for t in ...)`: Python's span includes the call's `(`
+            if isinstance(call, cst.Call) and len(call.args) == 1 and isinstance(call.args[0].value, cst.GeneratorExp):
+                inner = call.args[0].value
+        line = context.statement_line(node) if not isinstance(node, (cst.If, cst.For)) else node
+        if line is None or inner is None or (isinstance(line, cst.SimpleStatementLine) and len(line.body) != 1):
+            return self.refuse(finding, "the statement shares its line with others, or was not found")
+        clauses = []
+        clause = inner.for_in
+        while clause is not None:
+            if clause.asynchronous is not None:
+                return self.refuse(finding, "an `async for` clause cannot become a loop here")
+            clauses.append(clause)
+            clause = clause.inner_for_in
+        function = statement.scope()
+        # names of the function's scope: its bindings and what it reads (not a comprehension's own variables)
+        taken = set(getattr(function, "locals", {})) | {
+            n.name for n in nodes_of_class(function, nodes.Name) if n.name not in n.scope().locals or n.scope() is function}
+        renamed: dict[str, str] = {}
+        for generator in comprehension.generators:
+            for target in nodes_of_class(generator.target, nodes.AssignName):
+                if target.name in taken and target.name not in renamed:
+                    renamed[target.name] = unused_name(target.name, taken | set(renamed.values()))
+        whole_value = isinstance(statement, nodes.Assign) and statement.value is comprehension             and len(statement.targets) == 1 and isinstance(statement.targets[0], nodes.AssignName)
+        collected = statement.targets[0].name if whole_value else unused_name(
+            "table" if isinstance(comprehension, nodes.DictComp) else "items", taken | set(renamed.values()))
+        if isinstance(inner, cst.DictComp):
+            store = build.assign(build.subscript(build.name(collected), build.rename(inner.key, renamed)),
+                                 build.rename(inner.value, renamed))
+            start = build.assign(collected, cst.Dict([]))
+        else:
+            append = build.attribute(build.name(collected), "append")
+            store = build.line(cst.Expr(build.call(append, build.rename(inner.elt, renamed))))
+            start = build.assign(collected, cst.List([]))
+        body: cst.BaseStatement = store
+        for clause in reversed(clauses):
+            for condition in reversed(clause.ifs):
+                body = build.if_statement(build.rename(condition.test, renamed), [body])
+            body = cst.For(target=build.rename(clause.target, renamed), iter=build.rename(clause.iter, renamed),
+                           body=cst.IndentedBlock(body=[body]))
+        start = start.with_changes(leading_lines=line.leading_lines)
+        statements = [start, body]
+        if not whole_value:
+            statements.append(replace_nodes(line, [(inner, build.name(collected))]).with_changes(leading_lines=()))
+        calls = any(isinstance(n, nodes.Call) for n in _evaluated_before(comprehension, statement))
+        lazy = isinstance(comprehension, nodes.GeneratorExp) and not (
+            isinstance(comprehension.parent, nodes.Call) and comprehension.parent.args == [comprehension]
+            and isinstance(comprehension.parent.func, nodes.Name) and comprehension.parent.func.name in _CONSUMERS
+            and comprehension.parent.func.name not in getattr(function, "locals", {}))
+        notes = [text for flag, text in ((calls, "calls the statement makes before it now run after it"),
+                                         (lazy, "the generator's items are all computed up front")) if flag]
+        kind = {nodes.ListComp: "list comprehension", nodes.GeneratorExp: "generator expression",
+                nodes.DictComp: "dict comprehension"}[type(comprehension)]
+        return self.edit(finding, [(line, cst.FlattenSentinel(statements))],
+                         safety=FixSafety.UNSAFE if notes else FixSafety.SAFE,
+                         description=f"{kind} with {len(clauses)} `for` clauses -> nested loops filling "
+                                     f"`{collected}`" + (f" ({'; '.join(notes)})" if notes else ""))
+
+
 FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop(),
-          WithoutContextManager(), HoistAssignmentExpression())
+          WithoutContextManager(), HoistAssignmentExpression(), ComprehensionToLoops())
