@@ -335,8 +335,9 @@ def test_a_refusal_put_off_for_another_fix_in_its_function_is_still_reported_onc
 
 def test_a_value_before_a_loop_is_safe_only_when_the_loop_surely_assigns_it(tmp_path):
     _target, _original, report = _fixed_copy("variable-defined-in-loop/range", tmp_path)
-    assert [(a.line, a.description) for a in report.applied] == [(10, "`i = None` before the `for`"),
-                                                                (12, "`last = None` before the `for`")]  # in the text of round 2
+    # lines as in the fixed file: the `for` that `i` is the target of, the line that first assigns `last`
+    assert [(a.line, a.description) for a in report.applied] == [(12, "`i = None` before the `for`"),
+                                                                (13, "`last = None` before the `for`")]
     target = tmp_path / "layers.py"
     shutil.copy(os.path.join(FIXTURES, "variable-defined-in-loop", "cell_list_input.py"), target)
     report = fix_paths([str(target)], Config())
@@ -395,7 +396,7 @@ def test_a_value_before_a_while_needs_its_condition_decided_while_compiling(tmp_
     target.write_text(text, encoding="utf-8")
     report = fix_paths([str(target)], Config(), unsafe=True)
     assert "        y = None\n        while i < 3:\n" in target.read_text(encoding="utf-8")
-    assert [(a.line, a.safety) for a in report.applied] == [(9, "unsafe")]  # the counter loop might not run
+    assert [(a.line, a.safety) for a in report.applied] == [(10, "unsafe")]  # the counter loop might not run
     assert [(r.line, r.reason) for r in report.refused] == [
         (13, "cannot tell whether `keep_going()` depends on Tensor values (if it does, the loop is compiled as one "
              "and `z` needs a value of the body's dtype and shape before it)")]
@@ -403,7 +404,8 @@ def test_a_value_before_a_while_needs_its_condition_decided_while_compiling(tmp_
 
 def test_a_walrus_is_hoisted_only_where_it_runs_once_and_first(tmp_path):
     _target, _original, report = _fixed_copy("walrus-in-graph/hoisted", tmp_path)
-    assert sorted((a.line, a.safety) for a in report.applied) == [(10, "safe"), (12, "safe"), (13, "unsafe")]
+    # lines as in the fixed file: the statements that held the walruses
+    assert sorted((a.line, a.safety) for a in report.applied) == [(11, "safe"), (14, "safe"), (16, "unsafe")]
     target = tmp_path / "walrus.py"
     text = ("from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x, flag=None):\n"
             "        q = flag and (r := 3)\n        z = 1\n        z += (z := 2)\n        while (n := x.shape[0]) > 9:\n"
@@ -420,7 +422,8 @@ def test_a_walrus_is_hoisted_only_where_it_runs_once_and_first(tmp_path):
 
 def test_a_comprehension_with_several_for_clauses_becomes_loops_that_run_where_it_ran(tmp_path):
     _target, _original, report = _fixed_copy("multi-for-comprehension/pairs", tmp_path)
-    assert sorted((a.line, a.safety) for a in report.applied) == [(10, "safe"), (11, "safe"), (12, "safe")]
+    # lines as in the fixed file: `terms = []`, `table = {}`, `total = sum(items)`
+    assert sorted((a.line, a.safety) for a in report.applied) == [(10, "safe"), (15, "safe"), (23, "safe")]
     _target, _original, report = _fixed_copy("multi-for-comprehension/nested_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused] == [
         (9, "the comprehension is in a comprehension or lambda: write the loops where it runs (by hand)")]
@@ -436,3 +439,20 @@ def test_a_comprehension_with_several_for_clauses_becomes_loops_that_run_where_i
     report = fix_paths([str(target)], Config(), unsafe=True)
     assert sorted(a.description.split(" (")[1] for a in report.applied) == [
         "calls the statement makes before it now run after it)", "the generator's items are all computed up front)"]
+
+
+def test_fix_reports_lines_of_the_file_as_it_is_left(tmp_path):
+    """A refusal decided in a later round, after an earlier fix added lines above it, is reported at its line in
+    the written file; with --diff (nothing written) at its line in the original."""
+    text = ("from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+            "        for k in range(2):\n            w = x * k\n        if x.sum() > 0:\n            y = x\n"
+            "        else:\n            y = 1\n        return w + y\n")
+    target = tmp_path / "net.py"
+    target.write_text(text, encoding="utf-8")
+    report = fix_paths([str(target)], Config(), unsafe=True, write=False)
+    assert [(r.line, r.symbol) for r in report.refused] == [(8, "tensor-condition-control-flow")]
+    assert [(a.line, a.symbol) for a in report.applied] == [(7, "variable-defined-in-loop")]
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert [(r.line, lines[r.line - 1].strip()) for r in report.refused] == [(9, "if x.sum() > 0:")]
+    assert [(a.line, lines[a.line - 1].strip()) for a in report.applied] == [(8, "w = x * k")]

@@ -52,10 +52,27 @@ class FileFix:
     refused: list[Refused] = field(default_factory=list)
     written: bool = False
     error: str = ""
+    # id(item) -> (the text its line was found in, that line)
+    origins: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def changed(self) -> bool:
         return self.after != self.before
+
+    def renumber(self, target: str) -> None:
+        """Give every applied and refused item its line in ``target`` (the file as the user will have it): each
+        was found in the text of its own round, which later rounds changed."""
+        maps: dict[int, list] = {}
+        for item in self.applied + self.refused:
+            source, line = self.origins.get(id(item), (None, item.line))
+            if source is None:
+                continue
+            if source == target:
+                item.line = line
+                continue
+            if id(source) not in maps:
+                maps[id(source)] = _line_map(source, target)
+            item.line = _mapped(maps[id(source)], line, target)
 
 
 @dataclass
@@ -130,6 +147,8 @@ def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bo
                 outcome.written = True
             except (WriteRefused, OSError) as exc:
                 outcome.error = f"not written: {exc}"
+        # lines as in the file on disk: the fixed text once written, else (--diff, a failed write) the original
+        outcome.renumber(outcome.after if outcome.written else outcome.before)
         report.files.append(outcome)
     report.remaining.sort(key=lambda f: f.sort_key)
     return report
@@ -170,7 +189,15 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
     settled: set[tuple] = set()  # keys (see _round_keys) of findings refused or applied: not retried
     waiting: dict[tuple, Refused] = {}  # refusals put off to the next round, reported if it never decides them
     analysis, info = lint.analysis, lint.analysis.project.info(source.module)
+    round_text = text
+
+    def note_origins():  # what this round added refers to the text the round started from
+        for item in outcome.applied + outcome.refused:
+            outcome.origins.setdefault(id(item), (round_text, item.line))
+
     for round_number in range(MAX_ROUNDS):
+        note_origins()
+        round_text = text
         keys = _round_keys(findings, text)
         if not any(keys[id(f)] not in settled and fixers_for(f.rule) for f in findings):
             break  # every finding left was planned before (or has no fixer): no need to parse the text again
@@ -214,6 +241,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
                 # A fix inside it, or in its function, lands first and may settle what the fixer could not
                 # tell (a dtype the first of two Tensor `if`s makes provable): plan it again on the new text.
                 waiting[key] = refused
+                outcome.origins[id(refused)] = (text, refused.line)
                 continue
             settled.add(key)
             waiting.pop(key, None)
@@ -257,6 +285,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
             text = outcome.before
             break
         findings, info = relinted
+    note_origins()
     outcome.after = text
     if waiting:  # the rounds ended (nothing left to edit, or MAX_ROUNDS) before these were planned again
         left = _round_keys(findings, text)
@@ -264,12 +293,60 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
         outcome.refused.extend(refused for key, refused in waiting.items() if key in still and key not in settled)
     if validate:
         _settle_pending(path, outcome, findings, config, validate)
+    outcome.renumber(outcome.after)
     # A refused finding whose line another fix changed is met again with the same verdict: report it once.
     unique = {}
     for item in outcome.refused:
         unique.setdefault((item.rule, item.line, item.column, item.reason), item)
     outcome.refused = list(unique.values())
     return outcome, findings
+
+
+def _line_map(source: str, target: str) -> dict[int, int]:
+    """``{line of source: line of target}`` (0-based) for the lines of ``source`` found in ``target``: unchanged
+    lines map to themselves; in a block an edit rewrote, each line maps, in order, to the first line of what
+    replaced it that starts with the same word (`y = (z := x + 1) * z` to `y = z * z`, not to the hoisted
+    `z = x + 1`), or else to the line as far into the new block."""
+    import difflib
+
+    old, new = source.splitlines(), target.splitlines()
+    mapping: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new).get_opcodes():
+        if tag == "equal":
+            mapping.update({i1 + k: j1 + k for k in range(i2 - i1)})
+            continue
+        floor = j1
+        for index in range(i1, i2):
+            if j1 >= j2:
+                mapping[index] = min(j1, max(len(new) - 1, 0))  # deleted: the line that now follows
+                continue
+            text = old[index].strip()
+            lead = _first_word(text)
+            candidates = range(floor, min(j2, floor + 200))
+            # the first line that starts the same way (`terms = ...`, `return ...`, `if ...`) is the statement
+            # rewritten; without one, the line as far into the new block as this one was into the old
+            best = next((j for j in candidates if lead and _first_word(new[j].strip()) == lead), None)
+            if best is None:
+                best = max(floor, min(j2 - 1, j1 + (index - i1) * (j2 - j1) // (i2 - i1)))
+            mapping[index] = best
+            floor = min(best + 1, j2 - 1) if best + 1 < j2 else best
+    return mapping
+
+
+def _first_word(text: str) -> str:
+    word = ""
+    for char in text:
+        if not (char.isalnum() or char == "_"):
+            break
+        word += char
+    return word
+
+
+def _mapped(mapping: dict[int, int], line: int, target: str) -> int:
+    """The line of ``target`` that line ``line`` of the source became (1-based)."""
+    if line - 1 in mapping:
+        return mapping[line - 1] + 1
+    return max(1, min(line, target.count("\n") + 1))
 
 
 def _shares_a_function(finding: Finding, edits: list[Edit]) -> bool:
