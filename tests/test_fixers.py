@@ -456,3 +456,12 @@ def test_fix_reports_lines_of_the_file_as_it_is_left(tmp_path):
     lines = target.read_text(encoding="utf-8").splitlines()
     assert [(r.line, lines[r.line - 1].strip()) for r in report.refused] == [(9, "if x.sum() > 0:")]
     assert [(a.line, lines[a.line - 1].strip()) for a in report.applied] == [(8, "w = x * k")]
+
+
+def test_a_match_on_values_becomes_an_if_chain_and_one_that_binds_names_is_refused(tmp_path):
+    target, _original, report = _fixed_copy("match-in-graph/values", tmp_path)
+    assert sorted((a.safety, a.description) for a in report.applied) == [
+        ("safe", "`match` with 1 case -> an `if`/`elif` chain"), ("safe", "`match` with 3 cases -> an `if`/`elif` chain")]
+    _target, _original, report = _fixed_copy("match-in-graph/capture_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused] == [
+        (13, "`case` 1: a tuple pattern destructures the subject; write the `if` chain by hand")]

@@ -615,6 +615,19 @@ MATCH_IN_GRAPH = Rule(
             error="Unsupported statement 'Match'",
             title="`match` / `case`",
             lines=7,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.mode = 2
+
+                def construct(self, x):
+                    if self.mode == 1:
+                        y = x
+                    else:
+                        y = x * 2
+                    return y
+            """,
         ),
     ),
     clean=(

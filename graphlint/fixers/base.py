@@ -26,7 +26,7 @@ CST_KINDS = {
     nodes.Return: (cst.Return,), nodes.Expr: (cst.Expr,), nodes.IfExp: (cst.IfExp,),
     nodes.Name: (cst.Name,), nodes.BinOp: (cst.BinaryOperation,), nodes.FunctionDef: (cst.FunctionDef,),
     nodes.With: (cst.With,), nodes.NamedExpr: (cst.NamedExpr,), nodes.ListComp: (cst.ListComp,),
-    nodes.GeneratorExp: (cst.GeneratorExp,), nodes.DictComp: (cst.DictComp,),
+    nodes.GeneratorExp: (cst.GeneratorExp,), nodes.DictComp: (cst.DictComp,), nodes.Match: (cst.Match,),
 }
 
 

@@ -141,7 +141,7 @@ _BINARY_OPERATORS = {"+": cst.Add, "-": cst.Subtract, "*": cst.Multiply, "/": cs
                      "%": cst.Modulo, "**": cst.Power, "@": cst.MatrixMultiply, "&": cst.BitAnd, "|": cst.BitOr,
                      "^": cst.BitXor, "<<": cst.LeftShift, ">>": cst.RightShift}
 _COMPARE_OPERATORS = {"<": cst.LessThan, "<=": cst.LessThanEqual, ">": cst.GreaterThan,
-                      ">=": cst.GreaterThanEqual, "==": cst.Equal, "!=": cst.NotEqual}
+                      ">=": cst.GreaterThanEqual, "==": cst.Equal, "!=": cst.NotEqual, "is": cst.Is}
 
 
 def binary(left: cst.BaseExpression, op, right: cst.BaseExpression) -> cst.BinaryOperation:
@@ -160,6 +160,12 @@ def compare(left: cst.BaseExpression, op: str, right: cst.BaseExpression) -> cst
     return cst.Comparison(left=operand(left, BITOR),
                           comparisons=[cst.ComparisonTarget(operator=_COMPARE_OPERATORS[op](),
                                                             comparator=operand(right, BITOR))])
+
+
+def boolean(left: cst.BaseExpression, op: str, right: cst.BaseExpression) -> cst.BooleanOperation:
+    """``left and right`` / ``left or right``, each side parenthesised where it binds more loosely."""
+    level, operator = (AND, cst.And()) if op == "and" else (OR, cst.Or())
+    return cst.BooleanOperation(left=operand(left, level), operator=operator, right=operand(right, level + 1))
 
 
 def negate(expr: cst.BaseExpression) -> cst.UnaryOperation:

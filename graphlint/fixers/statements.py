@@ -2,7 +2,7 @@
 a set of constants tested for membership -> a tuple, a loop's `else` without `break` -> the code after the loop,
 `with contextlib.nullcontext()` / `with ms._no_grad()` -> the block itself (with `ops.stop_gradient` for the latter),
 `(z := value)` -> `z = value` on the line before, a comprehension with several `for` clauses -> nested loops that
-append to a list (or fill a dict)."""
+append to a list (or fill a dict), a `match` on values -> an `if`/`elif` chain."""
 
 from __future__ import annotations
 
@@ -511,5 +511,75 @@ class ComprehensionToLoops(Fixer):
                                      f"`{collected}`" + (f" ({'; '.join(notes)})" if notes else ""))
 
 
+class MatchToIfChain(Fixer):
+    """`match s:` whose cases compare values (`case 1:`, `case 1 | 2:`, `case None:`, `case Color.RED:`, a
+    guard, a final `case _:`) -> `if s == 1: ... elif ...: ... else: ...` (safe: a value pattern compares with
+    `==`, None, True and False with `is`). A subject other than a name or attribute is computed once, first.
+    Patterns that capture or destructure are refused."""
+
+    rules = (statements_rules.MATCH_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "`match` on values -> an `if`/`elif` chain"
+
+    def plan(self, finding, context):
+        statement = finding.node
+        if not isinstance(statement, nodes.Match):
+            return None
+        node = context.find(statement)
+        if not isinstance(node, cst.Match):
+            return self.refuse(finding, "the `match` statement was not found")
+        prefix, subject = [], node.subject
+        if not isinstance(subject, (cst.Name, cst.Attribute)):
+            taken = set(getattr(statement.scope(), "locals", {})) | {
+                n.name for n in nodes_of_class(statement.scope(), nodes.Name)}
+            fresh = unused_name("subject", taken)
+            prefix, subject = [build.assign(fresh, subject)], build.name(fresh)
+        tests, bodies, fallback = [], [], None
+        for index, case in enumerate(node.cases):
+            test = _pattern_test(case.pattern, subject)
+            if isinstance(test, str):
+                return self.refuse(finding, f"`case` {index + 1}: {test}; write the `if` chain by hand")
+            if case.guard is not None:
+                test = case.guard if test is None else build.boolean(test, "and", case.guard)
+            if test is None:  # `case _:` (irrefutable: Python allows it only last)
+                fallback = case.body
+                break
+            tests.append(test)
+            bodies.append(case.body)
+        if not tests:
+            return self.refuse(finding, "the `match` has only a wildcard case")
+        chain = cst.Else(body=fallback) if fallback is not None else None
+        for test, body in reversed(list(zip(tests, bodies))):
+            chain = cst.If(test=build.standalone(test), body=body, orelse=chain)
+        chain = chain.with_changes(leading_lines=node.leading_lines)
+        if prefix:
+            prefix[0] = prefix[0].with_changes(leading_lines=node.leading_lines)
+            chain = chain.with_changes(leading_lines=())
+        return self.edit(finding, [(node, cst.FlattenSentinel(prefix + [chain]))],
+                         description=f"`match` with {len(node.cases)} case{'s' if len(node.cases) > 1 else ''} -> "
+                                     "an `if`/`elif` chain")
+
+
+def _pattern_test(pattern, subject):
+    """The condition a value pattern tests (None for the wildcard), or why there is none."""
+    if isinstance(pattern, cst.MatchValue):
+        return build.compare(subject, "==", pattern.value)
+    if isinstance(pattern, cst.MatchSingleton):
+        return build.compare(subject, "is", pattern.value)
+    if isinstance(pattern, cst.MatchAs) and pattern.pattern is None and pattern.name is None:
+        return None
+    if isinstance(pattern, cst.MatchOr):
+        tests = [_pattern_test(element.pattern, subject) for element in pattern.patterns]
+        if any(t is None or isinstance(t, str) for t in tests):
+            return "an alternative is not a value"
+        combined = tests[0]
+        for test in tests[1:]:
+            combined = build.boolean(combined, "or", test)
+        return combined
+    if isinstance(pattern, cst.MatchAs):
+        return "the pattern binds a name"
+    return f"a {type(pattern).__name__[5:].lower() or 'structural'} pattern destructures the subject"
+
+
 FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop(),
-          WithoutContextManager(), HoistAssignmentExpression(), ComprehensionToLoops())
+          WithoutContextManager(), HoistAssignmentExpression(), ComprehensionToLoops(), MatchToIfChain())
