@@ -29,7 +29,7 @@ def expressions(draw, depth=2):
 @st.composite
 def statements(draw):
     kind = draw(st.sampled_from(["augassign", "del", "import", "is", "select", "loop", "plain", "loop_definition",
-                                 "branch_definition", "no_grad"]))
+                                 "branch_definition", "no_grad", "walrus", "comprehension", "match"]))
     expr = draw(expressions())
     if kind == "augassign":
         return [f"{draw(st.sampled_from(['x', 'y']))} {draw(OPERATORS)}= {expr}  # keep"]
@@ -52,6 +52,12 @@ def statements(draw):
         return ["if x.shape[0] > 1:", f"    v = {expr}", "y = v"]
     if kind == "no_grad":
         return ["with ms._no_grad():", f"    y = {expr}"]
+    if kind == "walrus":
+        return [f"y = (z := {expr}) * z"]
+    if kind == "comprehension":
+        return [f"y = sum([{expr} for a in range(2) for b in (1, 2)])"]
+    if kind == "match":
+        return ["match x.ndim:", "    case 2 | 3:", f"        y = {expr}", "    case _:", "        y = x"]
     return [f"y = {expr}"]
 
 
