@@ -316,3 +316,19 @@ def test_readme_shell_commands_parse():
             if line.strip():
                 shlex.split(line, comments=True)
                 assert "..." not in line.split("#")[0], (section, line)
+
+
+def test_the_fix_table_lists_every_rule_a_fixer_rewrites():
+    """The README's "What `--fix` rewrites" table names each rule that has a fixer (ids or ranges like W5301-W5303)."""
+    from graphlint.fixers import FIXERS
+
+    with open(README, encoding="utf-8") as handle:
+        text = handle.read()
+    table = text.split("What `--fix` rewrites", 1)[1].split("\n\n", 2)[1]
+    listed = set()
+    for row in table.splitlines()[2:]:
+        cell = row.split("|")[1]
+        for part in re.findall(r"[EWI]\d{4}(?:-[EWI]\d{4})?", cell):
+            first, _, last = part.partition("-")
+            listed.update(f"{first[0]}{n}" for n in range(int(first[1:]), int((last or first)[1:]) + 1))
+    assert sorted(set(FIXERS) - listed) == []
