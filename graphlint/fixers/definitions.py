@@ -21,7 +21,16 @@ from graphlint.fixers.base import Fixer
 
 
 class _DefineFirst(Fixer):
-    keyword = ""
+    def plan(self, finding, context):
+        if finding.payload is None:
+            return None
+        name, values = finding.args.get("name", ""), context.values_of(finding)
+        if values is None or not name:
+            return self.refuse(finding, "the function's values could not be analysed")
+        return self._plan(finding, context, finding.payload.statement, name, values)
+
+    def _plan(self, finding, context, statement, name: str, values):  # pragma: no cover - abstract
+        raise NotImplementedError
 
     def _insert_before(self, finding, context, statement, name: str, safety: FixSafety, where: str):
         node = context.find(statement)
@@ -43,18 +52,11 @@ class DefineBeforeIf(_DefineFirst):
     safety = FixSafety.UNSAFE
     description = "assign `None` before the `if`"
 
-    def plan(self, finding, context):
-        if finding.payload is None:
-            return None
-        name = finding.args.get("name", "")
-        values = context.values_of(finding)
-        statement = finding.payload.statement
+    def _plan(self, finding, context, statement, name, values):
         chain = [statement]
         while isinstance(chain[-1].parent, nodes.If) and chain[-1].parent.orelse == [chain[-1]]:
             chain.append(chain[-1].parent)  # an `elif`: the value goes before the whole chain
         top = chain[-1]
-        if values is None or not name:
-            return self.refuse(finding, "the function's values could not be analysed")
         runtime = next((link.test for link in reversed(chain) if values.tensor_origin(link.test)), None)
         if runtime is not None:
             return self.refuse(finding, f"`{_short(runtime)}` depends on Tensor values, so graph mode joins both "
@@ -82,15 +84,8 @@ class DefineBeforeLoop(_DefineFirst):
     safety = FixSafety.SAFE
     description = "assign `None` before the loop"
 
-    def plan(self, finding, context):
-        if finding.payload is None:
-            return None
-        loop = finding.payload.statement
-        name = finding.args.get("name", "")
-        values = context.values_of(finding)
+    def _plan(self, finding, context, loop, name, values):
         keyword = "for" if isinstance(loop, nodes.For) else "while"
-        if values is None or not name:
-            return self.refuse(finding, "the function's values could not be analysed")
         if isinstance(loop, nodes.While) and values.tensor_origin(loop.test):
             return self.refuse(finding, f"the `while` runs on a Tensor condition, so graph mode keeps it a loop "
                                         f"whose carry needs one kind: give `{name}` a value of the dtype and shape "
