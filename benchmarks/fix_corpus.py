@@ -22,8 +22,8 @@ The fixes for E5112 (a set in a membership test) and E5111 (a loop `else` withou
 day (22 -> 24), then the NumPy fix dropping a `Tensor(...)` around its result (the program that still failed
 STRICT: 25). Later, `name = None` before the `if` or loop that first assigns a name (E5801, E5802): 32/151;
 with the Tensor-bound loop rewrite registered for E5904 and the `nullcontext()` / `_no_grad()` blocks (E5106):
-35/151; with the walrus hoisted (E5108) and several-`for` comprehensions as loops (E5113): 38/151 = 25.2 %,
-broken 0, none changed but still failing.
+35/151; with the walrus hoisted (E5108), several-`for` comprehensions as loops (E5113) and `match` on values as
+an `if` chain (E5109): 39/151 = 25.8 %, broken 0, none changed but still failing.
 """
 
 from __future__ import annotations
