@@ -465,3 +465,13 @@ def test_a_match_on_values_becomes_an_if_chain_and_one_that_binds_names_is_refus
     _target, _original, report = _fixed_copy("match-in-graph/capture_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused] == [
         (13, "`case` 1: a tuple pattern destructures the subject; write the `if` chain by hand")]
+
+
+def test_a_lambda_in_a_for_body_becomes_a_nested_def_unless_it_has_defaults(tmp_path):
+    target, _original, report = _fixed_copy("lambda-in-for-loop/nested_def", tmp_path)
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert [(lines[a.line - 1].strip(), a.safety) for a in report.applied] == [
+        ("def scale(t):", "safe"), ("y = scale(y) + ops.Map()(step_fn, (y, x))[1]", "safe")]
+    _target, _original, report = _fixed_copy("lambda-in-for-loop/default_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused] == [
+        (11, "the lambda has default values, computed where it is written: write the `def` by hand")]

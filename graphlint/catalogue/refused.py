@@ -262,7 +262,8 @@ LAMBDA_IN_FOR_LOOP = Rule(
         "MindSpore 2.10 on `for _ in range(2)`: the same lambda before the loop, in a `while` loop, or as a nested "
         "`def` in the loop, compiles and gives PYNATIVE_MODE's result)."
     ),
-    fix="Move the lambda above the loop (it is the same function each step), or write a nested `def` in its place.",
+    fix="Move the lambda above the loop (it is the same function each step), or write a nested `def` in its place "
+        "(what `--fix` writes).",
     flagged=(
         diverges(
             """
@@ -276,6 +277,16 @@ LAMBDA_IN_FOR_LOOP = Rule(
             """,
             title="a lambda assigned in a `for` body",
             lines=5,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    for _ in range(2):
+                        def double(t):
+                            return t * 2
+                        y = double(y)
+                    return y
+            """,
         ),
         diverges(
             """
@@ -288,6 +299,16 @@ LAMBDA_IN_FOR_LOOP = Rule(
             """,
             title="a lambda passed to `ops.Map()` in a `for` body",
             lines=5,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    for _ in range(2):
+                        def step_fn(t):
+                            return t * 2
+                        y = ops.Map()(step_fn, (y, x))[0]
+                    return y
+            """,
         ),
     ),
     clean=(

@@ -10,9 +10,9 @@ registered by listing it here: a misspelt module is an import error.
 from __future__ import annotations
 
 from graphlint.catalogue.model import FixSafety, Rule
-from graphlint.fixers import branches, definitions, fallback, host_sync, inplace, loops, statements
+from graphlint.fixers import branches, definitions, fallback, host_sync, inplace, loops, refused, statements
 
-FIXER_MODULES = (statements, inplace, branches, definitions, loops, host_sync, fallback)
+FIXER_MODULES = (statements, inplace, branches, definitions, loops, host_sync, fallback, refused)
 FIXERS: dict[str, tuple] = {}  # rule id -> its fixers, in order
 for _module in FIXER_MODULES:
     for _fixer in _module.FIXERS:

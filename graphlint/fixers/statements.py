@@ -363,7 +363,7 @@ class HoistAssignmentExpression(Fixer):
             return None
         statement = walrus.statement()
         name = walrus.target.name
-        problem = _walrus_runs_once(walrus, statement)
+        problem = why_not_run_once(walrus, statement)
         if problem:
             return self.refuse(finding, f"the walrus {problem}: assign `{name}` where it runs (by hand)")
         earlier = _evaluated_before(walrus, statement)
@@ -384,8 +384,9 @@ class HoistAssignmentExpression(Fixer):
                              " (calls the statement makes before it now run after it)" if calls else ""))
 
 
-def _walrus_runs_once(walrus, statement) -> str:
-    """Why hoisting the walrus out of ``statement`` would change how often it runs ("" if it would not)."""
+def why_not_run_once(expr, statement) -> str:
+    """Why computing ``expr`` (a walrus, a comprehension, a lambda) on the line before ``statement`` would change
+    how often it runs ("" if it would not)."""
     if isinstance(statement, nodes.While):
         return "is in a `while` test, evaluated before every pass"
     if isinstance(statement, nodes.If) and isinstance(statement.parent, nodes.If) and statement.parent.orelse == [statement]:
@@ -393,7 +394,7 @@ def _walrus_runs_once(walrus, statement) -> str:
     if not isinstance(statement, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign, nodes.Expr, nodes.Return,
                                   nodes.If, nodes.For)):
         return f"is in a `{type(statement).__name__}` statement"
-    child, node = walrus, walrus.parent
+    child, node = expr, expr.parent
     while node is not None and node is not statement:
         if isinstance(node, (nodes.Lambda, nodes.Comprehension, nodes.ListComp, nodes.SetComp, nodes.DictComp,
                              nodes.GeneratorExp)):
@@ -447,7 +448,7 @@ class ComprehensionToLoops(Fixer):
         if not isinstance(comprehension, (nodes.ListComp, nodes.GeneratorExp, nodes.DictComp)):
             return None
         statement = comprehension.statement()
-        problem = _walrus_runs_once(comprehension, statement)
+        problem = why_not_run_once(comprehension, statement)
         if problem:
             return self.refuse(finding, f"the comprehension {problem}: write the loops where it runs (by hand)")
         node, inner = context.find(statement), context.find(comprehension, (cst.ListComp, cst.GeneratorExp,

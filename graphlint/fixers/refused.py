@@ -1,0 +1,62 @@
+"""Fixes for constructs MindSpore compiles wrongly or refuses: a lambda in a `for` body -> a nested `def`."""
+
+from __future__ import annotations
+
+import libcst as cst
+from astroid import nodes
+
+from graphlint.analysis.tree import nodes_of_class
+from graphlint.catalogue import refused as refused_rules
+from graphlint.catalogue.model import FixSafety
+from graphlint.fixers import build
+from graphlint.fixers.base import Fixer, replace_nodes, unused_name
+from graphlint.fixers.statements import why_not_run_once
+
+
+class LambdaToNestedDef(Fixer):
+    """`double = lambda t: t * 2` in a `for` body -> `def double(t): return t * 2` in its place; a lambda
+    passed straight to a call -> a `def` on the line before, passed by name. Measured with MindSpore 2.10: the
+    unrolled loop with a lambda in it makes the graph return None, with a nested `def` it returns PYNATIVE_MODE's
+    result. Safe: both make the same function each step, closing over the same names."""
+
+    rules = (refused_rules.LAMBDA_IN_FOR_LOOP,)
+    safety = FixSafety.SAFE
+    description = "lambda in a `for` body -> a nested `def`"
+
+    def plan(self, finding, context):
+        function = finding.node
+        if not isinstance(function, nodes.Lambda):
+            return None
+        if function.args.defaults or function.args.kw_defaults and any(function.args.kw_defaults):
+            return self.refuse(finding, "the lambda has default values, computed where it is written: write the "
+                                        "`def` by hand")
+        statement = function.statement()
+        node = context.find(statement)
+        lam = context.find(function)
+        line = context.statement_line(node) if node is not None and not isinstance(node, (cst.If, cst.For)) else node
+        if lam is None or line is None or (isinstance(line, cst.SimpleStatementLine) and len(line.body) != 1):
+            return self.refuse(finding, "the statement shares its line with others, or was not found")
+        named = isinstance(statement, nodes.Assign) and statement.value is function and len(statement.targets) == 1 \
+            and isinstance(statement.targets[0], nodes.AssignName)
+        if named:
+            name = statement.targets[0].name
+        else:
+            problem = why_not_run_once(function, statement)
+            if problem:
+                return self.refuse(finding, f"the lambda {problem}: write the `def` where it is made (by hand)")
+            scope = statement.scope()
+            taken = set(getattr(scope, "locals", {})) | {n.name for n in nodes_of_class(scope, nodes.Name)}
+            name = unused_name("step_fn", taken)
+        definition = cst.FunctionDef(name=cst.Name(name), params=lam.params,
+                                     body=cst.IndentedBlock(body=[build.returns(lam.body)]),
+                                     leading_lines=line.leading_lines)
+        if named:
+            replacement = cst.FlattenSentinel([definition])
+        else:
+            rest = replace_nodes(line, [(lam, build.name(name))]).with_changes(leading_lines=())
+            replacement = cst.FlattenSentinel([definition, rest])
+        return self.edit(finding, [(line, replacement)],
+                         description=f"lambda -> `def {name}(...)`" + ("" if named else " on the line before"))
+
+
+FIXERS = (LambdaToNestedDef(),)
