@@ -475,3 +475,12 @@ def test_a_lambda_in_a_for_body_becomes_a_nested_def_unless_it_has_defaults(tmp_
     _target, _original, report = _fixed_copy("lambda-in-for-loop/default_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused] == [
         (11, "the lambda has default values, computed where it is written: write the `def` by hand")]
+
+
+def test_a_class_in_graph_code_moves_to_module_level_unless_it_reads_the_function(tmp_path):
+    target, _original, report = _fixed_copy("class-def-in-graph/hoisted", tmp_path)
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert [(lines[a.line - 1], a.safety) for a in report.applied] == [("class Scale:", "safe")]
+    _target, _original, report = _fixed_copy("class-def-in-graph/closure_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused] == [
+        (10, "the class reads `k` of the function around it: pass them in instead (by hand)")]

@@ -337,6 +337,15 @@ CLASS_DEF_IN_GRAPH = Rule(
             error="Unsupported statement 'ClassDef'",
             title="nested `class`",
             lines=3,
+            fixed="""
+            class Scale:
+                factor = 2
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * Scale.factor
+            """,
         ),
     ),
     clean=(

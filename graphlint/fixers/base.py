@@ -27,7 +27,7 @@ CST_KINDS = {
     nodes.Name: (cst.Name,), nodes.BinOp: (cst.BinaryOperation,), nodes.FunctionDef: (cst.FunctionDef,),
     nodes.With: (cst.With,), nodes.NamedExpr: (cst.NamedExpr,), nodes.ListComp: (cst.ListComp,),
     nodes.GeneratorExp: (cst.GeneratorExp,), nodes.DictComp: (cst.DictComp,), nodes.Match: (cst.Match,),
-    nodes.Lambda: (cst.Lambda,),
+    nodes.Lambda: (cst.Lambda,), nodes.ClassDef: (cst.ClassDef,),
 }
 
 

@@ -304,23 +304,30 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
 
 def _line_map(source: str, target: str) -> dict[int, int]:
     """``{line of source: line of target}`` (0-based) for the lines of ``source`` found in ``target``: unchanged
-    lines map to themselves; in a block an edit rewrote, each line maps, in order, to the first line of what
-    replaced it that starts with the same word (`y = (z := x + 1) * z` to `y = z * z`, not to the hoisted
+    lines map to themselves; in a block an edit rewrote, a line found once in the new text maps there, the others,
+    in order, to the first line of what replaced it that starts with the same word (`y = (z := x + 1) * z` to `y = z * z`, not to the hoisted
     `z = x + 1`), or else to the line as far into the new block."""
     import difflib
 
     old, new = source.splitlines(), target.splitlines()
     mapping: dict[int, int] = {}
+    counts: dict[str, int] = {}
+    for number, text in enumerate(new):
+        counts[text.strip()] = counts.get(text.strip(), 0) + 1
+    unique = {text.strip(): number for number, text in enumerate(new) if counts[text.strip()] == 1}
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new).get_opcodes():
         if tag == "equal":
             mapping.update({i1 + k: j1 + k for k in range(i2 - i1)})
             continue
         floor = j1
         for index in range(i1, i2):
+            text = old[index].strip()
+            if text in unique:  # the same line once in the new text: moved there (`class Scale:` to module level)
+                mapping[index] = unique[text]
+                continue
             if j1 >= j2:
                 mapping[index] = min(j1, max(len(new) - 1, 0))  # deleted: the line that now follows
                 continue
-            text = old[index].strip()
             lead = _first_word(text)
             candidates = range(floor, min(j2, floor + 200))
             # the first line that starts the same way (`terms = ...`, `return ...`, `if ...`) is the statement

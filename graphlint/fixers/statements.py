@@ -2,7 +2,8 @@
 a set of constants tested for membership -> a tuple, a loop's `else` without `break` -> the code after the loop,
 `with contextlib.nullcontext()` / `with ms._no_grad()` -> the block itself (with `ops.stop_gradient` for the latter),
 `(z := value)` -> `z = value` on the line before, a comprehension with several `for` clauses -> nested loops that
-append to a list (or fill a dict), a `match` on values -> an `if`/`elif` chain."""
+append to a list (or fill a dict), a `match` on values -> an `if`/`elif` chain, a `class` in graph code -> module
+level."""
 
 from __future__ import annotations
 
@@ -582,5 +583,61 @@ def _pattern_test(pattern, subject):
     return f"a {type(pattern).__name__[5:].lower() or 'structural'} pattern destructures the subject"
 
 
+class HoistClassDef(Fixer):
+    """A `class` statement in graph code -> the same class at module level, just before the top-level statement
+    that holds the function. Safe when the class reads no name of the function around it and the function sets
+    no attribute of it (one class made at import then behaves as one made per call)."""
+
+    rules = (statements_rules.CLASS_DEF_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "move the `class` to module level"
+
+    def plan(self, finding, context):
+        inner = finding.node
+        if not isinstance(inner, nodes.ClassDef):
+            return None
+        function = inner.parent
+        if not isinstance(function, nodes.FunctionDef) or inner not in function.body:
+            return self.refuse(finding, "the class is defined under a condition or loop: move it by hand")
+        module = inner.root()
+        top = function
+        while not isinstance(top.parent, nodes.Module):
+            top = top.parent
+        if inner.name in module.locals:
+            return self.refuse(finding, f"module level already has a `{inner.name}`")
+        enclosing, scope = [], function  # the functions around the class: names it reads from them are closures
+        while isinstance(scope, (nodes.FunctionDef, nodes.Lambda)):
+            enclosing.append(scope)
+            scope = scope.parent.scope() if scope.parent is not None else None
+        free = sorted({n.name for n in nodes_of_class(inner, nodes.Name)
+                       if any(n.lookup(n.name)[0] is f for f in enclosing) and n.name != inner.name})
+        if free:
+            return self.refuse(finding, f"the class reads {', '.join(f'`{n}`' for n in free)} of the function "
+                                        "around it: pass them in instead (by hand)")
+        if inner.decorators is not None:
+            return self.refuse(finding, "the class is decorated: its decorators would run at import")
+        if any(isinstance(n.expr, nodes.Name) and n.expr.name == inner.name
+               for n in nodes_of_class(function, nodes.AssignAttr)):
+            return self.refuse(finding, f"the function sets attributes of `{inner.name}`: one class made at import "
+                                        "would keep them between calls")
+        class_node, top_node = context.find(inner, (cst.ClassDef,)), context.find(top, (cst.ClassDef, cst.FunctionDef))
+        if class_node is None or top_node is None:
+            return self.refuse(finding, "the class or the statement holding it was not found")
+        blank = [line for line in top_node.leading_lines if line.comment is None] or [cst.EmptyLine(), cst.EmptyLine()]
+        moved = class_node.with_changes(leading_lines=list(blank) + [line for line in class_node.leading_lines
+                                                                     if line.comment is not None])
+        replacements = [(class_node, cst.RemovalSentinel.REMOVE)]
+        block = context.parent(class_node)
+        siblings = list(getattr(block, "body", ()))
+        if siblings and siblings[0] is class_node and len(siblings) > 1:  # no blank line left at the body's top
+            following = siblings[1]
+            replacements.append((following, following.with_changes(
+                leading_lines=[line for line in following.leading_lines if line.comment is not None])))
+        shrunk = replace_nodes(top_node, replacements)
+        return self.edit(finding, [(top_node, cst.FlattenSentinel([moved, shrunk]))],
+                         description=f"move `class {inner.name}` to module level, before `{top.name}`")
+
+
 FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop(),
-          WithoutContextManager(), HoistAssignmentExpression(), ComprehensionToLoops(), MatchToIfChain())
+          WithoutContextManager(), HoistAssignmentExpression(), ComprehensionToLoops(), MatchToIfChain(),
+          HoistClassDef())
