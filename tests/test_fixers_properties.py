@@ -29,7 +29,8 @@ def expressions(draw, depth=2):
 @st.composite
 def statements(draw):
     kind = draw(st.sampled_from(["augassign", "del", "import", "is", "select", "loop", "plain", "loop_definition",
-                                 "branch_definition", "no_grad", "walrus", "comprehension", "match"]))
+                                 "branch_definition", "no_grad", "walrus", "comprehension", "match", "lambda_in_loop",
+                                 "class_def"]))
     expr = draw(expressions())
     if kind == "augassign":
         return [f"{draw(st.sampled_from(['x', 'y']))} {draw(OPERATORS)}= {expr}  # keep"]
@@ -56,6 +57,10 @@ def statements(draw):
         return [f"y = (z := {expr}) * z"]
     if kind == "comprehension":
         return [f"y = sum([{expr} for a in range(2) for b in (1, 2)])"]
+    if kind == "lambda_in_loop":
+        return ["for k in range(2):", "    f = lambda t: t * 2", f"    x = f({expr})"]
+    if kind == "class_def":
+        return ["class Holder:", "    factor = 2", "y = y * Holder.factor"]
     if kind == "match":
         return ["match x.ndim:", "    case 2 | 3:", f"        y = {expr}", "    case _:", "        y = x"]
     return [f"y = {expr}"]
