@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import sys
 
-from graphlint.analysis.kinds import BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NUMPY, OBJECT, STR, TUPLE, UNKNOWN
+from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NONE, NUMPY, OBJECT, STR, TENSOR, TUPLE,
+                                      UNKNOWN)
 
 MEASURED_WITH = "2.10.0"  # the MindSpore release the hand-made tables below were measured with
 
@@ -296,6 +297,9 @@ CONTEXTMANAGER_DECORATORS = frozenset({"contextlib.contextmanager"})
 # `ops.stop_gradient` on what the block computes has the same effect on gradients).
 NULL_CONTEXT_MANAGERS = frozenset({"contextlib.nullcontext"})
 NO_GRAD_CONTEXT_MANAGERS = REJECTED_CONTEXT_MANAGERS
+# Value kinds `ops.stop_gradient` takes and stops gradients through (measured in both modes: Tensors, tuples, lists
+# and dicts of them, None and numbers; a plain object comes back unchanged, its Tensors still tracked).
+STOP_GRADIENT_KINDS = frozenset({TENSOR, TUPLE, LIST, DICT, NONE, INT, FLOAT, BOOL})
 # Class decorators known not to turn a class into a jit_class.
 HARMLESS_CLASS_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering", "typing.final"})
 ENUM_BASES = frozenset({"enum.Enum", "enum.Flag"})

@@ -236,6 +236,14 @@ class FunctionValues:
         self._solve()
 
     # -- queries built on the values --------------------------------------------------------------------
+    def decided_while_compiling(self, test) -> bool:
+        """``test`` is a Python value of known kind that MindSpore's type inference computes (a shape, `arg is
+        None`, a constant), so only one branch of an `if` on it is typed; not a run-time value, nor one of
+        unknown kind (measured: a name set to None before such an `if` compiles, before a Tensor one it does
+        not join)."""
+        value = self.value(test)
+        return bool(value.kinds) and not value.var and not value.kinds & {TENSOR, UNKNOWN}
+
     def tensor_origin(self, test) -> str | None:
         """What makes ``test`` a Tensor value decided when the graph runs, or None (see provenance)."""
         from graphlint.analysis.provenance import tensor_origin

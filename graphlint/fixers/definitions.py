@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 from astroid import nodes
 
-from graphlint.analysis.kinds import RANGE, TENSOR, UNKNOWN
+from graphlint.analysis.kinds import RANGE
 from graphlint.catalogue import branches as branches_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
@@ -62,7 +62,7 @@ class DefineBeforeIf(_DefineFirst):
             return self.refuse(finding, f"`{_short(runtime)}` depends on Tensor values, so graph mode joins both "
                                         f"branches and `{name}` needs a value of the same dtype and shape in each: "
                                         "assign it in every branch (by hand)")
-        unsure = next((link.test for link in reversed(chain) if not _decided_while_compiling(values, link.test)), None)
+        unsure = next((link.test for link in reversed(chain) if not values.decided_while_compiling(link.test)), None)
         if unsure is not None:  # None joins no Tensor: only a condition inference evaluates may leave it there
             return self.refuse(finding, f"cannot tell whether `{_short(unsure)}` depends on Tensor values (if it "
                                         f"does, `{name}` needs a value of the same dtype and shape in each branch)")
@@ -90,7 +90,7 @@ class DefineBeforeLoop(_DefineFirst):
             return self.refuse(finding, f"the `while` runs on a Tensor condition, so graph mode keeps it a loop "
                                         f"whose carry needs one kind: give `{name}` a value of the dtype and shape "
                                         "the body assigns before the loop (by hand)")
-        if isinstance(loop, nodes.While) and not _decided_while_compiling(values, loop.test):
+        if isinstance(loop, nodes.While) and not values.decided_while_compiling(loop.test):
             return self.refuse(finding, f"cannot tell whether `{_short(loop.test)}` depends on Tensor values (if it "
                                         f"does, the loop is compiled as one and `{name}` needs a value of the body's "
                                         "dtype and shape before it)")
@@ -106,13 +106,6 @@ class DefineBeforeLoop(_DefineFirst):
                                         "this loop would reset it on every pass, and this loop may not assign it")
         return self._insert_before(finding, context, loop, name, FixSafety.SAFE if sure else FixSafety.UNSAFE,
                                    f"`{keyword}`")
-
-
-def _decided_while_compiling(values, test) -> bool:
-    """The condition is a Python value type inference computes (a shape, `arg is None`, a constant), not one
-    known only when the graph runs or of unknown kind."""
-    value = values.value(test)
-    return bool(value.kinds) and not value.var and not value.kinds & {TENSOR, UNKNOWN}
 
 
 def _runs_at_least_once(values, loop) -> bool:

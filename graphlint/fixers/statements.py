@@ -11,7 +11,7 @@ import libcst as cst
 from astroid import nodes
 
 from graphlint.analysis import api
-from graphlint.analysis.kinds import DICT, LIST, NONE, SCALARS, TENSOR, TUPLE, UNKNOWN
+from graphlint.analysis.kinds import SCALARS, TENSOR, UNKNOWN
 from graphlint.analysis.tree import nodes_of_class, walk
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
@@ -297,9 +297,9 @@ class WithoutContextManager(Fixer):
                         kinds.add(TENSOR)  # a number computed from Tensors is a Tensor in graph code
                 if kinds <= SCALARS:
                     continue  # a Python number carries no gradient
-                if not kinds <= _STOPPABLE | {UNKNOWN}:
+                if not kinds <= api.STOP_GRADIENT_KINDS | {UNKNOWN}:
                     return self.refuse(finding, f"`{name}`, which the block assigns and later code reads, may be a "
-                                                f"{'/'.join(sorted(kinds - _STOPPABLE - {UNKNOWN}))}: "
+                                                f"{'/'.join(sorted(kinds - api.STOP_GRADIENT_KINDS - {UNKNOWN}))}: "
                                                 "`ops.stop_gradient` would not stop the gradients it holds")
                 stopped.append(name)
                 if UNKNOWN in kinds:
@@ -320,10 +320,6 @@ class WithoutContextManager(Fixer):
         imports = [ops_import] if qualified not in api.NULL_CONTEXT_MANAGERS and ops_import else []
         return self.edit(finding, [(node, cst.FlattenSentinel(statements))], imports=imports, safety=safety,
                          description=description)
-
-
-# What `ops.stop_gradient` takes and stops gradients through (measured: Tensors, tuples, lists and dicts of them).
-_STOPPABLE = frozenset({TENSOR, TUPLE, LIST, DICT, NONE}) | SCALARS
 
 
 def _assigned_in(statement) -> dict[str, list]:
