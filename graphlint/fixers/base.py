@@ -213,6 +213,15 @@ class FixContext:
         parent = self.parent(small)
         return parent if isinstance(parent, cst.SimpleStatementLine) else None
 
+    def own_line(self, statement: nodes.NodeNG) -> cst.CSTNode | None:
+        """The libcst statement to put code before an astroid statement with: an `if` or `for` itself, or the
+        line of a simple statement that is alone on it (None otherwise, or when not found)."""
+        node = self.find(statement)
+        if node is None or isinstance(node, (cst.If, cst.For)):
+            return node
+        line = self.statement_line(node)
+        return line if line is not None and len(line.body) == 1 else None
+
     def code(self, node: cst.CSTNode) -> str:
         return self.tree.code_for_node(node)
 

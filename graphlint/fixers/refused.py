@@ -31,10 +31,8 @@ class LambdaToNestedDef(Fixer):
             return self.refuse(finding, "the lambda has default values, computed where it is written: write the "
                                         "`def` by hand")
         statement = function.statement()
-        node = context.find(statement)
-        lam = context.find(function)
-        line = context.statement_line(node) if node is not None and not isinstance(node, (cst.If, cst.For)) else node
-        if lam is None or line is None or (isinstance(line, cst.SimpleStatementLine) and len(line.body) != 1):
+        lam, line = context.find(function), context.own_line(statement)
+        if lam is None or line is None:
             return self.refuse(finding, "the statement shares its line with others, or was not found")
         named = isinstance(statement, nodes.Assign) and statement.value is function and len(statement.targets) == 1 \
             and isinstance(statement.targets[0], nodes.AssignName)

@@ -368,9 +368,8 @@ class HoistAssignmentExpression(Fixer):
             earlier.append(statement.target)  # `z += (z := 2)` reads `z` before the value
         if any(getattr(n, "name", None) == name and isinstance(n, (nodes.Name, nodes.AssignName)) for n in earlier):
             return self.refuse(finding, f"the statement reads `{name}` before the walrus sets it")
-        node, inner = context.find(statement), context.find(walrus)
-        line = context.statement_line(node) if not isinstance(node, (cst.If, cst.For)) else node
-        if line is None or inner is None or (isinstance(line, cst.SimpleStatementLine) and len(line.body) != 1):
+        line, inner = context.own_line(statement), context.find(walrus)
+        if line is None or inner is None:
             return self.refuse(finding, "the statement shares its line with others, or was not found")
         hoisted = build.assign(name, inner.value, leading_lines=line.leading_lines)
         rewritten = replace_nodes(line, [(inner, build.name(name))]).with_changes(leading_lines=())
@@ -448,14 +447,13 @@ class ComprehensionToLoops(Fixer):
         problem = why_not_run_once(comprehension, statement)
         if problem:
             return self.refuse(finding, f"the comprehension {problem}: write the loops where it runs (by hand)")
-        node, inner = context.find(statement), context.find(comprehension, (cst.ListComp, cst.GeneratorExp,
-                                                                           cst.DictComp))
+        inner = context.find(comprehension, (cst.ListComp, cst.GeneratorExp, cst.DictComp))
         if inner is None and isinstance(comprehension.parent, nodes.Call) and comprehension.parent.args == [comprehension]:
             call = context.find(comprehension.parent)  # `sum(t for t in ...)`: Python's span includes the call's `(`
             if isinstance(call, cst.Call) and len(call.args) == 1 and isinstance(call.args[0].value, cst.GeneratorExp):
                 inner = call.args[0].value
-        line = context.statement_line(node) if not isinstance(node, (cst.If, cst.For)) else node
-        if line is None or inner is None or (isinstance(line, cst.SimpleStatementLine) and len(line.body) != 1):
+        line = context.own_line(statement)
+        if line is None or inner is None:
             return self.refuse(finding, "the statement shares its line with others, or was not found")
         clauses = []
         clause = inner.for_in
