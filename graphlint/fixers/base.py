@@ -141,9 +141,11 @@ class FixContext:
     one position-tracking code generation (libcst's PositionProvider, without MetadataWrapper's tree copy and
     batched visit), parents from a walk over the nodes' fields, each computed on first use."""
 
-    def __init__(self, text: str, analysis=None, info=None):
+    def __init__(self, text: str, analysis=None, info=None, tree: cst.Module | None = None):
+        """``tree``: the libcst tree of ``text`` when the caller has it (the tree an edit produced, whose code
+        is ``text``); parsed from ``text`` otherwise."""
         self.text = text
-        self.tree = cst.parse_module(text)
+        self.tree = tree if tree is not None else cst.parse_module(text)
         self.lines = text.splitlines(keepends=True)
         self.analysis = analysis
         self.info = info
@@ -404,6 +406,13 @@ def apply_edits(context: FixContext, edits: list[Edit]) -> tuple[str, list[Edit]
 
     Of two overlapping edits the inner one goes first and the outer one is deferred to the next round, where
     it is planned again on the new text (drop `.item()` in a condition, then rewrite the `if`)."""
+    tree, applied, deferred = edit_tree(context, edits)
+    return tree.code, applied, deferred
+
+
+def edit_tree(context: FixContext, edits: list[Edit]) -> tuple[cst.Module, list[Edit], list[Edit]]:
+    """:func:`apply_edits`, giving the edited tree (whose code is the new text) instead of its code: the fix
+    driver plans the next round on it rather than parsing the text it generates again."""
     applied: list[Edit] = []
     deferred: list[Edit] = []
     claimed: list[tuple[tuple[int, int], tuple[int, int]]] = []
@@ -442,7 +451,7 @@ def apply_edits(context: FixContext, edits: list[Edit]) -> tuple[str, list[Edit]
     imports = {item for edit in applied for item in edit.imports}
     if imports:
         tree = _add_imports(tree, sorted(imports, key=lambda i: (i[0], i[1] or "", i[2] or "")))
-    return tree.code, applied, deferred
+    return tree, applied, deferred
 
 
 def _insert_after_imports(tree: cst.Module, statements: list[cst.CSTNode]) -> cst.Module:

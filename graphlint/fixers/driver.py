@@ -11,7 +11,7 @@ from graphlint.catalogue.model import FixSafety
 from graphlint.config import Config
 from graphlint.files import WriteRefused, unified_diff, write_atomic
 from graphlint.fixers import fixers_for
-from graphlint.fixers.base import Edit, FixContext, Refusal, apply_edits
+from graphlint.fixers.base import Edit, FixContext, Refusal, apply_edits, edit_tree
 from graphlint.lint import LintResult, lint_paths
 from graphlint.runner import Finding
 
@@ -190,6 +190,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
     waiting: dict[tuple, Refused] = {}  # refusals put off to the next round, reported if it never decides them
     analysis, info = lint.analysis, lint.analysis.project.info(source.module)
     round_text = text
+    tree = None  # the libcst tree of `text` when the last round's edits produced it
 
     def note_origins():  # what this round added refers to the text the round started from
         for item in outcome.applied + outcome.refused:
@@ -202,7 +203,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
         if not any(keys[id(f)] not in settled and fixers_for(f.rule) for f in findings):
             break  # every finding left was planned before (or has no fixer): no need to parse the text again
         try:
-            context = FixContext(text, analysis, info)
+            context = FixContext(text, analysis, info, tree)
         except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can: leave the file
             outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, f"libcst cannot parse the file: {exc}",
                                            column=f.column)
@@ -249,7 +250,8 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
         if not edits:
             break
         try:
-            new_text, applied, _deferred = apply_edits(context, edits)
+            edited, applied, _deferred = edit_tree(context, edits)
+            new_text = edited.code
         except Exception as exc:  # noqa: BLE001 - a bad edit must not stop the run for other files
             for edit in edits:
                 settled.add(keys[id(edit.finding)])
@@ -267,8 +269,11 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
             continue
         validations, blocked = {}, {}
         if validate:
+            generated = new_text
             new_text, applied, validations, blocked = _validated(path, text, context, applied, config, outcome,
                                                                  settled, keys)
+            if new_text != generated:  # validation dropped edits: the next round parses what it kept
+                edited = None
         for edit in applied:
             settled.add(keys[id(edit.finding)])
             outcome.applied.append(Applied(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
@@ -278,7 +283,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
                                            edit.applicability.value))
         if new_text == text:
             break
-        text = new_text
+        text, tree = new_text, edited
         relinted = yield (path, text)
         if isinstance(relinted, SourceProblem):  # pragma: no cover - guarded by _parse_problem
             outcome.error = f"re-linting the fixed text failed: {relinted}"
