@@ -106,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="glob patterns of files or folders to skip, comma separated")
     speed = parser.add_argument_group("speed")
     speed.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
-                       help="check in N processes sharing the parsed project (default and 0: one per core)")
+                       help="check (and --fix, without --validate) in N processes sharing the parsed project "
+                            "(default and 0: one per core)")
     speed.add_argument("--no-cache", action="store_true",
                        help="do not read or write the result cache (.graphlint_cache; GRAPHLINT_NO_CACHE=1 too)")
     speed.add_argument("--cache-dir", metavar="DIR",
@@ -438,11 +439,15 @@ def _fix(args, config, paths, progress, color) -> int:
     from graphlint.lint import reporting_progress
     from graphlint.report import RENDERERS, RenderOptions, summary_line
 
+    from graphlint.parallel import default_jobs
+
     fmt = _format(config)
+    want_fixes = not args.diff and (_summarise(args, fmt) or fmt in ("full", "json"))
     try:
         with reporting_progress(progress, "fixing and validating" if args.validate else "fixing"):
             report = fix_paths(paths, config, unsafe=args.unsafe_fixes, validate=args.validate,
-                               write=args.fix and not args.diff)
+                               write=args.fix and not args.diff, jobs=args.jobs or default_jobs(),
+                               fix_markers=want_fixes)
     finally:
         progress.close()
     for problem in report.lint.problems:
@@ -452,8 +457,7 @@ def _fix(args, config, paths, progress, color) -> int:
         for outcome in changed:
             sys.stdout.write(unified_diff(outcome.path, outcome.before, outcome.after))
     else:
-        options = RenderOptions(color=color, fixes=_remaining_fixes(report) if _summarise(args, fmt) or
-                                fmt in ("full", "json") else {})
+        options = RenderOptions(color=color, fixes=report.remaining_fixes or {})
         if fmt == "full":  # the lines as --fix left them
             options.texts = _texts_of(report.lint, {**{p: s.text for p, s in report.lint.sources.items()},
                                                     **{f.path: f.after for f in report.files}})
@@ -468,26 +472,6 @@ def _fix(args, config, paths, progress, color) -> int:
     if args.diff:
         return EXIT_FINDINGS if changed and not args.exit_zero else EXIT_CLEAN
     return EXIT_FINDINGS if report.remaining and not args.exit_zero else EXIT_CLEAN
-
-
-def _remaining_fixes(report) -> dict:
-    """Fix availability of the findings --fix left (the unsafe ones without --unsafe-fixes, say)."""
-    from graphlint.session import fix_availability
-
-    session = report.lint.session
-    if session is None:
-        return {}
-    by_path: dict[str, list] = {}
-    for finding in report.remaining:
-        by_path.setdefault(finding.path, []).append(finding)
-    fixes = {}
-    for path, findings in by_path.items():
-        source = report.lint.sources.get(path)
-        if source is None or source.module is None:
-            continue
-        info = session.project.info(source.module)
-        fixes.update(fix_availability(session.analysis, info, findings, source.text))
-    return fixes
 
 
 def _place(item) -> str:

@@ -52,6 +52,11 @@ def lint_discovered(files, problems, config: Config, *, config_for=None, jobs: i
 _REPORTING = None  # (progress, phase of the re-lints) while reporting_progress is active
 
 
+def current_progress():
+    """The progress that :func:`reporting_progress` shows, if any."""
+    return _REPORTING[0] if _REPORTING is not None else None
+
+
 @contextmanager
 def reporting_progress(progress, phase: str = "fixing"):
     """Show ``progress`` for the lint runs started in the block (by the fix driver, say), and keep it moving

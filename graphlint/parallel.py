@@ -36,7 +36,7 @@ def worth_it(session, work, jobs: int) -> bool:
     return sum(1 for _shown, info in work if session.analysis.graph_functions(info)) >= 2 * jobs
 
 
-def _cost(session, info) -> int:
+def cost(session, info) -> int:
     """Work estimate of a module: the lines of its graph functions (modules without graph code are cheap)."""
     total = 0
     for graph in session.analysis.graph_functions(info):
@@ -45,16 +45,11 @@ def _cost(session, info) -> int:
     return total
 
 
-def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = False) -> list:
-    """``[(findings, fixes, problem)]`` for ``work`` (``[(shown path, ModuleInfo)]``), as
-    :meth:`LintSession.check_module` gives them, computed in ``jobs`` processes."""
-    import multiprocessing
+def neighbour_chunks(session, work, jobs: int, costs: list[int]) -> list[list[int]]:
+    """Indexes of ``work`` cut into runs of neighbours (in path order) of about equal cost, a few per process.
 
-    context = multiprocessing.get_context("fork")
-    costs = [_cost(session, info) for _shown, info in work]
-    # Modules next to each other (in path order) mostly import the same helpers and bases, whose facts the
-    # analysis computes lazily: a process that checks a run of neighbours computes them once. The work is cut
-    # into runs of neighbours of about equal cost, a few per process, claimed from a shared counter.
+    Modules next to each other mostly import the same helpers and bases, whose facts the analysis computes
+    lazily: a process that checks a run of neighbours computes them once."""
     order = sorted(range(len(work)), key=lambda i: work[i][0])
     chunks: list[list[int]] = [[]]
     budget = max(1, sum(costs) // (jobs * CHUNKS_PER_JOB))
@@ -65,9 +60,74 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
             spent = 0
         chunks[-1].append(index)
         spent += costs[index]
+    return chunks
+
+
+def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = False) -> list:
+    """``[(findings, fixes, problem)]`` for ``work`` (``[(shown path, ModuleInfo)]``), as
+    :meth:`LintSession.check_module` gives them, computed in ``jobs`` processes."""
+    costs = [cost(session, info) for _shown, info in work]
+    chunks = neighbour_chunks(session, work, jobs, costs)
+
+    def check(indexes):
+        return {index: session.check_module(*work[index], fix_markers) for index in indexes}
+
+    outcomes = run_chunks(chunks, jobs, check, _check_record, _check_from_record, progress,
+                          primer=primer(costs), label=lambda index: work[index][0],
+                          before_fork=_import_fixers if fix_markers else None)
+    return [outcomes[index] for index in range(len(work))]
+
+
+def _check_record(outcome):
+    findings, fixes, problem = outcome
+    if problem:
+        return ("problem", [], problem)
+    return ("ok", [finding_to_record(f, fixes.get(id(f))) for f in findings], "")
+
+
+def _check_from_record(record):
+    status, found, problem = record
+    if status != "ok":
+        return [], {}, problem
+    findings, fixes = [], {}
+    for item in found:
+        finding, fix = finding_from_record(item)
+        findings.append(finding)
+        if fix:
+            fixes[id(finding)] = fix
+    return findings, fixes, ""
+
+
+def _import_fixers() -> None:
+    import graphlint.fixers.base  # noqa: F401 - libcst and the fixers: imported once, before the fork
+
+
+def primer(costs: list[int]) -> int | None:
+    """The cheapest index with graph code: run before forking (see :func:`run_chunks`)."""
+    return min((i for i, c in enumerate(costs) if c > 0), key=lambda i: costs[i], default=None)
+
+
+def run_chunks(chunks: list[list[int]], jobs: int, run, to_record, from_record, progress=None, *,
+               primer: int | None = None, label=str, before_fork=None) -> dict:
+    """``{index: run([index, ...])[index]}`` over every chunk of indexes, in ``jobs`` processes.
+
+    ``run`` takes a chunk and gives ``{index: outcome}``; the parent keeps the outcomes of the chunks it runs
+    itself, workers send theirs as ``to_record(outcome)`` (picklable), read back with ``from_record``. Workers
+    are forked, so they inherit everything the parent holds (the project, its analysis) copy-on-write, and
+    take chunks from a shared counter, as the parent does. A worker that dies (or fails on a chunk) is not
+    fatal: the parent runs what it had taken.
+
+    Facts of the whole project (which Cells are sub-cells of others, host-side changes, ...) are computed
+    lazily by the first module that needs them: ``primer``, a small index, is run before forking so that the
+    workers inherit them instead of each computing them again."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    chunks = [list(chunk) for chunk in chunks]
+    total = sum(len(chunk) for chunk in chunks)
     counter = context.Value("i", 0)
 
-    def claim(worker: int):
+    def claim():
         with counter.get_lock():
             position = counter.value
             if position >= len(chunks):
@@ -75,60 +135,45 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
             counter.value = position + 1
         return chunks[position]
 
-    outcomes: dict[int, tuple] = {}
-    # Facts of the whole project (which Cells are sub-cells of others, host-side changes, ...) are computed
-    # lazily by the first module that needs them: check a small module with graph code before forking, so
-    # the workers inherit them instead of each computing them again.
-    primer = min((i for i in order if costs[i] > 0), key=lambda i: costs[i], default=None)
+    outcomes: dict[int, object] = {}
     if primer is not None:
         for chunk in chunks:
             if primer in chunk:
                 chunk.remove(primer)
-        outcomes[primer] = session.check_module(*work[primer], fix_markers)
+        outcomes.update(run([primer]))
         if progress is not None:
-            progress.update(1, detail=work[primer][0])
-    if fix_markers:
-        import graphlint.fixers.base  # noqa: F401 - libcst and the fixers: imported once, before the fork
+            progress.update(1, detail=label(primer))
+    if before_fork is not None:
+        before_fork()
 
     workers = []
     with frozen_for_fork():
-        for number in range(1, jobs):
+        for _number in range(1, jobs):
             reader, writer = context.Pipe(duplex=False)
             pid = os.fork()
             if pid == 0:  # pragma: no cover - runs in the worker
-                _worker(session, work, claim, number, reader, writer, fix_markers)
+                _worker(run, to_record, claim, reader, writer)
             writer.close()
             workers.append((pid, reader))
     try:
-        done = 0
+        done = len(outcomes)
         while True:
-            chunk = claim(0)
+            chunk = claim()
             if chunk is None:
                 break
-            for index in chunk:
-                shown, info = work[index]
-                outcomes[index] = session.check_module(shown, info, fix_markers)
-                done += 1
-                if progress is not None:  # what the parent did, and the runs the workers took
-                    progress.update(min(len(work), max(done, len(work) * counter.value // len(chunks))),
-                                    detail=shown)
+            outcomes.update(run(chunk))
+            done += len(chunk)
+            if progress is not None:  # what the parent did, and the runs the workers took
+                progress.update(min(total, max(done, total * counter.value // max(1, len(chunks)))),
+                                detail=label(chunk[-1]) if chunk else "")
         for pid, reader in workers:
             try:
                 records = reader.recv()
             except (EOFError, OSError, pickle.UnpicklingError):
-                records = []
+                records = {}
             reader.close()
-            for index, status, found, problem in records:
-                if status != "ok":
-                    outcomes[index] = ([], {}, problem)
-                    continue
-                findings, fixes = [], {}
-                for record in found:
-                    finding, fix = finding_from_record(record)
-                    findings.append(finding)
-                    if fix:
-                        fixes[id(finding)] = fix
-                outcomes[index] = (findings, fixes, "")
+            for index, record in records.items():
+                outcomes[index] = from_record(record)
             _reap(pid)
         workers = []
     finally:
@@ -138,35 +183,30 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
             except OSError:
                 pass
             _reap(pid)
-    for index, (shown, info) in enumerate(work):  # what a worker took but did not return (it died)
-        if index not in outcomes:
-            outcomes[index] = session.check_module(shown, info, fix_markers)
+    missing = [index for chunk in chunks for index in chunk if index not in outcomes]
+    if missing:  # what a worker took but did not return (it died, or failed on the chunk)
+        outcomes.update(run(missing))
     if progress is not None:
-        progress.update(len(work))
-    return [outcomes[index] for index in range(len(work))]
+        progress.update(total)
+    return outcomes
 
 
-def _worker(session, work, claim, number, reader, writer, fix_markers):  # pragma: no cover - in the worker
+def _worker(run, to_record, claim, reader, writer):  # pragma: no cover - in the worker
     status = 0
     try:
         reader.close()
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        records = []
+        records = {}
         while True:
-            chunk = claim(number)
+            chunk = claim()
             if chunk is None:
                 break
-            for index in chunk:
-                shown, info = work[index]
-                try:
-                    findings, fixes, problem = session.check_module(shown, info, fix_markers)
-                except Exception as exc:  # noqa: BLE001 - reported by the parent like any internal error
-                    records.append((index, "error", [], f"internal error: {type(exc).__name__}: {exc}"))
-                    continue
-                if problem:
-                    records.append((index, "problem", [], problem))
-                else:
-                    records.append((index, "ok", [finding_to_record(f, fixes.get(id(f))) for f in findings], ""))
+            try:
+                outcomes = run(chunk)
+            except Exception:  # noqa: BLE001 - the parent runs the chunk again, and reports what it raises
+                continue
+            for index, outcome in outcomes.items():
+                records[index] = to_record(outcome)
         writer.send(records)
         writer.close()
     except BaseException:  # noqa: BLE001 - whatever happens, never return into the parent's code

@@ -74,6 +74,8 @@ class LintSession:
                     problem = syntax_problem(text, path)
                     if problem:
                         self.problems.append(FileProblem(path, problem))
+                    else:
+                        self.project.unparsed.add(absolute)
                     continue
                 try:
                     source.module = parse(text, source.module_name, absolute)
@@ -198,26 +200,9 @@ class LintSession:
         result = LintResult(problems=self.problems, sources=self.sources, files=self.files, lines=self.lines,
                             session=self)
         with deep_recursion():
-            try:
-                _ = self.analysis.scope  # may load more files from disk (helpers they define)
-            except RecursionError:
-                first = next(iter(self.run_paths.values()), ".")
-                result.problems.append(FileProblem(first, "too deeply nested to analyse"))
+            work = self.work(result)
+            if work is None:
                 return result
-            work: list[tuple[str, ModuleInfo]] = []
-            for info in list(self.project.modules):
-                shown = self.run_paths.get(info.path)
-                if shown is None:
-                    continue  # a module read from disk for its helpers, not a file of the run
-                if shown not in self.sources:
-                    try:
-                        source = read_source(shown)
-                    except SourceProblem as exc:
-                        result.problems.append(FileProblem(shown, str(exc)))
-                        continue
-                    source.module = info.module
-                    self.sources[shown] = source
-                work.append((shown, info))
             if progress is not None:
                 progress.start("checking", len(work))
             from graphlint import parallel
@@ -239,6 +224,31 @@ class LintSession:
         result.findings.sort(key=lambda f: f.sort_key)
         return result
 
+    def work(self, result: LintResult) -> list[tuple[str, ModuleInfo]] | None:
+        """``[(shown path, ModuleInfo)]``: the run's modules to check, once the graph scope is found (None, the
+        problem added to ``result``, when the project is too deeply nested to analyse)."""
+        try:
+            _ = self.analysis.scope  # may load more files from disk (helpers they define)
+        except RecursionError:
+            first = next(iter(self.run_paths.values()), ".")
+            result.problems.append(FileProblem(first, "too deeply nested to analyse"))
+            return None
+        work: list[tuple[str, ModuleInfo]] = []
+        for info in list(self.project.modules):
+            shown = self.run_paths.get(info.path)
+            if shown is None:
+                continue  # a module read from disk for its helpers, not a file of the run
+            if shown not in self.sources:
+                try:
+                    source = read_source(shown)
+                except SourceProblem as exc:
+                    result.problems.append(FileProblem(shown, str(exc)))
+                    continue
+                source.module = info.module
+                self.sources[shown] = source
+            work.append((shown, info))
+        return work
+
     def check_module(self, shown: str, info: ModuleInfo, fix_markers: bool = False):
         """(findings, {id(finding): fix safety}, problem) of one run module."""
         try:
@@ -256,10 +266,11 @@ class LintSession:
         return [info.path for info in self.project.modules if os.path.isabs(info.path)]
 
 
-def fix_availability(analysis, info: ModuleInfo, findings, text: str) -> dict[int, str]:
+def fix_availability(analysis, info: ModuleInfo, findings, text: str, tree=None) -> dict[int, str]:
     """``{id(finding): "safe" | "unsafe" | "display-only"}`` for the findings a fixer would rewrite (or
     suggest a rewrite for) in the file as it is: the fix planner's first answer, as ``--fix`` would plan it.
-    Findings that their fixer refuses, or that no fixer handles, are absent."""
+    Findings that their fixer refuses, or that no fixer handles, are absent. ``tree``: the libcst tree of
+    ``text``, if the caller has it."""
     from graphlint.fixers import fixers_for
 
     fixable = [f for f in findings if fixers_for(f.rule)]
@@ -268,7 +279,7 @@ def fix_availability(analysis, info: ModuleInfo, findings, text: str) -> dict[in
     from graphlint.fixers.base import Edit, FixContext
 
     try:
-        context = FixContext(text, analysis, info)
+        context = FixContext(text, analysis, info, tree)
     except Exception:  # noqa: BLE001 - libcst cannot parse what Python can: no fix (as --fix would say)
         return {}
     context.findings = list(findings)

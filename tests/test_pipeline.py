@@ -89,3 +89,47 @@ def test_classmethod_called_on_the_class_binds_the_same():
                 return Net.helper(x)
         """)
     assert (8, "tensor-condition-control-flow") in [(f.line, f.rule.symbol) for f in lint_text(text, Config())]
+
+
+def test_fix_processes_keep_a_helper_with_the_graph_code_that_calls_it(tmp_path):
+    """--fix --jobs: a fix changes graph-function bodies, which the modules of their callers and helpers read,
+    so those modules go to one process; modules that share nothing balance the load."""
+    from graphlint.fixers.parallel import component_chunks
+    from graphlint.parallel import cost
+    from graphlint.results import LintResult
+    from graphlint.session import LintSession
+
+    files = {"pkg/__init__.py": "", "pkg/helpers.py": "from mindspore import ops\n\n\ndef scale(x):\n    return x * 2\n"}
+    for index in range(3):
+        files[f"pkg/user_{index}.py"] = textwrap.dedent(f"""\
+            from mindspore import nn
+            from pkg.helpers import scale
+
+
+            class User{index}(nn.Cell):
+                def construct(self, x):
+                    return scale(x)
+            """)
+    for index in range(3):
+        files[f"pkg/alone_{index}.py"] = textwrap.dedent(f"""\
+            from mindspore import nn
+
+
+            class Alone{index}(nn.Cell):
+                def construct(self, x):
+                    return x + {index}
+            """)
+    paths = []
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        paths.append(str(path))
+    session = LintSession(Config())
+    session.add_files(sorted(paths))
+    work = session.work(LintResult())
+    costs = [cost(session, info) for _shown, info in work]
+    chunks = component_chunks(session, work, 2, costs)
+    named = [sorted(os.path.basename(work[index][0]) for index in chunk) for chunk in chunks]
+    # the helper's group weighs most and goes first; the others fill the lighter process
+    assert named == [["helpers.py", "user_0.py", "user_1.py", "user_2.py"], ["alone_0.py", "alone_1.py", "alone_2.py"]]

@@ -7,6 +7,9 @@ container inputs) apply only to the top-level graph.
 
 from __future__ import annotations
 
+import ast
+import functools
+
 from astroid import nodes
 
 from graphlint.analysis import api
@@ -48,11 +51,17 @@ def _inner_cells(analysis) -> tuple[set[tuple[str, str]], set[str]]:
     def merge():
         inner: set[tuple[str, str]] = set()
         names: set[str] = set()
+        # The run's parsed modules, not those loaded from disk on the way (which ones are depends on what was
+        # checked before, in which process); the run's other files give their names from the text.
         for info in list(analysis.project.modules):
+            if info.from_disk:
+                continue
             module_inner, module_names = analysis.module_fact("inner-cells", info,
                                                               lambda i: _inner_cells_of(analysis.project, i))
             inner |= module_inner
             names |= module_names
+        for path in sorted(analysis.project.unparsed):
+            names |= _identifier_strings_in_file(path)
         return inner, names
 
     return analysis.project_fact("inner-cells", merge)
@@ -142,6 +151,33 @@ def _identifier_strings(module: nodes.Module) -> set[str]:
             stack.extend(node.get_children())
     return {const.value for const in nodes_of_class(module, nodes.Const)
             if isinstance(const.value, str) and const.value.isidentifier() and id(const) not in entries}
+
+
+@functools.lru_cache(maxsize=None)
+def _identifier_strings_in_file(path: str) -> frozenset[str]:
+    """:func:`_identifier_strings` of a file of the run that was not parsed with astroid (``ast`` is enough
+    for its constants, and cheap); nothing if it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    entries: set[int] = set()
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
+            if isinstance(node, ast.AugAssign) else []
+        if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            continue
+        stack = [node.value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, ast.Call):
+                continue
+            entries.add(id(item))
+            stack.extend(ast.iter_child_nodes(item))
+    return frozenset(node.value for node in ast.walk(tree)
+                     if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier()
+                     and id(node) not in entries)
 
 
 def _passed_parts(arg):

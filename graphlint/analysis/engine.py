@@ -88,7 +88,7 @@ class Analysis:
             old = self.project.by_path.get(self.project.normalise(path))
             graph_names = self._graph_function_names(old) if old is not None else set()
             if old is not None:
-                affected |= self._call_neighbours(old)
+                affected |= self.call_neighbours(old)
             info = self.project.replace(path, module) if module is not None else None
             if module is None and old is not None:
                 self.project.forget(path)
@@ -110,7 +110,7 @@ class Analysis:
         _ = self.scope  # the scope before the change (cheap to rediscover: references are cached per function)
         return {g.name for g in self._by_module.get(id(info.module), {}).values()}
 
-    def _call_neighbours(self, info: ModuleInfo) -> set[int]:
+    def call_neighbours(self, info: ModuleInfo) -> set[int]:
         """ids of the modules whose values depend on the graph code of ``info``: the modules of the graph
         functions that call its graph functions (transitively: return values flow up), and of the helpers that
         code calls (transitively: parameters flow down)."""

@@ -32,6 +32,7 @@ class ModuleInfo:
     functions: dict[str, nodes.FunctionDef] = field(default_factory=dict)
     classes: dict[str, nodes.ClassDef] = field(default_factory=dict)
     assigned: dict[str, nodes.NodeNG] = field(default_factory=dict)  # module-level NAME = value
+    from_disk: bool = False  # loaded when graph code needed something it defines, not a file of the run
 
     @classmethod
     def build(cls, module: nodes.Module, path: str) -> "ModuleInfo":
@@ -85,6 +86,10 @@ class Project:
         # ("a", "a.b", "a.b.c" for `import a.b.c`) -> the paths of the importing modules, and the exact names.
         self._imports_under: dict[str, set[str]] = {}
         self._imports_exactly: dict[str, set[str]] = {}
+        # Files of the run that were not parsed (they never mention MindSpore): graph code may load them
+        # later, but facts of the whole run read them from here, so that they do not depend on which
+        # modules happen to be loaded when they are computed (in which process, after which checks).
+        self.unparsed: set[str] = set()
 
     # -- registration -------------------------------------------------
     @staticmethod
@@ -180,6 +185,7 @@ class Project:
                     except SourceProblem:
                         continue
                     info = self.add(source.module, candidate)
+                    info.from_disk = True
                     self.by_name[dotted] = info
                     return info
         self._disk_misses.add(dotted)

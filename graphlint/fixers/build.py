@@ -68,7 +68,7 @@ def _multiline(expr: cst.BaseExpression) -> bool:
 def standalone(expr: cst.BaseExpression) -> cst.BaseExpression:
     """``expr`` moved to a place outside any brackets (a statement, a `while` test): an expression whose text
     spans lines is only valid inside brackets, so it gets its own."""
-    if _multiline(expr) and not getattr(expr, "lpar", None) and not isinstance(expr, _BRACKETED):
+    if not getattr(expr, "lpar", None) and not isinstance(expr, _BRACKETED) and _multiline(expr):
         return parens(expr)
     return expr
 

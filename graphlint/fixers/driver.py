@@ -54,10 +54,26 @@ class FileFix:
     error: str = ""
     # id(item) -> (the text its line was found in, that line)
     origins: dict = field(default_factory=dict, repr=False, compare=False)
+    tree: object = field(default=None, repr=False, compare=False)  # libcst tree of `after`, if the rounds made one
 
     @property
     def changed(self) -> bool:
         return self.after != self.before
+
+    # Sent from --jobs workers: origins are keyed by the items' ids, which unpickling changes; they travel
+    # keyed by the items' places in applied + refused.
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["tree"] = None  # libcst trees stay in the process that made them
+        items = self.applied + self.refused
+        state["origins"] = {place: self.origins[id(item)] for place, item in enumerate(items)
+                            if id(item) in self.origins}
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        items = self.applied + self.refused
+        self.origins = {id(items[place]): origin for place, origin in state["origins"].items()}
 
     def renumber(self, target: str) -> None:
         """Give every applied and refused item its line in ``target`` (the file as the user will have it): each
@@ -80,6 +96,7 @@ class FixReport:
     lint: LintResult
     files: list[FileFix] = field(default_factory=list)
     remaining: list[Finding] = field(default_factory=list)
+    remaining_fixes: dict | None = None  # id(finding left) -> fix safety, when asked (fix_paths' fix_markers)
 
     @property
     def applied(self) -> list[Applied]:
@@ -120,27 +137,55 @@ def _round_keys(findings: list[Finding], text: str) -> dict[int, tuple]:
 
 
 def fix_paths(paths, config: Config, *, unsafe: bool = False, validate: bool = False,
-              write: bool = True) -> FixReport:
+              write: bool = True, jobs: int = 1, fix_markers: bool = False) -> FixReport:
+    """``--fix`` on files and directories.
+
+    ``jobs`` > 1 lints and fixes in that many processes (not with ``validate``, which compiles with MindSpore
+    in this one): see :mod:`graphlint.fixers.parallel`. ``fix_markers`` fills ``report.remaining_fixes`` with
+    what a fixer would still do for the findings left (those unsafe without ``unsafe``, say)."""
     with deep_recursion():  # deep expressions, as in linting
-        return _fix_paths(paths, config, unsafe=unsafe, validate=validate, write=write)
+        return _fix_paths(paths, config, unsafe=unsafe, validate=validate, write=write, jobs=jobs,
+                          fix_markers=fix_markers)
 
 
-def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bool) -> FixReport:
-    lint = lint_paths(paths, config)
-    report = FixReport(lint=lint)
-    by_path: dict[str, list[Finding]] = {}
-    for finding in lint.findings:
-        by_path.setdefault(finding.path, []).append(finding)
-    runs = {}
-    for path, findings in by_path.items():
-        if path not in lint.sources or not any(fixers_for(f.rule) for f in findings):
-            report.remaining.extend(findings)
-            continue
-        runs[path] = _fix_file(path, lint, findings, config, unsafe, validate)
-    results = _run_in_rounds(runs, lint.session)
-    for path in runs:
-        outcome, remaining = results[path]
+def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bool, jobs: int,
+               fix_markers: bool) -> FixReport:
+    from graphlint import parallel
+
+    if jobs > 1 and not validate and parallel.available():
+        from graphlint.fixers.parallel import fix_in_processes
+
+        lint, results, remaining, markers = fix_in_processes(paths, config, unsafe, jobs, fix_markers, write)
+        report = FixReport(lint=lint, remaining=remaining, remaining_fixes=markers)
+    else:
+        lint = lint_paths(paths, config)
+        report = FixReport(lint=lint)
+        results, report.remaining = fix_findings(lint, lint.findings, config, unsafe, validate, lint.session,
+                                                 write)
+        if fix_markers:
+            report.remaining_fixes = remaining_fixes(lint.session, report.remaining, results)
+    for _path, (outcome, remaining) in results.items():
         report.remaining.extend(remaining)
+        report.files.append(outcome)
+    report.remaining.sort(key=lambda f: f.sort_key)
+    return report
+
+
+def fix_findings(lint, findings, config: Config, unsafe: bool, validate: bool, session,
+                 write: bool) -> tuple[dict, list]:
+    """Fix the files of ``findings`` (found in ``lint``, re-linted with ``session``), writing the fixed ones if
+    ``write``: ``({path: (FileFix, findings left)}, the findings of files no fixer could touch)``."""
+    by_path: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_path.setdefault(finding.path, []).append(finding)
+    runs, untouched = {}, []
+    for path, found in by_path.items():
+        if path not in lint.sources or not any(fixers_for(f.rule) for f in found):
+            untouched.extend(found)
+            continue
+        runs[path] = _fix_file(path, lint, found, config, unsafe, validate)
+    results = _run_in_rounds(runs, session)
+    for path, (outcome, _left) in results.items():
         if outcome.changed and write:
             try:
                 write_atomic(lint.sources[path], outcome.after)
@@ -149,9 +194,29 @@ def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bo
                 outcome.error = f"not written: {exc}"
         # lines as in the file on disk: the fixed text once written, else (--diff, a failed write) the original
         outcome.renumber(outcome.after if outcome.written else outcome.before)
-        report.files.append(outcome)
-    report.remaining.sort(key=lambda f: f.sort_key)
-    return report
+    return results, untouched
+
+
+def remaining_fixes(session, untouched, results: dict) -> dict:
+    """Fix availability (``{id(finding): safety}``) of the findings --fix left, in the files as it left them:
+    ``untouched`` (the findings of files no fixer touched) and those of ``results`` (see :func:`fix_findings`)."""
+    from graphlint.session import fix_availability
+
+    by_path: dict[str, list] = {}
+    for finding in untouched:
+        by_path.setdefault(finding.path, []).append(finding)
+    for path, (_outcome, left) in results.items():
+        by_path.setdefault(path, []).extend(left)
+    fixes = {}
+    for path, found in by_path.items():
+        source = session.sources.get(path)
+        if source is None or source.module is None:
+            continue
+        info = session.project.info(source.module)
+        outcome = results.get(path, (None,))[0]
+        tree = outcome.tree if outcome is not None and outcome.after == source.text else None
+        fixes.update(fix_availability(session.analysis, info, found, source.text, tree))
+    return fixes
 
 
 def fix_file(path, lint, findings, session, config: Config, *, unsafe: bool = False, validate: bool = False):
@@ -190,7 +255,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
     waiting: dict[tuple, Refused] = {}  # refusals put off to the next round, reported if it never decides them
     analysis, info = lint.analysis, lint.analysis.project.info(source.module)
     round_text = text
-    tree = None  # the libcst tree of `text` when the last round's edits produced it
+    tree = None  # the libcst tree of `text`, once a round has one (parsed, or what its edits produced)
 
     def note_origins():  # what this round added refers to the text the round started from
         for item in outcome.applied + outcome.refused:
@@ -204,6 +269,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
             break  # every finding left was planned before (or has no fixer): no need to parse the text again
         try:
             context = FixContext(text, analysis, info, tree)
+            tree = context.tree
         except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can: leave the file
             outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, f"libcst cannot parse the file: {exc}",
                                            column=f.column)
@@ -287,11 +353,11 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
         relinted = yield (path, text)
         if isinstance(relinted, SourceProblem):  # pragma: no cover - guarded by _parse_problem
             outcome.error = f"re-linting the fixed text failed: {relinted}"
-            text = outcome.before
+            text, tree = outcome.before, None
             break
         findings, info = relinted
     note_origins()
-    outcome.after = text
+    outcome.after, outcome.tree = text, tree
     if waiting:  # the rounds ended (nothing left to edit, or MAX_ROUNDS) before these were planned again
         left = _round_keys(findings, text)
         still = {left[id(f)] for f in findings}
