@@ -460,6 +460,19 @@ def _interface(module: nodes.Module, graph_names: set[str]) -> str:
     """What other modules can read of ``module``: its text with the bodies of the named graph functions left
     out (the attributes they assign kept)."""
     parts = []
+    text = getattr(module, "graphlint_text", None)  # set by source.parse; as_string() for other modules
+    lines = text.splitlines() if text is not None else None
+
+    def text_of(node) -> str:
+        # the statement's own lines: cheaper than as_string(), and stricter (a reformatted line counts)
+        first, last = node.fromlineno, node.tolineno
+        decorators = getattr(node, "decorators", None)
+        if decorators is not None and decorators.lineno:
+            first = min(first or decorators.lineno, decorators.lineno)
+        if lines is not None and first and last:
+            return "\n".join(lines[first - 1:last])
+        return node.as_string()
+
     stack = [(module, None)]
     while stack:
         node, cls = stack.pop()
@@ -475,7 +488,7 @@ def _interface(module: nodes.Module, graph_names: set[str]) -> str:
             for child in reversed(node.body):
                 stack.append((child, node if isinstance(node, nodes.ClassDef) else cls))
             continue
-        parts.append(node.as_string())
+        parts.append(text_of(node))
     return "\n".join(parts)
 
 

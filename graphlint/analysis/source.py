@@ -145,6 +145,7 @@ def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Mo
             with deep_recursion(10000):
                 module, _ = _BUILDER._data_build(text, module_name, path)
         module.file_encoding = "utf-8"
+        module.graphlint_text = text  # (the caller's string, not a copy) for Analysis' module interfaces
     except AstroidSyntaxError as exc:
         error = exc.error
         if isinstance(error, SyntaxError):
