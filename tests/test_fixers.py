@@ -6,6 +6,7 @@ import re
 import shutil
 
 import pytest
+from astroid import nodes as astroid_nodes
 
 from graphlint.catalogue import RULES, lookup
 from graphlint.catalogue.model import FixSafety
@@ -245,6 +246,49 @@ def test_fix_context_spans_are_libcst_positions_and_parents_agree_with_the_field
         assert context.positions == expected, path
         walked = parent_map(context.tree)
         assert walked and all(context.parents[key] is parent for key, parent in walked.items()), path
+
+
+def test_fix_context_generates_a_function_alone_with_the_spans_and_parents_of_the_whole_module():
+    """A lookup inside a function generates only the outermost function holding it: its spans and parents
+    (up to the module) are those the whole module's generation gives; decorated methods, comments and blank
+    lines before them, nested classes included."""
+    import glob
+
+    from graphlint.analysis.source import parse
+    from graphlint.analysis.tree import nodes_of_class
+    from graphlint.fixers.base import CST_KINDS, FixContext
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    files = sorted(glob.glob(os.path.join(root, "examples", "*.py"))
+                   + glob.glob(os.path.join(root, "tests", "fixtures", "**", "*.py"), recursive=True)
+                   + glob.glob(os.path.join(root, "graphlint", "fixers", "*.py")))
+    regions = 0
+    for path in files:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        module = parse(text)
+        whole = FixContext(text)
+        expected, parents = whole.positions, whole.parents
+        for func in nodes_of_class(module, astroid_nodes.FunctionDef):
+            if any(isinstance(a, astroid_nodes.FunctionDef) for a in func.node_ancestors()):
+                continue
+            context = FixContext(text, tree=whole.tree)
+            # a statement of its body (a decorated `def` itself is not found at its astroid span, in either)
+            inner = next((n for n in reversed(func.body) if type(n) in CST_KINDS), None)
+            if inner is None:
+                continue
+            found = context.find(inner)
+            assert found is not None and found is whole.find(inner), (path, func.name)
+            if not context._complete:  # noqa: SLF001 - generated on its own
+                regions += 1
+                assert all(expected[node] == span for node, span in context._spans.items()), (path, func.name)  # noqa: SLF001
+                assert whole.find(func) is None or context.find(func) is whole.find(func), (path, func.name)
+                node = found
+                while node is not whole.tree:  # the path to the module
+                    assert context.parent(node) is parents[id(node)], (path, func.name)
+                    node = parents[id(node)]
+                assert not context._complete  # noqa: SLF001 - the path was known without the module
+    assert regions > 100
 
 
 def test_a_builtin_condition_is_refused_with_the_reason(tmp_path):

@@ -138,8 +138,10 @@ class FixContext:
     """A module's libcst tree with positions, and lookups from astroid spans to libcst nodes.
 
     Built once per fix round of a file, so it must cost little next to linting the file: positions come from
-    one position-tracking code generation (libcst's PositionProvider, without MetadataWrapper's tree copy and
-    batched visit), parents from a walk over the nodes' fields, each computed on first use."""
+    position-tracking code generation (libcst's PositionProvider, without MetadataWrapper's tree copy and
+    batched visit), which records parents on the way, computed on first use. A lookup inside a function
+    generates only the outermost function holding it (checked against the text), not the whole module:
+    generation is most of what planning a fix costs."""
 
     def __init__(self, text: str, analysis=None, info=None, tree: cst.Module | None = None):
         """``tree``: the libcst tree of ``text`` when the caller has it (the tree an edit produced, whose code
@@ -150,33 +152,116 @@ class FixContext:
         self.analysis = analysis
         self.info = info
         self.findings: list = []  # the file's findings this round: fixers consult them, never re-detect
-        self._positions: dict | None = None
-        self._parents: dict[int, cst.CSTNode] | None = None
+        self._spans: dict = {}  # node -> span, for the parts of the tree generated so far
+        self._parent_of: dict[int, cst.CSTNode] = {}  # id(node) -> parent, likewise
+        self._complete = False  # the whole module generated
+        self._regions: dict[int, bool] = {}  # id(astroid function) -> whether it was generated on its own
         self._by_start: dict[tuple[int, int], list[cst.CSTNode]] | None = None
 
     @property
     def positions(self) -> dict:
         """libcst node -> ``((start line, start column), (end line, end column))``, lines 1-based, columns
         0-based in characters: the spans of libcst's PositionProvider."""
-        if self._positions is None:
-            state = _SpanState(default_indent=self.tree.default_indent, default_newline=self.tree.default_newline,
-                               provider=None)
-            state.spans, state.parents, state._open = {}, {}, []  # noqa: SLF001
-            self.tree._codegen(state)  # noqa: SLF001 - what PositionProvider's _gen_impl does
-            self._positions, self._parents = state.spans, state.parents
-        return self._positions
+        self._generate_all()
+        return self._spans
 
     @property
     def parents(self) -> dict[int, cst.CSTNode]:
         """``id(node) -> parent node`` for every node of the tree."""
-        if self._parents is None:
-            _ = self.positions
-        return self._parents
+        self._generate_all()
+        return self._parent_of
+
+    def span(self, node: cst.CSTNode):
+        """The span of a node of the tree (see :attr:`positions`), or None for a node not in it."""
+        found = self._spans.get(node)
+        if found is None and not self._complete:
+            self._generate_all()
+            found = self._spans.get(node)
+        return found
+
+    def parent_ids(self, nodes_: list) -> dict[int, cst.CSTNode]:
+        """``id(node) -> parent`` covering the paths from ``nodes_`` to the module (for replace_in_tree)."""
+        for node in nodes_:
+            self.span(node)
+        return self._parent_of
+
+    def _generate_all(self) -> None:
+        if self._complete:
+            return
+        state = self._state(1, [])
+        self.tree._codegen(state)  # noqa: SLF001 - what PositionProvider's _gen_impl does
+        self._spans, self._parent_of, self._complete, self._by_start = state.spans, state.parents, True, None
+
+    def _state(self, line: int, indents: list[str]) -> "_SpanState":
+        state = _SpanState(default_indent=self.tree.default_indent, default_newline=self.tree.default_newline,
+                           provider=None)
+        state.spans, state.parents, state._open = {}, {}, []  # noqa: SLF001
+        state.line, state.indent_tokens = line, list(indents)
+        return state
+
+    def _generate_around(self, node: nodes.NodeNG) -> bool:
+        """Generate the outermost function holding ``node`` on its own (it and the classes around it must sit
+        directly in the module or class bodies); False when that cannot be done (then the whole module is)."""
+        func, current = None, node
+        while current is not None and not isinstance(current, nodes.Module):
+            if isinstance(current, nodes.FunctionDef):
+                func = current
+            current = current.parent
+        if func is None:
+            return False
+        known = self._regions.get(id(func))
+        if known is not None:
+            return known
+        done = self._generate_function(func)
+        self._regions[id(func)] = done
+        return done
+
+    def _generate_function(self, func: nodes.FunctionDef) -> bool:
+        steps = [func]
+        while not isinstance(steps[-1].parent, nodes.Module):
+            if not isinstance(steps[-1].parent, nodes.ClassDef):
+                return False
+            steps.append(steps[-1].parent)
+        steps.reverse()
+        container, body, indents, path = self.tree, self.tree.body, [], {}
+        target = None
+        for step in steps:
+            kind, cst_kind = (nodes.ClassDef, cst.ClassDef) if isinstance(step, nodes.ClassDef) else \
+                (nodes.FunctionDef, cst.FunctionDef)
+            same = [s for s in step.parent.body if isinstance(s, kind) and s.name == step.name]
+            matches = [s for s in body if isinstance(s, cst_kind) and s.name.value == step.name]
+            if len(same) != len(matches):
+                return False
+            target = matches[next(i for i, s in enumerate(same) if s is step)]
+            path[id(target)] = container
+            if step is func:
+                break
+            block = target.body
+            if not isinstance(block, cst.IndentedBlock):
+                return False
+            path[id(block)] = target
+            indents.append(block.indent if block.indent is not None else self.tree.default_indent)
+            container, body = block, block.body
+        anchor = func.decorators.nodes[0].lineno if func.decorators and func.decorators.nodes else func.lineno
+        first = anchor - len(target.leading_lines) - (len(target.decorators[0].leading_lines) if target.decorators
+                                                       else 0)
+        if first < 1:
+            return False
+        state = self._state(first, indents)
+        target._codegen(state)  # noqa: SLF001
+        code = "".join(state.tokens)
+        if code != "".join(self.lines[first - 1:first - 1 + len(code.splitlines(keepends=True))]):
+            return False  # not where the astroid lines put it: generate the module instead
+        self._spans.update(state.spans)
+        self._parent_of.update(state.parents)
+        self._parent_of.update(path)
+        self._by_start = None
+        return True
 
     def _starts(self) -> dict[tuple[int, int], list[cst.CSTNode]]:
         if self._by_start is None:
             self._by_start = {}
-            for node, (start, _end) in self.positions.items():
+            for node, (start, _end) in self._spans.items():
                 self._by_start.setdefault(start, []).append(node)
         return self._by_start
 
@@ -194,9 +279,14 @@ class FixContext:
         end = None
         if node.end_lineno is not None and node.end_col_offset is not None:
             end = (node.end_lineno, self._char_column(node.end_lineno, node.end_col_offset))
+        if not self._complete and not self._generate_around(node):
+            self._generate_all()
         candidates = [c for c in self._starts().get(start, ()) if isinstance(c, kinds)]
+        if not candidates and not self._complete:  # outside what was generated (a decorator, say)
+            self._generate_all()
+            candidates = [c for c in self._starts().get(start, ()) if isinstance(c, kinds)]
         if end is not None:
-            exact = [c for c in candidates if self.positions[c][1] == end]
+            exact = [c for c in candidates if self._spans[c][1] == end]
             if exact:
                 return exact[0]
         return candidates[0] if len(candidates) == 1 else None
@@ -208,7 +298,11 @@ class FixContext:
         return self.analysis.values(finding.graph)
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self.parents.get(id(node))
+        found = self._parent_of.get(id(node))
+        if found is None and not self._complete:
+            self._generate_all()
+            found = self._parent_of.get(id(node))
+        return found
 
     def statement_line(self, small: cst.CSTNode) -> cst.CSTNode | None:
         """The SimpleStatementLine holding a small statement."""
@@ -420,7 +514,7 @@ def edit_tree(context: FixContext, edits: list[Edit]) -> tuple[cst.Module, list[
     for order, edit in enumerate(edits):
         spans = []
         for target in edit.targets:
-            position = context.positions.get(target)
+            position = context.span(target)
             if position is None:
                 spans = None
                 break
@@ -444,7 +538,8 @@ def edit_tree(context: FixContext, edits: list[Edit]) -> tuple[cst.Module, list[
         claimed.extend(spans)
         applied.append(edit)
     mapping = {id(original): new for edit in applied for original, new in edit.replacements}
-    tree = replace_in_tree(context.tree, mapping, context.parents) if mapping else context.tree
+    parents = context.parent_ids([original for edit in applied for original, _new in edit.replacements])
+    tree = replace_in_tree(context.tree, mapping, parents) if mapping else context.tree
     prefix = [statement for edit in applied for statement in edit.module_prefix]
     if prefix:
         tree = _insert_after_imports(tree, prefix)
