@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 
 from astroid import nodes
 
@@ -137,44 +138,50 @@ def _identifier_strings(module: nodes.Module) -> set[str]:
     An entry of ``__all__`` is a string whose nearest enclosing assignment, call or module is an assignment to
     ``__all__``: the strings come from the module's index, and only the values of ``__all__`` assignments are
     walked (down to the calls in them) for the entries to leave out."""
-    entries: set[int] = set()
+    values = []
     for assign in nodes_of_class(module, (nodes.Assign, nodes.AugAssign)):
         targets = assign.targets if isinstance(assign, nodes.Assign) else [assign.target]
-        if not any(isinstance(t, nodes.AssignName) and t.name == "__all__" for t in targets):
-            continue
-        stack = [assign.value]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, nodes.Call):
-                continue
-            entries.add(id(node))
-            stack.extend(node.get_children())
+        if any(isinstance(t, nodes.AssignName) and t.name == "__all__" for t in targets):
+            values.append(assign.value)
+    entries = _entries(values, lambda node: node.get_children(), nodes.Call)
     return {const.value for const in nodes_of_class(module, nodes.Const)
             if isinstance(const.value, str) and const.value.isidentifier() and id(const) not in entries}
 
 
-@functools.lru_cache(maxsize=None)
+def _entries(values, children, call_type) -> set[int]:
+    """ids of the nodes of ``__all__`` values (``values``), not looking into calls."""
+    entries: set[int] = set()
+    stack = list(values)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, call_type):
+            continue
+        entries.add(id(node))
+        stack.extend(children(node))
+    return entries
+
+
 def _identifier_strings_in_file(path: str) -> frozenset[str]:
     """:func:`_identifier_strings` of a file of the run that was not parsed with astroid (``ast`` is enough
     for its constants, and cheap); nothing if it cannot be read."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return frozenset()
+    return _identifier_strings_in_version(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _identifier_strings_in_version(path: str, _mtime_ns: int, _size: int) -> frozenset[str]:
     try:
         with open(path, "rb") as handle:
             tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
-    entries: set[int] = set()
-    for node in ast.walk(tree):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
-            if isinstance(node, ast.AugAssign) else []
-        if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
-            continue
-        stack = [node.value]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, ast.Call):
-                continue
-            entries.add(id(item))
-            stack.extend(ast.iter_child_nodes(item))
+    values = [node.value for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign)) and any(
+        isinstance(t, ast.Name) and t.id == "__all__"
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+    entries = _entries(values, ast.iter_child_nodes, ast.Call)
     return frozenset(node.value for node in ast.walk(tree)
                      if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier()
                      and id(node) not in entries)
