@@ -4,6 +4,7 @@ that runs every fixture's original and fixed code through real MindSpore in both
 import os
 import re
 import shutil
+import textwrap
 
 import pytest
 from astroid import nodes as astroid_nodes
@@ -289,6 +290,46 @@ def test_fix_context_generates_a_function_alone_with_the_spans_and_parents_of_th
                     node = parents[id(node)]
                 assert not context._complete  # noqa: SLF001 - the path was known without the module
     assert regions > 100
+
+
+def test_an_edit_inside_one_function_regenerates_only_that_function():
+    """FixContext.code_of: an edit inside a function generated on its own gives the module's code by
+    regenerating that function alone, the same text as generating the module; an edit that also adds an
+    import (outside the function) falls back to the module."""
+    import libcst as cst
+
+    from graphlint.analysis.source import parse
+    from graphlint.analysis.tree import nodes_of_class
+    from graphlint.fixers.base import FixContext, _add_imports, replace_in_tree
+
+    text = textwrap.dedent("""\
+        import mindspore as ms
+        from mindspore import nn
+
+
+        class Net(nn.Cell):
+            # before the method
+            @ms.jit
+            def construct(self, x):
+                x += 1  # in place
+                return x
+
+
+        def tail():
+            return 0
+        """)
+    module = parse(text)
+    statement = next(iter(nodes_of_class(module, astroid_nodes.AugAssign)))
+    context = FixContext(text)
+    node = context.find(statement)
+    assert node is not None and not context._complete  # noqa: SLF001 - found in the method alone
+    line = context.statement_line(node)
+    rewritten = line.with_changes(body=[cst.parse_statement("x = x + 1").body[0]])
+    edited = replace_in_tree(context.tree, {id(line): rewritten}, context.parent_ids([line]))
+    assert context.code_of(edited) == edited.code == text.replace("x += 1  # in place", "x = x + 1  # in place")
+    assert not context._complete  # noqa: SLF001 - neither the lookup nor the code needed the module
+    with_import = _add_imports(edited, [("mindspore", "ops", None)])
+    assert context.code_of(with_import) == with_import.code != edited.code
 
 
 def test_a_builtin_condition_is_refused_with_the_reason(tmp_path):

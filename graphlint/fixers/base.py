@@ -134,6 +134,34 @@ class _SpanState(PositionProvidingCodegenState):
         return _Recorded(self, node, start_node, end_node)
 
 
+def _changed_only_at(old: cst.CSTNode, new: cst.CSTNode, places: list[int]) -> cst.FunctionDef | None:
+    """The function at ``places`` (indexes of bodies from the module down) in ``new``, if ``new`` differs
+    from ``old`` in it alone: every other statement, and every other field of the bodies' owners, is the same
+    object (the edits rebuild only the path to what they replace)."""
+    for depth, place in enumerate(places):
+        if type(old) is not type(new) or not _same_but_body(old, new):
+            return None
+        before, after = old.body, new.body
+        if len(before) != len(after) or any(a is not b for k, (a, b) in enumerate(zip(before, after)) if k != place):
+            return None
+        old, new = before[place], after[place]
+        if depth < len(places) - 1:  # a class on the way: into its block
+            if not isinstance(old, cst.ClassDef) or type(new) is not cst.ClassDef or not _same_but_body(old, new):
+                return None
+            old, new = old.body, new.body
+    return new if isinstance(old, cst.FunctionDef) and type(new) is cst.FunctionDef and new is not old else None
+
+
+def _same_but_body(old: cst.CSTNode, new: cst.CSTNode) -> bool:
+    for name in type(old).__dataclass_fields__:
+        if name == "body":
+            continue
+        a, b = getattr(old, name), getattr(new, name)
+        if a is not b and not (type(a) in (str, bool) and a == b):
+            return False
+    return True
+
+
 class FixContext:
     """A module's libcst tree with positions, and lookups from astroid spans to libcst nodes.
 
@@ -156,6 +184,9 @@ class FixContext:
         self._parent_of: dict[int, cst.CSTNode] = {}  # id(node) -> parent, likewise
         self._complete = False  # the whole module generated
         self._regions: dict[int, bool] = {}  # id(astroid function) -> whether it was generated on its own
+        # where each function generated on its own sits: (first line, line count, indents, indexes of the
+        # path from the module's body to it), so that an edit inside it regenerates only it (code_of)
+        self._layouts: list[tuple[int, int, list[str], list[int]]] = []
         self._by_start: dict[tuple[int, int], list[cst.CSTNode]] | None = None
 
     @property
@@ -223,7 +254,7 @@ class FixContext:
                 return False
             steps.append(steps[-1].parent)
         steps.reverse()
-        container, body, indents, path = self.tree, self.tree.body, [], {}
+        container, body, indents, path, places = self.tree, self.tree.body, [], {}, []
         target = None
         for step in steps:
             kind, cst_kind = (nodes.ClassDef, cst.ClassDef) if isinstance(step, nodes.ClassDef) else \
@@ -233,6 +264,7 @@ class FixContext:
             if len(same) != len(matches):
                 return False
             target = matches[next(i for i, s in enumerate(same) if s is step)]
+            places.append(next(i for i, s in enumerate(body) if s is target))
             path[id(target)] = container
             if step is func:
                 break
@@ -256,7 +288,23 @@ class FixContext:
         self._parent_of.update(state.parents)
         self._parent_of.update(path)
         self._by_start = None
+        self._layouts.append((first, len(code.splitlines(keepends=True)), indents, places))
         return True
+
+    def code_of(self, edited: cst.Module) -> str:
+        """The code of ``edited``, this tree with edits applied: when they changed one function that was
+        generated on its own and nothing else (no import, no statement added), only it is generated again
+        and put in place of its old lines; otherwise the whole module is."""
+        if edited is self.tree:
+            return self.text
+        for first, count, indents, places in self._layouts:
+            func = _changed_only_at(self.tree, edited, places)
+            if func is not None:
+                state = self._state(first, indents)
+                func._codegen(state)  # noqa: SLF001
+                return "".join(self.lines[:first - 1]) + "".join(state.tokens) + \
+                    "".join(self.lines[first - 1 + count:])
+        return edited.code
 
     def _starts(self) -> dict[tuple[int, int], list[cst.CSTNode]]:
         if self._by_start is None:

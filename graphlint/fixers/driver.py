@@ -317,7 +317,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
             break
         try:
             edited, applied, _deferred = edit_tree(context, edits)
-            new_text = edited.code
+            new_text = context.code_of(edited)
         except Exception as exc:  # noqa: BLE001 - a bad edit must not stop the run for other files
             for edit in edits:
                 settled.add(keys[id(edit.finding)])
