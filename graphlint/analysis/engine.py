@@ -117,15 +117,16 @@ class Analysis:
         _ = self.scope
         own = list(self._by_module.get(id(info.module), {}).values())
         found: set[int] = set()
-        pending, callers = list(own), set()
+        pending, callers = list(own), {}
         while pending:  # callers, upwards
             graph = pending.pop()
             for caller, _node in self._references.get(id(graph.node), ()):
                 if id(caller.node) not in callers:
-                    callers.add(id(caller.node))
+                    callers[id(caller.node)] = caller
                     found.add(id(caller.node.root()))
                     pending.append(caller)
-        pending = own + [g for g in self._scope.values() if id(g.node) in callers]
+        # (the callers themselves, not a pass over the whole scope: once per changed module, that was quadratic)
+        pending = own + [self._scope[key] for key in callers if key in self._scope]
         seen: set[int] = set()
         while pending:  # callees, downwards
             graph = pending.pop()

@@ -127,8 +127,11 @@ class Project:
                 for name, other in list(self.by_name.items()):
                     if other is info:
                         del self.by_name[name]
-            for paths in list(self._imports_under.values()) + list(self._imports_exactly.values()):
-                paths.discard(info.path)
+            for target in set(info.imports.aliases.values()):  # the keys add() put it under
+                self._imports_exactly.get(target, set()).discard(info.path)
+                parts = target.split(".")
+                for end in range(1, len(parts) + 1):
+                    self._imports_under.get(".".join(parts[:end]), set()).discard(info.path)
 
     def replace(self, path: str, module: nodes.Module) -> ModuleInfo:
         """Register ``module`` at ``path`` in place of the module there (a new text of the same file)."""
