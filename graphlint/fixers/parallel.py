@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from graphlint import parallel
 from graphlint.analysis.tree import deep_recursion
-from graphlint.results import LintResult, discover_files, finding_from_record, finding_to_record
+from graphlint.results import FileProblem, LintResult, discover_files, finding_from_record, finding_to_record
 
 
 @dataclass
@@ -54,20 +54,24 @@ def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, 
         if parallel.worth_it(session, work, jobs):
             costs = [parallel.cost(session, info) for _shown, info in work]
             primer = parallel.primer(costs)
+
+            def before_fork():
+                # checking one small module computes the project's facts once for every process (its findings
+                # are cached for its fix); libcst and the fixers are imported once
+                if primer is not None:
+                    session.check_module(*work[primer])
+                import graphlint.fixers.base  # noqa: F401
+
             outcomes = parallel.run_chunks(
                 component_chunks(session, work, jobs, costs), jobs, run, _to_record, _from_record, progress,
-                label=lambda index: work[index][0],
-                # checking one small module first computes the project's facts for every process (its findings
-                # are kept for the fix); libcst and the fixers are imported once
-                before_fork=lambda: (primer is not None and session.check_module(*work[primer]),
-                                     __import__("graphlint.fixers.base")))
+                label=lambda index: work[index][0], before_fork=before_fork)
         else:
             outcomes = run(list(range(len(work))))
     results, untouched, markers = {}, [], {}
     for index in range(len(work)):
         fixed = outcomes[index]
         if fixed.problem:
-            lint.problems.append(_problem(work[index][0], fixed.problem))
+            lint.problems.append(FileProblem(work[index][0], fixed.problem))
             continue
         lint.findings.extend(fixed.found)
         markers.update(fixed.fixes)
@@ -77,12 +81,6 @@ def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, 
             untouched.extend(fixed.remaining)
     lint.findings.sort(key=lambda f: f.sort_key)
     return lint, results, untouched, markers
-
-
-def _problem(path: str, text: str):
-    from graphlint.results import FileProblem
-
-    return FileProblem(path, text)
 
 
 def _fix_modules(session, lint, work, indexes, config, unsafe, fix_markers, write) -> dict[int, FixedModule]:
