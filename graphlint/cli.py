@@ -437,9 +437,8 @@ def _fix(args, config, paths, progress, color) -> int:
     from graphlint.files import unified_diff
     from graphlint.fixers.driver import fix_paths
     from graphlint.lint import reporting_progress
-    from graphlint.report import RENDERERS, RenderOptions, summary_line
-
     from graphlint.parallel import default_jobs
+    from graphlint.report import RENDERERS, RenderOptions, summary_line
 
     fmt = _format(config)
     want_fixes = not args.diff and (_summarise(args, fmt) or fmt in ("full", "json"))

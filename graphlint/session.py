@@ -197,8 +197,7 @@ class LintSession:
         scope found, so every process sees the whole project (helpers and Cell bases in other files) without
         parsing it again; their findings come back without astroid nodes (enough to report, not to fix).
         ``fix_markers`` asks the fixers, for each finding, whether --fix would rewrite it (``result.fixes``)."""
-        result = LintResult(problems=self.problems, sources=self.sources, files=self.files, lines=self.lines,
-                            session=self)
+        result = self.new_result()
         with deep_recursion():
             work = self.work(result)
             if work is None:
@@ -223,6 +222,11 @@ class LintSession:
                 result.fixes.update(fixes)
         result.findings.sort(key=lambda f: f.sort_key)
         return result
+
+    def new_result(self) -> LintResult:
+        """An empty result of the run: its files, their lines and the problems met reading them."""
+        return LintResult(problems=self.problems, sources=self.sources, files=self.files, lines=self.lines,
+                          session=self)
 
     def work(self, result: LintResult) -> list[tuple[str, ModuleInfo]] | None:
         """``[(shown path, ModuleInfo)]``: the run's modules to check, once the graph scope is found (None, the

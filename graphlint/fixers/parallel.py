@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from graphlint import parallel
 from graphlint.analysis.tree import deep_recursion
-from graphlint.results import FileProblem, LintResult, discover_files, finding_from_record, finding_to_record
+from graphlint.results import FileProblem, discover_files, finding_from_record, finding_to_record
 
 
 @dataclass
@@ -39,8 +39,7 @@ def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, 
     files, problems = discover_files(paths, config)
     session = LintSession(config)
     session.add_files(files, problems, progress=progress)
-    lint = LintResult(problems=session.problems, sources=session.sources, files=session.files,
-                      lines=session.lines, session=session)
+    lint = session.new_result()
     with deep_recursion():
         work = session.work(lint)
         if work is None:
