@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 from astroid import nodes
+from libcst._nodes.internal import CodegenState
 from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodegenState
 
 from graphlint.catalogue.model import FixSafety
@@ -299,8 +300,9 @@ class FixContext:
             return self.text
         for first, count, indents, places in self._layouts:
             func = _changed_only_at(self.tree, edited, places)
-            if func is not None:
-                state = self._state(first, indents)
+            if func is not None:  # plain generation: the next round's lookups record their own positions
+                state = CodegenState(default_indent=self.tree.default_indent,
+                                     default_newline=self.tree.default_newline, indent_tokens=list(indents))
                 func._codegen(state)  # noqa: SLF001
                 return "".join(self.lines[:first - 1]) + "".join(state.tokens) + \
                     "".join(self.lines[first - 1 + count:])
