@@ -135,7 +135,7 @@ def _analyse_deeply(text: str, path: str) -> list:
             if isinstance(node, EXPRESSIONS):
                 values.value(node)
             if isinstance(node, nodes.Call):
-                analysis.call_summary(values, node)
+                analysis.call_summary_for(values, node)
         cfg = values.cfg
         for loop in list(cfg.loops.values()):
             cfg.loop_modified(loop)

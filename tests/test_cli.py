@@ -407,6 +407,42 @@ def test_a_cell_a_registry_names_is_not_top_level_whatever_the_jobs(tmp_path):
         (f"zoo/model_{i}.py", 5) for i in range(8) if i != 3]
 
 
+def test_a_helper_is_checked_with_its_callers_arguments_whichever_file_comes_first(tmp_path):
+    """The helper's `if` on the Tensor its caller passes is reported whether the caller's file or the helper's is
+    checked first, with one process or two: checking the caller first used to solve the helper without the
+    caller's arguments (the caller was still being solved) and keep that, so the finding went missing."""
+    helper = textwrap.dedent("""\
+        from mindspore import ops
+
+
+        def masked(x, mask):
+            if mask.sum() > 0:
+                return ops.relu(x)
+            return x
+        """)
+    for caller_file, helper_file in (("a_net.py", "z_helpers.py"), ("z_net.py", "a_helpers.py")):
+        folder = tmp_path / caller_file[:-3]
+        write(folder, helper_file, helper)
+        write(folder, caller_file, textwrap.dedent(f"""\
+            from mindspore import nn
+
+            from {helper_file[:-3]} import masked
+
+
+            class Net(nn.Cell):
+                def construct(self, x, mask):
+                    y = masked(x, mask)
+                    if y.sum() > 0:
+                        y = y * 2
+                    return y
+            """))
+        for jobs in ("1", "2"):
+            result = run_graphlint("--jobs", jobs, "--no-cache", "--output-format", "json", ".", cwd=folder)
+            assert result.returncode == 1, result.stderr
+            found = sorted((r["path"], r["line"], r["id"]) for r in json.loads(result.stdout))
+            assert found == sorted([(caller_file, 9, "I5806"), (helper_file, 5, "I5806")]), (caller_file, jobs)
+
+
 def test_result_cache(tmp_path):
     write(tmp_path, "pkg/__init__.py", "")
     write(tmp_path, "pkg/base.py", BLOCK_BASE)

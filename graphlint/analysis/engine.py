@@ -33,7 +33,6 @@ class Analysis:
         self._values: dict[int, FunctionValues] = {}
         self._in_progress: set[int] = set()
         self._attributes: dict[tuple[int, str], Value] = {}
-        self._summaries: dict[int, Value] = {}
         self._specialised: dict[tuple, Value] = {}
         self._specialising: set[int] = set()
         self._module_facts: dict[tuple[str, int], tuple[object, object]] = {}
@@ -155,7 +154,6 @@ class Analysis:
 
         self._values = {k: v for k, v in self._values.items() if not stale(v.func)}
         self._attributes = {k: v for k, v in self._attributes.items() if not stale(self._keyed_nodes.get(k[0]))}
-        self._summaries = {k: v for k, v in self._summaries.items() if not stale(self._keyed_nodes.get(k))}
         self._specialised = {k: v for k, v in self._specialised.items() if not stale(self._keyed_nodes.get(k[0]))}
         self._module_facts = {k: v for k, v in self._module_facts.items() if k[1] not in affected}
         self._class_facts = {k: v for k, v in self._class_facts.items() if id(v[0].root()) not in affected}
@@ -249,29 +247,13 @@ class Analysis:
                 binding[name] = default if default is not None and not default.var else unknown()
         return binding
 
-    def call_summary(self, caller: FunctionValues, call: nodes.Call) -> Value | None:
-        """What a call to a project helper returns, from the helper's return statements."""
-        target = function_reference(self.project, caller.info, call.func, caller.cls)
-        if target is None:
-            return None
-        func = target[0]
-        key = id(func)
-        if key in self._summaries:
-            return self._summaries[key]
-        graph = self.graph_of(func)
-        if graph is None:
-            return None
-        values = self.values(graph)
-        if values is None:
-            return None
-        summary = _returned(values)
-        self._summaries[self._key(func)] = summary
-        return summary
-
     def call_summary_for(self, caller: FunctionValues, call: nodes.Call) -> Value | None:
-        """What one call to a project helper returns, with the helper's parameters bound to this
-        call's arguments. The joined summary cannot see the arguments of a caller that is still
-        being solved (its parameters are unknown there); this one can. None on recursion."""
+        """What one call to a project helper returns, with the helper's parameters bound to this call's
+        arguments; None on recursion.
+
+        Never the helper's own values (bound over all its callers): the caller asking is still being solved,
+        so those would be computed without its arguments, and kept, and what the helper's findings are would
+        depend on which function happened to be checked first (`--jobs` gave other findings than one process)."""
         target = function_reference(self.project, caller.info, call.func, caller.cls)
         if target is None:
             return None

@@ -548,22 +548,15 @@ class FunctionValues:
             if owner.var and not (isinstance(owner_expr, nodes.Name) and owner_expr.name == self.self_name):
                 # A method of a runtime value (a sub-Cell's output, say) returns a runtime value.
                 any_var, origin = True, origin or owner.origin
-        summary = self._helper_summary(expr, any_var, origin)
+        summary = self._helper_summary(expr)
         if summary is not None:
             return summary
         return unknown(any_var, origin)
 
-    def _helper_summary(self, expr: nodes.Call, any_var: bool, origin: str) -> Value | None:
-        """What a call to a project helper returns (its summary), or None when it calls none."""
-        summary = self.analysis.call_summary(self, expr)
-        if summary is None or (any_var and not summary.var):
-            # The joined summary may not have seen this call's runtime arguments (its caller is
-            # still being solved), or is not available (the helper is): bind this call's arguments.
-            specific = self.analysis.call_summary_for(self, expr)
-            if specific is not None:
-                summary = specific
-            elif summary is not None:
-                summary = replace(summary, var=True, origin=origin)
+    def _helper_summary(self, expr: nodes.Call) -> Value | None:
+        """What a call to a project helper returns, with this call's arguments bound; None when it calls none
+        (or the helper is being solved)."""
+        summary = self.analysis.call_summary_for(self, expr)
         return replace(summary, alias="") if summary is not None else None
 
     def _qualified_call(self, qualified: str, expr, args, any_var, origin) -> Value:
@@ -599,7 +592,7 @@ class FunctionValues:
             return const(CELL)
         if resolved is not None and resolved.kind == "function":
             # An imported project helper (`from .utils import helper`): its summary, like a local one's.
-            summary = self._helper_summary(expr, any_var, origin)
+            summary = self._helper_summary(expr)
             if summary is not None:
                 return summary
         return unknown(any_var, origin)
