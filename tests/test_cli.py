@@ -382,6 +382,39 @@ def test_fix_with_jobs_writes_and_reports_what_one_process_does(tmp_path):
     assert len(left) == 24
 
 
+def test_fix_reports_files_in_path_order_whichever_round_finished_them(tmp_path):
+    """`a_gate.py` needs two rounds (`.item()` first, then the early return), `b_block.py` one: the diff and the
+    refusals come in path order with one process as with two (one process used to list a file when its last
+    round ended, so `b_block.py` first)."""
+    write(tmp_path, "a_gate.py", textwrap.dedent("""\
+        from mindspore import nn
+
+
+        class Gate(nn.Cell):
+            def construct(self, x):
+                if x.sum().item() > 0:
+                    return x * 0.5
+                return x + 1
+        """))
+    write(tmp_path, "b_block.py", textwrap.dedent("""\
+        from mindspore import nn
+
+
+        class Block(nn.Cell):
+            def construct(self, x):
+                x += 1
+                return x
+        """))
+    outputs = []
+    for jobs in ("1", "2"):
+        result = run_graphlint("--jobs", jobs, "--no-cache", "--diff", "--unsafe-fixes", ".", cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        outputs.append((result.stdout, result.stderr))
+        headers = [line for line in result.stdout.splitlines() if line.startswith("--- ")]
+        assert headers == ["--- a/a_gate.py", "--- a/b_block.py"], (jobs, headers)
+    assert outputs[0] == outputs[1]
+
+
 def test_a_cell_a_registry_names_is_not_top_level_whatever_the_jobs(tmp_path):
     """A Cell whose name only a file without MindSpore gives (a registry a builder reads) is a component, not a
     top-level graph, whether that file was loaded or not: with --jobs, which modules a process happens to load

@@ -164,7 +164,7 @@ def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bo
                                                  write)
         if fix_markers:
             report.remaining_fixes = remaining_fixes(lint.session, report.remaining, results)
-    for _path, (outcome, remaining) in results.items():
+    for _path, (outcome, remaining) in sorted(results.items()):  # by path: not the order files finished in
         report.remaining.extend(remaining)
         report.files.append(outcome)
     report.remaining.sort(key=lambda f: f.sort_key)
