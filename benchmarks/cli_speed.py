@@ -30,6 +30,11 @@ alone take 757 MB; default --jobs 79 s, summed PSS 2056 MB (forked processes cop
 counts they touch). Parsing is one process's work: every process needs every tree, and handing trees between
 processes costs more than parsing them (pickling mindcv + mindocr's trees and loading them took 3.0 s, parsing
 them 3.7 s), which bounds what --jobs 2 can gain at about 1.4x.
+2026-12-02, another machine of the same kind (faster), 3 rounds: parse process 2.9 s (loop 2.6 s); default
+--jobs 3.6 s = 1.36x (1.42x the loop alone); --jobs 1 4.3 s = 1.40x; --jobs 2 1.10x faster than --jobs 1
+(CPU: the parent's parse, scope and share 3.5 s of 4.3 s); warm 0.11 s = 3.6 % of cold; after a one-file
+edit 104 % of cold. mindone --jobs 1: 37.6 s, peak RSS 1534 MB (931 MB once every file is parsed, before any
+check).
 """
 
 from __future__ import annotations
