@@ -569,3 +569,57 @@ def test_a_class_in_graph_code_moves_to_module_level_unless_it_reads_the_functio
     _target, _original, report = _fixed_copy("class-def-in-graph/closure_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused] == [
         (10, "the class reads `k` of the function around it: pass them in instead (by hand)")]
+
+
+def test_a_nested_functional_loop_body_moves_to_module_level_unless_it_reads_the_function(tmp_path):
+    target, _original, report = _fixed_copy("functional-loop-body-closure/hoisted", tmp_path)
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert [(lines[a.line - 1].strip(), a.safety, a.description) for a in report.applied] == [
+        ("return ops.WhileLoop()(cond, body, (Tensor(0, ms.int32), y))[1]", "safe",
+         "move `cond` and `body` to module level, before `Net`")]
+    _target, _original, report = _fixed_copy("functional-loop-body-closure/captured_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused] == [
+        (15, "`body` reads `x` of the function around it, which it would not see at module level: pass it through "
+             "the loop carry (by hand)")]
+
+
+def test_two_functions_defining_one_name_keep_their_nested_definitions(tmp_path):
+    """Moved in one round, the second `body` (or `class Scale`) would replace the first at module level."""
+    target = tmp_path / "net.py"
+    target.write_text(textwrap.dedent("""\
+        import mindspore as ms
+        from mindspore import nn, ops
+
+
+        class Loop(nn.Cell):
+            def construct(self, x):
+                def body(i, y):
+                    return ops.relu(y - 1)
+                return ops.ForiLoop()(0, 3, body, x)
+
+
+        @ms.jit
+        def step(x):
+            def body(i, y):
+                return ops.relu(y + 1)
+            return ops.ForiLoop()(0, 2, body, x)
+
+
+        class Scaled(nn.Cell):
+            def construct(self, x):
+                class Scale:
+                    factor = 2
+                return x * Scale.factor
+
+            def bprop(self, x, out, dout):
+                class Scale:
+                    factor = 3
+                return (dout * Scale.factor,)
+        """), encoding="utf-8")
+    report = fix_paths([str(target)], Config(), unsafe=True, write=False)
+    assert not report.applied
+    assert sorted((r.line, r.reason) for r in report.refused) == [
+        (9, "another function also defines a `body`: rename one of them first (by hand)"),
+        (16, "another function also defines a `body`: rename one of them first (by hand)"),
+        (21, "another function also defines a `Scale`: rename one of them first (by hand)"),
+        (26, "another function also defines a `Scale`: rename one of them first (by hand)")]

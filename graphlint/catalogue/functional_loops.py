@@ -18,10 +18,28 @@ Call forms (MindSpore 2.10):
   type check raises ``isinstance() arg 2 must be a type``).
 """
 
+from dataclasses import dataclass
+
 from graphlint.catalogue.model import CRASHES, FAILS, OK, SKIP, Example, Rule, Severity, fails, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "functional_loops"
+
+
+@dataclass(frozen=True)
+class NestedBody:
+    """One nested body of the call, for the move-to-module-level rewrite."""
+
+    node: object  # the astroid FunctionDef or Lambda
+    name: str  # as passed ("body", "lambda")
+    enclosing_reads: tuple[str, ...]  # names it reads that the functions around it bind (literals included)
+
+
+@dataclass(frozen=True)
+class NestedBodies:
+    """The nested bodies of one functional loop call."""
+
+    bodies: tuple[NestedBody, ...]
 
 # message fields: {op} = "WhileLoop" / "ForiLoop" / "Scan"; {func} = the body's name; {names} = the
 # captured names, comma separated
@@ -60,6 +78,7 @@ FUNCTIONAL_LOOP_BODY_CLOSURE = Rule(
         "`self.<Parameter>` and sub-Cells in WhileLoop), and pass every Tensor it needs through "
         "`init_val` (the carry), returning it unchanged."
     ),
+    payload=NestedBodies,
     flagged=(
         fails(
             """
@@ -90,6 +109,18 @@ FUNCTIONAL_LOOP_BODY_CLOSURE = Rule(
             error="The object is not callable",
             title="nested WhileLoop body uses a module global (`ops`)",
             lines=8,
+            fixed="""
+            def cond(c):
+                return c[0] < 3
+
+            def body(c):
+                i, y = c
+                return i + 1, ops.relu(y - 1)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.WhileLoop()(cond, body, (Tensor(0, ms.int32), x))[1]
+            """,
         ),
         fails(
             """
@@ -103,6 +134,14 @@ FUNCTIONAL_LOOP_BODY_CLOSURE = Rule(
             entry="f",
             title="nested ForiLoop body in a `@jit` function uses a module global",
             lines=5,
+            fixed="""
+            def body(i, y):
+                return ops.relu(y - 1)
+
+            @ms.jit
+            def f(x):
+                return ops.ForiLoop()(0, 3, body, x, unroll=False)
+            """,
         ),
         fails(
             """

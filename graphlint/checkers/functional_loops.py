@@ -90,17 +90,18 @@ class FunctionalLoopsChecker(Checker):
         rolled = isinstance(unroll, nodes.Const) and unroll.value is False
         unrolled = unroll is None or (isinstance(unroll, nodes.Const) and bool(unroll.value) is True)
         bodies = [args.get("body")] + ([args.get("cond")] if op == "WhileLoop" else [])
+        resolved = [self._resolve_body(call, expr) if expr is not None else None for expr in bodies]
+        nested = rules.NestedBodies(tuple(
+            rules.NestedBody(body[1], _func_name(expr), tuple(_enclosing_reads(body[1])))
+            for expr, body in zip(bodies, resolved) if body is not None and body[0] == "nested"))
         reported_nested = False
-        for index, expr in enumerate(bodies):
-            if expr is None:
-                continue
-            body = self._resolve_body(call, expr)
+        for index, (expr, body) in enumerate(zip(bodies, resolved)):
             if body is None:
                 continue
             where, func = body
             name = _func_name(expr)
             if where == "nested":
-                reported_nested |= self._check_nested(call, op, func, name, unrolled)
+                reported_nested |= self._check_nested(call, op, func, name, unrolled, nested)
             elif index == 0 and (op == "ForiLoop" or (op == "Scan" and unrolled)):
                 self._check_fori_scan_body(call, op, func, name, where)
             if index == 0 and not reported_nested:
@@ -149,7 +150,7 @@ class FunctionalLoopsChecker(Checker):
         return ("module", func) if owner is None else None
 
     # -- E5401 / E5402 -------------------------------------------------------------
-    def _check_nested(self, call, op, func, name, unrolled) -> bool:
+    def _check_nested(self, call, op, func, name, unrolled, nested) -> bool:
         writes = self._parameter_writes(func)
         if writes:
             self.report(rules.FUNCTIONAL_LOOP_CLOSURE_WRITES_PARAMETER, call, self._graph, op=op, func=name,
@@ -158,7 +159,7 @@ class FunctionalLoopsChecker(Checker):
         captured = self._captures(func, allow_globals=(op == "Scan" and unrolled))
         if captured:
             self.report(rules.FUNCTIONAL_LOOP_BODY_CLOSURE, call, self._graph, op=op, func=name,
-                        names=", ".join(f"`{c}`" for c in captured))
+                        names=", ".join(f"`{c}`" for c in captured), payload=nested)
             return True
         return False
 
@@ -433,6 +434,17 @@ def _func_name(expr) -> str:
     if isinstance(expr, nodes.Lambda):
         return "lambda"
     return expr.as_string()
+
+
+def _enclosing_reads(func) -> list[str]:
+    """The names a nested body reads that a function around it binds (what it would lose at module level)."""
+    found: list[str] = []
+    for node in walk(func):
+        if isinstance(node, nodes.Name):
+            scope, _assignments = node.lookup(node.name)
+            if isinstance(scope, (nodes.FunctionDef, nodes.Lambda)) and not is_within(scope, func):
+                _add(found, node.name)
+    return found
 
 
 def _literal_binding(assignment) -> bool:

@@ -464,6 +464,48 @@ def replace_nodes(node: cst.CSTNode, replacements: list[tuple[cst.CSTNode, objec
     return replace_in_tree(node, {id(original): new for original, new in replacements}, parent_map(node))
 
 
+def module_level_clash(definition: nodes.ClassDef | nodes.FunctionDef) -> str:
+    """Why ``definition`` (a class or def inside a function) cannot move to module level under its name: the
+    module has the name already, or another function defines one of that name too (both moved in one round,
+    the second would replace the first); "" when it can."""
+    module = definition.root()
+    if definition.name in module.locals:
+        return f"module level already has a `{definition.name}`"
+    for other in module.nodes_of_class((nodes.ClassDef, nodes.FunctionDef)):
+        if other is not definition and other.name == definition.name and \
+                isinstance(other.parent.scope(), (nodes.FunctionDef, nodes.Lambda)):
+            return f"another function also defines a `{definition.name}`: rename one of them first (by hand)"
+    return ""
+
+
+def move_before(context: "FixContext", moved: list[cst.CSTNode]) -> tuple[cst.CSTNode, object] | None:
+    """The replacement that takes the statements ``moved`` out of their block and puts them at module level
+    just before the top-level statement holding them, each after the blank lines that precede it (their own
+    comments kept), and the block's new first statement without blank lines above it. None when they do not
+    sit in one top-level statement."""
+    tops = set()
+    for node in moved:
+        top = node
+        while context.parent(top) is not None and not isinstance(context.parent(top), cst.Module):
+            top = context.parent(top)
+        tops.add(id(top))
+    if len(tops) != 1 or top is moved[0] or context.parent(top) is None:
+        return None
+    blank = [line for line in top.leading_lines if line.comment is None] or [cst.EmptyLine(), cst.EmptyLine()]
+    hoisted = [node.with_changes(leading_lines=list(blank) + [line for line in node.leading_lines
+                                                              if line.comment is not None]) for node in moved]
+    replacements = [(node, cst.RemovalSentinel.REMOVE) for node in moved]
+    gone = {id(node) for node in moved}
+    for block in {id(context.parent(node)): context.parent(node) for node in moved}.values():
+        siblings = list(getattr(block, "body", ()))
+        left = [statement for statement in siblings if id(statement) not in gone]
+        if siblings and id(siblings[0]) in gone and left:
+            first = left[0]
+            replacements.append((first, first.with_changes(
+                leading_lines=[line for line in first.leading_lines if line.comment is not None])))
+    return top, cst.FlattenSentinel(hoisted + [replace_nodes(top, replacements)])
+
+
 class _CannotCopy(Exception):
     """A replacement the path copy cannot express (a node removed from a single-node field)."""
 

@@ -16,7 +16,7 @@ from graphlint.analysis.tree import nodes_of_class, walk
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
-from graphlint.fixers.base import Fixer, replace_nodes, unused_name
+from graphlint.fixers.base import Fixer, module_level_clash, move_before, replace_nodes, unused_name
 
 
 class DropDelete(Fixer):
@@ -593,12 +593,12 @@ class HoistClassDef(Fixer):
         function = inner.parent
         if not isinstance(function, nodes.FunctionDef) or inner not in function.body:
             return self.refuse(finding, "the class is defined under a condition or loop: move it by hand")
-        module = inner.root()
         top = function
         while not isinstance(top.parent, nodes.Module):
             top = top.parent
-        if inner.name in module.locals:
-            return self.refuse(finding, f"module level already has a `{inner.name}`")
+        clash = module_level_clash(inner)
+        if clash:
+            return self.refuse(finding, clash)
         enclosing, scope = [], function  # the functions around the class: names it reads from them are closures
         while isinstance(scope, (nodes.FunctionDef, nodes.Lambda)):
             enclosing.append(scope)
@@ -614,22 +614,11 @@ class HoistClassDef(Fixer):
                for n in nodes_of_class(function, nodes.AssignAttr)):
             return self.refuse(finding, f"the function sets attributes of `{inner.name}`: one class made at import "
                                         "would keep them between calls")
-        class_node, top_node = context.find(inner, (cst.ClassDef,)), context.find(top, (cst.ClassDef, cst.FunctionDef))
-        if class_node is None or top_node is None:
+        class_node = context.find(inner, (cst.ClassDef,))
+        move = move_before(context, [class_node]) if class_node is not None else None
+        if move is None:
             return self.refuse(finding, "the class or the statement holding it was not found")
-        blank = [line for line in top_node.leading_lines if line.comment is None] or [cst.EmptyLine(), cst.EmptyLine()]
-        moved = class_node.with_changes(leading_lines=list(blank) + [line for line in class_node.leading_lines
-                                                                     if line.comment is not None])
-        replacements = [(class_node, cst.RemovalSentinel.REMOVE)]
-        block = context.parent(class_node)
-        siblings = list(getattr(block, "body", ()))
-        if siblings and siblings[0] is class_node and len(siblings) > 1:  # no blank line left at the body's top
-            following = siblings[1]
-            replacements.append((following, following.with_changes(
-                leading_lines=[line for line in following.leading_lines if line.comment is not None])))
-        shrunk = replace_nodes(top_node, replacements)
-        return self.edit(finding, [(top_node, cst.FlattenSentinel([moved, shrunk]))],
-                         description=f"move `class {inner.name}` to module level, before `{top.name}`")
+        return self.edit(finding, [move], description=f"move `class {inner.name}` to module level, before `{top.name}`")
 
 
 FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop(),
