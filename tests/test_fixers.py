@@ -579,8 +579,8 @@ def test_a_nested_functional_loop_body_moves_to_module_level_unless_it_reads_the
          "move `cond` and `body` to module level, before `Net`")]
     _target, _original, report = _fixed_copy("functional-loop-body-closure/captured_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused] == [
-        (15, "`body` reads `x` of the function around it, which it would not see at module level: pass it through "
-             "the loop carry (by hand)")]
+        (17, "`step` reads `shift` of the function around it, which it would not see at module level: pass it "
+             "through the loop carry (by hand)")]
 
 
 def test_two_functions_defining_one_name_keep_their_nested_definitions(tmp_path):
