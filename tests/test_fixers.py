@@ -583,8 +583,9 @@ def test_a_nested_functional_loop_body_moves_to_module_level_unless_it_reads_the
              "through the loop carry (by hand)")]
 
 
-def test_two_functions_defining_one_name_keep_their_nested_definitions(tmp_path):
-    """Moved in one round, the second `body` (or `class Scale`) would replace the first at module level."""
+def test_two_functions_defining_one_name_move_theirs_under_names_of_their_own_or_keep_them(tmp_path):
+    """Moved in one round under their names, the second `body` (or `class Scale`) would replace the first at
+    module level: loop bodies move under names of their own, classes stay."""
     target = tmp_path / "net.py"
     target.write_text(textwrap.dedent("""\
         import mindspore as ms
@@ -617,9 +618,12 @@ def test_two_functions_defining_one_name_keep_their_nested_definitions(tmp_path)
                 return (dout * Scale.factor,)
         """), encoding="utf-8")
     report = fix_paths([str(target)], Config(), unsafe=True, write=False)
-    assert not report.applied
+    assert sorted((a.line, a.description) for a in report.applied) == [
+        (9, "move `body` as `body_loop_construct` to module level, before `Loop`"),
+        (16, "move `body` as `body_step` to module level, before `step`")]
+    fixed = report.files[0].after
+    assert "    return ops.ForiLoop()(0, 3, body_loop_construct, x)\n" in fixed
+    assert "    return ops.ForiLoop()(0, 2, body_step, x)\n" in fixed
     assert sorted((r.line, r.reason) for r in report.refused) == [
-        (9, "another function also defines a `body`: rename one of them first (by hand)"),
-        (16, "another function also defines a `body`: rename one of them first (by hand)"),
         (21, "another function also defines a `Scale`: rename one of them first (by hand)"),
         (26, "another function also defines a `Scale`: rename one of them first (by hand)")]

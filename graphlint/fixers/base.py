@@ -478,11 +478,13 @@ def module_level_clash(definition: nodes.ClassDef | nodes.FunctionDef) -> str:
     return ""
 
 
-def move_before(context: "FixContext", moved: list[cst.CSTNode]) -> tuple[cst.CSTNode, object] | None:
+def move_before(context: "FixContext", moved: list[cst.CSTNode],
+                renames: list[tuple[cst.CSTNode, cst.CSTNode]] = ()) -> tuple[cst.CSTNode, object] | None:
     """The replacement that takes the statements ``moved`` out of their block and puts them at module level
     just before the top-level statement holding them, each after the blank lines that precede it (their own
-    comments kept), and the block's new first statement without blank lines above it. None when they do not
-    sit in one top-level statement."""
+    comments kept), and the block's new first statement without blank lines above it; ``renames`` (nodes of
+    that statement, the moved ones included, and what replaces them) are applied on the way. None when they do
+    not sit in one top-level statement."""
     tops = set()
     for node in moved:
         top = node
@@ -491,9 +493,18 @@ def move_before(context: "FixContext", moved: list[cst.CSTNode]) -> tuple[cst.CS
         tops.add(id(top))
     if len(tops) != 1 or top is moved[0] or context.parent(top) is None:
         return None
+    pending = list(renames)
+
+    def renamed(node):  # ``node`` with the renames that fall inside it (taken from the pending ones)
+        inside = [pair for pair in pending if _is_within(context, pair[0], node)]
+        for pair in inside:
+            pending.remove(pair)
+        return replace_nodes(node, inside) if inside else node
+
     blank = [line for line in top.leading_lines if line.comment is None] or [cst.EmptyLine(), cst.EmptyLine()]
-    hoisted = [node.with_changes(leading_lines=list(blank) + [line for line in node.leading_lines
-                                                              if line.comment is not None]) for node in moved]
+    hoisted = [renamed(node).with_changes(leading_lines=list(blank) + [line for line in node.leading_lines
+                                                                       if line.comment is not None])
+               for node in moved]
     replacements = [(node, cst.RemovalSentinel.REMOVE) for node in moved]
     gone = {id(node) for node in moved}
     for block in {id(context.parent(node)): context.parent(node) for node in moved}.values():
@@ -501,9 +512,17 @@ def move_before(context: "FixContext", moved: list[cst.CSTNode]) -> tuple[cst.CS
         left = [statement for statement in siblings if id(statement) not in gone]
         if siblings and id(siblings[0]) in gone and left:
             first = left[0]
-            replacements.append((first, first.with_changes(
+            replacements.append((first, renamed(first).with_changes(
                 leading_lines=[line for line in first.leading_lines if line.comment is not None])))
-    return top, cst.FlattenSentinel(hoisted + [replace_nodes(top, replacements)])
+    return top, cst.FlattenSentinel(hoisted + [replace_nodes(top, replacements + pending)])
+
+
+def _is_within(context: "FixContext", node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+    while node is not None and not isinstance(node, cst.Module):
+        if node is ancestor:
+            return True
+        node = context.parent(node)
+    return False
 
 
 class _CannotCopy(Exception):

@@ -9,13 +9,14 @@ from astroid import nodes
 
 from graphlint.catalogue import functional_loops as rules
 from graphlint.catalogue.model import FixSafety
-from graphlint.fixers.base import Fixer, module_level_clash, move_before
+from graphlint.fixers.base import Fixer, module_level_clash, move_before, unused_name
 
 
 class HoistNestedLoopBody(Fixer):
     """The nested bodies of the call -> module level, just before the top-level statement that holds the graph
     function. Safe: they read no name of the functions around them, so the one function made at import
-    behaves as the one made per call. A body that reads such a name (a Tensor, even a literal constant) needs
+    behaves as the one made per call. A body whose name module level has, or another function defines too,
+    moves under a name of its own (its uses in the function renamed). A body that reads such a name (a Tensor, even a literal constant) needs
     it passed through the loop carry, which changes the carry's structure: refused."""
 
     rules = (rules.FUNCTIONAL_LOOP_BODY_CLOSURE,)
@@ -45,19 +46,44 @@ class HoistNestedLoopBody(Fixer):
                                             "it through the loop carry (by hand)")
             if func.decorators is not None:
                 return self.refuse(finding, f"`{func.name}` is decorated: its decorators would run at import")
-            clash = module_level_clash(func)
-            if clash:
-                return self.refuse(finding, clash)
         top = function
         while not isinstance(top.parent, nodes.Module):
             top = top.parent
         in_order = sorted(found.bodies, key=lambda body: body.node.lineno)
         moved = [context.find(body.node, (cst.FunctionDef,)) for body in in_order]
-        move = move_before(context, moved) if all(node is not None for node in moved) else None
+        if any(node is None for node in moved):
+            return self.refuse(finding, "the body or the statement holding it was not found")
+        renames, shown = [], []
+        for body, node in zip(in_order, moved):
+            new_name = _module_name_for(body.node, function)
+            shown.append(f"`{body.node.name}`" if new_name == body.node.name else f"`{body.node.name}` as `{new_name}`")
+            if new_name == body.node.name:
+                continue
+            renames.append((node.name, cst.Name(new_name)))
+            for use in function.nodes_of_class(nodes.Name):
+                if use.name == body.node.name and use.lookup(use.name)[0] is function:
+                    target = context.find(use, (cst.Name,))
+                    if target is None:
+                        return self.refuse(finding, f"a use of `{body.node.name}` was not found")
+                    renames.append((target, cst.Name(new_name)))
+        move = move_before(context, moved, renames)
         if move is None:
             return self.refuse(finding, "the body or the statement holding it was not found")
-        names = " and ".join(f"`{body.node.name}`" for body in in_order)
-        return self.edit(finding, [move], description=f"move {names} to module level, before `{top.name}`")
+        return self.edit(finding, [move], description=f"move {' and '.join(shown)} to module level, before "
+                                                      f"`{top.name}`")
+
+
+def _module_name_for(func: nodes.FunctionDef, function: nodes.FunctionDef) -> str:
+    """The body's own name, or, when module level has it or another function defines it too (both moved in
+    one round, the second would replace the first), one made of it and the function's qualified name that
+    nothing in the module uses."""
+    if not module_level_clash(func):
+        return func.name
+    module = func.root()
+    taken = set(module.locals) | {n.name for n in module.nodes_of_class((nodes.Name, nodes.AssignName))} | \
+        {n.name for n in module.nodes_of_class((nodes.FunctionDef, nodes.ClassDef))}
+    owner = function.parent.name + "_" if isinstance(function.parent, nodes.ClassDef) else ""
+    return unused_name(f"{func.name}_{owner}{function.name}".lower(), taken)
 
 
 FIXERS = (HoistNestedLoopBody(),)
