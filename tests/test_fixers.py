@@ -627,3 +627,30 @@ def test_two_functions_defining_one_name_move_theirs_under_names_of_their_own_or
     assert sorted((r.line, r.reason) for r in report.refused) == [
         (21, "another function also defines a `Scale`: rename one of them first (by hand)"),
         (26, "another function also defines a `Scale`: rename one of them first (by hand)")]
+
+
+def test_two_namesakes_that_would_get_one_module_level_name_are_refused(tmp_path):
+    """`Net.construct` and a function `net_construct` would both move their `body` as `body_net_construct`."""
+    target = tmp_path / "net.py"
+    target.write_text(textwrap.dedent("""\
+        import mindspore as ms
+        from mindspore import nn, ops
+
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                def body(i, y):
+                    return ops.relu(y - 1)
+                return ops.ForiLoop()(0, 3, body, x)
+
+
+        @ms.jit
+        def net_construct(x):
+            def body(i, y):
+                return ops.relu(y + 1)
+            return ops.ForiLoop()(0, 2, body, x)
+        """), encoding="utf-8")
+    report = fix_paths([str(target)], Config(), unsafe=True, write=False)
+    assert not report.applied
+    reason = "another function's `body` would get the same module-level name: rename one of them first (by hand)"
+    assert sorted((r.line, r.reason) for r in report.refused) == [(9, reason), (16, reason)]

@@ -142,6 +142,18 @@ def is_within(node, ancestor) -> bool:
     return False
 
 
+def enclosing_reads(node) -> list[str]:
+    """The names read inside ``node`` (a nested def, lambda or class) that a function around it binds, in the
+    order first read: what it would no longer see at module level."""
+    found: list[str] = []
+    for name in nodes_of_class(node, nodes.Name):
+        scope, _assignments = name.lookup(name.name)
+        if isinstance(scope, (nodes.FunctionDef, nodes.Lambda)) and not is_within(scope, node) \
+                and name.name not in found:
+            found.append(name.name)
+    return found
+
+
 # astroid walks trees recursively: deeply nested expressions (a 1,000-term sum) need more than Python's default.
 RECURSION_LIMIT = 20000
 

@@ -23,7 +23,7 @@ from astroid import nodes
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import CELL, NONE, SCALARS, STR
 from graphlint.analysis.scope import function_reference
-from graphlint.analysis.tree import graph_nodes, is_within, walk
+from graphlint.analysis.tree import enclosing_reads, graph_nodes, is_within, walk
 from graphlint.catalogue import functional_loops as rules
 from graphlint.runner import Checker
 
@@ -92,7 +92,7 @@ class FunctionalLoopsChecker(Checker):
         bodies = [args.get("body")] + ([args.get("cond")] if op == "WhileLoop" else [])
         resolved = [self._resolve_body(call, expr) if expr is not None else None for expr in bodies]
         nested = rules.NestedBodies(tuple(
-            rules.NestedBody(body[1], _func_name(expr), tuple(_enclosing_reads(body[1])))
+            rules.NestedBody(body[1], _func_name(expr), tuple(enclosing_reads(body[1])))
             for expr, body in zip(bodies, resolved) if body is not None and body[0] == "nested"))
         reported_nested = False
         for index, (expr, body) in enumerate(zip(bodies, resolved)):
@@ -434,17 +434,6 @@ def _func_name(expr) -> str:
     if isinstance(expr, nodes.Lambda):
         return "lambda"
     return expr.as_string()
-
-
-def _enclosing_reads(func) -> list[str]:
-    """The names a nested body reads that a function around it binds (what it would lose at module level)."""
-    found: list[str] = []
-    for node in walk(func):
-        if isinstance(node, nodes.Name):
-            scope, _assignments = node.lookup(node.name)
-            if isinstance(scope, (nodes.FunctionDef, nodes.Lambda)) and not is_within(scope, func):
-                _add(found, node.name)
-    return found
 
 
 def _literal_binding(assignment) -> bool:

@@ -16,8 +16,9 @@ class HoistNestedLoopBody(Fixer):
     """The nested bodies of the call -> module level, just before the top-level statement that holds the graph
     function. Safe: they read no name of the functions around them, so the one function made at import
     behaves as the one made per call. A body whose name module level has, or another function defines too,
-    moves under a name of its own (its uses in the function renamed). A body that reads such a name (a Tensor, even a literal constant) needs
-    it passed through the loop carry, which changes the carry's structure: refused."""
+    moves under a name of its own (its uses in the function renamed). A body that reads a name of the
+    functions around it (a Tensor, even a literal constant) would need it passed through the loop carry,
+    which changes the carry's structure: refused."""
 
     rules = (rules.FUNCTIONAL_LOOP_BODY_CLOSURE,)
     safety = FixSafety.SAFE
@@ -56,6 +57,9 @@ class HoistNestedLoopBody(Fixer):
         renames, shown = [], []
         for body, node in zip(in_order, moved):
             new_name = _module_name_for(body.node, function)
+            if new_name is None:
+                return self.refuse(finding, f"another function's `{body.node.name}` would get the same module-level "
+                                            "name: rename one of them first (by hand)")
             shown.append(f"`{body.node.name}`" if new_name == body.node.name else f"`{body.node.name}` as `{new_name}`")
             if new_name == body.node.name:
                 continue
@@ -73,17 +77,26 @@ class HoistNestedLoopBody(Fixer):
                                                       f"`{top.name}`")
 
 
-def _module_name_for(func: nodes.FunctionDef, function: nodes.FunctionDef) -> str:
+def _module_name_for(func: nodes.FunctionDef, function: nodes.FunctionDef) -> str | None:
     """The body's own name, or, when module level has it or another function defines it too (both moved in
-    one round, the second would replace the first), one made of it and the function's qualified name that
-    nothing in the module uses."""
+    one round, the second would replace the first), one made of it and its function's qualified name that
+    nothing in the module uses; None when a namesake in another function would be given the same one."""
     if not module_level_clash(func):
         return func.name
     module = func.root()
+    namesakes = [other for other in module.nodes_of_class(nodes.FunctionDef) if other is not func
+                 and other.name == func.name and isinstance(other.parent, nodes.FunctionDef)]
+    base = _renamed_base(func, function)
+    if any(_renamed_base(other, other.parent) == base for other in namesakes):
+        return None
     taken = set(module.locals) | {n.name for n in module.nodes_of_class((nodes.Name, nodes.AssignName))} | \
         {n.name for n in module.nodes_of_class((nodes.FunctionDef, nodes.ClassDef))}
+    return unused_name(base, taken)
+
+
+def _renamed_base(func: nodes.FunctionDef, function: nodes.FunctionDef) -> str:
     owner = function.parent.name + "_" if isinstance(function.parent, nodes.ClassDef) else ""
-    return unused_name(f"{func.name}_{owner}{function.name}".lower(), taken)
+    return f"{func.name}_{owner}{function.name}".lower()
 
 
 FIXERS = (HoistNestedLoopBody(),)

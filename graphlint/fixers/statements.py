@@ -12,7 +12,7 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import SCALARS, TENSOR, UNKNOWN
-from graphlint.analysis.tree import nodes_of_class, walk
+from graphlint.analysis.tree import enclosing_reads, nodes_of_class, walk
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
@@ -599,12 +599,7 @@ class HoistClassDef(Fixer):
         clash = module_level_clash(inner)
         if clash:
             return self.refuse(finding, clash)
-        enclosing, scope = [], function  # the functions around the class: names it reads from them are closures
-        while isinstance(scope, (nodes.FunctionDef, nodes.Lambda)):
-            enclosing.append(scope)
-            scope = scope.parent.scope() if scope.parent is not None else None
-        free = sorted({n.name for n in nodes_of_class(inner, nodes.Name)
-                       if any(n.lookup(n.name)[0] is f for f in enclosing) and n.name != inner.name})
+        free = sorted(set(enclosing_reads(inner)) - {inner.name})  # closures, which module level would not see
         if free:
             return self.refuse(finding, f"the class reads {', '.join(f'`{n}`' for n in free)} of the function "
                                         "around it: pass them in instead (by hand)")
