@@ -14,6 +14,7 @@ import os
 from astroid import nodes
 
 from graphlint.analysis import api
+from graphlint.analysis.engine import register_run_fact
 from graphlint.analysis.tree import nodes_of_class
 
 
@@ -49,26 +50,22 @@ def _inner_cells(analysis) -> tuple[set[tuple[str, str]], set[str]]:
     """The Cell classes (see ``_class_key``) the project builds as components of other Cells, and the identifier-like
     strings of the run (names a builder may instantiate), merged from per-module facts."""
 
-    def merge():
+    def merge(per_module):
         inner: set[tuple[str, str]] = set()
         names: set[str] = set()
-        # The run's parsed modules, not those loaded from disk on the way (which ones are depends on what was
-        # checked before, in which process); the run's other files give their names from the text.
-        for info in list(analysis.project.modules):
-            if info.from_disk:
-                continue
-            module_inner, module_names = analysis.module_fact("inner-cells", info,
-                                                              lambda i: _inner_cells_of(analysis.project, i))
+        for _path, (module_inner, module_names) in per_module:
             inner |= module_inner
             names |= module_names
+        # The run's other files (never parsed: they do not mention MindSpore) give their names from the text.
         for path in sorted(analysis.project.unparsed):
             names |= _identifier_strings_in_file(path)
         return inner, names
 
-    return analysis.project_fact("inner-cells", merge)
+    return analysis.run_fact("inner-cells", merge)
 
 
-def _inner_cells_of(project, info) -> tuple[set[tuple[str, str]], set[str]]:
+def _inner_cells_of(analysis, info) -> tuple[set[tuple[str, str]], set[str]]:
+    project = analysis.project
     inner: set[tuple[str, str]] = set()
     names: set[str] = set()
     called_functions: list = []
@@ -130,6 +127,9 @@ def _inner_cells_of(project, info) -> tuple[set[tuple[str, str]], set[str]]:
                 if resolved is not None and resolved.kind == "function" and id(resolved.node) not in seen:
                     called_functions.append((resolved.info, resolved.node))
     return inner, names
+
+
+register_run_fact("inner-cells", _inner_cells_of)
 
 
 def _identifier_strings(module: nodes.Module) -> set[str]:

@@ -16,9 +16,20 @@ from astroid import nodes
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
 from graphlint.analysis.project import ModuleInfo, Project
-from graphlint.analysis.scope import GraphFunction, ScopeIndex, function_reference, graph_functions_in
+from graphlint.analysis.scope import (GraphFunction, KeyedScope, ScopeIndex, definition_keys, enclosing_class,
+                                      function_reference, graph_functions_in, node_at, reference_of)
 from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.values import FunctionValues, Value, const, join, of_python, parameter_values, unknown, variable
+
+
+# Facts of the whole run merged from one plain value per module: kind -> ``per_module(analysis, info)``. Each
+# module's value is computed where the module is parsed (with ``--jobs``, in the process that owns it) and
+# merged, in the run's order, wherever the fact is asked for (:meth:`Analysis.run_fact`).
+RUN_FACTS: dict = {}
+
+
+def register_run_fact(kind: str, per_module) -> None:
+    RUN_FACTS[kind] = per_module
 
 
 class Analysis:
@@ -27,9 +38,8 @@ class Analysis:
     def __init__(self, project: Project):
         self.project = project
         self.index = ScopeIndex(project)
-        self._scope: dict[int, GraphFunction] | None = None
-        self._by_module: dict[int, dict[int, GraphFunction]] = {}
-        self._references: dict[int, list] = {}
+        self._scope: KeyedScope | None = None
+        self._graphs: dict[tuple, GraphFunction] = {}  # key -> its GraphFunction, for the current scope
         self._values: dict[int, FunctionValues] = {}
         self._in_progress: set[int] = set()
         self._attributes: dict[tuple[int, str], Value] = {}
@@ -44,28 +54,57 @@ class Analysis:
 
     # -- scope ----------------------------------------------------------------------------------------
     @property
-    def scope(self) -> dict[int, GraphFunction]:
-        """Every graph function of the run, keyed by ``id(FunctionDef)``."""
+    def scope(self) -> KeyedScope:
+        """Every graph function of the run, as keys (:class:`graphlint.analysis.scope.KeyedScope`)."""
         if self._scope is None:
-            self._references = {}
-            self._by_module = {}
-            self._scope = self.index.discover(self._references)
-            for graph in self._scope.values():
-                self._by_module.setdefault(id(graph.node.root()), {})[id(graph.node)] = graph
+            self._graphs = {}
+            self._scope = self.index.discover()
         return self._scope
 
     def graph_functions(self, info: ModuleInfo) -> list[GraphFunction]:
         """The graph functions defined in a module, outermost first, in source order."""
-        _ = self.scope
-        return graph_functions_in(self._by_module.get(id(info.module), {}), info)
+        own = {}
+        for key in self.scope.by_path.get(info.path, ()):
+            graph = self._graph(key)
+            if graph is not None and graph.node.root() is info.module:
+                own[id(graph.node)] = graph
+        return graph_functions_in(own, info)
 
     def graph_of(self, func: nodes.FunctionDef) -> GraphFunction | None:
-        return self.scope.get(id(func))
+        local = definition_keys(func.root())[0].get(id(func))
+        if local is None:
+            return None
+        info = self.project.by_node.get(id(func.root()))
+        if info is None:
+            return None
+        return self._graph((info.path, local)) if (info.path, local) in self.scope.functions else None
+
+    def _graph(self, key) -> GraphFunction | None:
+        """The :class:`GraphFunction` of a key of the scope, built once per discovery."""
+        graph = self._graphs.get(key)
+        if graph is None:
+            found = self.scope.functions.get(key)
+            node = self.index.node_of(key) if found is not None else None
+            if node is None:
+                return None
+            root_of = (lambda root=found.root: self._graph(root)) if found.root != key else None
+            graph = GraphFunction(node, self.project.info(node.root()), enclosing_class(node), found.kind,
+                                  found.entry, found.via, root_of)
+            self._graphs[key] = graph
+        return graph
 
     def references(self, func: nodes.FunctionDef) -> list:
         """Where graph code references ``func``: ``[(GraphFunction, node)]``."""
-        _ = self.scope  # discovers them
-        return self._references.get(id(func), [])
+        graph = self.graph_of(func)
+        if graph is None:
+            return []
+        found = []
+        for caller_key, where in self.scope.references.get(self.index.key(func), ()):
+            caller = self._graph(caller_key)
+            node = node_at(caller.node, where) if caller is not None else None
+            if node is not None:
+                found.append((caller, node))
+        return found
 
     # -- changes --------------------------------------------------------------------------------------
     def replace_module(self, path: str, module: nodes.Module | None) -> ModuleInfo | None:
@@ -106,45 +145,43 @@ class Analysis:
         return replaced
 
     def _graph_function_names(self, info: ModuleInfo) -> set[str]:
-        _ = self.scope  # the scope before the change (cheap to rediscover: references are cached per function)
-        return {g.name for g in self._by_module.get(id(info.module), {}).values()}
+        # the scope before the change (cheap to rediscover: references are cached per function)
+        return {self.scope.functions[key].display for key in self.scope.by_path.get(info.path, ())}
 
     def call_neighbours(self, info: ModuleInfo) -> set[int]:
         """ids of the modules whose values depend on the graph code of ``info``: the modules of the graph
         functions that call its graph functions (transitively: return values flow up), and of the helpers that
         code calls (transitively: parameters flow down)."""
-        _ = self.scope
-        own = list(self._by_module.get(id(info.module), {}).values())
-        found: set[int] = set()
-        pending, callers = list(own), {}
+        scope = self.scope
+        own = list(scope.by_path.get(info.path, ()))
+        paths: set[str] = set()
+        pending, callers = list(own), set()
         while pending:  # callers, upwards
-            graph = pending.pop()
-            for caller, _node in self._references.get(id(graph.node), ()):
-                if id(caller.node) not in callers:
-                    callers[id(caller.node)] = caller
-                    found.add(id(caller.node.root()))
+            key = pending.pop()
+            for caller, _where in scope.references.get(key, ()):
+                if caller not in callers:
+                    callers.add(caller)
+                    paths.add(caller[0])
                     pending.append(caller)
         # (the callers themselves, not a pass over the whole scope: once per changed module, that was quadratic)
-        pending = own + [self._scope[key] for key in callers if key in self._scope]
-        seen: set[int] = set()
+        pending = own + [key for key in callers if key in scope.functions]
+        seen: set = set()
         while pending:  # callees, downwards
-            graph = pending.pop()
-            for _node, target in self.index.edges_of(graph):
-                func = target[0]
-                if id(func) in seen:
+            key = pending.pop()
+            summary = self.index.summary_of(key)
+            for _where, target, _display in summary.edges if summary is not None else ():
+                if target in seen:
                     continue
-                seen.add(id(func))
-                found.add(id(func.root()))
-                reached = self._scope.get(id(func))
-                if reached is not None:
-                    pending.append(reached)
-        return found
+                seen.add(target)
+                paths.add(target[0])
+                if target in scope.functions:
+                    pending.append(target)
+        return {id(self.project.by_path[path].module) for path in paths if path in self.project.by_path}
 
     def _forget(self, affected: set[int]) -> None:
         self.version += 1
         self._scope = None
-        self._references = {}
-        self._by_module = {}
+        self._graphs = {}
         self._project_facts.clear()
         self.index.forget(affected)
         self.project.forget_memos(affected)
@@ -178,6 +215,22 @@ class Analysis:
         value = compute(info)
         self._module_facts[key] = (stamp, value)
         return value
+
+    def run_modules(self) -> list[ModuleInfo]:
+        """The modules of the run, in order (not those loaded from disk for what they define: which ones are
+        depends on what was checked before, in which process)."""
+        return [info for info in self.project.modules if not info.from_disk]
+
+    def run_fact(self, kind: str, merge):
+        """``merge([(module path, value)])`` over the value of fact ``kind`` (see :data:`RUN_FACTS`) of every
+        module of the run, in order; cached until the project changes."""
+
+        def compute():
+            compute_one = RUN_FACTS[kind]
+            return merge([(info.path, self.module_fact(kind, info, lambda i: compute_one(self, i)))
+                          for info in self.run_modules()])
+
+        return self.project_fact(kind, compute)
 
     def project_fact(self, kind: str, compute):
         """``compute()``, cached until the project changes (for facts merged from :meth:`module_fact`)."""
@@ -394,49 +447,82 @@ class Analysis:
         elif default is not None:
             return []  # a default graphlint cannot read: the value is unknown
         positional = [a.name for a in signatures.positional_parameters(init)][1:]
-        for call, where in self._instantiations(cls):
+        for path, call_at, where, (arguments, keywords) in self._instantiations(cls):
             passed = None
-            for index, arg in enumerate(call.args):
-                if isinstance(arg, nodes.Starred):
+            for index, argument in enumerate(arguments):
+                if argument is STARRED:
                     return []
                 if index < len(positional) and positional[index] == parameter:
-                    passed = arg
-            for keyword in call.keywords or ():
-                if keyword.arg is None:
+                    passed = argument
+            for name, argument in keywords:
+                if name is None:
                     return []
-                if keyword.arg == parameter:
-                    passed = keyword.value
+                if name == parameter:
+                    passed = argument
             if passed is None:
                 continue
-            if not (isinstance(passed, nodes.Const) and isinstance(passed.value, (int, float, bool, str))):
+            if passed is NOT_CONSTANT:
                 return []  # some instantiation passes a value graphlint cannot read
-            found.append((passed.value, f"{parameter}={passed.value!r} in `{_one_line(call.as_string())}` at {where}"))
+            found.append((passed[0], f"{parameter}={passed[0]!r} in `{self._call_text(path, call_at)}` at {where}"))
         return found
 
-    def _instantiations(self, cls: nodes.ClassDef) -> list[tuple[nodes.Call, str]]:
-        """Calls of ``cls`` anywhere in the project, with "file:line"."""
+    def _instantiations(self, cls: nodes.ClassDef) -> list[tuple]:
+        """Calls of ``cls`` anywhere in the run: ``(module path, where in it, "file:line", arguments)``, the
+        arguments as :func:`_passed_constants` gives them."""
         key = (cls.root().file or "", cls.qname())
 
-        def merge():
+        def merge(per_module):
             found: dict = {}
-            for info in self.project.modules:
-                for class_key, calls in self.module_fact("instantiations", info, self._module_instantiations).items():
-                    found.setdefault(class_key, []).extend(calls)
+            for path, calls_by_class in per_module:
+                for class_key, calls in calls_by_class.items():
+                    found.setdefault(class_key, []).extend((path,) + call for call in calls)
             return found
 
-        return self.project_fact("instantiations", merge).get(key, [])
+        return self.run_fact("instantiations", merge).get(key, [])
 
-    def _module_instantiations(self, info: ModuleInfo) -> dict:
-        found: dict = {}
-        name = os.path.basename(info.path)
-        for call in nodes_of_class(info.module, nodes.Call):
-            if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
-                continue
-            resolved = self.project.resolve_expr(info, call.func)
-            if resolved is not None and resolved.kind == "class":
-                key = (resolved.node.root().file or "", resolved.node.qname())
-                found.setdefault(key, []).append((call, f"{name}:{call.lineno}"))
-        return found
+    def _call_text(self, path: str, where) -> str:
+        """The source of the call at ``where`` in the module at ``path``, on one line."""
+        info = self.project.module_at(path)
+        for call in nodes_of_class(info.module, nodes.Call) if info is not None else ():
+            if reference_of(call) == where:
+                return _one_line(call.as_string())
+        return ""
+
+
+def _module_instantiations(analysis: Analysis, info: ModuleInfo) -> dict:
+    """``{(file, class qname): [(where, "file:line", arguments)]}``: the calls of project classes in a module."""
+    found: dict = {}
+    name = os.path.basename(info.path)
+    for call in nodes_of_class(info.module, nodes.Call):
+        if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+            continue
+        resolved = analysis.project.resolve_expr(info, call.func)
+        if resolved is not None and resolved.kind == "class":
+            key = (resolved.node.root().file or "", resolved.node.qname())
+            found.setdefault(key, []).append((reference_of(call), f"{name}:{call.lineno}", _passed_constants(call)))
+    return found
+
+
+STARRED = "*"  # an argument `*args` or `**kwargs`: what it passes is unknown
+NOT_CONSTANT = "?"
+
+
+def _passed_constants(call: nodes.Call) -> tuple:
+    """A call's arguments as plain data: ``((value,) | STARRED | NOT_CONSTANT, ...)`` for the positional ones,
+    ``((name or None, (value,) | NOT_CONSTANT), ...)`` for the keywords; values of ``int``, ``float``, ``bool``
+    and ``str`` literals only."""
+
+    def constant(node):
+        if isinstance(node, nodes.Const) and isinstance(node.value, (int, float, bool, str)):
+            return (node.value,)
+        return NOT_CONSTANT
+
+    arguments = tuple(STARRED if isinstance(arg, nodes.Starred) else constant(arg) for arg in call.args)
+    keywords = tuple((keyword.arg, constant(keyword.value)) for keyword in call.keywords or ())
+    return arguments, keywords
+
+
+register_run_fact("instantiations", _module_instantiations)
 
 
 def _interface(module: nodes.Module, graph_names: set[str]) -> str:

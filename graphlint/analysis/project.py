@@ -90,6 +90,11 @@ class Project:
         # later, but facts of the whole run read them from here, so that they do not depend on which
         # modules happen to be loaded when they are computed (in which process, after which checks).
         self.unparsed: set[str] = set()
+        # With --jobs each process parses its share of the run: the run's other files that mention MindSpore,
+        # by module name (the first of the run with that name, as one process registers them), are parsed from
+        # disk when something needs them, as modules of the run.
+        self.run_files: set[str] = set()
+        self.run_names: dict[str, str] = {}
 
     # -- registration -------------------------------------------------
     @staticmethod
@@ -106,7 +111,7 @@ class Project:
         info = ModuleInfo.build(module, path)
         self.by_node[id(module)] = info
         self.by_path[path] = info
-        if info.name:
+        if info.name and self.run_names.get(info.name, path) == path:
             self.by_name.setdefault(info.name, info)
         if os.path.isfile(path):
             self.roots.add(package_root_for(path))
@@ -177,11 +182,18 @@ class Project:
         found = self.by_name.get(dotted)
         if found is not None:
             return found
+        path = self.run_names.get(dotted)
+        if path is not None:
+            return self.module_at(path)
         if dotted.split(".")[0] in EXTERNAL_TOPS or dotted in self._disk_misses:
             return None
         relative = dotted.replace(".", os.sep)
         for root in sorted(self.roots):
             for candidate in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
+                known = self.by_path.get(os.path.abspath(candidate))
+                if known is not None:
+                    self.by_name[dotted] = known
+                    return known
                 if os.path.isfile(candidate):
                     try:
                         source = load(candidate)
@@ -193,6 +205,19 @@ class Project:
                     return info
         self._disk_misses.add(dotted)
         return None
+
+    def module_at(self, path: str) -> ModuleInfo | None:
+        """The module of the file at ``path``, read from disk when it is not loaded (None if it cannot be)."""
+        path = self.normalise(path)
+        found = self.by_path.get(path)
+        if found is None and os.path.isfile(path):
+            try:
+                source = load(path)
+            except (SourceProblem, RecursionError):
+                return None
+            found = self.add(source.module, path)
+            found.from_disk = path not in self.run_files
+        return found
 
     # -- resolving names ----------------------------------------------
     def resolve_name(self, info: ModuleInfo, name: str, depth: int = 0) -> Resolved | None:

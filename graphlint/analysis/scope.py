@@ -11,7 +11,7 @@ passed as a loop body) is a helper and is graph code too, transitively.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from astroid import nodes
 
@@ -20,7 +20,7 @@ from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.tree import nodes_of_class
 
 
-@dataclass
+@dataclass(eq=False)
 class GraphFunction:
     node: nodes.FunctionDef
     info: ModuleInfo
@@ -28,11 +28,18 @@ class GraphFunction:
     kind: str  # "construct" | "bprop" | "jit" | "jit_class" | "helper"
     entry: str  # display name of the graph entry that reaches it, e.g. "Net.construct"
     via: tuple[str, ...] = ()  # helpers called on the way, entry excluded
-    root: "GraphFunction | None" = None  # the graph entry that reaches it (itself for entries)
+    root_of: object = field(default=None, repr=False)  # () -> the GraphFunction of the entry (None: itself)
 
-    def __post_init__(self) -> None:
-        if self.root is None:
-            self.root = self
+    @property
+    def root(self) -> "GraphFunction":
+        """The graph entry that reaches it (itself for entries), built when first asked for: its module may be
+        one this process has not loaded."""
+        found = self.__dict__.get("_root")
+        if found is None:
+            found = self.root_of() if self.root_of is not None else None
+            found = found if found is not None else self
+            self.__dict__["_root"] = found
+        return found
 
     @property
     def name(self) -> str:
@@ -87,7 +94,7 @@ def is_jit_class(info: ModuleInfo, cls: nodes.ClassDef) -> bool:
     return False
 
 
-def _enclosing_class(node) -> nodes.ClassDef | None:
+def enclosing_class(node) -> nodes.ClassDef | None:
     scope = node.parent.frame() if node.parent is not None else None
     return scope if isinstance(scope, nodes.ClassDef) else None
 
@@ -109,7 +116,7 @@ def find_entries(project: Project, info: ModuleInfo) -> list[GraphFunction]:
                     entries.append(GraphFunction(method, info, cls, method.name, qualified_display(method, cls)))
     for func in nodes_of_class(info.module, nodes.FunctionDef):
         if is_jit_decorated(info, func):
-            cls = _enclosing_class(func)
+            cls = enclosing_class(func)
             entries.append(GraphFunction(func, info, cls, "jit", qualified_display(func, cls)))
     for call in nodes_of_class(info.module, nodes.Call):
         # mindspore.jit(fn) / ms_function(fn): fn is compiled.
@@ -143,7 +150,7 @@ def function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.Clas
         return None
     resolved = project.resolve_expr(info, expr)
     if resolved is not None and resolved.kind == "function":
-        owner = _enclosing_class(resolved.node)
+        owner = enclosing_class(resolved.node)
         return resolved.node, owner, resolved.info
     if isinstance(expr, nodes.Attribute):
         owner = project.resolve_expr(info, expr.expr)
@@ -196,8 +203,127 @@ def _called_attributes(graph: GraphFunction) -> list[tuple[nodes.Attribute, str]
             if isinstance(call.func, nodes.Attribute)]
 
 
+# -- keys: a definition named by its module and its place among the module's definitions --------------------
+# A key is plain data: it names the same function in every process and across edits of other functions' bodies,
+# so that graph scope can be discovered from what each module's owner computed (``--jobs``) and rebuilt as nodes.
+FunctionKey = tuple  # (module path, "Net.construct" or "Net.construct#2" for a second definition of that name)
+Reference = tuple  # (lineno, col_offset, end_lineno, end_col_offset) of a Name or outermost Attribute
+
+
+def definition_keys(module: nodes.Module) -> tuple[dict[int, str], dict[str, nodes.NodeNG]]:
+    """(``id(def) -> local key``, ``local key -> def``) for every function and class of ``module``."""
+    cached = getattr(module, "_graphlint_keys", None)
+    if cached is not None:
+        return cached
+    by_id: dict[int, str] = {}
+    by_key: dict[str, nodes.NodeNG] = {}
+    for node in nodes_of_class(module, (nodes.FunctionDef, nodes.ClassDef)):
+        names = [node.name]
+        current = node.parent
+        while current is not None and not isinstance(current, nodes.Module):
+            if isinstance(current, (nodes.FunctionDef, nodes.ClassDef)):
+                names.append(current.name)
+            current = current.parent
+        local = ".".join(reversed(names))
+        if local in by_key:
+            number = 2
+            while f"{local}#{number}" in by_key:
+                number += 1
+            local = f"{local}#{number}"
+        by_id[id(node)] = local
+        by_key[local] = node
+    module._graphlint_keys = (by_id, by_key)
+    return by_id, by_key
+
+
+def reference_of(node) -> Reference:
+    return (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+
+
+def node_at(func: nodes.FunctionDef, where: Reference):
+    """The Name or outermost Attribute of ``func`` at ``where`` (see :func:`reference_of`)."""
+    for node in nodes_of_class(func, (nodes.Name, nodes.Attribute)):
+        if reference_of(node) == where and not (isinstance(node.parent, nodes.Attribute) and node.parent.expr is node):
+            return node
+    return None
+
+
+@dataclass(frozen=True)
+class FunctionSummary:
+    """What graph scope reads of one function: the project functions it references (``(where, key, display)``)
+    and the attributes it calls (``(where, name)``, where a ``@jit_class`` method may be called)."""
+    edges: tuple
+    calls: tuple
+
+
+@dataclass(frozen=True)
+class ModuleScope:
+    """What graph scope reads of one module as a whole: its entries (``(key, kind, display)``, in order) and
+    the methods of its ``@jit_class`` classes (``name -> [(key, display)]``)."""
+    entries: tuple
+    jit_class_methods: dict
+
+
+@dataclass(frozen=True)
+class ScopeEntry:
+    key: FunctionKey
+    kind: str
+    entry: str
+    via: tuple
+    root: FunctionKey
+    display: str
+
+
+@dataclass
+class KeyedScope:
+    """Every graph function of a run as plain data: ``functions`` by key, ``references`` (key -> ``[(caller
+    key, where)]``, the places in graph code that reference it) and the keys defined in each module."""
+    functions: dict
+    references: dict
+    by_path: dict
+
+
+def discover_keyed(module_scopes, function_summary) -> KeyedScope:
+    """Graph scope from plain data: ``module_scopes``, the :class:`ModuleScope` of every module whose entries
+    count, in order; ``function_summary(key)``, the :class:`FunctionSummary` of a function reached."""
+    found: dict = {}
+    references: dict = {}
+    queue: deque = deque()
+    methods: dict[str, list] = {}
+    for module in module_scopes:
+        for key, kind, display in module.entries:
+            if key not in found or found[key].kind == "helper":
+                found[key] = ScopeEntry(key, kind, display, (), key, display)
+                queue.append(key)
+        for name, targets in module.jit_class_methods.items():
+            methods.setdefault(name, []).extend(targets)
+    while queue:
+        key = queue.popleft()
+        graph = found[key]
+        summary = function_summary(key)
+        if summary is None:
+            continue
+        reached = list(summary.edges)
+        if methods:
+            targets_of_edges = {target for _where, target, _display in summary.edges}
+            for where, name in summary.calls:
+                for target, display in methods.get(name, ()):
+                    if target not in targets_of_edges:
+                        reached.append((where, target, display))
+        for where, target, display in reached:
+            references.setdefault(target, []).append((key, where))
+            if target in found or target == key:
+                continue
+            found[target] = ScopeEntry(target, "helper", graph.entry, graph.via + (display,), graph.root, display)
+            queue.append(target)
+    by_path: dict = {}
+    for key in found:
+        by_path.setdefault(key[0], []).append(key)
+    return KeyedScope(found, references, by_path)
+
+
 class ScopeIndex:
-    """What graph scope is discovered from, cached per module and per function.
+    """What graph scope is discovered from, as plain data, cached per module and per function.
 
     The entries a module defines, the project functions a graph function references and the methods it calls
     depend only on that module and what it imports; they are kept until :meth:`forget` is told the module (or
@@ -205,88 +331,55 @@ class ScopeIndex:
 
     def __init__(self, project: Project):
         self.project = project
-        self._entries: dict[int, tuple[ModuleInfo, list[GraphFunction]]] = {}
-        self._jit_methods: dict[int, tuple[ModuleInfo, dict]] = {}
-        self._edges: dict[int, tuple[nodes.FunctionDef, list]] = {}
-        self._calls: dict[int, tuple[nodes.FunctionDef, list]] = {}
+        self._modules: dict[int, tuple[ModuleInfo, ModuleScope]] = {}
+        self._functions: dict[int, tuple[nodes.FunctionDef, FunctionSummary]] = {}
 
     def forget(self, module_ids: set[int]) -> None:
-        self._entries = {k: v for k, v in self._entries.items() if id(v[0].module) not in module_ids}
-        self._jit_methods = {k: v for k, v in self._jit_methods.items() if id(v[0].module) not in module_ids}
-        self._edges = {k: v for k, v in self._edges.items() if id(v[0].root()) not in module_ids}
-        self._calls = {k: v for k, v in self._calls.items() if id(v[0].root()) not in module_ids}
+        self._modules = {k: v for k, v in self._modules.items() if id(v[0].module) not in module_ids}
+        self._functions = {k: v for k, v in self._functions.items() if id(v[0].root()) not in module_ids}
 
-    def entries(self, info: ModuleInfo) -> list[GraphFunction]:
-        cached = self._entries.get(id(info.module))
-        if cached is None or cached[0] is not info:
-            cached = (info, find_entries(self.project, info))
-            self._entries[id(info.module)] = cached
-        return cached[1]
+    def key(self, func) -> FunctionKey:
+        root = func.root()
+        return (self.project.info(root).path, definition_keys(root)[0][id(func)])
 
-    def jit_class_methods(self, info: ModuleInfo) -> dict:
-        cached = self._jit_methods.get(id(info.module))
+    def module_scope(self, info: ModuleInfo) -> ModuleScope:
+        cached = self._modules.get(id(info.module))
         if cached is None or cached[0] is not info:
-            cached = (info, _jit_class_methods_in(info))
-            self._jit_methods[id(info.module)] = cached
+            entries = tuple((self.key(g.node), g.kind, g.name) for g in find_entries(self.project, info))
+            methods = {name: [(self.key(method), qualified_display(method, cls)) for method, cls, _ in targets]
+                       for name, targets in _jit_class_methods_in(info).items()}
+            cached = (info, ModuleScope(entries, methods))
+            self._modules[id(info.module)] = cached
         return cached[1]
 
     def defines_jit_class(self, info: ModuleInfo) -> bool:
-        return bool(self.jit_class_methods(info))
+        return bool(self.module_scope(info).jit_class_methods)
 
-    def edges_of(self, graph: GraphFunction) -> list:
-        """``[(node, (FunctionDef, class, module))]``: the project functions ``graph`` references."""
-        cached = self._edges.get(id(graph.node))
-        if cached is None or cached[0] is not graph.node:
-            cached = (graph.node, list(_referenced_functions(self.project, graph)))
-            self._edges[id(graph.node)] = cached
+    def function_summary(self, func: nodes.FunctionDef) -> FunctionSummary:
+        cached = self._functions.get(id(func))
+        if cached is None or cached[0] is not func:
+            graph = GraphFunction(func, self.project.info(func.root()), enclosing_class(func), "helper", "")
+            edges = tuple((reference_of(node), self.key(target[0]), qualified_display(target[0], target[1]))
+                          for node, target in _referenced_functions(self.project, graph))
+            calls = tuple((reference_of(node), name) for node, name in _called_attributes(graph))
+            cached = (func, FunctionSummary(edges, calls))
+            self._functions[id(func)] = cached
         return cached[1]
 
-    def called_attributes(self, graph: GraphFunction) -> list:
-        cached = self._calls.get(id(graph.node))
-        if cached is None or cached[0] is not graph.node:
-            cached = (graph.node, _called_attributes(graph))
-            self._calls[id(graph.node)] = cached
-        return cached[1]
+    def node_of(self, key: FunctionKey):
+        """The definition a key names, in the project as loaded (None when its module is not)."""
+        info = self.project.by_path.get(key[0])
+        if info is None:
+            return None
+        return definition_keys(info.module)[1].get(key[1])
 
-    def discover(self, references: dict[int, list] | None = None) -> dict[int, GraphFunction]:
-        """Every graph function of the project, keyed by ``id(FunctionDef)``.
+    def summary_of(self, key: FunctionKey) -> FunctionSummary | None:
+        func = self.node_of(key)
+        return self.function_summary(func) if isinstance(func, nodes.FunctionDef) else None
 
-        ``references``, when given, receives for every graph function the places in graph code that
-        reference it: ``id(FunctionDef) -> [(GraphFunction, node)]``."""
-        found: dict[int, GraphFunction] = {}
-        queue: deque[GraphFunction] = deque()
-        methods: dict[str, list] = {}
-        for info in self.project.modules:
-            for entry in self.entries(info):
-                if id(entry.node) not in found or not found[id(entry.node)].is_entry:
-                    found[id(entry.node)] = entry
-                    queue.append(entry)
-            for name, targets in self.jit_class_methods(info).items():
-                methods.setdefault(name, []).extend(targets)
-        while queue:
-            graph = queue.popleft()
-            edges = self.edges_of(graph)
-            reached = list(edges)
-            if methods:
-                for node, name in self.called_attributes(graph):
-                    for target in methods.get(name, ()):
-                        if not any(target[0] is found_func for _, (found_func, _, _) in edges):
-                            reached.append((node, target))
-            for node, (func, cls, where) in reached:
-                if references is not None:
-                    references.setdefault(id(func), []).append((graph, node))
-                if id(func) in found or func is graph.node:
-                    continue
-                helper = GraphFunction(func, where, cls, "helper", graph.entry,
-                                       graph.via + (qualified_display(func, cls),), graph.root)
-                found[id(func)] = helper
-                queue.append(helper)
-        return found
-
-
-def discover(project: Project, references: dict[int, list] | None = None) -> dict[int, GraphFunction]:
-    """Every graph function of a project (see :meth:`ScopeIndex.discover`)."""
-    return ScopeIndex(project).discover(references)
+    def discover(self) -> KeyedScope:
+        """Every graph function of the project (the modules loaded now count for entries)."""
+        return discover_keyed([self.module_scope(info) for info in self.project.modules], self.summary_of)
 
 
 def graph_functions_in(found: dict[int, GraphFunction], info: ModuleInfo) -> list[GraphFunction]:

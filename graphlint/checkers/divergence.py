@@ -32,6 +32,8 @@ from astroid.const import Context
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, MODULE, OBJECT, UNKNOWN
+from graphlint.analysis.engine import register_run_fact
+from graphlint.analysis.scope import definition_keys
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
 from graphlint.catalogue import divergence as rules
 from graphlint.runner import Checker
@@ -399,33 +401,36 @@ class _HostChanges:
 def _host_changes(analysis) -> _HostChanges:
     """Globals rebound or mutated by code outside graph scope, merged over the modules of the run."""
 
-    def merge() -> _HostChanges:
+    def merge(per_module) -> _HostChanges:
         found = _HostChanges()
-        for info in list(analysis.project.modules):
-            changes = analysis.module_fact("host-changes", info, lambda i: _module_host_changes(analysis, i),
-                                           scope_dependent=True)
-            for key, where in changes.rebound.items():
-                found.rebound.setdefault(key, where)
-            for key, where in changes.mutated.items():
-                found.mutated.setdefault(key, where)
+        scope = analysis.scope.functions
+        for path, functions in per_module:
+            for local, rebound, mutated in functions:
+                if (path, local) in scope:
+                    continue
+                for key, where in rebound:
+                    found.rebound.setdefault(key, where)
+                for key, where in mutated:
+                    found.mutated.setdefault(key, where)
         return found
 
-    return analysis.project_fact("host-changes", merge)
+    return analysis.run_fact("host-changes", merge)
 
 
-def _module_host_changes(analysis, info) -> _HostChanges:
-    found = _HostChanges()
+def _module_host_changes(analysis, info) -> tuple:
+    """``(function key, rebound, mutated)`` for every function of the module that changes globals (graph code
+    or not: which functions are graph code is known once every module is read)."""
+    keys = definition_keys(info.module)[0]
+    found = []
     for func in nodes_of_class(info.module, nodes.FunctionDef):
-        if analysis.graph_of(func) is not None:
-            continue
         changes = _HostChanges()
         _scan_function(analysis.project, info, func, func.name, changes)
         if (changes.rebound or changes.mutated) and not _import_time_only(info, func):
-            for key, where in changes.rebound.items():
-                found.rebound.setdefault(key, where)
-            for key, where in changes.mutated.items():
-                found.mutated.setdefault(key, where)
-    return found
+            found.append((keys[id(func)], tuple(changes.rebound.items()), tuple(changes.mutated.items())))
+    return tuple(found)
+
+
+register_run_fact("host-changes", _module_host_changes)
 
 
 def _import_time_only(info, func: nodes.FunctionDef) -> bool:

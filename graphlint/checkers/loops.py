@@ -22,6 +22,7 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import RANGE, TENSOR
+from graphlint.analysis.engine import register_run_fact
 from graphlint.analysis.tree import graph_nodes, is_within, nodes_of_class
 from graphlint.catalogue import loops as rules
 from graphlint.runner import Checker
@@ -330,14 +331,11 @@ def _project_limit(analysis) -> int:
     """The recursion limit in force: the largest `mindspore.set_recursion_limit(n)` (or
     `set_context(max_call_depth=n)`) in the project, else MindSpore's default."""
 
-    def merge() -> int:
-        found = [analysis.module_fact("recursion-limit", info, _module_limits) for info in analysis.project.modules]
-        return max((n for limits in found for n in limits), default=api.DEFAULT_CALL_DEPTH_LIMIT)
-
-    return analysis.project_fact("recursion-limit", merge)
+    return analysis.run_fact("recursion-limit", lambda found: max(
+        (n for _path, limits in found for n in limits), default=api.DEFAULT_CALL_DEPTH_LIMIT))
 
 
-def _module_limits(info) -> list[int]:
+def _module_limits(_analysis, info) -> list[int]:
     found = []
     for call in nodes_of_class(info.module, nodes.Call):
         qualified = info.imports.qualify(call.func)
@@ -350,6 +348,9 @@ def _module_limits(info) -> list[int]:
         if isinstance(argument, nodes.Const) and isinstance(argument.value, int) and argument.value > 0:
             found.append(argument.value)
     return found
+
+
+register_run_fact("recursion-limit", _module_limits)
 
 
 def _kind(loop) -> str:
