@@ -75,8 +75,7 @@ def reporting_progress(progress, phase: str = "fixing"):
 def lint_files(files, config: Config, *, problems=None, config_for=None, jobs: int = 1, progress=None,
                fix_markers: bool = False) -> LintResult:
     session = LintSession(config, config_for)
-    session.add_files(files, problems or (), progress=progress)
-    return session.lint(jobs=jobs, progress=progress, fix_markers=fix_markers)
+    return session.lint_files(files, problems or (), jobs=jobs, progress=progress, fix_markers=fix_markers)
 
 
 def lint_stdin(text: str, config: Config, filename: str = "", *, fix_markers: bool = False) -> LintResult:

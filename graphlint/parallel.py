@@ -13,6 +13,7 @@ import os
 import pickle
 import signal
 
+from graphlint.analysis.scope import RunSummary
 from graphlint.collector import frozen_for_fork
 from graphlint.results import finding_from_record, finding_to_record
 
@@ -76,6 +77,139 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
                           primer=primer(costs), label=lambda index: work[index][0],
                           before_fork=_import_fixers if fix_markers else None)
     return [outcomes[index] for index in range(len(work))]
+
+
+def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_markers: bool = False):
+    """Parse and check ``to_parse`` (``[(shown path, SourceFile)]``, read by :meth:`LintSession.read_files`) in
+    ``jobs`` processes, each parsing only its share of the files.
+
+    The processes take runs of neighbouring files from a shared counter and parse them; each then summarises
+    what its modules give the rest of the run (:meth:`Analysis.summarise`: entries, the functions each function
+    references, per-module facts), the parent gathers the summaries and hands the whole to every process, and
+    each checks the modules it parsed, discovering scope and the run's facts from the summary
+    (:meth:`Analysis.share`). A module of another share that the analysis needs (a base class, a helper, a
+    caller) is parsed again from disk where it is needed. Gives ``({shown path: (findings, fixes, problem)},
+    [(path, problem)], paths of the modules read)``, or None when a process failed (the caller then lints in
+    one process)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    costs = [len(source.text) for _path, source in to_parse]
+    order = sorted(range(len(to_parse)), key=lambda i: to_parse[i][0])
+    budget = max(1, sum(costs) // (jobs * CHUNKS_PER_JOB))
+    chunks: list[list[int]] = [[]]
+    spent = 0
+    for index in order:
+        if spent >= budget and chunks[-1]:
+            chunks.append([])
+            spent = 0
+        chunks[-1].append(index)
+        spent += costs[index]
+    counter = context.Value("i", 0)
+
+    def claim():
+        with counter.get_lock():
+            position = counter.value
+            if position >= len(chunks):
+                return None
+            counter.value = position + 1
+        return chunks[position]
+
+    def parse_share():
+        own, first_problem = [], len(session.problems)
+        while True:
+            chunk = claim()
+            if chunk is None:
+                break
+            for index in chunk:
+                added = session.parse_files([to_parse[index]])
+                if added:
+                    own.append((to_parse[index][0], added[0]))
+            if progress is not None:
+                progress.update(len(to_parse) * counter.value // len(chunks), detail=to_parse[chunk[-1]][0])
+        problems = [(p.path, p.reason) for p in session.problems[first_problem:]]
+        return own, session.analysis.summarise([info for _shown, info in own]), problems
+
+    def check_share(own):
+        return {shown: _check_record(session.check_module(shown, info, fix_markers)) for shown, info in own}
+
+    if fix_markers:
+        _import_fixers()
+    if progress is not None:
+        progress.start("reading", len(to_parse))
+    workers = []
+    with frozen_for_fork():
+        for _number in range(1, jobs):
+            parent_end, child_end = context.Pipe(duplex=True)
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the worker
+                parent_end.close()
+                _partition_worker(child_end, parse_share, session, check_share)
+            child_end.close()
+            workers.append((pid, parent_end))
+    try:
+        own, part, problems = parse_share()
+        parts = [part]
+        for _pid, connection in workers:
+            status, worker_part, worker_problems = connection.recv()
+            if status != "ok":
+                return None
+            parts.append(worker_part)
+            problems.extend(worker_problems)
+        shared = RunSummary.gather(parts, [os.path.abspath(path) for path, _source in to_parse])
+        for _pid, connection in workers:
+            connection.send(shared)
+        if progress is not None:
+            progress.start("checking", len(shared.order))
+        session.analysis.share(shared)
+        # Run files that never mention MindSpore are parsed only when graph code reaches them: the parent checks
+        # those that hold graph functions.
+        reached = [path for path in sorted(session.project.unparsed) if path in session.analysis.scope.by_path]
+        own += [(session.run_paths[path], info) for path in reached
+                if (info := session.project.module_at(path)) is not None]
+        outcomes = check_share(own)
+        read = set(session.module_paths())
+        if progress is not None:
+            progress.update(len(outcomes), detail=own[-1][0] if own else "")
+        for _pid, connection in workers:
+            status, records, worker_read = connection.recv()
+            if status != "ok":
+                return None
+            outcomes.update(records)
+            read.update(worker_read)
+            if progress is not None:
+                progress.update(len(outcomes))
+        return ({shown: _check_from_record(record) for shown, record in outcomes.items()}, problems, read)
+    except (EOFError, OSError, pickle.UnpicklingError):
+        return None
+    finally:
+        for pid, connection in workers:
+            connection.close()
+            _reap(pid)
+
+
+def _partition_worker(connection, parse_share, session, check_share):  # pragma: no cover - in the worker
+    status = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        try:
+            own, part, problems = parse_share()
+        except Exception:  # noqa: BLE001 - the parent lints in one process instead
+            connection.send(("failed", None, []))
+            raise
+        connection.send(("ok", part, problems))
+        session.analysis.share(connection.recv())
+        try:
+            records = check_share(own)
+        except Exception:  # noqa: BLE001 - as above
+            connection.send(("failed", None, []))
+            raise
+        connection.send(("ok", records, session.module_paths()))
+        connection.close()
+    except BaseException:  # noqa: BLE001 - whatever happens, never return into the parent's code
+        status = 1
+    finally:
+        os._exit(status)
 
 
 def _check_record(outcome):

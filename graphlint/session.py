@@ -17,7 +17,7 @@ from graphlint import pragmas
 from graphlint.analysis.engine import Analysis
 from graphlint.analysis.names import mentions_mindspore
 from graphlint.analysis.project import ModuleInfo, Project
-from graphlint.analysis.source import SourceFile, SourceProblem, parse, read_source, syntax_problem
+from graphlint.analysis.source import SourceFile, SourceProblem, package_root_for, parse, read_source, syntax_problem
 from graphlint.analysis.tree import deep_recursion
 from graphlint.catalogue import RULES
 from graphlint.config import Config
@@ -44,6 +44,7 @@ class LintSession:
         self._findings: dict[str, tuple[int, list[Finding]]] = {}  # absolute path -> (analysis version, findings)
         self.progress = None  # a graphlint.report.Progress that update() advances (the fix driver's re-lints)
         self.progress_phase = "fixing"
+        self.read_elsewhere: set[str] = set()  # modules other processes read (--jobs): the result cache keys them
 
     def config_of(self, path: str) -> Config:
         return self._config_for(path) if self._config_for is not None else self.config
@@ -51,43 +52,57 @@ class LintSession:
     # -- adding files ---------------------------------------------------------------------------------
     def add_files(self, files, problems=(), progress=None) -> None:
         """Read and parse ``files`` (paths as they are to be shown) and add them to the run."""
+        self.parse_files(self.read_files(files, problems), progress)
+
+    def read_files(self, files, problems=()) -> list:
+        """Read ``files`` (paths as they are to be shown) into the run: ``[(path, SourceFile)]``, the files to
+        parse. Those that never mention MindSpore are only checked for syntax (see :meth:`parse_files`)."""
         self.problems.extend(problems)
-        files = list(files)
+        to_parse = []
+        for path in files:
+            self.files += 1
+            absolute = os.path.abspath(path)
+            self.run_paths[absolute] = path
+            try:
+                source = read_source(path)
+            except SourceProblem as exc:
+                self.problems.append(FileProblem(path, str(exc)))
+                continue
+            text = source.text
+            self.lines += text.count("\n") + (not text.endswith("\n") and bool(text))
+            if not mentions_mindspore(text):
+                # Cheap skip (no astroid); parsed later only if graph code elsewhere imports it.
+                problem = syntax_problem(text, path)
+                if problem:
+                    self.problems.append(FileProblem(path, problem))
+                else:
+                    self.project.unparsed.add(absolute)
+                continue
+            to_parse.append((path, source))
+        return to_parse
+
+    def parse_files(self, to_parse, progress=None) -> list[ModuleInfo]:
+        """Parse files read by :meth:`read_files` and add them to the project: their modules, in order (a file
+        that cannot be parsed is a problem of the run)."""
         if progress is not None:
-            progress.start("reading", len(files))
+            progress.start("reading", len(to_parse))
+        added = []
         with deep_recursion():
-            for path in files:
+            for path, source in to_parse:
                 if progress is not None:
                     progress.advance(detail=path)
-                self.files += 1
-                absolute = os.path.abspath(path)
-                self.run_paths[absolute] = path
                 try:
-                    source = read_source(path)
-                except SourceProblem as exc:
-                    self.problems.append(FileProblem(path, str(exc)))
-                    continue
-                text = source.text
-                self.lines += text.count("\n") + (not text.endswith("\n") and bool(text))
-                if not mentions_mindspore(text):
-                    # Cheap skip (no astroid); parsed later only if graph code elsewhere imports it.
-                    problem = syntax_problem(text, path)
-                    if problem:
-                        self.problems.append(FileProblem(path, problem))
-                    else:
-                        self.project.unparsed.add(absolute)
-                    continue
-                try:
-                    source.module = parse(text, source.module_name, absolute)
+                    source.module = parse(source.text, source.module_name, os.path.abspath(path))
                 except SourceProblem as exc:
                     self.problems.append(FileProblem(path, str(exc)))
                     continue
                 except RecursionError:
                     self.problems.append(FileProblem(path, "too deeply nested to analyse"))
                     continue
-                self.project.add(source.module, absolute)
+                added.append(self.project.add(source.module, os.path.abspath(path)))
                 self.sources[path] = source
                 collector.parsed()
+        return added
 
     def add_module(self, module: nodes.Module, path: str, text: str | None = None) -> ModuleInfo:
         """Add a module parsed elsewhere (by Pylint) as a file of the run."""
@@ -223,6 +238,49 @@ class LintSession:
         result.findings.sort(key=lambda f: f.sort_key)
         return result
 
+    def lint_files(self, files, problems=(), jobs: int = 1, progress=None, fix_markers: bool = False) -> LintResult:
+        """Read, parse and lint ``files``. With ``jobs`` > 1 each process parses only its share of the files
+        (:func:`graphlint.parallel.lint_partitioned`); findings then come back without astroid nodes."""
+        from graphlint import parallel
+
+        to_parse = self.read_files(files, problems)
+        if jobs <= 1 or not parallel.available() or len(to_parse) < 2 * jobs:
+            self.parse_files(to_parse, progress)
+            return self.lint(progress=progress, fix_markers=fix_markers)
+        for path, source in to_parse:  # the run's modules, parsed where they are needed
+            absolute = os.path.abspath(path)
+            self.project.run_files.add(absolute)
+            self.project.run_names.setdefault(source.module_name, absolute)
+            self.project.roots.add(package_root_for(absolute))
+        with deep_recursion():
+            outcome = parallel.lint_partitioned(self, to_parse, jobs, progress, fix_markers)
+        if outcome is None:  # a process failed: lint in this one, from a fresh start
+            fresh = LintSession(self.config, self._config_for)
+            return fresh.lint_files(files, [p for p in self.problems if p.path not in self.run_paths.values()],
+                                    progress=progress, fix_markers=fix_markers)
+        outcomes, problems, read = outcome
+        result = self.new_result()
+        failed = {path for path, _reason in problems}
+        result.problems.extend(FileProblem(path, reason) for path, reason in problems)
+        for path, source in to_parse:
+            if path not in failed:
+                self.sources[path] = source
+        self.read_elsewhere = set(read)
+        for path, (findings, fixes, problem) in outcomes.items():
+            if path not in self.sources:  # a file that does not mention MindSpore, reached by graph code
+                try:
+                    self.sources[path] = read_source(path)
+                except SourceProblem as exc:
+                    result.problems.append(FileProblem(path, str(exc)))
+                    continue
+            if problem:
+                result.problems.append(FileProblem(path, problem))
+                continue
+            result.findings.extend(findings)
+            result.fixes.update(fixes)
+        result.findings.sort(key=lambda f: f.sort_key)
+        return result
+
     def new_result(self) -> LintResult:
         """An empty result of the run: its files, their lines and the problems met reading them."""
         return LintResult(problems=self.problems, sources=self.sources, files=self.files, lines=self.lines,
@@ -266,8 +324,10 @@ class LintSession:
         return findings, fixes, ""
 
     def module_paths(self) -> list[str]:
-        """The absolute paths of every module the run read: its files and those loaded for their helpers."""
-        return [info.path for info in self.project.modules if os.path.isabs(info.path)]
+        """The absolute paths of every module the run read: its files and those loaded for their helpers (by
+        this process and, with ``--jobs``, the others)."""
+        own = [info.path for info in self.project.modules if os.path.isabs(info.path)]
+        return own + sorted(set(self.read_elsewhere) - set(own))
 
 
 def fix_availability(analysis, info: ModuleInfo, findings, text: str, tree=None) -> dict[int, str]:

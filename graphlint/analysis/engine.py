@@ -16,7 +16,7 @@ from astroid import nodes
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
 from graphlint.analysis.project import ModuleInfo, Project
-from graphlint.analysis.scope import (GraphFunction, KeyedScope, ScopeIndex, definition_keys, enclosing_class,
+from graphlint.analysis.scope import (GraphFunction, KeyedScope, RunSummary, ScopeIndex, definition_keys, enclosing_class,
                                       function_reference, graph_functions_in, node_at, reference_of)
 from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.values import FunctionValues, Value, const, join, of_python, parameter_values, unknown, variable
@@ -50,6 +50,7 @@ class Analysis:
         self._keyed_nodes: dict[int, nodes.NodeNG] = {}
         self._class_facts: dict[tuple[str, int], tuple] = {}
         self._attribute_sources: dict[tuple[int, str], list] = {}
+        self.shared: RunSummary | None = None  # the run's summary, when other processes parsed some of it
         self.version = 0  # counts changes of the project: facts of the whole run are valid for one version
 
     # -- scope ----------------------------------------------------------------------------------------
@@ -58,7 +59,7 @@ class Analysis:
         """Every graph function of the run, as keys (:class:`graphlint.analysis.scope.KeyedScope`)."""
         if self._scope is None:
             self._graphs = {}
-            self._scope = self.index.discover()
+            self._scope = self.index.discover(self.shared)
         return self._scope
 
     def graph_functions(self, info: ModuleInfo) -> list[GraphFunction]:
@@ -226,11 +227,34 @@ class Analysis:
         module of the run, in order; cached until the project changes."""
 
         def compute():
+            if self.shared is not None:
+                values = self.shared.facts.get(kind, {})
+                return merge([(path, values[path]) for path in self.shared.order if path in values])
             compute_one = RUN_FACTS[kind]
             return merge([(info.path, self.module_fact(kind, info, lambda i: compute_one(self, i)))
                           for info in self.run_modules()])
 
         return self.project_fact(kind, compute)
+
+    def summarise(self, infos) -> RunSummary:
+        """What ``infos`` (modules this process parsed) give the rest of the run (see :meth:`share`)."""
+        import graphlint.checkers  # noqa: F401 - registers the checkers' facts of the run
+
+        part = RunSummary([info.path for info in infos], {}, {}, {kind: {} for kind in RUN_FACTS})
+        for info in infos:
+            part.scopes[info.path] = self.index.module_scope(info)
+            part.functions.update(self.index.summaries(info))
+            for kind, compute_one in RUN_FACTS.items():
+                part.facts[kind][info.path] = self.module_fact(kind, info, lambda i: compute_one(self, i))
+        return part
+
+    def share(self, summary: RunSummary) -> None:
+        """Discover scope and the facts of the run from ``summary`` (every module's, gathered by
+        :meth:`RunSummary.gather`) instead of from the modules this process loaded."""
+        self.shared = summary
+        self._scope = None
+        self._graphs = {}
+        self._project_facts.clear()
 
     def project_fact(self, kind: str, compute):
         """``compute()``, cached until the project changes (for facts merged from :meth:`module_fact`)."""

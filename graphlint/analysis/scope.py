@@ -367,8 +367,8 @@ class ScopeIndex:
         return cached[1]
 
     def node_of(self, key: FunctionKey):
-        """The definition a key names, in the project as loaded (None when its module is not)."""
-        info = self.project.by_path.get(key[0])
+        """The definition a key names (its module read from disk if this process has not loaded it)."""
+        info = self.project.module_at(key[0])
         if info is None:
             return None
         return definition_keys(info.module)[1].get(key[1])
@@ -377,9 +377,51 @@ class ScopeIndex:
         func = self.node_of(key)
         return self.function_summary(func) if isinstance(func, nodes.FunctionDef) else None
 
-    def discover(self) -> KeyedScope:
-        """Every graph function of the project (the modules loaded now count for entries)."""
-        return discover_keyed([self.module_scope(info) for info in self.project.modules], self.summary_of)
+    def summaries(self, info: ModuleInfo) -> dict:
+        """``{key: FunctionSummary}`` of every function of ``info`` that graph scope may reach: those defined in
+        the module or in a class (not inside another function), and the module's entries."""
+        found = {}
+        for func in nodes_of_class(info.module, nodes.FunctionDef):
+            if isinstance(func.parent.frame(), (nodes.Module, nodes.ClassDef)):
+                found[self.key(func)] = self.function_summary(func)
+        for key, _kind, _display in self.module_scope(info).entries:
+            if key[0] == info.path and key not in found:
+                found[key] = self.summary_of(key)
+        return found
+
+    def discover(self, shared: "RunSummary | None" = None) -> KeyedScope:
+        """Every graph function of the run: from its modules as loaded, or from what the processes that parsed
+        them gathered (``shared``)."""
+        if shared is None:
+            return discover_keyed([self.module_scope(info) for info in self.project.modules if not info.from_disk],
+                                  self.summary_of)
+        return discover_keyed([shared.scopes[path] for path in shared.order],
+                              lambda key: shared.functions.get(key) or self.summary_of(key))
+
+
+@dataclass
+class RunSummary:
+    """What the modules of a run give each other, as plain data: gathered from the processes that parsed them
+    (``--jobs``), so that each process discovers the same scope and facts while it parses only its share.
+    ``order``: the paths of the run's modules, in order; ``scopes``: their :class:`ModuleScope`;
+    ``functions``: the :class:`FunctionSummary` of each function scope may reach; ``facts``: kind -> path ->
+    the module's value of that fact of the run."""
+    order: list
+    scopes: dict
+    functions: dict
+    facts: dict
+
+    @classmethod
+    def gather(cls, parts: list["RunSummary"], order: list) -> "RunSummary":
+        """One summary of the run from those of its processes; ``order``: the run's paths, in order."""
+        whole = cls([], {}, {}, {})
+        for part in parts:
+            whole.scopes.update(part.scopes)
+            whole.functions.update(part.functions)
+            for kind, values in part.facts.items():
+                whole.facts.setdefault(kind, {}).update(values)
+        whole.order = [path for path in order if path in whole.scopes]
+        return whole
 
 
 def graph_functions_in(found: dict[int, GraphFunction], info: ModuleInfo) -> list[GraphFunction]:
