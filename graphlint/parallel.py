@@ -13,7 +13,6 @@ import os
 import pickle
 import signal
 
-from graphlint.analysis.scope import RunSummary
 from graphlint.collector import frozen_for_fork
 from graphlint.results import finding_from_record, finding_to_record
 
@@ -86,26 +85,22 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
     The processes take runs of neighbouring files from a shared counter and parse them; each then summarises
     what its modules give the rest of the run (:meth:`Analysis.summarise`: entries, the functions each function
     references, per-module facts), the parent gathers the summaries and hands the whole to every process, and
-    each checks the modules it parsed, discovering scope and the run's facts from the summary
-    (:meth:`Analysis.share`). A module of another share that the analysis needs (a base class, a helper, a
-    caller) is parsed again from disk where it is needed. Gives ``({shown path: (findings, fixes, problem)},
-    [(path, problem)], paths of the modules read)``, or None when a process failed (the caller then lints in
-    one process)."""
+    each discovers scope and the run's facts from it (:meth:`Analysis.share`). Each process then checks the
+    modules it parsed and, once done, those another process has not started yet (parsing them). A module of
+    another share that the analysis needs (a base class, a helper, a caller) is parsed from disk where it is
+    needed. Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)], paths of the modules read)``,
+    or None when a process failed (the caller then lints in one process)."""
     import multiprocessing
+
+    from graphlint.analysis.scope import RunSummary
 
     context = multiprocessing.get_context("fork")
     costs = [len(source.text) for _path, source in to_parse]
-    order = sorted(range(len(to_parse)), key=lambda i: to_parse[i][0])
-    budget = max(1, sum(costs) // (jobs * CHUNKS_PER_JOB))
-    chunks: list[list[int]] = [[]]
-    spent = 0
-    for index in order:
-        if spent >= budget and chunks[-1]:
-            chunks.append([])
-            spent = 0
-        chunks[-1].append(index)
-        spent += costs[index]
+    chunks = neighbour_chunks(session, [(path, None) for path, _source in to_parse], jobs, costs)
     counter = context.Value("i", 0)
+    # One flag per module to check (the run's parsed files, then the files reached by graph code that never
+    # mention MindSpore): set by the process that checks it.
+    taken = context.Array("b", len(to_parse) + len(session.project.unparsed), lock=True)
 
     def claim():
         with counter.get_lock():
@@ -115,6 +110,13 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
             counter.value = position + 1
         return chunks[position]
 
+    def take(index: int) -> bool:
+        with taken.get_lock():
+            if taken[index]:
+                return False
+            taken[index] = 1
+            return True
+
     def parse_share():
         own, first_problem = [], len(session.problems)
         while True:
@@ -122,16 +124,34 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
             if chunk is None:
                 break
             for index in chunk:
-                added = session.parse_files([to_parse[index]])
-                if added:
-                    own.append((to_parse[index][0], added[0]))
+                if session.parse_files([to_parse[index]]):
+                    own.append(index)
             if progress is not None:
                 progress.update(len(to_parse) * counter.value // len(chunks), detail=to_parse[chunk[-1]][0])
         problems = [(p.path, p.reason) for p in session.problems[first_problem:]]
-        return own, session.analysis.summarise([info for _shown, info in own]), problems
+        infos = [session.project.by_path[os.path.abspath(to_parse[index][0])] for index in own]
+        return own, session.analysis.summarise(infos), problems
 
-    def check_share(own):
-        return {shown: _check_record(session.check_module(shown, info, fix_markers)) for shown, info in own}
+    def check_share(own, failed):
+        """Records of the modules this process checks: its own, then any not taken yet (the last first)."""
+        units = [to_parse[index][0] for index in range(len(to_parse))]
+        # Run files that never mention MindSpore are parsed only where graph code reaches them.
+        units += [session.run_paths[path] for path in sorted(session.project.unparsed)
+                  if path in session.analysis.scope.by_path]
+        # Others' modules that this process has parsed already (for what its own need) are the cheapest to take.
+        others = sorted(reversed(range(len(units))),
+                        key=lambda index: os.path.abspath(units[index]) not in session.project.by_path)
+        records = {}
+        for index in own + others:
+            shown = units[index]
+            if shown in failed or not take(index):
+                continue
+            info = session.project.module_at(os.path.abspath(shown))
+            if info is not None:
+                records[shown] = _check_record(session.check_module(shown, info, fix_markers))
+            if progress is not None:
+                progress.update(sum(taken[:len(units)]), detail=shown)
+        return records
 
     if fix_markers:
         _import_fixers()
@@ -157,28 +177,20 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
             parts.append(worker_part)
             problems.extend(worker_problems)
         shared = RunSummary.gather(parts, [os.path.abspath(path) for path, _source in to_parse])
+        failed = {path for path, _reason in problems}
         for _pid, connection in workers:
-            connection.send(shared)
+            connection.send((shared, failed))
         if progress is not None:
             progress.start("checking", len(shared.order))
         session.analysis.share(shared)
-        # Run files that never mention MindSpore are parsed only when graph code reaches them: the parent checks
-        # those that hold graph functions.
-        reached = [path for path in sorted(session.project.unparsed) if path in session.analysis.scope.by_path]
-        own += [(session.run_paths[path], info) for path in reached
-                if (info := session.project.module_at(path)) is not None]
-        outcomes = check_share(own)
+        outcomes = check_share(own, failed)
         read = set(session.module_paths())
-        if progress is not None:
-            progress.update(len(outcomes), detail=own[-1][0] if own else "")
         for _pid, connection in workers:
             status, records, worker_read = connection.recv()
             if status != "ok":
                 return None
             outcomes.update(records)
             read.update(worker_read)
-            if progress is not None:
-                progress.update(len(outcomes))
         return ({shown: _check_from_record(record) for shown, record in outcomes.items()}, problems, read)
     except (EOFError, OSError, pickle.UnpicklingError):
         return None
@@ -198,9 +210,10 @@ def _partition_worker(connection, parse_share, session, check_share):  # pragma:
             connection.send(("failed", None, []))
             raise
         connection.send(("ok", part, problems))
-        session.analysis.share(connection.recv())
+        shared, failed = connection.recv()
+        session.analysis.share(shared)
         try:
-            records = check_share(own)
+            records = check_share(own, failed)
         except Exception:  # noqa: BLE001 - as above
             connection.send(("failed", None, []))
             raise
