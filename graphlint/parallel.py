@@ -147,8 +147,15 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
             if shown in failed or not take(index):
                 continue
             info = session.project.module_at(os.path.abspath(shown))
-            if info is not None:
-                records[shown] = _check_record(session.check_module(shown, info, fix_markers))
+            if info is None:
+                continue
+            if shown not in session.sources:  # another process parsed it: its text is needed for pragmas, fixes
+                source = to_parse[index][1] if index < len(to_parse) else _read(shown)
+                if source is None:
+                    continue
+                source.module = info.module
+                session.sources[shown] = source
+            records[shown] = _check_record(session.check_module(shown, info, fix_markers))
             if progress is not None:
                 progress.update(sum(taken[:len(units)]), detail=shown)
         return records
@@ -198,6 +205,15 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
         for pid, connection in workers:
             connection.close()
             _reap(pid)
+
+
+def _read(path: str):
+    from graphlint.analysis.source import SourceProblem, read_source
+
+    try:
+        return read_source(path)
+    except SourceProblem:
+        return None
 
 
 def _partition_worker(connection, parse_share, session, check_share):  # pragma: no cover - in the worker

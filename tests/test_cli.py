@@ -440,6 +440,68 @@ def test_a_cell_a_registry_names_is_not_top_level_whatever_the_jobs(tmp_path):
         (f"zoo/model_{i}.py", 5) for i in range(8) if i != 3]
 
 
+# A project whose findings need facts that other files give: with --jobs 2 each process parses only its share,
+# so these come from the summaries the processes exchange (RunSummary) or from files parsed again where needed.
+PARTITIONED_ZOO = {
+    "zoo/__init__.py": "",
+    # a helper in a file that never mentions MindSpore (not parsed until graph code reaches it)
+    "zoo/a_block.py": "from mindspore import nn\n\nfrom zoo.z_helpers import scale\n\n\n"
+                      "class Block(nn.Cell):\n    def construct(self, x):\n        return scale(x)\n",
+    "zoo/z_helpers.py": "def scale(x):\n    try:\n        return x * 2\n    except ValueError:\n        return x\n",
+    # a Cell that another file's Cell creates: not a top-level graph, so its dict output is not reported
+    "zoo/b_head.py": "from mindspore import nn\n\n\nclass Head(nn.Cell):\n    def construct(self, x):\n"
+                     "        return {'logits': x}\n",
+    "zoo/y_net.py": "from mindspore import nn\n\nfrom zoo.b_head import Head\n\n\nclass Net(nn.Cell):\n"
+                    "    def __init__(self):\n        super().__init__()\n        self.head = Head()\n\n"
+                    "    def construct(self, x):\n        return {'out': self.head(x)}\n",
+    # a global that code in another file changes
+    "zoo/c_flag.py": "from mindspore import nn\n\nSCALE = 2.0\n\n\nclass Scaled(nn.Cell):\n"
+                     "    def construct(self, x):\n        return x * SCALE\n",
+    "zoo/x_train.py": "import mindspore\n\nfrom zoo import c_flag\n\n\ndef configure(value):\n"
+                      "    c_flag.SCALE = value\n",
+    # a loop bound that another file passes, under a recursion limit a third file sets
+    "zoo/d_loop.py": "from mindspore import nn\n\n\nclass Loop(nn.Cell):\n    def __init__(self, n_steps=8):\n"
+                     "        super().__init__()\n        self.n_steps = n_steps\n\n    def construct(self, x):\n"
+                     "        for _ in range(self.n_steps):\n            x = x * 2\n        return x\n",
+    "zoo/w_make.py": "import mindspore\n\nfrom zoo.d_loop import Loop\n\n\ndef build():\n"
+                     "    return Loop(n_steps=3000)\n",
+    "zoo/v_setup.py": "import mindspore\n\nmindspore.set_recursion_limit(4000)\n",
+}
+
+
+def test_jobs_give_what_one_process_gives_when_findings_need_other_files(tmp_path):
+    """With --jobs 2 each process parses a share of the files; what the findings need of the other files (which
+    Cell creates which, which globals other code changes, what a Cell is created with, the recursion limit, the
+    helper in a file without MindSpore) comes from the exchanged summaries, so the findings are the same."""
+    for path, text in PARTITIONED_ZOO.items():
+        write(tmp_path, path, text)
+    outputs = {}
+    for jobs in ("1", "2"):
+        result = run_graphlint("--jobs", jobs, "--no-cache", "--output-format", "json", "zoo", cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        outputs[jobs] = json.loads(result.stdout)
+    assert outputs["1"] == outputs["2"]
+    found = [(r["path"], r["line"], r["id"]) for r in outputs["2"]]
+    assert found == [("zoo/c_flag.py", 8, "W5204"), ("zoo/d_loop.py", 10, "E5901"), ("zoo/y_net.py", 12, "W5507"),
+                     ("zoo/z_helpers.py", 2, "E5101")]
+    loop = next(r["message"] for r in outputs["2"] if r["id"] == "E5901")
+    assert "n_steps=3000 in `Loop(n_steps=3000)` at w_make.py:7" in loop and "(limit 4000)" in loop
+    assert "reached from `Block.construct`" in next(r["message"] for r in outputs["2"] if r["id"] == "E5101")
+
+    from graphlint.config import Config
+    from graphlint.lint import lint_files
+    from graphlint.results import discover_files
+
+    files, _problems = discover_files([str(tmp_path / "zoo")], Config())
+    result = lint_files(files, Config(), jobs=2)
+    shared = result.session.analysis.shared
+    assert shared is not None  # the run went through the summaries (8 files mention MindSpore: 4 per process)
+    assert sorted(os.path.basename(path) for path in shared.order) == sorted(
+        os.path.basename(p) for p, text in PARTITIONED_ZOO.items() if "mindspore" in text)
+    assert [(os.path.basename(f.path), f.line, f.rule.id) for f in result.findings] == [
+        (os.path.basename(path), line, rule) for path, line, rule in found]
+
+
 def test_a_helper_is_checked_with_its_callers_arguments_whichever_file_comes_first(tmp_path):
     """The helper's `if` on the Tensor its caller passes is reported whether the caller's file or the helper's is
     checked first, with one process or two: checking the caller first used to solve the helper without the

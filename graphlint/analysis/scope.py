@@ -353,7 +353,8 @@ class ScopeIndex:
         return cached[1]
 
     def defines_jit_class(self, info: ModuleInfo) -> bool:
-        return bool(self.module_scope(info).jit_class_methods)
+        # (not from module_scope: its entries would be resolved now, before the caller has set the project up)
+        return any(is_jit_class(info, cls) for cls in nodes_of_class(info.module, nodes.ClassDef))
 
     def function_summary(self, func: nodes.FunctionDef) -> FunctionSummary:
         cached = self._functions.get(id(func))
