@@ -88,8 +88,8 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
     each discovers scope and the run's facts from it (:meth:`Analysis.share`). Each process then checks the
     modules it parsed and, once done, those another process has not started yet (parsing them). A module of
     another share that the analysis needs (a base class, a helper, a caller) is parsed from disk where it is
-    needed. Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)], paths of the modules read)``,
-    or None when a process failed (the caller then lints in one process)."""
+    needed. Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)] met by the other processes,
+    paths of the modules read)``, or None when a process failed (the caller then lints in one process)."""
     import multiprocessing
 
     from graphlint.analysis.scope import RunSummary
@@ -175,8 +175,8 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
             child_end.close()
             workers.append((pid, parent_end))
     try:
-        own, part, problems = parse_share()
-        parts = [part]
+        own, part, own_problems = parse_share()  # (already among the session's problems)
+        parts, problems = [part], []
         for _pid, connection in workers:
             status, worker_part, worker_problems = connection.recv()
             if status != "ok":
@@ -184,7 +184,7 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
             parts.append(worker_part)
             problems.extend(worker_problems)
         shared = RunSummary.gather(parts, [os.path.abspath(path) for path, _source in to_parse])
-        failed = {path for path, _reason in problems}
+        failed = {path for path, _reason in problems + own_problems}
         for _pid, connection in workers:
             connection.send((shared, failed))
         if progress is not None:

@@ -244,6 +244,7 @@ class LintSession:
         from graphlint import parallel
 
         to_parse = self.read_files(files, problems)
+        read_problems = len(self.problems)
         if jobs <= 1 or not parallel.available() or len(to_parse) < 2 * jobs:
             self.parse_files(to_parse, progress)
             return self.lint(progress=progress, fix_markers=fix_markers)
@@ -260,8 +261,12 @@ class LintSession:
                                     progress=progress, fix_markers=fix_markers)
         outcomes, problems, read = outcome
         result = self.new_result()
-        failed = {path for path, _reason in problems}
         result.problems.extend(FileProblem(path, reason) for path, reason in problems)
+        # the files that could not be parsed, in the run's order (as one process meets them)
+        position = {path: index for index, (path, _source) in enumerate(to_parse)}
+        result.problems[read_problems:] = sorted(result.problems[read_problems:],
+                                                 key=lambda problem: position.get(problem.path, len(position)))
+        failed = {problem.path for problem in result.problems}
         for path, source in to_parse:
             if path not in failed:
                 self.sources[path] = source
