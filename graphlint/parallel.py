@@ -95,6 +95,7 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
     from graphlint.analysis.scope import RunSummary
 
     context = multiprocessing.get_context("fork")
+    order = [os.path.abspath(path) for path, _source in to_parse]
     costs = [len(source.text) for _path, source in to_parse]
     chunks = neighbour_chunks(session, [(path, None) for path, _source in to_parse], jobs, costs)
     counter = context.Value("i", 0)
@@ -118,19 +119,21 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
             return True
 
     def parse_share():
-        own, first_problem = [], len(session.problems)
+        """Parse and summarise runs of files until none is left (summarising each run as it is parsed keeps the
+        processes' work even when they reach the exchange)."""
+        own, first_problem, parts = [], len(session.problems), []
         while True:
             chunk = claim()
             if chunk is None:
                 break
-            for index in chunk:
-                if session.parse_files([to_parse[index]]):
-                    own.append(index)
+            added = [index for index in chunk if session.parse_files([to_parse[index]])]
+            own.extend(added)
+            parts.append(session.analysis.summarise(
+                [session.project.by_path[os.path.abspath(to_parse[index][0])] for index in added]))
             if progress is not None:
                 progress.update(len(to_parse) * counter.value // len(chunks), detail=to_parse[chunk[-1]][0])
         problems = [(p.path, p.reason) for p in session.problems[first_problem:]]
-        infos = [session.project.by_path[os.path.abspath(to_parse[index][0])] for index in own]
-        return own, session.analysis.summarise(infos), problems
+        return own, RunSummary.gather(parts, order), problems
 
     def check_share(own, failed):
         """Records of the modules this process checks: its own, then any not taken yet (the last first)."""
@@ -183,7 +186,7 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
                 return None
             parts.append(worker_part)
             problems.extend(worker_problems)
-        shared = RunSummary.gather(parts, [os.path.abspath(path) for path, _source in to_parse])
+        shared = RunSummary.gather(parts, order)
         failed = {path for path, _reason in problems + own_problems}
         for _pid, connection in workers:
             connection.send((shared, failed))
