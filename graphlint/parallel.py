@@ -78,9 +78,10 @@ def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = F
     return [outcomes[index] for index in range(len(work))]
 
 
-def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_markers: bool = False):
+def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progress=None, fix_markers: bool = False):
     """Parse and check ``to_parse`` (``[(shown path, SourceFile)]``, read by :meth:`LintSession.read_files`) in
-    ``jobs`` processes, each parsing only its share of the files.
+    ``jobs`` processes, each parsing only its share of the files; check the syntax of ``unchecked`` (``[(shown
+    path, text)]``, the files that never mention MindSpore) on the way.
 
     The processes take runs of neighbouring files from a shared counter and parse them; each then summarises
     what its modules give the rest of the run (:meth:`Analysis.summarise`: entries, the functions each function
@@ -93,11 +94,17 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
     import multiprocessing
 
     from graphlint.analysis.scope import RunSummary
+    from graphlint.analysis.source import syntax_problem
+    from graphlint.results import FileProblem
 
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
     costs = [len(source.text) for _path, source in to_parse]
     chunks = neighbour_chunks(session, [(path, None) for path, _source in to_parse], jobs, costs)
+    # the syntax checks last, in a few runs: what evens out the processes' work before the exchange
+    syntax_runs = max(1, min(len(unchecked), 2 * jobs))
+    chunks += [list(range(len(to_parse) + start, len(to_parse) + len(unchecked), syntax_runs))
+               for start in range(syntax_runs) if start < len(unchecked)]
     counter = context.Value("i", 0)
     # One flag per module to check (the run's parsed files, then the files reached by graph code that never
     # mention MindSpore): set by the process that checks it.
@@ -126,12 +133,20 @@ def lint_partitioned(session, to_parse: list, jobs: int, progress=None, fix_mark
             chunk = claim()
             if chunk is None:
                 break
-            added = [index for index in chunk if session.parse_files([to_parse[index]])]
+            for index in chunk:
+                if index >= len(to_parse):
+                    path, text = unchecked[index - len(to_parse)]
+                    problem = syntax_problem(text, path)
+                    if problem:
+                        session.problems.append(FileProblem(path, problem))
+            added = [index for index in chunk if index < len(to_parse) and session.parse_files([to_parse[index]])]
             own.extend(added)
             parts.append(session.analysis.summarise(
                 [session.project.by_path[os.path.abspath(to_parse[index][0])] for index in added]))
             if progress is not None:
-                progress.update(len(to_parse) * counter.value // len(chunks), detail=to_parse[chunk[-1]][0])
+                last = chunk[-1]
+                progress.update(len(to_parse) * counter.value // len(chunks),
+                                detail=to_parse[last][0] if last < len(to_parse) else unchecked[last - len(to_parse)][0])
         problems = [(p.path, p.reason) for p in session.problems[first_problem:]]
         return own, RunSummary.gather(parts, order), problems
 

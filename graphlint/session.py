@@ -54,9 +54,10 @@ class LintSession:
         """Read and parse ``files`` (paths as they are to be shown) and add them to the run."""
         self.parse_files(self.read_files(files, problems), progress)
 
-    def read_files(self, files, problems=()) -> list:
+    def read_files(self, files, problems=(), unchecked: list | None = None) -> list:
         """Read ``files`` (paths as they are to be shown) into the run: ``[(path, SourceFile)]``, the files to
-        parse. Those that never mention MindSpore are only checked for syntax (see :meth:`parse_files`)."""
+        parse. Those that never mention MindSpore are only checked for syntax (see :meth:`parse_files`), or put
+        in ``unchecked`` (``[(path, text)]``) for the caller to check."""
         self.problems.extend(problems)
         to_parse = []
         for path in files:
@@ -72,6 +73,10 @@ class LintSession:
             self.lines += text.count("\n") + (not text.endswith("\n") and bool(text))
             if not mentions_mindspore(text):
                 # Cheap skip (no astroid); parsed later only if graph code elsewhere imports it.
+                if unchecked is not None:
+                    self.project.unparsed.add(absolute)
+                    unchecked.append((path, text))
+                    continue
                 problem = syntax_problem(text, path)
                 if problem:
                     self.problems.append(FileProblem(path, problem))
@@ -243,9 +248,16 @@ class LintSession:
         (:func:`graphlint.parallel.lint_partitioned`); findings then come back without astroid nodes."""
         from graphlint import parallel
 
-        to_parse = self.read_files(files, problems)
-        read_problems = len(self.problems)
+        unchecked: list = []
+        to_parse = self.read_files(files, problems, unchecked)
         if jobs <= 1 or not parallel.available() or len(to_parse) < 2 * jobs:
+            for path, text in unchecked:
+                problem = syntax_problem(text, path)
+                if problem:
+                    self.problems.append(FileProblem(path, problem))
+                    self.project.unparsed.discard(os.path.abspath(path))
+            order = {path: index for index, path in enumerate(files)}
+            self.problems.sort(key=lambda problem: order.get(problem.path, -1))  # (stable: given ones first)
             self.parse_files(to_parse, progress)
             return self.lint(progress=progress, fix_markers=fix_markers)
         for path, source in to_parse:  # the run's modules, parsed where they are needed
@@ -254,7 +266,7 @@ class LintSession:
             self.project.run_names.setdefault(source.module_name, absolute)
             self.project.roots.add(package_root_for(absolute))
         with deep_recursion():
-            outcome = parallel.lint_partitioned(self, to_parse, jobs, progress, fix_markers)
+            outcome = parallel.lint_partitioned(self, to_parse, unchecked, jobs, progress, fix_markers)
         if outcome is None:  # a process failed: lint in this one, from a fresh start
             fresh = LintSession(self.config, self._config_for)
             return fresh.lint_files(files, [p for p in self.problems if p.path not in self.run_paths.values()],
@@ -262,10 +274,12 @@ class LintSession:
         outcomes, problems, read = outcome
         result = self.new_result()
         result.problems.extend(FileProblem(path, reason) for path, reason in problems)
-        # the files that could not be parsed, in the run's order (as one process meets them)
-        position = {path: index for index, (path, _source) in enumerate(to_parse)}
-        result.problems[read_problems:] = sorted(result.problems[read_problems:],
-                                                 key=lambda problem: position.get(problem.path, len(position)))
+        # As one process reports them: the files that could not be read or whose syntax is wrong, then those that
+        # could not be parsed, each in the run's order.
+        order = {path: index for index, path in enumerate(files)}
+        parsed = {path for path, _source in to_parse}
+        result.problems.sort(key=lambda problem: (problem.path in parsed, order.get(problem.path, -1)))
+        self.project.unparsed -= {os.path.abspath(problem.path) for problem in result.problems}
         failed = {problem.path for problem in result.problems}
         for path, source in to_parse:
             if path not in failed:
