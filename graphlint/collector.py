@@ -44,8 +44,10 @@ def parsed() -> None:
 @contextmanager
 def frozen_for_fork():
     """Freeze the heap while worker processes are forked: their collections then do not touch (and so copy)
-    the parent's pages. A one-shot run keeps it frozen afterwards."""
-    gc.collect()
+    the parent's pages. A one-shot run keeps it frozen afterwards (and freezes without collecting first: what
+    garbage there is was left by imports, and a full collection at this point is a fiftieth of a run)."""
+    if not _one_shot:
+        gc.collect()
     gc.freeze()
     try:
         yield

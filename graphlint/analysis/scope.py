@@ -379,12 +379,22 @@ class ScopeIndex:
         return self.function_summary(func) if isinstance(func, nodes.FunctionDef) else None
 
     def summaries(self, info: ModuleInfo) -> dict:
-        """``{key: FunctionSummary}`` of every function of ``info`` that graph scope may reach: those defined in
-        the module or in a class (not inside another function), and the module's entries."""
+        """``{key: FunctionSummary}`` of the functions of ``info`` graph scope is likely to reach: its entries, the
+        methods of its Cells and ``@jit_class`` classes but ``__init__``, and the module's functions that those
+        name. Any other function is summarised where it turns out to be reached (see :meth:`discover`): resolving
+        what every function names (model factories, ``__init__``) costs more than the scope itself."""
         found = {}
-        for func in nodes_of_class(info.module, nodes.FunctionDef):
-            if isinstance(func.parent.frame(), (nodes.Module, nodes.ClassDef)):
-                found[self.key(func)] = self.function_summary(func)
+        named: set[str] = set()
+        for cls in nodes_of_class(info.module, nodes.ClassDef):
+            if not (self.project.is_cell(cls) or is_jit_class(info, cls)):
+                continue
+            for method in cls.body:
+                if isinstance(method, nodes.FunctionDef) and method.name != "__init__":
+                    found[self.key(method)] = self.function_summary(method)
+                    named.update(name.name for name in nodes_of_class(method, nodes.Name))
+        for name in sorted(named & set(info.functions)):
+            func = info.functions[name]
+            found[self.key(func)] = self.function_summary(func)
         for key, _kind, _display in self.module_scope(info).entries:
             if key[0] == info.path and key not in found:
                 found[key] = self.summary_of(key)
