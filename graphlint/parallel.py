@@ -1,10 +1,10 @@
-"""``--jobs N``: check a parsed project's modules in N processes that share its cross-file index.
+"""``--jobs N``: lint in N processes.
 
-The parent reads and parses every file and discovers the graph scope once (which functions are graph code, in
-which file, reached from which entry); then it forks N - 1 workers. Each worker inherits the whole project and
-analysis copy-on-write, so helpers and Cell bases defined in other files resolve exactly as in one process.
-Workers and the parent take runs of neighbouring modules from a shared counter and the workers send their findings
-back as plain records. A worker that dies is not fatal: the parent checks what it had taken.
+Lint (:func:`lint_partitioned`) forks before parsing: each process parses and summarises its share of the files,
+the summaries are exchanged, and each checks its share. ``--fix`` (:mod:`graphlint.fixers.parallel`) forks once
+the project is parsed (:func:`run_chunks`): each process inherits the whole project copy-on-write and fixes its
+share. Either way processes take runs of neighbouring files from a shared counter and send their results back as
+plain records; a process that dies is not fatal.
 """
 
 from __future__ import annotations
@@ -61,21 +61,6 @@ def neighbour_chunks(session, work, jobs: int, costs: list[int]) -> list[list[in
         chunks[-1].append(index)
         spent += costs[index]
     return chunks
-
-
-def check_modules(session, work, jobs: int, progress=None, fix_markers: bool = False) -> list:
-    """``[(findings, fixes, problem)]`` for ``work`` (``[(shown path, ModuleInfo)]``), as
-    :meth:`LintSession.check_module` gives them, computed in ``jobs`` processes."""
-    costs = [cost(session, info) for _shown, info in work]
-    chunks = neighbour_chunks(session, work, jobs, costs)
-
-    def check(indexes):
-        return {index: session.check_module(*work[index], fix_markers) for index in indexes}
-
-    outcomes = run_chunks(chunks, jobs, check, _check_record, _check_from_record, progress,
-                          primer=primer(costs), label=lambda index: work[index][0],
-                          before_fork=_import_fixers if fix_markers else None)
-    return [outcomes[index] for index in range(len(work))]
 
 
 def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progress=None, fix_markers: bool = False):

@@ -210,12 +210,9 @@ class LintSession:
         self._findings[info.path] = ((self.analysis.version, id(info.module)), found)
         return found
 
-    def lint(self, jobs: int = 1, progress=None, fix_markers: bool = False) -> LintResult:
+    def lint(self, progress=None, fix_markers: bool = False) -> LintResult:
         """Findings of every file of the run, in order, with the files that could not be checked.
 
-        ``jobs`` > 1 checks the modules in that many processes forked once the project is parsed and its graph
-        scope found, so every process sees the whole project (helpers and Cell bases in other files) without
-        parsing it again; their findings come back without astroid nodes (enough to report, not to fix).
         ``fix_markers`` asks the fixers, for each finding, whether --fix would rewrite it (``result.fixes``)."""
         result = self.new_result()
         with deep_recursion():
@@ -224,17 +221,10 @@ class LintSession:
                 return result
             if progress is not None:
                 progress.start("checking", len(work))
-            from graphlint import parallel
-
-            if jobs > 1 and parallel.available() and parallel.worth_it(self, work, jobs):
-                outcomes = parallel.check_modules(self, work, jobs, progress, fix_markers)
-            else:
-                outcomes = []
-                for shown, info in work:
-                    outcomes.append(self.check_module(shown, info, fix_markers))
-                    if progress is not None:
-                        progress.advance(detail=shown)
-            for shown, (findings, fixes, problem) in zip((s for s, _ in work), outcomes):
+            for shown, info in work:
+                findings, fixes, problem = self.check_module(shown, info, fix_markers)
+                if progress is not None:
+                    progress.advance(detail=shown)
                 if problem:
                     result.problems.append(FileProblem(shown, problem))
                     continue
