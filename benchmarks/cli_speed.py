@@ -252,7 +252,7 @@ def speed(repeat: int, cores: int) -> None:
         double = run(["--no-cache", "--jobs", "2", *folders], work, measure_memory=True)["cpu"]
         if single and double:
             print(f"  CPU seconds: --jobs 1 {sum(single):6.1f}; --jobs 2 {sum(double):6.1f} in all, longest process "
-                  f"{double[0]:6.1f} (the parent: parse, graph scope, project facts, then its share): "
+                  f"{double[0]:6.1f} (the parent: reading, its share, the exchange of summaries): "
                   f"{sum(single) / double[0]:4.2f}x on two free cores")
 
         print(f"\n[3] warm re-run (the result cache) vs cold (load {load()})")
@@ -284,7 +284,8 @@ def memory(cores: int) -> None:
           f"{kept / 2**20:6.0f} MB)")
     many = run(["--no-cache", folder], root, measure_memory=True)
     print(f"  default --jobs ({cores}): {many['seconds']:6.0f} s, peak summed RSS {many['rss'] / 2**20:6.0f} MB, "
-          f"summed PSS {many['pss'] / 2**20:6.0f} MB  (load after: {load()})")
+          f"summed PSS {many['pss'] / 2**20:6.0f} MB  target < 700 MB: "
+          f"{'holds' if many['pss'] < 700 * 2**20 else 'DOES NOT HOLD'}  (load after: {load()})")
 
 
 def main() -> int:

@@ -133,3 +133,77 @@ def test_fix_processes_keep_a_helper_with_the_graph_code_that_calls_it(tmp_path)
     named = [sorted(os.path.basename(work[index][0]) for index in chunk) for chunk in chunks]
     # the helper's group weighs most and goes first; the others fill the lighter process
     assert named == [["helpers.py", "user_0.py", "user_1.py", "user_2.py"], ["alone_0.py", "alone_1.py", "alone_2.py"]]
+
+
+def test_keys_name_definitions_by_place_and_survive_edits_of_bodies():
+    """A function's key is its qualified place in the module (a second definition of that place numbered), so
+    that the scope's keys name the same function in every process and after another function's body changes."""
+    from graphlint.analysis.scope import definition_keys
+    from graphlint.analysis.source import parse
+
+    text = textwrap.dedent("""\
+        def helper(x):
+            def inner(y):
+                return y
+            return inner(x)
+
+
+        class Net:
+            def construct(self, x):
+                return helper(x)
+
+            def construct(self, x):
+                return x
+
+
+        if True:
+            def helper(x):
+                return x
+        """)
+    module = parse(text, "m", "m.py")
+    by_id, by_key = definition_keys(module)
+    assert list(by_key) == ["helper", "helper.inner", "Net", "Net.construct", "Net.construct#2", "helper#2"]
+    assert all(by_id[id(node)] == key for key, node in by_key.items())
+    edited = parse(text.replace("    return inner(x)", "    z = inner(x)\n    z = z + 1\n    return z"), "m", "m.py")
+    assert list(definition_keys(edited)[1]) == list(by_key)
+
+
+def test_each_share_summarised_alone_gives_the_whole_runs_scope_and_facts():
+    """What --jobs rests on: modules summarised in processes that each parsed only part of the run (parsing
+    others from disk where needed) give, once gathered, the graph scope and per-module facts of one process."""
+    from graphlint.analysis.engine import RUN_FACTS
+    from graphlint.analysis.scope import RunSummary
+    from graphlint.analysis.source import package_root_for
+    from graphlint.results import discover_files
+    from graphlint.session import LintSession
+
+    files, _ = discover_files([fetch("mindocr")], Config())
+    whole = LintSession(Config())
+    whole.add_files(files)
+    whole_scope = whole.analysis.scope.functions
+    assert len(whole_scope) > 500
+
+    parts, order = [], []
+    sessions = []
+    for share in (files[::2], files[1::2]):  # interleaved: most helpers and bases are in the other share
+        session = LintSession(Config())
+        to_parse = session.read_files(files)
+        for path, source in to_parse:
+            absolute = os.path.abspath(path)
+            session.project.run_files.add(absolute)
+            session.project.run_names.setdefault(source.module_name, absolute)
+            session.project.roots.add(package_root_for(absolute))
+        order = [os.path.abspath(path) for path, _source in to_parse]
+        infos = session.parse_files([(path, source) for path, source in to_parse if path in set(share)])
+        assert len(infos) < len(to_parse)
+        parts.append(session.analysis.summarise(infos))
+        sessions.append(session)
+    gathered = RunSummary.gather(parts, order)
+    for kind in RUN_FACTS:
+        assert gathered.facts[kind] == {info.path: whole.analysis.module_fact(
+            kind, info, lambda i, compute=RUN_FACTS[kind]: compute(whole.analysis, i))
+            for info in whole.analysis.run_modules()}, kind
+    for session in sessions:
+        session.analysis.share(gathered)
+        assert session.analysis.scope.functions == whole_scope
+        assert session.analysis.scope.references == whole.analysis.scope.references
