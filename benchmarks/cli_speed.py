@@ -27,14 +27,21 @@ faster than --jobs 1 (farm-bench, median of 5: 1.24x); warm 0.20 s = 2.4 % of co
 collector settings, the lazily built index and the cached release lookup: 10.4 s = 2.07x and 12.3 s = 2.45x
 (measured then against the loop alone). mindone --jobs 1 115 s, peak RSS 1493 MB, of which the astroid trees
 alone take 757 MB; default --jobs 79 s, summed PSS 2056 MB (forked processes copy the pages whose reference
-counts they touch). Parsing is one process's work: every process needs every tree, and handing trees between
-processes costs more than parsing them (pickling mindcv + mindocr's trees and loading them took 3.0 s, parsing
-them 3.7 s), which bounds what --jobs 2 can gain at about 1.4x.
+counts they touch). Handing trees between processes costs more than parsing them (pickling mindcv + mindocr's
+trees and loading them took 3.0 s, parsing them 3.7 s), which bounded --jobs 2 at about 1.4x while every process
+needed every tree.
 2026-12-02, another machine of the same kind (faster), 3 rounds: parse process 2.9 s (loop 2.6 s); default
 --jobs 3.6 s = 1.36x (1.42x the loop alone); --jobs 1 4.3 s = 1.40x; --jobs 2 1.10x faster than --jobs 1
 (CPU: the parent's parse, scope and share 3.5 s of 4.3 s); warm 0.11 s = 3.6 % of cold; after a one-file
 edit 104 % of cold. mindone --jobs 1: 37.6 s, peak RSS 1534 MB (931 MB once every file is parsed, before any
 check).
+2026-12-02, later, the same machine, 5 rounds, once each process parses only its share (parallel.lint_partitioned:
+the processes exchange module summaries instead of trees): parse process 1.8 s (loop 1.6 s); default --jobs
+2.0 s = 1.11x; --jobs 1 3.4 s = 1.88x; --jobs 2 1.71x faster than --jobs 1 (CPU 3.7 s against 3.4 s: each
+process parses again about 40 modules of the other's share that its own need); warm 0.10 s = 4.7 % of cold;
+after a one-file edit 101 %. mindone: --jobs 1 36 s, peak RSS 1509 MB (the trees alone 824 MB); default --jobs
+26 s, summed PSS 2072 MB (each process about 1.1 GB: its share's trees, some 300 modules of the other share, and
+the facts of the analysis). farm-bench, 8 pairs: --jobs 2 median 1.73x faster than --jobs 1 (1.57x to 1.78x).
 """
 
 from __future__ import annotations

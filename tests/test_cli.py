@@ -662,3 +662,28 @@ def test_baseline_reports_only_new_findings(tmp_path, capsys):
     assert main([bad, "--baseline", baseline]) == 1
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1 and ":17:9: E5101" in out[0]
+
+
+def test_jobs_fall_back_to_one_process_when_a_process_fails(tmp_path, monkeypatch):
+    """A process that fails while summarising its share is not fatal: the run is linted in one process, with the
+    same findings."""
+    from graphlint.analysis.engine import Analysis
+    from graphlint.config import Config
+    from graphlint.lint import lint_files
+    from graphlint.results import discover_files
+
+    for path, text in PARTITIONED_ZOO.items():
+        write(tmp_path, path, text)
+    files, _problems = discover_files([str(tmp_path / "zoo")], Config())
+    expected = [(f.path, f.line, f.rule.id) for f in lint_files(files, Config(), jobs=1).findings]
+    parent, summarise = os.getpid(), Analysis.summarise
+
+    def failing_in_the_worker(self, infos):
+        if os.getpid() != parent:
+            raise RuntimeError("worker failure")
+        return summarise(self, infos)
+
+    monkeypatch.setattr(Analysis, "summarise", failing_in_the_worker)
+    result = lint_files(files, Config(), jobs=2)
+    assert [(f.path, f.line, f.rule.id) for f in result.findings] == expected and len(expected) == 4
+    assert result.session.analysis.shared is None  # linted again in one process
