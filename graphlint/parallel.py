@@ -90,18 +90,11 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     syntax_runs = max(1, min(len(unchecked), 2 * jobs))
     chunks += [list(range(len(to_parse) + start, len(to_parse) + len(unchecked), syntax_runs))
                for start in range(syntax_runs) if start < len(unchecked)]
-    counter = context.Value("i", 0)
+    claim, counter = _claimer(context, chunks)
     # One flag per module to check (the run's parsed files, then the files reached by graph code that never
     # mention MindSpore): set by the process that checks it.
     taken = context.Array("b", len(to_parse) + len(session.project.unparsed), lock=True)
 
-    def claim():
-        with counter.get_lock():
-            position = counter.value
-            if position >= len(chunks):
-                return None
-            counter.value = position + 1
-        return chunks[position]
 
     def take(index: int) -> bool:
         with taken.get_lock():
@@ -244,6 +237,21 @@ def _partition_worker(connection, parse_share, session, check_share):  # pragma:
         os._exit(status)
 
 
+def _claimer(context, chunks: list):
+    """(``claim()``: the next chunk no process has taken, or None; the shared counter behind it)."""
+    counter = context.Value("i", 0)
+
+    def claim():
+        with counter.get_lock():
+            position = counter.value
+            if position >= len(chunks):
+                return None
+            counter.value = position + 1
+        return chunks[position]
+
+    return claim, counter
+
+
 def _check_record(outcome):
     findings, fixes, problem = outcome
     if problem:
@@ -291,15 +299,7 @@ def run_chunks(chunks: list[list[int]], jobs: int, run, to_record, from_record, 
     context = multiprocessing.get_context("fork")
     chunks = [list(chunk) for chunk in chunks]
     total = sum(len(chunk) for chunk in chunks)
-    counter = context.Value("i", 0)
-
-    def claim():
-        with counter.get_lock():
-            position = counter.value
-            if position >= len(chunks):
-                return None
-            counter.value = position + 1
-        return chunks[position]
+    claim, counter = _claimer(context, chunks)
 
     outcomes: dict[int, object] = {}
     if primer is not None:

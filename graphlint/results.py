@@ -45,6 +45,14 @@ class LintResult:
     def analysis(self):
         return self.session.analysis if self.session is not None else None
 
+    def add(self, path: str, findings, fixes, problem: str) -> None:
+        """One checked file's outcome: its findings and their fix markers, or the problem that stopped it."""
+        if problem:
+            self.problems.append(FileProblem(path, problem))
+            return
+        self.findings.extend(findings)
+        self.fixes.update(fixes)
+
 
 @dataclass
 class ReportedFinding:

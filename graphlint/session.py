@@ -222,14 +222,9 @@ class LintSession:
             if progress is not None:
                 progress.start("checking", len(work))
             for shown, info in work:
-                findings, fixes, problem = self.check_module(shown, info, fix_markers)
+                result.add(shown, *self.check_module(shown, info, fix_markers))
                 if progress is not None:
                     progress.advance(detail=shown)
-                if problem:
-                    result.problems.append(FileProblem(shown, problem))
-                    continue
-                result.findings.extend(findings)
-                result.fixes.update(fixes)
         result.findings.sort(key=lambda f: f.sort_key)
         return result
 
@@ -282,11 +277,7 @@ class LintSession:
                 except SourceProblem as exc:
                     result.problems.append(FileProblem(path, str(exc)))
                     continue
-            if problem:
-                result.problems.append(FileProblem(path, problem))
-                continue
-            result.findings.extend(findings)
-            result.fixes.update(fixes)
+            result.add(path, findings, fixes, problem)
         result.findings.sort(key=lambda f: f.sort_key)
         return result
 
