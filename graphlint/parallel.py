@@ -160,25 +160,15 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         _import_fixers()
     if progress is not None:
         progress.start("reading", len(to_parse))
-    workers = []
-    with frozen_for_fork():
-        for _number in range(1, jobs):
-            parent_end, child_end = context.Pipe(duplex=True)
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - runs in the worker
-                parent_end.close()
-                _partition_worker(child_end, parse_share, session, check_share)
-            child_end.close()
-            workers.append((pid, parent_end))
+    workers = _fork_workers(context, jobs, True,
+                            lambda connection: _partition_worker(connection, parse_share, session, check_share))
     try:
         own, part, own_problems = parse_share()  # (already among the session's problems)
-        parts, problems = [part], []
-        for _pid, connection in workers:
-            status, worker_part, worker_problems = connection.recv()
-            if status != "ok":
-                return None
-            parts.append(worker_part)
-            problems.extend(worker_problems)
+        answers = _answers(workers)
+        if answers is None:
+            return None
+        parts = [part] + [worker_part for worker_part, _problems in answers]
+        problems = [problem for _part, worker_problems in answers for problem in worker_problems]
         shared = RunSummary.gather(parts, order)
         failed = {path for path, _reason in problems + own_problems}
         for _pid, connection in workers:
@@ -188,10 +178,10 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         session.analysis.share(shared)
         outcomes = check_share(own, failed)
         read = set(session.module_paths())
-        for _pid, connection in workers:
-            status, records, worker_read = connection.recv()
-            if status != "ok":
-                return None
+        answers = _answers(workers)
+        if answers is None:
+            return None
+        for records, worker_read in answers:
             outcomes.update(records)
             read.update(worker_read)
         return ({shown: _check_from_record(record) for shown, record in outcomes.items()}, problems, read)
@@ -201,6 +191,17 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         for pid, connection in workers:
             connection.close()
             _reap(pid)
+
+
+def _answers(workers) -> list | None:
+    """``[(payload, payload)]``: what each worker sent for the current step, or None when one failed."""
+    answers = []
+    for _pid, connection in workers:
+        status, first, second = connection.recv()
+        if status != "ok":
+            return None
+        answers.append((first, second))
+    return answers
 
 
 def _read(path: str):
@@ -235,6 +236,22 @@ def _partition_worker(connection, parse_share, session, check_share):  # pragma:
         status = 1
     finally:
         os._exit(status)
+
+
+def _fork_workers(context, jobs: int, duplex: bool, child) -> list:
+    """Fork ``jobs`` - 1 workers, each given its end of a pipe (the writing end unless ``duplex``) to run
+    ``child(connection)``, which never returns; ``[(pid, the parent's end)]``."""
+    workers = []
+    with frozen_for_fork():
+        for _number in range(1, jobs):
+            parent_end, child_end = context.Pipe(duplex=duplex)  # (reader, writer) when not duplex
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the worker
+                parent_end.close()
+                child(child_end)
+            child_end.close()
+            workers.append((pid, parent_end))
+    return workers
 
 
 def _claimer(context, chunks: list):
@@ -312,15 +329,7 @@ def run_chunks(chunks: list[list[int]], jobs: int, run, to_record, from_record, 
     if before_fork is not None:
         before_fork()
 
-    workers = []
-    with frozen_for_fork():
-        for _number in range(1, jobs):
-            reader, writer = context.Pipe(duplex=False)
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - runs in the worker
-                _worker(run, to_record, claim, reader, writer)
-            writer.close()
-            workers.append((pid, reader))
+    workers = _fork_workers(context, jobs, False, lambda writer: _worker(run, to_record, claim, writer))
     try:
         done = len(outcomes)
         while True:
@@ -357,10 +366,9 @@ def run_chunks(chunks: list[list[int]], jobs: int, run, to_record, from_record, 
     return outcomes
 
 
-def _worker(run, to_record, claim, reader, writer):  # pragma: no cover - in the worker
+def _worker(run, to_record, claim, writer):  # pragma: no cover - in the worker
     status = 0
     try:
-        reader.close()
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         records = {}
         while True:
