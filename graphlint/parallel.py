@@ -187,6 +187,8 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         return ({shown: _check_from_record(record) for shown, record in outcomes.items()}, problems, read)
     except (EOFError, OSError, pickle.UnpicklingError):
         return None
+    except (RecursionError, MemoryError):  # the parent's own share: one process says which file it is
+        return None
     finally:
         for pid, connection in workers:
             connection.close()
