@@ -106,8 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="glob patterns of files or folders to skip, comma separated")
     speed = parser.add_argument_group("speed")
     speed.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
-                       help="lint in N processes, each parsing its share of the files (--fix, without --validate, "
-                            "too) (default and 0: one per core)")
+                       help="lint in N processes, each parsing its share of the files; --fix (without --validate) "
+                            "fixes in N processes too (default and 0: one per core)")
     speed.add_argument("--no-cache", action="store_true",
                        help="do not read or write the result cache (.graphlint_cache; GRAPHLINT_NO_CACHE=1 too)")
     speed.add_argument("--cache-dir", metavar="DIR",
