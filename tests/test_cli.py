@@ -687,3 +687,23 @@ def test_jobs_fall_back_to_one_process_when_a_process_fails(tmp_path, monkeypatc
     result = lint_files(files, Config(), jobs=2)
     assert [(f.path, f.line, f.rule.id) for f in result.findings] == expected and len(expected) == 4
     assert result.session.analysis.shared is None  # linted again in one process
+
+
+def test_jobs_report_unreadable_and_unparsable_files_as_one_process_does(tmp_path):
+    """With --jobs 2 the processes check syntax and parse; the files they could not check are still reported once
+    each, in the order one process reports them: those unreadable or with bad syntax (read first), then those that
+    astroid could not parse."""
+    for path, text in PARTITIONED_ZOO.items():
+        write(tmp_path, path, text)
+    write(tmp_path, "zoo/e_broken.py", "from mindspore import nn\n\nclass Broken(nn.Cell:\n    pass\n")
+    write(tmp_path, "zoo/f_plain.py", "def f(:\n    return 1\n")
+    (tmp_path / "zoo" / "g_latin.py").write_bytes("x = 'caf\xe9'\n".encode("latin-1"))
+    outputs = {}
+    for jobs in ("1", "2"):
+        result = run_graphlint("--jobs", jobs, "--no-cache", "--output-format", "concise", "zoo", cwd=tmp_path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        outputs[jobs] = (result.stdout, result.stderr)
+    assert outputs["1"] == outputs["2"]
+    assert [line.split(":")[0] for line in outputs["2"][1].splitlines()] == [
+        "zoo/f_plain.py", "zoo/g_latin.py", "zoo/e_broken.py"]
+    assert len(outputs["2"][0].splitlines()) == 4  # the other files' findings
