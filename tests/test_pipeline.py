@@ -171,7 +171,7 @@ def test_keys_name_definitions_by_place_and_survive_edits_of_bodies():
 def test_each_share_summarised_alone_gives_the_whole_runs_scope_and_facts():
     """What --jobs rests on: modules summarised in processes that each parsed only part of the run (parsing
     others from disk where needed) give, once gathered, the graph scope and per-module facts of one process."""
-    from graphlint.analysis.engine import RUN_FACTS
+    from graphlint.analysis.run_facts import RUN_FACTS
     from graphlint.analysis.scope import RunSummary
     from graphlint.analysis.source import package_root_for
     from graphlint.results import discover_files

@@ -14,7 +14,7 @@ import os
 from astroid import nodes
 
 from graphlint.analysis import api
-from graphlint.analysis.engine import register_run_fact
+from graphlint.analysis.run_facts import register_run_fact
 from graphlint.analysis.tree import nodes_of_class
 
 

@@ -16,20 +16,11 @@ from astroid import nodes
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
 from graphlint.analysis.project import ModuleInfo, Project
+from graphlint.analysis.run_facts import RUN_FACTS, register_run_fact
 from graphlint.analysis.scope import (GraphFunction, KeyedScope, RunSummary, ScopeIndex, definition_keys, enclosing_class,
                                       function_reference, graph_functions_in, node_at, reference_of)
 from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.values import FunctionValues, Value, const, join, of_python, parameter_values, unknown, variable
-
-
-# Facts of the whole run merged from one plain value per module: kind -> ``per_module(analysis, info)``. Each
-# module's value is computed where the module is parsed (with ``--jobs``, in the process that owns it) and
-# merged, in the run's order, wherever the fact is asked for (:meth:`Analysis.run_fact`).
-RUN_FACTS: dict = {}
-
-
-def register_run_fact(kind: str, per_module) -> None:
-    RUN_FACTS[kind] = per_module
 
 
 class Analysis:
@@ -238,7 +229,7 @@ class Analysis:
 
     def summarise(self, infos) -> RunSummary:
         """What ``infos`` (modules this process parsed) give the rest of the run (see :meth:`share`)."""
-        import graphlint.checkers  # noqa: F401 - registers the checkers' facts of the run
+        from graphlint.analysis import boundary  # noqa: F401 - registers its fact of the run
 
         part = RunSummary([info.path for info in infos], {}, {}, {kind: {} for kind in RUN_FACTS})
         for info in infos:

@@ -32,8 +32,7 @@ from astroid.const import Context
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, MODULE, OBJECT, UNKNOWN
-from graphlint.analysis.engine import register_run_fact
-from graphlint.analysis.scope import definition_keys
+from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
 from graphlint.catalogue import divergence as rules
 from graphlint.runner import Checker
@@ -177,7 +176,7 @@ class DivergenceChecker(Checker):
     def _global_statement(self, graph, node: nodes.Global) -> None:
         frame = node.frame()
         for name in node.names:
-            write = _first_write(frame, name)
+            write = first_write(frame, name)
             if write is not None:
                 self.report(rules.GLOBAL_WRITE_IN_GRAPH, write.statement(), graph, anchor=write, name=name)
 
@@ -186,12 +185,12 @@ class DivergenceChecker(Checker):
             return
         if node.name not in graph.info.assigned and node.name not in graph.info.imports.aliases:
             return  # not a module-level variable (a local, a builtin, a function or class)
-        found = _data_global(self.context.project, graph.info, node.name)
+        found = data_global(self.context.project, graph.info, node.name)
         if found is None:
             return
         info, attr, _ = found
         key = f"{info.name}.{attr}"
-        changes = _host_changes(self.context.analysis)
+        changes = host_changes(self.context.analysis)
         where = changes.mutated.get(key)
         if where is None and info is graph.info:
             where = changes.rebound.get(key)  # `from m import NAME` copies the binding: rebinding m.NAME is not seen
@@ -209,11 +208,11 @@ class DivergenceChecker(Checker):
         if not isinstance(node.expr, nodes.Name) or node.expr.name not in graph.info.imports.aliases \
                 or _is_call_target(node):
             return
-        module = _project_module(self.context.project, graph.info, node.expr.name)
+        module = project_module(self.context.project, graph.info, node.expr.name)
         if module is None or node.attrname not in module.assigned:
             return
         key = f"{module.name}.{node.attrname}"
-        changes = _host_changes(self.context.analysis)
+        changes = host_changes(self.context.analysis)
         where = changes.rebound.get(key) or changes.mutated.get(key)
         if where is None or key in seen or _locally_bound(node.expr, graph):  # the lookup last: see _global_read
             return
@@ -230,7 +229,7 @@ class DivergenceChecker(Checker):
             return None
         if not isinstance(scope, nodes.Module):
             return None  # (`from m import NAME` is not in astroid's locals here: lookup ends in builtins)
-        return _data_global(self.context.project, graph.info, name.name)
+        return data_global(self.context.project, graph.info, name.name)
 
     # -- containers ---------------------------------------------------------------------------------
     def _outside_container(self, graph, expr, self_name) -> str | None:
@@ -391,119 +390,6 @@ class DivergenceChecker(Checker):
         return setter
 
 
-# -- host-side changes of module globals ------------------------------------------------------------
-class _HostChanges:
-    def __init__(self):
-        self.rebound: dict[str, str] = {}  # "pkg.mod.NAME" -> where (function), via `global NAME`
-        self.mutated: dict[str, str] = {}  # "pkg.mod.NAME" -> where: item/attribute assignment, mutating call
-
-
-def _host_changes(analysis) -> _HostChanges:
-    """Globals rebound or mutated by code outside graph scope, merged over the modules of the run."""
-
-    def merge(per_module) -> _HostChanges:
-        found = _HostChanges()
-        scope = analysis.scope.functions
-        for path, functions in per_module:
-            for local, rebound, mutated in functions:
-                if (path, local) in scope:
-                    continue
-                for key, where in rebound:
-                    found.rebound.setdefault(key, where)
-                for key, where in mutated:
-                    found.mutated.setdefault(key, where)
-        return found
-
-    return analysis.run_fact("host-changes", merge)
-
-
-def _module_host_changes(analysis, info) -> tuple:
-    """``(function key, rebound, mutated)`` for every function of the module that changes globals (graph code
-    or not: which functions are graph code is known once every module is read)."""
-    keys = definition_keys(info.module)[0]
-    found = []
-    for func in nodes_of_class(info.module, nodes.FunctionDef):
-        changes = _HostChanges()
-        _scan_function(analysis.project, info, func, func.name, changes)
-        if (changes.rebound or changes.mutated) and not _import_time_only(info, func):
-            found.append((keys[id(func)], tuple(changes.rebound.items()), tuple(changes.mutated.items())))
-    return tuple(found)
-
-
-register_run_fact("host-changes", _module_host_changes)
-
-
-def _import_time_only(info, func: nodes.FunctionDef) -> bool:
-    """A module-level function that only module-level code calls (``_make_constants()`` at import time)."""
-    if not isinstance(func.parent, nodes.Module):
-        return False
-    called = False
-    for node in nodes_of_class(info.module, nodes.Name):
-        if node.name != func.name:
-            continue
-        if not isinstance(node.frame(), nodes.Module):
-            return False  # used inside a function or class: may run at any time
-        called = called or (isinstance(node.parent, nodes.Call) and node.parent.func is node)
-    return called
-
-
-def _scan_function(project, info, func: nodes.FunctionDef, where: str, found: _HostChanges) -> None:
-    declared = set()
-    for node in nodes_of_class(func, nodes.Global, skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
-        declared.update(node.names)
-    for name in declared:
-        if name in info.assigned and _first_write(func, name) is not None:
-            found.rebound.setdefault(f"{info.name}.{name}", where)
-    local = set(func.locals) - declared
-    for node in nodes_of_class(func, (nodes.Subscript, nodes.AssignAttr, nodes.Call),
-                               skip_klass=(nodes.FunctionDef, nodes.ClassDef)):
-        if isinstance(node, nodes.Subscript):
-            if node.ctx not in (Context.Store, Context.Del):
-                continue
-            base = node.value
-        elif isinstance(node, nodes.AssignAttr):
-            base = node.expr
-            if isinstance(base, nodes.Name) and base.name not in local:
-                module = _project_module(project, info, base.name)
-                if module is not None and node.attrname in module.assigned:
-                    # `cfg.SCALE = value` on an imported project module rebinds that module's global.
-                    found.rebound.setdefault(f"{module.name}.{node.attrname}", where)
-                    continue
-        else:
-            if not isinstance(node.func, nodes.Attribute) or node.func.attrname not in api.CONTAINER_MUTATORS:
-                continue
-            base = node.func.expr
-        if not isinstance(base, nodes.Name) or base.name in local:
-            continue
-        data = _data_global(project, info, base.name)
-        if data is not None:
-            found.mutated.setdefault(f"{data[0].name}.{data[1]}", where)
-
-
-def _data_global(project, info, name: str):
-    """(ModuleInfo, name, value) of a module-level variable ``name`` of ``info`` (or imported into it)."""
-    if name in info.functions or name in info.classes:
-        return None
-    if name in info.assigned:
-        return info, name, info.assigned[name]
-    qualified = info.imports.aliases.get(name)
-    if qualified is None or "." not in qualified:
-        return None
-    module_name, attr = qualified.rsplit(".", 1)
-    module = project.find_module(module_name)
-    if module is None or attr not in module.assigned or attr in module.functions or attr in module.classes:
-        return None
-    return module, attr, module.assigned[attr]
-
-
-def _project_module(project, info, name: str):
-    """The project module that the imported name ``name`` refers to, or None."""
-    qualified = info.imports.aliases.get(name)
-    if qualified is None:
-        return None
-    return project.find_module(qualified)
-
-
 # -- helpers ------------------------------------------------------------------------------------------
 def _locally_bound(expr, graph) -> bool:
     """The base name of ``expr`` is bound inside the graph function (or a function nested in it)."""
@@ -567,15 +453,6 @@ def _short(node, limit: int = 60) -> str:
     if isinstance(node, nodes.Call):
         return _call_text(node)
     return text[: limit - 3] + "..."
-
-
-def _first_write(frame, name: str):
-    """The first node of ``frame`` that binds ``name`` (AssignName / DelName), nested scopes excluded."""
-    for node in nodes_of_class(frame, (nodes.AssignName, nodes.DelName),
-                               skip_klass=(nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
-        if node.name == name and node.frame() is frame:
-            return node
-    return None
 
 
 def _is_container(info, value) -> bool:

@@ -22,8 +22,8 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import RANGE, TENSOR
-from graphlint.analysis.engine import register_run_fact
-from graphlint.analysis.tree import graph_nodes, is_within, nodes_of_class
+from graphlint.analysis.run_facts import project_limit
+from graphlint.analysis.tree import graph_nodes, is_within
 from graphlint.catalogue import loops as rules
 from graphlint.runner import Checker
 
@@ -256,7 +256,7 @@ class LoopsChecker(Checker):
         configured = self.context.config.unroll_limit
         if configured:
             return configured
-        return _project_limit(self.context.analysis)
+        return project_limit(self.context.analysis)
 
     # -- Tensor `while` whose carry changes shape -------------------------------
     def _check_carry_shape(self, loop: nodes.While) -> None:
@@ -325,32 +325,6 @@ class LoopsChecker(Checker):
                     isinstance(m, nodes.Const) and m.value == 1 for m in multiples.elts):
                 return ""
         return text
-
-
-def _project_limit(analysis) -> int:
-    """The recursion limit in force: the largest `mindspore.set_recursion_limit(n)` (or
-    `set_context(max_call_depth=n)`) in the project, else MindSpore's default."""
-
-    return analysis.run_fact("recursion-limit", lambda found: max(
-        (n for _path, limits in found for n in limits), default=api.DEFAULT_CALL_DEPTH_LIMIT))
-
-
-def _module_limits(_analysis, info) -> list[int]:
-    found = []
-    for call in nodes_of_class(info.module, nodes.Call):
-        qualified = info.imports.qualify(call.func)
-        setter = api.RECURSION_LIMIT_SETTERS.get(qualified)
-        if setter is None:
-            continue
-        position, keyword = setter
-        argument = call.args[position] if position is not None and len(call.args) > position else next(
-            (k.value for k in call.keywords or () if k.arg == keyword), None)
-        if isinstance(argument, nodes.Const) and isinstance(argument.value, int) and argument.value > 0:
-            found.append(argument.value)
-    return found
-
-
-register_run_fact("recursion-limit", _module_limits)
 
 
 def _kind(loop) -> str:
