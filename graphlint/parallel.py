@@ -79,8 +79,7 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     import multiprocessing
 
     from graphlint.analysis.scope import RunSummary
-    from graphlint.analysis.source import syntax_problem
-    from graphlint.results import FileProblem
+    from graphlint.analysis.source import SourceProblem, read_source
 
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
@@ -94,7 +93,6 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     # One flag per module to check (the run's parsed files, then the files reached by graph code that never
     # mention MindSpore): set by the process that checks it.
     taken = context.Array("b", len(to_parse) + len(session.project.unparsed), lock=True)
-
 
     def take(index: int) -> bool:
         with taken.get_lock():
@@ -113,10 +111,7 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
                 break
             for index in chunk:
                 if index >= len(to_parse):
-                    path, text = unchecked[index - len(to_parse)]
-                    problem = syntax_problem(text, path)
-                    if problem:
-                        session.problems.append(FileProblem(path, problem))
+                    session.check_syntax(*unchecked[index - len(to_parse)])
             added = [index for index in chunk if index < len(to_parse) and session.parse_files([to_parse[index]])]
             own.extend(added)
             parts.append(session.analysis.summarise(
@@ -146,8 +141,10 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
             if info is None:
                 continue
             if shown not in session.sources:  # another process parsed it: its text is needed for pragmas, fixes
-                source = to_parse[index][1] if index < len(to_parse) else _read(shown)
-                if source is None:
+                try:
+                    source = to_parse[index][1] if index < len(to_parse) else read_source(shown)
+                except SourceProblem as exc:
+                    records[shown] = _check_record(([], {}, str(exc)))
                     continue
                 source.module = info.module
                 session.sources[shown] = source
@@ -185,10 +182,8 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
             outcomes.update(records)
             read.update(worker_read)
         return ({shown: _check_from_record(record) for shown, record in outcomes.items()}, problems, read)
-    except (EOFError, OSError, pickle.UnpicklingError):
-        return None
-    except (RecursionError, MemoryError):  # the parent's own share: one process says which file it is
-        return None
+    except (EOFError, OSError, pickle.UnpicklingError, RecursionError, MemoryError):
+        return None  # (a worker is gone, or the parent's own share is too deep: one process says which file)
     finally:
         for pid, connection in workers:
             connection.close()
@@ -204,15 +199,6 @@ def _answers(workers) -> list | None:
             return None
         answers.append((first, second))
     return answers
-
-
-def _read(path: str):
-    from graphlint.analysis.source import SourceProblem, read_source
-
-    try:
-        return read_source(path)
-    except SourceProblem:
-        return None
 
 
 def _partition_worker(connection, parse_share, session, check_share):  # pragma: no cover - in the worker

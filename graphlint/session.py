@@ -73,18 +73,22 @@ class LintSession:
             self.lines += text.count("\n") + (not text.endswith("\n") and bool(text))
             if not mentions_mindspore(text):
                 # Cheap skip (no astroid); parsed later only if graph code elsewhere imports it.
+                self.project.unparsed.add(absolute)
                 if unchecked is not None:
-                    self.project.unparsed.add(absolute)
                     unchecked.append((path, text))
-                    continue
-                problem = syntax_problem(text, path)
-                if problem:
-                    self.problems.append(FileProblem(path, problem))
                 else:
-                    self.project.unparsed.add(absolute)
+                    self.check_syntax(path, text)
                 continue
             to_parse.append((path, source))
         return to_parse
+
+    def check_syntax(self, path: str, text: str) -> None:
+        """A file that is not parsed with astroid: a syntax error in it is a problem of the run (and the file is
+        no longer one that graph code may load)."""
+        problem = syntax_problem(text, path)
+        if problem:
+            self.problems.append(FileProblem(path, problem))
+            self.project.unparsed.discard(os.path.abspath(path))
 
     def parse_files(self, to_parse, progress=None) -> list[ModuleInfo]:
         """Parse files read by :meth:`read_files` and add them to the project: their modules, in order (a file
@@ -233,16 +237,13 @@ class LintSession:
         (:func:`graphlint.parallel.lint_partitioned`); findings then come back without astroid nodes."""
         from graphlint import parallel
 
-        unchecked: list = []
+        partitioned = jobs > 1 and parallel.available()
+        unchecked: list | None = [] if partitioned else None  # with --jobs the processes check their syntax
         to_parse = self.read_files(files, problems, unchecked)
-        if jobs <= 1 or not parallel.available() or len(to_parse) < 2 * jobs:
-            for path, text in unchecked:
-                problem = syntax_problem(text, path)
-                if problem:
-                    self.problems.append(FileProblem(path, problem))
-                    self.project.unparsed.discard(os.path.abspath(path))
-            order = {path: index for index, path in enumerate(files)}
-            self.problems.sort(key=lambda problem: order.get(problem.path, -1))  # (stable: given ones first)
+        if not partitioned or len(to_parse) < 2 * jobs:
+            for path, text in unchecked or ():
+                self.check_syntax(path, text)
+            self.problems.sort(key=_run_order(files))
             self.parse_files(to_parse, progress)
             return self.lint(progress=progress, fix_markers=fix_markers)
         for path, source in to_parse:  # the run's modules, parsed where they are needed
@@ -254,16 +255,15 @@ class LintSession:
             outcome = parallel.lint_partitioned(self, to_parse, unchecked, jobs, progress, fix_markers)
         if outcome is None:  # a process failed: lint in this one, from a fresh start
             fresh = LintSession(self.config, self._config_for)
-            return fresh.lint_files(files, [p for p in self.problems if p.path not in self.run_paths.values()],
-                                    progress=progress, fix_markers=fix_markers)
-        outcomes, problems, read = outcome
+            return fresh.lint_files(files, problems, progress=progress, fix_markers=fix_markers)
+        outcomes, met_elsewhere, read = outcome
         result = self.new_result()
-        result.problems.extend(FileProblem(path, reason) for path, reason in problems)
+        result.problems.extend(FileProblem(path, reason) for path, reason in met_elsewhere)
         # As one process reports them: the files that could not be read or whose syntax is wrong, then those that
         # could not be parsed, each in the run's order.
-        order = {path: index for index, path in enumerate(files)}
         parsed = {path for path, _source in to_parse}
-        result.problems.sort(key=lambda problem: (problem.path in parsed, order.get(problem.path, -1)))
+        in_order = _run_order(files)
+        result.problems.sort(key=lambda problem: (problem.path in parsed, in_order(problem)))
         self.project.unparsed -= {os.path.abspath(problem.path) for problem in result.problems}
         failed = {problem.path for problem in result.problems}
         for path, source in to_parse:
@@ -271,12 +271,11 @@ class LintSession:
                 self.sources[path] = source
         self.read_elsewhere = set(read)
         for path, (findings, fixes, problem) in outcomes.items():
-            if path not in self.sources:  # a file that does not mention MindSpore, reached by graph code
+            if not problem and path not in self.sources:  # a file without MindSpore, reached by graph code
                 try:
                     self.sources[path] = read_source(path)
-                except SourceProblem as exc:
-                    result.problems.append(FileProblem(path, str(exc)))
-                    continue
+                except SourceProblem as exc:  # changed since the process that checked it read it
+                    findings, fixes, problem = [], {}, str(exc)
             result.add(path, findings, fixes, problem)
         result.findings.sort(key=lambda f: f.sort_key)
         return result
@@ -328,6 +327,12 @@ class LintSession:
         this process and, with ``--jobs``, the others)."""
         own = [info.path for info in self.project.modules if os.path.isabs(info.path)]
         return own + sorted(set(self.read_elsewhere) - set(own))
+
+
+def _run_order(files):
+    """Sort key of problems: their file's place in the run (problems of paths given before the run first)."""
+    position = {path: index for index, path in enumerate(files)}
+    return lambda problem: position.get(problem.path, -1)
 
 
 def fix_availability(analysis, info: ModuleInfo, findings, text: str, tree=None) -> dict[int, str]:

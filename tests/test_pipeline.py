@@ -200,9 +200,8 @@ def test_each_share_summarised_alone_gives_the_whole_runs_scope_and_facts():
         sessions.append(session)
     gathered = RunSummary.gather(parts, order)
     for kind in RUN_FACTS:
-        assert gathered.facts[kind] == {info.path: whole.analysis.module_fact(
-            kind, info, lambda i, compute=RUN_FACTS[kind]: compute(whole.analysis, i))
-            for info in whole.analysis.run_modules()}, kind
+        assert gathered.facts[kind] == {info.path: whole.analysis.run_fact_of(kind, info)
+                                        for info in whole.analysis.run_modules()}, kind
     for session in sessions:
         session.analysis.share(gathered)
         assert session.analysis.scope.functions == whole_scope

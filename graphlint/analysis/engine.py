@@ -16,6 +16,7 @@ from astroid import nodes
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
 from graphlint.analysis.project import ModuleInfo, Project
+from graphlint.analysis import boundary  # noqa: F401 - registers its fact of the run (inner Cells)
 from graphlint.analysis.run_facts import RUN_FACTS, register_run_fact
 from graphlint.analysis.scope import (GraphFunction, KeyedScope, RunSummary, ScopeIndex, definition_keys, enclosing_class,
                                       function_reference, graph_functions_in, node_at, reference_of)
@@ -221,22 +222,22 @@ class Analysis:
             if self.shared is not None:
                 values = self.shared.facts.get(kind, {})
                 return merge([(path, values[path]) for path in self.shared.order if path in values])
-            compute_one = RUN_FACTS[kind]
-            return merge([(info.path, self.module_fact(kind, info, lambda i: compute_one(self, i)))
-                          for info in self.run_modules()])
+            return merge([(info.path, self.run_fact_of(kind, info)) for info in self.run_modules()])
 
         return self.project_fact(kind, compute)
 
+    def run_fact_of(self, kind: str, info: ModuleInfo):
+        """One module's value of fact ``kind`` of the run, cached like any fact of the module."""
+        return self.module_fact(kind, info, lambda i: RUN_FACTS[kind](self, i))
+
     def summarise(self, infos) -> RunSummary:
         """What ``infos`` (modules this process parsed) give the rest of the run (see :meth:`share`)."""
-        from graphlint.analysis import boundary  # noqa: F401 - registers its fact of the run
-
         part = RunSummary([info.path for info in infos], {}, {}, {kind: {} for kind in RUN_FACTS})
         for info in infos:
             part.scopes[info.path] = self.index.module_scope(info)
             part.functions.update(self.index.summaries(info))
-            for kind, compute_one in RUN_FACTS.items():
-                part.facts[kind][info.path] = self.module_fact(kind, info, lambda i: compute_one(self, i))
+            for kind in RUN_FACTS:
+                part.facts[kind][info.path] = self.run_fact_of(kind, info)
         return part
 
     def share(self, summary: RunSummary) -> None:
