@@ -287,6 +287,16 @@ def test_show_fixes_quiet_and_the_fix_summary(tmp_path):
     assert "x = x + 1" in open(path, encoding="utf-8").read()
 
 
+def findings_by_jobs(folder, jobs) -> dict:
+    """``{jobs: JSON findings}`` of `graphlint --jobs N zoo` in ``folder``, for each N (each run finds some)."""
+    outputs = {}
+    for count in jobs:
+        result = run_graphlint("--jobs", count, "--no-cache", "--output-format", "json", "zoo", cwd=folder)
+        assert result.returncode == 1, result.stderr
+        outputs[count] = json.loads(result.stdout)
+    return outputs
+
+
 def test_jobs_share_the_project_index(tmp_path):
     """Cell bases and helpers defined in other files resolve with --jobs as in one process."""
     write(tmp_path, "zoo/__init__.py", "")
@@ -314,11 +324,7 @@ def test_jobs_share_the_project_index(tmp_path):
                     x += {index}
                     return helper(x)
             """))
-    outputs = {}
-    for jobs in ("1", "2", "3"):
-        result = run_graphlint("--jobs", jobs, "--no-cache", "--output-format", "json", "zoo", cwd=tmp_path)
-        assert result.returncode == 1, result.stderr
-        outputs[jobs] = json.loads(result.stdout)
+    outputs = findings_by_jobs(tmp_path, ("1", "2", "3"))
     assert outputs["1"] == outputs["2"] == outputs["3"]
     found = {(r["path"], r["id"]) for r in outputs["2"]}
     assert ("zoo/base.py", "E5101") in found  # the helper's `try`, reached from construct in other files
@@ -430,11 +436,7 @@ def test_a_cell_a_registry_names_is_not_top_level_whatever_the_jobs(tmp_path):
                 def construct(self, batch: dict):
                     return batch["x"]
             """))
-    outputs = {}
-    for jobs in ("1", "2"):
-        result = run_graphlint("--jobs", jobs, "--no-cache", "--output-format", "json", "zoo", cwd=tmp_path)
-        assert result.returncode == 1, result.stderr
-        outputs[jobs] = json.loads(result.stdout)
+    outputs = findings_by_jobs(tmp_path, ("1", "2"))
     assert outputs["1"] == outputs["2"]
     assert sorted((r["path"], r["line"]) for r in outputs["1"] if r["id"] == "W5509") == [
         (f"zoo/model_{i}.py", 5) for i in range(8) if i != 3]
@@ -475,11 +477,7 @@ def test_jobs_give_what_one_process_gives_when_findings_need_other_files(tmp_pat
     helper in a file without MindSpore) comes from the exchanged summaries, so the findings are the same."""
     for path, text in PARTITIONED_ZOO.items():
         write(tmp_path, path, text)
-    outputs = {}
-    for jobs in ("1", "2"):
-        result = run_graphlint("--jobs", jobs, "--no-cache", "--output-format", "json", "zoo", cwd=tmp_path)
-        assert result.returncode == 1, result.stderr
-        outputs[jobs] = json.loads(result.stdout)
+    outputs = findings_by_jobs(tmp_path, ("1", "2"))
     assert outputs["1"] == outputs["2"]
     found = [(r["path"], r["line"], r["id"]) for r in outputs["2"]]
     assert found == [("zoo/c_flag.py", 8, "W5204"), ("zoo/d_loop.py", 10, "E5901"), ("zoo/y_net.py", 12, "W5507"),

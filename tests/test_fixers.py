@@ -583,16 +583,14 @@ def test_a_nested_functional_loop_body_moves_to_module_level_unless_it_reads_the
              "through the loop carry (by hand)")]
 
 
-def test_two_functions_defining_one_name_move_theirs_under_names_of_their_own_or_keep_them(tmp_path):
-    """Moved in one round under their names, the second `body` (or `class Scale`) would replace the first at
-    module level: loop bodies move under names of their own, classes stay."""
-    target = tmp_path / "net.py"
-    target.write_text(textwrap.dedent("""\
+def _two_loop_bodies(cell: str, function: str) -> str:
+    """A Cell and a jit function, each with a nested loop body named `body` (lines 7 and 14)."""
+    return textwrap.dedent(f"""\
         import mindspore as ms
         from mindspore import nn, ops
 
 
-        class Loop(nn.Cell):
+        class {cell}(nn.Cell):
             def construct(self, x):
                 def body(i, y):
                     return ops.relu(y - 1)
@@ -600,10 +598,18 @@ def test_two_functions_defining_one_name_move_theirs_under_names_of_their_own_or
 
 
         @ms.jit
-        def step(x):
+        def {function}(x):
             def body(i, y):
                 return ops.relu(y + 1)
             return ops.ForiLoop()(0, 2, body, x)
+        """)
+
+
+def test_two_functions_defining_one_name_move_theirs_under_names_of_their_own_or_keep_them(tmp_path):
+    """Moved in one round under their names, the second `body` (or `class Scale`) would replace the first at
+    module level: loop bodies move under names of their own, classes stay."""
+    target = tmp_path / "net.py"
+    target.write_text(_two_loop_bodies("Loop", "step") + textwrap.dedent("""\
 
 
         class Scaled(nn.Cell):
@@ -632,24 +638,7 @@ def test_two_functions_defining_one_name_move_theirs_under_names_of_their_own_or
 def test_two_namesakes_that_would_get_one_module_level_name_are_refused(tmp_path):
     """`Net.construct` and a function `net_construct` would both move their `body` as `body_net_construct`."""
     target = tmp_path / "net.py"
-    target.write_text(textwrap.dedent("""\
-        import mindspore as ms
-        from mindspore import nn, ops
-
-
-        class Net(nn.Cell):
-            def construct(self, x):
-                def body(i, y):
-                    return ops.relu(y - 1)
-                return ops.ForiLoop()(0, 3, body, x)
-
-
-        @ms.jit
-        def net_construct(x):
-            def body(i, y):
-                return ops.relu(y + 1)
-            return ops.ForiLoop()(0, 2, body, x)
-        """), encoding="utf-8")
+    target.write_text(_two_loop_bodies("Net", "net_construct"), encoding="utf-8")
     report = fix_paths([str(target)], Config(), unsafe=True, write=False)
     assert not report.applied
     reason = "another function's `body` would get the same module-level name: rename one of them first (by hand)"
