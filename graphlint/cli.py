@@ -56,6 +56,16 @@ def _jobs(value: str) -> int:
     return number
 
 
+def _megabytes(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of megabytes, not {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more megabytes, not {number}")
+    return number
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="graphlint",
@@ -108,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     speed.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                        help="lint in N processes, each parsing its share of the files; --fix (without --validate) "
                             "fixes in N processes too (default and 0: one per core)")
+    speed.add_argument("--max-memory", type=_megabytes, default=None, metavar="MB",
+                       help="keep lint's processes within about MB megabytes together (default: three quarters of "
+                            "the memory available); a project too large for it is parsed twice, in processes "
+                            "that stop before they outgrow their share, which is slower")
     speed.add_argument("--no-cache", action="store_true",
                        help="do not read or write the result cache (.graphlint_cache; GRAPHLINT_NO_CACHE=1 too)")
     speed.add_argument("--cache-dir", metavar="DIR",
@@ -384,7 +398,7 @@ def _read_stdin() -> str | None:
 
 def _lint(args, config, paths, progress, want_fixes):
     """Find the files; answer from the result cache if none changed (without loading the analysis), else lint."""
-    from graphlint.parallel import default_jobs
+    from graphlint.parallel import default_jobs, memory_budget
     from graphlint.results import discover_files
 
     files, problems = discover_files(paths, config)
@@ -399,7 +413,7 @@ def _lint(args, config, paths, progress, want_fixes):
     from graphlint.lint import lint_discovered
 
     return lint_discovered(files, problems, config, jobs=args.jobs or default_jobs(), progress=progress,
-                           fix_markers=want_fixes, cache=cache)
+                           fix_markers=want_fixes, cache=cache, memory=memory_budget(args.max_memory))
 
 
 def _texts_of(result, texts: dict) -> dict:

@@ -35,12 +35,13 @@ def lint_paths(paths, config: Config, *, config_for=None, jobs: int = 1, progres
 
 
 def lint_discovered(files, problems, config: Config, *, config_for=None, jobs: int = 1, progress=None,
-                    fix_markers: bool = False, cache=None) -> LintResult:
-    """:func:`lint_paths` once the files are found (and the cache, if any, did not have the run)."""
+                    fix_markers: bool = False, cache=None, memory: int | None = None) -> LintResult:
+    """:func:`lint_paths` once the files are found (and the cache, if any, did not have the run); ``memory``:
+    the bytes the run's processes may hold together (see :meth:`LintSession.lint_files`)."""
     if progress is None and _REPORTING is not None:
         progress = _REPORTING[0]
     result = lint_files(files, config, problems=problems, config_for=config_for, jobs=jobs, progress=progress,
-                        fix_markers=fix_markers)
+                        fix_markers=fix_markers, memory=memory)
     if cache is not None:
         cache.store(files, problems, config, fix_markers, result)
     if _REPORTING is not None and result.session is not None:
@@ -73,9 +74,10 @@ def reporting_progress(progress, phase: str = "fixing"):
 
 
 def lint_files(files, config: Config, *, problems=None, config_for=None, jobs: int = 1, progress=None,
-               fix_markers: bool = False) -> LintResult:
+               fix_markers: bool = False, memory: int | None = None) -> LintResult:
     session = LintSession(config, config_for)
-    return session.lint_files(files, problems or (), jobs=jobs, progress=progress, fix_markers=fix_markers)
+    return session.lint_files(files, problems or (), jobs=jobs, progress=progress, fix_markers=fix_markers,
+                              memory=memory)
 
 
 def lint_stdin(text: str, config: Config, filename: str = "", *, fix_markers: bool = False) -> LintResult:

@@ -45,22 +45,20 @@ def cost(session, info) -> int:
     return total
 
 
-def neighbour_chunks(session, work, jobs: int, costs: list[int]) -> list[list[int]]:
-    """Indexes of ``work`` cut into runs of neighbours (in path order) of about equal cost, a few per process.
+def neighbour_chunks(paths: list[str], costs: list[int], budget: int) -> list[list[int]]:
+    """Indexes of ``paths`` cut into runs of neighbours (in path order) that cost about ``budget`` each.
 
     Modules next to each other mostly import the same helpers and bases, whose facts the analysis computes
     lazily: a process that checks a run of neighbours computes them once."""
-    order = sorted(range(len(work)), key=lambda i: work[i][0])
     chunks: list[list[int]] = [[]]
-    budget = max(1, sum(costs) // (jobs * CHUNKS_PER_JOB))
     spent = 0
-    for index in order:
+    for index in sorted(range(len(paths)), key=lambda i: paths[i]):
         if spent >= budget and chunks[-1]:
             chunks.append([])
             spent = 0
         chunks[-1].append(index)
         spent += costs[index]
-    return chunks
+    return [chunk for chunk in chunks if chunk]
 
 
 def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progress=None, fix_markers: bool = False):
@@ -84,7 +82,9 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
     costs = [len(source.text) for _path, source in to_parse]
-    chunks = neighbour_chunks(session, [(path, None) for path, _source in to_parse], jobs, costs)
+    # a few runs per process, of about equal cost
+    chunks = neighbour_chunks([path for path, _source in to_parse], costs,
+                              max(1, sum(costs) // (jobs * CHUNKS_PER_JOB)))
     # the syntax checks last, in a few runs: what evens out the processes' work before the exchange
     syntax_runs = max(1, min(len(unchecked), 2 * jobs))
     chunks += [list(range(len(to_parse) + start, len(to_parse) + len(unchecked), syntax_runs))
@@ -188,6 +188,260 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         for pid, connection in workers:
             connection.close()
             _reap(pid)
+
+
+# astroid trees take about 20 bytes per byte of source, the analysis' facts about as much again (mindone 0.5.0:
+# 41 MB of source, 824 MB of trees, a 1.5 GB process; with --jobs 2, 2.1 GB in all: each process also reads the
+# modules of the other's share that its own reach)
+MEMORY_PER_SOURCE_BYTE = 36
+MEMORY_PER_EXTRA_PROCESS = 0.4  # (of a single process's)
+# what a bounded process needs to do more than re-read what its files reach: checking one file of mindone 0.5.0
+# reads up to 220 other modules (340 MB)
+PROCESS_MEMORY = 384 * 2**20
+# kept back from the budget for this process's growth while the bounded ones work (the summaries they send)
+MEMORY_MARGIN = 0.1
+# the source per task of a bounded process: small, so that a process can stop close to its budget
+STREAM_TASK_BYTES = 256 * 1024
+
+
+def memory_budget(megabytes: int | None) -> int | None:
+    """The bytes a run's processes may hold together: ``megabytes``, or by default three quarters of the
+    memory available as the run starts (None where the system does not say)."""
+    if megabytes:
+        return megabytes * 2**20
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024 * 3 // 4
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def needs_streaming(to_parse, jobs: int, budget: int) -> bool:
+    """Would keeping the run's trees alive (with ``jobs`` processes) exceed ``budget`` bytes?"""
+    source = sum(len(source.text) for _path, source in to_parse)
+    return source * MEMORY_PER_SOURCE_BYTE * (1 + MEMORY_PER_EXTRA_PROCESS * (jobs - 1)) > budget
+
+
+def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: int, progress=None,
+                  fix_markers: bool = False):
+    """:func:`lint_partitioned` for runs too large to keep every tree alive (:func:`needs_streaming`), in
+    processes that end before they outgrow their share of ``budget`` bytes (shared with this process).
+
+    Two passes, each by short-lived processes that this one forks and feeds with tasks (runs of neighbouring
+    files): the first parses and summarises its files and drops the trees (its process ends); this process
+    gathers the summaries and discovers scope from them; the second parses each file again and checks it with
+    the run's scope, which its processes inherit. A process that has outgrown its budget ends after its task
+    and a fresh one takes over, so memory stays bounded whatever the size of the run, at the cost of parsing
+    every file twice and the modules each process needs from elsewhere once per process. Same answer as
+    :func:`lint_partitioned`, or None when a task failed twice (the caller then lints in one process)."""
+    import multiprocessing
+
+    from graphlint.analysis.scope import RunSummary
+    from graphlint.analysis.source import SourceProblem, read_source
+
+    context = multiprocessing.get_context("fork")
+    order = [os.path.abspath(path) for path, _source in to_parse]
+
+    def summarise(chunk):
+        first_problem, parsed = len(session.problems), []
+        for index in chunk:
+            if index >= len(to_parse):
+                session.check_syntax(*unchecked[index - len(to_parse)])
+            elif session.parse_files([to_parse[index]]):
+                parsed.append(session.project.by_path[order[index]])
+        part = session.analysis.summarise(parsed)
+        return part, [(p.path, p.reason) for p in session.problems[first_problem:]]
+
+    sizes = [len(source.text) for _path, source in to_parse] + [len(text) for _path, text in unchecked]
+    paths = [path for path, _source in to_parse] + [path for path, _text in unchecked]
+    tasks = neighbour_chunks(paths, sizes, STREAM_TASK_BYTES)
+    if progress is not None:
+        progress.start("reading", len(paths))
+    done = _run_bounded(context, jobs, tasks, summarise, budget, progress, session.module_paths)
+    if done is None:
+        return None
+    outcomes, read = done
+    parts = [part for part, _problems in outcomes.values()]
+    problems = [problem for task in range(len(tasks)) for problem in outcomes[task][1]]
+    shared = RunSummary.gather(parts, order)
+    del parts, outcomes  # (the parent is part of the budget)
+    failed = {path for path, _reason in problems}
+    session.analysis.share(shared)
+    # Discovering scope from the summaries reads the modules of functions reached that no summary covers: in a
+    # process of its own, so that the checking processes inherit the scope and not those trees.
+    done = _run_bounded(context, 1, [[]], lambda _chunk: session.analysis.scope, budget, None, set)
+    if done is None:
+        return None
+    scope = done[0][0]
+    session.analysis.share(shared, scope)
+
+    units = [(path, source) for path, source in to_parse if path not in failed]
+    # Run files that never mention MindSpore are checked where graph code reaches them.
+    texts = dict(unchecked)
+    units += [(session.run_paths[path], None) for path in sorted(session.project.unparsed)
+              if path in scope.by_path and session.run_paths[path] not in failed]
+
+    def check(chunk):
+        records = {}
+        for index in chunk:
+            shown, source = units[index]
+            info = session.project.module_at(os.path.abspath(shown))
+            if info is None:
+                continue
+            try:
+                source = source if source is not None else read_source(shown)
+            except SourceProblem as exc:
+                records[shown] = _check_record(([], {}, str(exc)))
+                continue
+            source.module = info.module
+            session.sources[shown] = source
+            records[shown] = _check_record(session.check_module(shown, info, fix_markers))
+        return records
+
+    if fix_markers:
+        _import_fixers()
+    if progress is not None:
+        progress.start("checking", len(units))
+    sizes = [len(source.text) if source is not None else len(texts.get(shown, "")) for shown, source in units]
+    tasks = neighbour_chunks([shown for shown, _source in units], sizes, STREAM_TASK_BYTES)
+    done = _run_bounded(context, jobs, tasks, check, budget, progress, session.module_paths)
+    if done is None:
+        return None
+    outcomes, read_checking = done
+    records = {}
+    for task in range(len(tasks)):
+        records.update(outcomes[task])
+    return ({shown: _check_from_record(record) for shown, record in records.items()}, problems,
+            read | read_checking)
+
+
+def _resident() -> int:
+    """This process's resident set, in bytes."""
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # (the peak; kilobytes on Linux)
+
+
+def _private() -> int:
+    """The memory only this process holds, in bytes: what it allocated and the pages it copied from its parent
+    (a forked process's resident set counts the pages it shares, and misses those it copies)."""
+    try:
+        with open("/proc/self/smaps_rollup") as handle:
+            return sum(int(line.split()[1]) * 1024 for line in handle if line.startswith("Private_"))
+    except (OSError, ValueError, IndexError):
+        return _resident()
+
+
+def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, progress, farewell):
+    """``({task: run(tasks[task])}, union of farewell())`` over every task, in forked processes that share
+    ``memory`` bytes with this one: up to ``jobs`` at a time, as many as the budget leaves
+    :data:`PROCESS_MEMORY` each. A process ends before the task that could take it past its share (a fresh
+    one takes over), sending ``farewell()`` (a set of paths). A task whose process died is given again once;
+    None if it fails again."""
+    from collections import deque
+    from multiprocessing.connection import wait
+
+    queue = deque(range(len(tasks)))
+    attempts = [0] * len(tasks)
+    outcomes: dict[int, object] = {}
+    farewells: set = set()
+    running: dict = {}  # connection -> [pid, task it holds or None, retiring]
+    room = int(memory * (1 - MEMORY_MARGIN)) - _resident()
+    jobs = max(1, min(jobs, room // PROCESS_MEMORY))
+    budget = max(PROCESS_MEMORY, room // jobs)
+
+    def spawn():
+        parent_end, child_end = context.Pipe()
+        with frozen_for_fork():
+            pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the worker
+            parent_end.close()
+            for other in running:
+                other.close()
+            _bounded_worker(child_end, tasks, run, budget, farewell)
+        child_end.close()
+        running[parent_end] = [pid, None, False]
+        give(parent_end)
+
+    def give(connection):
+        task = queue.popleft() if queue else None
+        if task is not None:
+            attempts[task] += 1
+        running[connection][1] = task
+        connection.send(task)
+
+    try:
+        while queue or running:
+            while queue and len(running) < jobs:
+                spawn()
+            for connection in wait(list(running)):
+                state = running[connection]
+                try:
+                    message = connection.recv()
+                except (EOFError, OSError, pickle.UnpicklingError):
+                    message = ("gone",)
+                if message[0] == "done":
+                    _kind, task, outcome, retiring = message
+                    outcomes[task] = outcome
+                    state[1] = None
+                    if progress is not None:
+                        progress.advance(len(tasks[task]))
+                    if retiring:
+                        state[2] = True
+                    else:
+                        give(connection)
+                    continue
+                if message[0] == "bye":
+                    farewells.update(message[1])
+                elif state[1] is not None:  # gone with a task: give it again, once
+                    if attempts[state[1]] > 1:
+                        return None
+                    queue.append(state[1])
+                connection.close()
+                _reap(state[0])
+                del running[connection]
+        return outcomes, farewells
+    finally:
+        for connection, (pid, _task, _retiring) in running.items():
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+            connection.close()
+            _reap(pid)
+
+
+def _bounded_worker(connection, tasks, run, budget: int, farewell):  # pragma: no cover - in the worker
+    status = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        held, largest_step, first = _private(), 0, True
+        while True:
+            task = connection.recv()
+            if task is None:
+                break
+            outcome = run(tasks[task])
+            now = _private()
+            if not first:  # (the first task reads what the process's files reach: no guide to the next)
+                largest_step = max(largest_step, now - held)
+            held, first = now, False
+            retiring = held + largest_step > budget
+            connection.send(("done", task, outcome, retiring))
+            if retiring:
+                break
+        connection.send(("bye", set(farewell())))
+        connection.close()
+    except BaseException:  # noqa: BLE001 - the parent gives the task again; never return into its code
+        status = 1
+    finally:
+        os._exit(status)
 
 
 def _answers(workers) -> list | None:

@@ -232,15 +232,20 @@ class LintSession:
         result.findings.sort(key=lambda f: f.sort_key)
         return result
 
-    def lint_files(self, files, problems=(), jobs: int = 1, progress=None, fix_markers: bool = False) -> LintResult:
+    def lint_files(self, files, problems=(), jobs: int = 1, progress=None, fix_markers: bool = False,
+                   memory: int | None = None, fork: bool = True) -> LintResult:
         """Read, parse and lint ``files``. With ``jobs`` > 1 each process parses only its share of the files
-        (:func:`graphlint.parallel.lint_partitioned`); findings then come back without astroid nodes."""
+        (:func:`graphlint.parallel.lint_partitioned`). ``memory``: the bytes the run's processes may hold
+        together (None: no bound); a run whose trees would not fit is linted in processes that stop before they
+        outgrow it, whatever ``jobs`` (:func:`graphlint.parallel.lint_streamed`). Either way findings come back
+        without astroid nodes. ``fork=False``: in this process only."""
         from graphlint import parallel
 
-        partitioned = jobs > 1 and parallel.available()
-        unchecked: list | None = [] if partitioned else None  # with --jobs the processes check their syntax
+        forking = fork and parallel.available()
+        unchecked: list | None = [] if forking else None  # with other processes, they check the syntax
         to_parse = self.read_files(files, problems, unchecked)
-        if not partitioned or len(to_parse) < 2 * jobs:
+        streamed = forking and memory is not None and parallel.needs_streaming(to_parse, jobs, memory)
+        if not streamed and (not forking or jobs < 2 or len(to_parse) < 2 * jobs):
             for path, text in unchecked or ():
                 self.check_syntax(path, text)
             self.problems.sort(key=_run_order(files))
@@ -252,10 +257,13 @@ class LintSession:
             self.project.run_names.setdefault(source.module_name, absolute)
             self.project.roots.add(package_root_for(absolute))
         with deep_recursion():
-            outcome = parallel.lint_partitioned(self, to_parse, unchecked, jobs, progress, fix_markers)
+            if streamed:
+                outcome = parallel.lint_streamed(self, to_parse, unchecked, jobs, memory, progress, fix_markers)
+            else:
+                outcome = parallel.lint_partitioned(self, to_parse, unchecked, jobs, progress, fix_markers)
         if outcome is None:  # a process failed: lint in this one, from a fresh start
             fresh = LintSession(self.config, self._config_for)
-            return fresh.lint_files(files, problems, progress=progress, fix_markers=fix_markers)
+            return fresh.lint_files(files, problems, progress=progress, fix_markers=fix_markers, fork=False)
         outcomes, met_elsewhere, read = outcome
         result = self.new_result()
         result.problems.extend(FileProblem(path, reason) for path, reason in met_elsewhere)

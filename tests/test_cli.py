@@ -705,3 +705,67 @@ def test_jobs_report_unreadable_and_unparsable_files_as_one_process_does(tmp_pat
     assert [line.split(":")[0] for line in outputs["2"][1].splitlines()] == [
         "zoo/f_plain.py", "zoo/g_latin.py", "zoo/e_broken.py"]
     assert len(outputs["2"][0].splitlines()) == 4  # the other files' findings
+
+
+# Each file padded to 40 KB of comments: the zoo's trees would take about 15 MB, more than `--max-memory 1`.
+PADDED_ZOO = {path: text + ("#" + "x" * 79 + "\n") * 500 for path, text in PARTITIONED_ZOO.items()}
+
+
+def test_max_memory_lints_a_project_too_large_for_it_in_bounded_processes(tmp_path):
+    """A project whose trees would not fit in --max-memory is parsed and summarised by processes that end, then
+    parsed again and checked: the same findings and problems, in the same order, as one process gives."""
+    for path, text in PADDED_ZOO.items():
+        write(tmp_path, path, text)
+    write(tmp_path, "zoo/e_broken.py", "from mindspore import nn\n\nclass Broken(nn.Cell:\n    pass\n")
+    write(tmp_path, "zoo/f_plain.py", "def f(:\n    return 1\n")
+    outputs = {}
+    for options in (("--jobs", "1"), ("--max-memory", "1"), ("--max-memory", "1", "--jobs", "2")):
+        result = run_graphlint(*options, "--no-cache", "--output-format", "json", "zoo", cwd=tmp_path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        outputs[options] = (json.loads(result.stdout), result.stderr)
+    assert len(set(json.dumps(output) for output in outputs.values())) == 1
+    findings, stderr = outputs[("--max-memory", "1")]
+    assert [(r["path"], r["line"], r["id"]) for r in findings if r["id"][0] in "EW"] == [
+        ("zoo/c_flag.py", 8, "W5204"), ("zoo/d_loop.py", 10, "E5901"), ("zoo/y_net.py", 12, "W5507"),
+        ("zoo/z_helpers.py", 2, "E5101")]
+    assert [line.split(":")[0] for line in stderr.splitlines()] == ["zoo/f_plain.py", "zoo/e_broken.py"]
+    for bad in ("0", "lots"):
+        result = run_graphlint("--max-memory", bad, "zoo", cwd=tmp_path)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1 and "--max-memory" in result.stderr
+
+
+def test_bounded_processes_hand_over_and_give_a_lost_task_again(tmp_path, monkeypatch):
+    """Processes that stop after every task (a budget of one byte), and one that dies holding a task: the run
+    still gives one process's findings; a task that kills every process it is given is a failure (the caller
+    then lints in one process)."""
+    from graphlint import parallel
+    from graphlint.config import Config
+    from graphlint.lint import lint_files
+    from graphlint.results import discover_files
+
+    for path, text in PADDED_ZOO.items():
+        write(tmp_path, path, text)
+    files, _problems = discover_files([str(tmp_path / "zoo")], Config())
+    expected = [(f.path, f.line, f.rule.id) for f in lint_files(files, Config(), jobs=1).findings]
+    monkeypatch.setattr(parallel, "PROCESS_MEMORY", 1)
+    monkeypatch.setattr(parallel, "STREAM_TASK_BYTES", 1)  # a task per file
+    result = lint_files(files, Config(), jobs=2, memory=2**20)
+    assert [(f.path, f.line, f.rule.id) for f in result.findings] == expected and len(expected) == 4
+    assert result.session.analysis.shared is not None and not result.session.project.modules  # (nothing parsed here)
+
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    marker = tmp_path / "died"
+
+    def dies_once_on_task_one(chunk):
+        if chunk == [1] and not marker.exists():
+            marker.write_text("")
+            os._exit(1)
+        return chunk[0] * 10
+
+    outcomes, _farewells = parallel._run_bounded(context, 2, [[0], [1], [2]], dies_once_on_task_one, 2**20,
+                                                 None, set)
+    assert outcomes == {0: 0, 1: 10, 2: 20} and marker.exists()
+    assert parallel._run_bounded(context, 2, [[0], [1]], lambda chunk: os._exit(1) if chunk == [1] else 0,
+                                 2**20, None, set) is None

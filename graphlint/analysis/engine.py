@@ -240,11 +240,12 @@ class Analysis:
                 part.facts[kind][info.path] = self.run_fact_of(kind, info)
         return part
 
-    def share(self, summary: RunSummary) -> None:
+    def share(self, summary: RunSummary, scope: KeyedScope | None = None) -> None:
         """Discover scope and the facts of the run from ``summary`` (every module's, gathered by
-        :meth:`RunSummary.gather`) instead of from the modules this process loaded."""
+        :meth:`RunSummary.gather`) instead of from the modules this process loaded; ``scope``: the scope another
+        process discovered from the same summary, if any."""
         self.shared = summary
-        self._scope = None
+        self._scope = scope
         self._graphs = {}
         self._project_facts.clear()
 
