@@ -274,7 +274,14 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     session.analysis.share(shared)
     # Discovering scope from the summaries reads the modules of functions reached that no summary covers: in a
     # process of its own, so that the checking processes inherit the scope and not those trees.
-    done = _run_bounded(context, 1, [[]], lambda _chunk: session.analysis.scope, budget, None, set)
+    if progress is not None:  # (a step of unknown length: the bar moves while it runs)
+        progress.start("finding graph code", 0)
+        progress.animate(True)
+    try:
+        done = _run_bounded(context, 1, [[]], lambda _chunk: session.analysis.scope, budget, None, set)
+    finally:
+        if progress is not None:
+            progress.animate(False)
     if done is None:
         return None
     scope = done[0][0]

@@ -88,3 +88,18 @@ def test_progress_while_validating(tmp_path):
     assert "graphlint: fixing and validating [" in output
     shown = screen(output)
     assert "+        x = x + 1" in shown and "1 fix would be applied in 1 file" in shown
+
+
+def test_progress_in_bounded_processes(tmp_path):
+    """With --max-memory too small for the project: reading, finding graph code (a step of unknown length) and
+    checking, each shown, then erased."""
+    from tests.test_cli import PADDED_ZOO
+
+    for path, text in PADDED_ZOO.items():
+        write(tmp_path, path, text)
+    code, output = run_in_terminal("--max-memory", "1", "zoo", cwd=tmp_path, env=terminal_env())
+    assert code == 1, output
+    phases = re.findall(r"graphlint: (reading|finding graph code|checking) \[", output)
+    assert sorted(set(phases), key=phases.index) == ["reading", "finding graph code", "checking"]
+    shown = screen(output)
+    assert "graphlint: " not in shown and shown.rstrip().splitlines()[-1].startswith("Found 2 errors, 2 warnings")
