@@ -4,7 +4,9 @@ Lint (:func:`lint_partitioned`) forks before parsing: each process parses and su
 the summaries are exchanged, and each checks its share. ``--fix`` (:mod:`graphlint.fixers.parallel`) forks once
 the project is parsed (:func:`run_chunks`): each process inherits the whole project copy-on-write and fixes its
 share. Either way processes take runs of neighbouring files from a shared counter and send their results back as
-plain records; a process that dies is not fatal.
+plain records; a process that dies is not fatal. A project whose trees would not fit the memory budget
+(``--max-memory``) is linted by :func:`lint_streamed` instead: processes given one task at a time, each replaced
+by a fresh one before it outgrows its share.
 """
 
 from __future__ import annotations
