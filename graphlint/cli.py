@@ -119,9 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="lint in N processes, each parsing its share of the files; --fix (without --validate) "
                             "fixes in N processes too (default and 0: one per core)")
     speed.add_argument("--max-memory", type=_megabytes, default=None, metavar="MB",
-                       help="keep lint's processes within about MB megabytes together (default: three quarters of "
-                            "the memory available); a project too large for it is parsed twice, in processes "
-                            "that stop before they outgrow their share, which is slower")
+                       help="keep lint's processes within about MB megabytes together (default: max-memory in "
+                            "[tool.graphlint], else three quarters of the memory available); a project too large "
+                            "for it is parsed twice, in processes that stop before they outgrow their share, "
+                            "which is slower")
     speed.add_argument("--no-cache", action="store_true",
                        help="do not read or write the result cache (.graphlint_cache; GRAPHLINT_NO_CACHE=1 too)")
     speed.add_argument("--cache-dir", metavar="DIR",
@@ -181,7 +182,7 @@ def resolve_config(args) -> Config:
         overrides["extend_ignore"] = config.extend_ignore + _split(args.extend_ignore)
     if args.exclude:
         overrides["exclude"] = config.exclude + _split(args.exclude)
-    for name in ("syntax_level", "format", "unroll_warn", "target_mindspore"):
+    for name in ("syntax_level", "format", "unroll_warn", "target_mindspore", "max_memory"):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value
@@ -413,7 +414,7 @@ def _lint(args, config, paths, progress, want_fixes):
     from graphlint.lint import lint_discovered
 
     return lint_discovered(files, problems, config, jobs=args.jobs or default_jobs(), progress=progress,
-                           fix_markers=want_fixes, cache=cache, memory=memory_budget(args.max_memory))
+                           fix_markers=want_fixes, cache=cache, memory=memory_budget(config.max_memory))
 
 
 def _texts_of(result, texts: dict) -> dict:

@@ -63,6 +63,7 @@ class Config:
     validate_timeout: float = 300.0
     validate_memory_mb: int = 16384
     cache_dir: str = ""  # "": .graphlint_cache next to the configuration file (or in the working folder)
+    max_memory: int = 0  # megabytes lint's processes may hold together (0: 3/4 of what is available)
     target_mindspore: str = ""  # "X.Y": the release graph code is written for ("": the installed one, else 2.10)
     config_file: str = ""
 
@@ -75,6 +76,8 @@ class Config:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
         if self.unroll_warn < 1:
             raise ConfigError(f"unroll-warn must be a positive trip count, not {self.unroll_warn}")
+        if self.max_memory < 0:
+            raise ConfigError(f"max-memory must be a number of megabytes (0: the default), not {self.max_memory}")
         if self.target_mindspore and parse_release(self.target_mindspore) is None:
             raise ConfigError(f"target-mindspore must be a release such as \"2.10\", not {self.target_mindspore!r}")
 
@@ -165,7 +168,7 @@ _KEYS = {
     "per-file-ignores": "per_file_ignores", "syntax-level": "syntax_level", "format": "format",
     "output-format": "format", "exclude": "exclude", "unroll-warn": "unroll_warn", "unroll-limit": "unroll_limit",
     "validate-timeout": "validate_timeout", "validate-memory-mb": "validate_memory_mb", "cache-dir": "cache_dir",
-    "target-mindspore": "target_mindspore",
+    "target-mindspore": "target_mindspore", "max-memory": "max_memory",
 }
 _SELECTOR_KEYS = ("select", "ignore", "extend-select", "extend-ignore")
 
@@ -246,7 +249,7 @@ def from_table(table: dict, base: Config | None = None, source: str = "") -> Con
                 raise ConfigError(f"{source}: per-file-ignores must be a table of glob pattern = [rules]")
             value = tuple((pattern, _strings(chosen, source, f"per-file-ignores {pattern!r}"))
                           for pattern, chosen in value.items())
-        elif attribute in ("unroll_warn", "unroll_limit", "validate_memory_mb"):
+        elif attribute in ("unroll_warn", "unroll_limit", "validate_memory_mb", "max_memory"):
             _check_number(value, source, key, integer=True)
         elif attribute == "validate_timeout":
             _check_number(value, source, key, integer=False)

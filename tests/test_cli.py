@@ -732,6 +732,11 @@ def test_max_memory_lints_a_project_too_large_for_it_in_bounded_processes(tmp_pa
     for bad in ("0", "lots"):
         result = run_graphlint("--max-memory", bad, "zoo", cwd=tmp_path)
         assert result.returncode == 2 and result.stderr.count("\n") == 1 and "--max-memory" in result.stderr
+    for bad in ('"lots"', "-1"):
+        write(tmp_path, "pyproject.toml", f"[tool.graphlint]\nmax-memory = {bad}\n")
+        result = run_graphlint("zoo", cwd=tmp_path)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert "pyproject.toml: max-memory must be" in result.stderr
 
 
 def test_bounded_processes_hand_over_and_give_a_lost_task_again(tmp_path, monkeypatch):

@@ -91,15 +91,20 @@ def test_progress_while_validating(tmp_path):
 
 
 def test_progress_in_bounded_processes(tmp_path):
-    """With --max-memory too small for the project: reading, finding graph code (a step of unknown length) and
-    checking, each shown, then erased."""
+    """With a memory budget too small for the project (``max-memory`` in [tool.graphlint]): reading, finding graph
+    code (a step of unknown length, in a process of its own) and checking, each shown, then erased. --max-memory
+    overrides the key: with a budget the project fits in, there is no such step."""
     from tests.test_cli import PADDED_ZOO
 
+    write(tmp_path, "pyproject.toml", "[tool.graphlint]\nmax-memory = 1\n")
     for path, text in PADDED_ZOO.items():
         write(tmp_path, path, text)
-    code, output = run_in_terminal("--max-memory", "1", "zoo", cwd=tmp_path, env=terminal_env())
+    code, output = run_in_terminal("zoo", cwd=tmp_path, env=terminal_env())
     assert code == 1, output
     phases = re.findall(r"graphlint: (reading|finding graph code|checking) \[", output)
     assert sorted(set(phases), key=phases.index) == ["reading", "finding graph code", "checking"]
     shown = screen(output)
     assert "graphlint: " not in shown and shown.rstrip().splitlines()[-1].startswith("Found 2 errors, 2 warnings")
+    code, unbounded = run_in_terminal("--max-memory", "100000", "zoo", cwd=tmp_path, env=terminal_env())
+    assert code == 1 and "graphlint: checking [" in unbounded and "finding graph code" not in unbounded
+    assert screen(unbounded).rstrip().splitlines()[-1] == shown.rstrip().splitlines()[-1]
