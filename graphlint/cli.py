@@ -46,24 +46,23 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_ERROR)
 
 
-def _jobs(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number of processes, not {value!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (one per core) or more, not {number}")
-    return number
+def _whole_number(unit: str, least: int, least_text: str):
+    """An argparse type: a whole number of ``unit``, at least ``least`` (said as ``least_text``)."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number of {unit}, not {value!r}") from None
+        if number < least:
+            raise argparse.ArgumentTypeError(f"must be {least_text} or more, not {number}")
+        return number
+
+    return parse
 
 
-def _megabytes(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number of megabytes, not {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more megabytes, not {number}")
-    return number
+_jobs = _whole_number("processes", 0, "0 (one per core)")
+_megabytes = _whole_number("megabytes", 1, "1 megabyte")
 
 
 def build_parser() -> argparse.ArgumentParser:

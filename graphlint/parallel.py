@@ -79,7 +79,6 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     import multiprocessing
 
     from graphlint.analysis.scope import RunSummary
-    from graphlint.analysis.source import SourceProblem, read_source
 
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
@@ -139,18 +138,9 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
             shown = units[index]
             if shown in failed or not take(index):
                 continue
-            info = session.project.module_at(os.path.abspath(shown))
-            if info is None:
-                continue
-            if shown not in session.sources:  # another process parsed it: its text is needed for pragmas, fixes
-                try:
-                    source = to_parse[index][1] if index < len(to_parse) else read_source(shown)
-                except SourceProblem as exc:
-                    records[shown] = _check_record(([], {}, str(exc)))
-                    continue
-                source.module = info.module
-                session.sources[shown] = source
-            records[shown] = _check_record(session.check_module(shown, info, fix_markers))
+            record = _check_unit(session, shown, to_parse[index][1] if index < len(to_parse) else None, fix_markers)
+            if record is not None:
+                records[shown] = record
             if progress is not None:
                 progress.update(sum(taken[:len(units)]), detail=shown)
         return records
@@ -244,7 +234,6 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     import multiprocessing
 
     from graphlint.analysis.scope import RunSummary
-    from graphlint.analysis.source import SourceProblem, read_source
 
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
@@ -298,18 +287,9 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     def check(chunk):
         records = {}
         for index in chunk:
-            shown, source = units[index]
-            info = session.project.module_at(os.path.abspath(shown))
-            if info is None:
-                continue
-            try:
-                source = source if source is not None else read_source(shown)
-            except SourceProblem as exc:
-                records[shown] = _check_record(([], {}, str(exc)))
-                continue
-            source.module = info.module
-            session.sources[shown] = source
-            records[shown] = _check_record(session.check_module(shown, info, fix_markers))
+            record = _check_unit(session, *units[index], fix_markers)
+            if record is not None:
+                records[units[index][0]] = record
         return records
 
     if fix_markers:
@@ -363,7 +343,7 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
     attempts = [0] * len(tasks)
     outcomes: dict[int, object] = {}
     farewells: set = set()
-    running: dict = {}  # connection -> [pid, task it holds or None, retiring]
+    running: dict = {}  # connection -> [pid, task it holds or None]
     room = int(memory * (1 - MEMORY_MARGIN)) - _resident()
     jobs = max(1, min(jobs, room // PROCESS_MEMORY))
     budget = max(PROCESS_MEMORY, room // jobs)
@@ -378,7 +358,7 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
                 other.close()
             _bounded_worker(child_end, tasks, run, budget, farewell)
         child_end.close()
-        running[parent_end] = [pid, None, False]
+        running[parent_end] = [pid, None]
         give(parent_end)
 
     def give(connection):
@@ -404,9 +384,7 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
                     state[1] = None
                     if progress is not None:
                         progress.advance(len(tasks[task]))
-                    if retiring:
-                        state[2] = True
-                    else:
+                    if not retiring:  # (else its farewell comes next)
                         give(connection)
                     continue
                 if message[0] == "bye":
@@ -420,7 +398,7 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
                 del running[connection]
         return outcomes, farewells
     finally:
-        for connection, (pid, _task, _retiring) in running.items():
+        for connection, (pid, _task) in running.items():
             try:
                 os.kill(pid, signal.SIGTERM)
             except OSError:
@@ -520,6 +498,25 @@ def _claimer(context, chunks: list):
         return chunks[position]
 
     return claim, counter
+
+
+def _check_unit(session, shown: str, source, fix_markers: bool):
+    """The record of checking the run module ``shown`` (None if it cannot be loaded): parsed here if another
+    process parsed it; ``source``, the file as the run read it (None: read it now), gives the text that pragmas
+    and fixes need."""
+    from graphlint.analysis.source import SourceProblem, read_source
+
+    info = session.project.module_at(os.path.abspath(shown))
+    if info is None:
+        return None
+    if shown not in session.sources:
+        try:
+            source = source if source is not None else read_source(shown)
+        except SourceProblem as exc:
+            return _check_record(([], {}, str(exc)))
+        source.module = info.module
+        session.sources[shown] = source
+    return _check_record(session.check_module(shown, info, fix_markers))
 
 
 def _check_record(outcome):
