@@ -24,7 +24,7 @@ from stat import S_ISREG
 
 from graphlint import __version__
 
-FORMAT = 1
+FORMAT = 2
 KEEP = 32  # entries kept per cache folder (one per distinct run: paths, options)
 FOLDER = ".graphlint_cache"
 _TOOL_FINGERPRINT: str | None = None
@@ -87,7 +87,10 @@ class ResultCache:
     def __init__(self, folder: str):
         self.folder = folder
         self.hits = 0
+        self.partial_hits = 0  # runs answered by re-checking only what changed (graphlint.incremental)
         self._hashes: dict[str, str] = {}
+        self.previous: dict | None = None  # the entry of the last run over the same files, when some changed
+        self.rechecked: list[str] = []  # the files the last run that used :attr:`previous` checked again
 
     # -- keys ---------------------------------------------------------------------------------------------
     def _key(self, files, problems, config, fix_markers: bool) -> str:
@@ -101,27 +104,30 @@ class ResultCache:
             digest.update(f"{problem.path}\0{problem.reason}\0".encode("utf-8", "surrogateescape"))
         return digest.hexdigest()[:40]
 
-    def _entry_path(self, key: str) -> str:
-        return os.path.join(self.folder, f"run-{key}.json")
+    def _entry_path(self, key: str, kind: str = "run") -> str:
+        """``run-KEY.json``: the run's results; ``state-KEY.json``: what the next run needs to re-check only what
+        changed (larger: read only when some file did)."""
+        return os.path.join(self.folder, f"{kind}-{key}.json")
 
     # -- reading ------------------------------------------------------------------------------------------
     def load(self, files, problems, config, fix_markers: bool):
         """The stored :class:`LintResult` of this run if none of the files it read changed, else None."""
         path = self._entry_path(self._key(files, problems, config, fix_markers))
         self._hashes = {file: file_hash(file) for file in files}  # before linting: what a cold run will read
+        self.previous = None
         try:
             with open(path, encoding="utf-8") as handle:
                 entry = json.load(handle)
         except (OSError, ValueError):
             return None
         try:
-            if entry.get("format") != FORMAT or entry["run"] != self._hashes or list(entry["run"]) != list(files):
+            if entry.get("format") != FORMAT or list(entry["run"]) != list(files):
                 return None
-            for file, digest in entry["read"].items():
-                if file_hash(file) != digest:
-                    return None
+            if entry["run"] != self._hashes or any(file_hash(file) != digest for file, digest in entry["read"].items()):
+                self.previous = entry  # what graphlint.incremental starts from
+                return None
             result = self._result(entry)
-        except (KeyError, TypeError, ValueError):
+        except (AttributeError, KeyError, TypeError, ValueError):
             return None
         try:
             os.utime(path)  # most recently used: pruned last
@@ -144,47 +150,93 @@ class ResultCache:
         return result
 
     # -- writing ------------------------------------------------------------------------------------------
-    def store(self, files, problems, config, fix_markers: bool, result) -> None:
-        """Record ``result`` (a cold run over ``files``); silently does nothing if the folder is not writable."""
+    def changed_run(self, files, problems, config, *, config_for=None, fix_markers: bool = False, progress=None):
+        """After a :meth:`load` that found the last run over ``files`` with some of them changed: lint again
+        only what the change reaches (:func:`graphlint.incremental.lint_changed`) and store the result; None when
+        a fresh run is needed."""
+        from graphlint.incremental import lint_changed
+
+        if self.previous is None:
+            return None
+        key = self._key(files, problems, config, fix_markers)
+        try:
+            with open(self._entry_path(key, "state"), encoding="utf-8") as handle:
+                state = json.load(handle)
+            if state.get("stamp") != self.previous.get("stamp"):
+                return None  # (written by another run than the entry: two runs at once)
+            state.update(self.previous)
+            changed = lint_changed(state, files, problems, config, self._hashes, config_for=config_for,
+                                   fix_markers=fix_markers, progress=progress)
+        except (OSError, AttributeError, KeyError, IndexError, TypeError, ValueError):  # none, or of another shape
+            changed = None
+        if changed is None:
+            return None
+        result, known = changed
+        self.partial_hits += 1
+        self.rechecked = known.rechecked
+        self.previous = state
+        self.store(files, problems, config, fix_markers, result, known)
+        return result
+
+    def store(self, files, problems, config, fix_markers: bool, result, known=None) -> None:
+        """Record ``result`` (a run over ``files``); silently does nothing if the folder is not writable.
+        ``known``: what :func:`graphlint.incremental.lint_changed` gives beside its result, when the run
+        re-checked what changed since :attr:`previous`."""
+        from graphlint import incremental
         from graphlint.results import finding_to_record
 
         session = result.session
         hashes = self._hashes
         run = {path: hashes.get(path) or file_hash(path) for path in files}
-        read = {}
+        in_run = {os.path.abspath(path) for path in files}
+        every = dict(known.hashes) if known else {}
+        every.update((os.path.abspath(path), digest) for path, digest in run.items())
         if session is not None:
-            in_run = {os.path.abspath(path) for path in files}
             for path in session.module_paths():
-                if path not in in_run:
-                    read[path] = file_hash(path)
+                if path not in every:
+                    every[path] = file_hash(path)
+        stamp = os.urandom(8).hex()
         entry = {
             "format": FORMAT,
             "graphlint": __version__,
+            "stamp": stamp,
             "run": run,
-            "read": read,
+            "read": {path: digest for path, digest in every.items() if path not in in_run},
             "files": result.files,
             "lines": result.lines,
             "findings": [finding_to_record(f, result.fixes.get(id(f))) for f in result.findings],
             "problems": [[p.path, p.reason] for p in result.problems],
         }
         try:
+            state = incremental.record(session, result, every, self.previous if known else None, known)
+        except RecursionError:
+            state = None
+        key = self._key(files, problems, config, fix_markers)
+        try:
             os.makedirs(self.folder, exist_ok=True)
             self._mark_folder()
-            data = json.dumps(entry, separators=(",", ":"), ensure_ascii=False)
-            fd, temporary = tempfile.mkstemp(prefix=".entry-", suffix=".tmp", dir=self.folder)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
-                    handle.write(data)
-                os.replace(temporary, self._entry_path(self._key(files, problems, config, fix_markers)))
-            except BaseException:
-                try:
-                    os.unlink(temporary)
-                except OSError:
-                    pass
-                raise
+            if state is not None:
+                state["stamp"] = stamp
+                self._write(self._entry_path(key, "state"), state)
+            self._write(self._entry_path(key), entry)  # (last: a run finds the entry once its state is there)
             self._prune()
         except (OSError, TypeError, ValueError):
             return
+
+    def _write(self, path: str, data: dict) -> None:
+        """Write ``data`` as JSON to ``path`` atomically (a reader sees the old file or the new, never a part)."""
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        fd, temporary = tempfile.mkstemp(prefix=".entry-", suffix=".tmp", dir=self.folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
+                handle.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
 
     def _mark_folder(self) -> None:
         """A ``.gitignore`` (the folder is never committed) and a ``CACHEDIR.TAG`` (backup tools skip it)."""
@@ -208,7 +260,8 @@ class ResultCache:
                 except OSError:
                     continue
         for _mtime, path in sorted(entries, reverse=True)[KEEP:]:
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+            for stale in (path, os.path.join(self.folder, "state-" + os.path.basename(path)[len("run-"):])):
+                try:
+                    os.unlink(stale)
+                except OSError:
+                    pass

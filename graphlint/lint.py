@@ -40,10 +40,15 @@ def lint_discovered(files, problems, config: Config, *, config_for=None, jobs: i
     the bytes the run's processes may hold together (see :meth:`LintSession.lint_files`)."""
     if progress is None and _REPORTING is not None:
         progress = _REPORTING[0]
-    result = lint_files(files, config, problems=problems, config_for=config_for, jobs=jobs, progress=progress,
-                        fix_markers=fix_markers, memory=memory)
-    if cache is not None:
-        cache.store(files, problems, config, fix_markers, result)
+    result = None
+    if cache is not None:  # the last run over these files, if some changed: re-check only what they reach
+        result = cache.changed_run(files, problems, config, config_for=config_for, fix_markers=fix_markers,
+                                   progress=progress)
+    if result is None:
+        result = lint_files(files, config, problems=problems, config_for=config_for, jobs=jobs, progress=progress,
+                            fix_markers=fix_markers, memory=memory, record=cache is not None)
+        if cache is not None:
+            cache.store(files, problems, config, fix_markers, result)
     if _REPORTING is not None and result.session is not None:
         result.session.progress = _REPORTING[0]  # the fix driver's re-lints tick it
         result.session.progress_phase = _REPORTING[1]
@@ -74,8 +79,11 @@ def reporting_progress(progress, phase: str = "fixing"):
 
 
 def lint_files(files, config: Config, *, problems=None, config_for=None, jobs: int = 1, progress=None,
-               fix_markers: bool = False, memory: int | None = None) -> LintResult:
+               fix_markers: bool = False, memory: int | None = None, record: bool = False) -> LintResult:
+    """``record``: keep what the result cache needs to re-check only what a later edit reaches."""
     session = LintSession(config, config_for)
+    if record:
+        session.interfaces = {}
     return session.lint_files(files, problems or (), jobs=jobs, progress=progress, fix_markers=fix_markers,
                               memory=memory)
 

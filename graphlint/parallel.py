@@ -173,7 +173,8 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         for records, worker_read in answers:
             outcomes.update(records)
             read.update(worker_read)
-        return ({shown: _check_from_record(record) for shown, record in outcomes.items()}, problems, read)
+        return ({shown: _check_from_record(record) for shown, record in outcomes.items()}, problems, read,
+                _interfaces(outcomes))
     except (EOFError, OSError, pickle.UnpicklingError, RecursionError, MemoryError):
         return None  # (a worker is gone, or the parent's own share is too deep: one process says which file)
     finally:
@@ -306,7 +307,7 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     for task in range(len(tasks)):
         records.update(outcomes[task])
     return ({shown: _check_from_record(record) for shown, record in records.items()}, problems,
-            read | read_checking)
+            read | read_checking, _interfaces(records))
 
 
 def _resident() -> int:
@@ -516,18 +517,26 @@ def _check_unit(session, shown: str, source, fix_markers: bool):
             return _check_record(([], {}, str(exc)))
         source.module = info.module
         session.sources[shown] = source
-    return _check_record(session.check_module(shown, info, fix_markers))
+    outcome = session.check_module(shown, info, fix_markers)
+    return _check_record(outcome, session.interfaces.get(info.path) if session.interfaces is not None else None)
 
 
-def _check_record(outcome):
+def _check_record(outcome, interface=None):
+    """A checked module as plain data: its findings, or the problem met checking it, and its interface
+    (:attr:`LintSession.interfaces`) when the session records them."""
     findings, fixes, problem = outcome
     if problem:
-        return ("problem", [], problem)
-    return ("ok", [finding_to_record(f, fixes.get(id(f))) for f in findings], "")
+        return ("problem", [], problem, None)
+    return ("ok", [finding_to_record(f, fixes.get(id(f))) for f in findings], "", interface)
+
+
+def _interfaces(records) -> dict:
+    """``{absolute path: interface}`` of the checked modules whose records carry one."""
+    return {os.path.abspath(shown): record[3] for shown, record in records.items() if record[3] is not None}
 
 
 def _check_from_record(record):
-    status, found, problem = record
+    status, found, problem, _interface = record
     if status != "ok":
         return [], {}, problem
     findings, fixes = [], {}

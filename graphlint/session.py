@@ -45,6 +45,9 @@ class LintSession:
         self.progress = None  # a graphlint.report.Progress that update() advances (the fix driver's re-lints)
         self.progress_phase = "fixing"
         self.read_elsewhere: set[str] = set()  # modules other processes read (--jobs): the result cache keys them
+        # absolute path -> (interface digest, graph function names) of each module checked, when the result cache
+        # asks for them (None: not recorded): what a later run compares to tell what an edit affects
+        self.interfaces: dict[str, tuple[str, list]] | None = None
 
     def config_of(self, path: str) -> Config:
         return self._config_for(path) if self._config_for is not None else self.config
@@ -251,11 +254,7 @@ class LintSession:
             self.problems.sort(key=_run_order(files))
             self.parse_files(to_parse, progress)
             return self.lint(progress=progress, fix_markers=fix_markers)
-        for path, source in to_parse:  # the run's modules, parsed where they are needed
-            absolute = os.path.abspath(path)
-            self.project.run_files.add(absolute)
-            self.project.run_names.setdefault(source.module_name, absolute)
-            self.project.roots.add(package_root_for(absolute))
+        self.register_run_modules(to_parse)
         with deep_recursion():
             if streamed:
                 outcome = parallel.lint_streamed(self, to_parse, unchecked, jobs, memory, progress, fix_markers)
@@ -263,8 +262,11 @@ class LintSession:
                 outcome = parallel.lint_partitioned(self, to_parse, unchecked, jobs, progress, fix_markers)
         if outcome is None:  # a process failed: lint in this one, from a fresh start
             fresh = LintSession(self.config, self._config_for)
+            fresh.interfaces = {} if self.interfaces is not None else None
             return fresh.lint_files(files, problems, progress=progress, fix_markers=fix_markers, fork=False)
-        outcomes, met_elsewhere, read = outcome
+        outcomes, met_elsewhere, read, interfaces = outcome
+        if self.interfaces is not None:
+            self.interfaces.update(interfaces)
         result = self.new_result()
         result.problems.extend(FileProblem(path, reason) for path, reason in met_elsewhere)
         # As one process reports them: the files that could not be read or whose syntax is wrong, then those that
@@ -287,6 +289,15 @@ class LintSession:
             result.add(path, findings, fixes, problem)
         result.findings.sort(key=lambda f: f.sort_key)
         return result
+
+    def register_run_modules(self, to_parse) -> None:
+        """Make the files read by :meth:`read_files` modules of the run that are parsed where they are needed
+        (not all in this process, or not all in this run: see :mod:`graphlint.incremental`)."""
+        for path, source in to_parse:
+            absolute = os.path.abspath(path)
+            self.project.run_files.add(absolute)
+            self.project.run_names.setdefault(source.module_name, absolute)
+            self.project.roots.add(package_root_for(absolute))
 
     def new_result(self) -> LintResult:
         """An empty result of the run: its files, their lines and the problems met reading them."""
@@ -322,6 +333,9 @@ class LintSession:
         """(findings, {id(finding): fix safety}, problem) of one run module."""
         try:
             findings = self.findings_of(info)
+            if self.interfaces is not None:
+                names = sorted(self.analysis.graph_function_names(info))
+                self.interfaces[info.path] = (self.analysis.interface_digest(info, names), names)
         except RecursionError:
             return [], {}, "too deeply nested to analyse"
         fixes = {}

@@ -57,8 +57,12 @@ def _inner_cells(analysis) -> tuple[set[tuple[str, str]], set[str]]:
             inner |= module_inner
             names |= module_names
         # The run's other files (never parsed: they do not mention MindSpore) give their names from the text.
+        known = analysis.project.unparsed_strings
         for path in sorted(analysis.project.unparsed):
-            names |= _identifier_strings_in_file(path)
+            found = known.get(path)
+            if found is None:
+                found = known[path] = _identifier_strings_in_file(path)
+            names |= found
         return inner, names
 
     return analysis.run_fact("inner-cells", merge)
@@ -129,7 +133,19 @@ def _inner_cells_of(analysis, info) -> tuple[set[tuple[str, str]], set[str]]:
     return inner, names
 
 
-register_run_fact("inner-cells", _inner_cells_of)
+def _inner_cells_read(analysis, paths, class_names):
+    def by_module():
+        inner, names = _inner_cells(analysis)
+        found: dict = {}
+        for key in inner:
+            found.setdefault(os.path.abspath(key[0]), []).append(key)
+        return found, names
+
+    inner, names = analysis.project_fact("inner cells by module", by_module)
+    return (sorted(key for path in paths for key in inner.get(path, ())), sorted(names & class_names)), ()
+
+
+register_run_fact("inner-cells", _inner_cells_of, _inner_cells_read)
 
 
 def _identifier_strings(module: nodes.Module) -> set[str]:

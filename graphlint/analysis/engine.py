@@ -9,6 +9,7 @@ one file of a large project costs that file, not the project.
 
 from __future__ import annotations
 
+import hashlib
 import os
 
 from astroid import nodes
@@ -117,7 +118,7 @@ class Analysis:
         replaced = []
         for path, module in changes:
             old = self.project.by_path.get(self.project.normalise(path))
-            graph_names = self._graph_function_names(old) if old is not None else set()
+            graph_names = self.graph_function_names(old) if old is not None else set()
             if old is not None:
                 affected |= self.call_neighbours(old)
             info = self.project.replace(path, module) if module is not None else None
@@ -137,8 +138,16 @@ class Analysis:
         self._forget(affected)
         return replaced
 
-    def _graph_function_names(self, info: ModuleInfo) -> set[str]:
-        # the scope before the change (cheap to rediscover: references are cached per function)
+    def interface_digest(self, info: ModuleInfo, graph_names=None) -> str:
+        """A digest of what other modules can read of ``info`` (see :meth:`replace_modules`), its graph functions
+        being those of the current scope or, given, those named ``graph_names``."""
+        names = self.graph_function_names(info) if graph_names is None else set(graph_names)
+        text = _interface(info.module, names)
+        return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+    def graph_function_names(self, info: ModuleInfo) -> set[str]:
+        """The display names of the module's graph functions (``replace_modules`` asks before a change: the scope
+        is cheap to rediscover, references are cached per function)."""
         return {self.scope.functions[key].display for key in self.scope.by_path.get(info.path, ())}
 
     def call_neighbours(self, info: ModuleInfo) -> set[int]:
@@ -486,7 +495,10 @@ class Analysis:
     def _instantiations(self, cls: nodes.ClassDef) -> list[tuple]:
         """Calls of ``cls`` anywhere in the run: ``(module path, where in it, "file:line", arguments)``, the
         arguments as :func:`_passed_constants` gives them."""
-        key = (cls.root().file or "", cls.qname())
+        return self.all_instantiations().get((cls.root().file or "", cls.qname()), [])
+
+    def all_instantiations(self) -> dict:
+        """``{(file, class qname): [(module path, where, "file:line", arguments)]}`` over the run."""
 
         def merge(per_module):
             found: dict = {}
@@ -495,7 +507,7 @@ class Analysis:
                     found.setdefault(class_key, []).extend((path,) + call for call in calls)
             return found
 
-        return self.run_fact("instantiations", merge).get(key, [])
+        return self.run_fact("instantiations", merge)
 
     def _call_text(self, path: str, where) -> str:
         """The source of the call at ``where`` in the module at ``path``, on one line."""
@@ -539,7 +551,20 @@ def _passed_constants(call: nodes.Call) -> tuple:
     return arguments, keywords
 
 
-register_run_fact("instantiations", _module_instantiations)
+def _instantiations_read(analysis: Analysis, paths, _class_names):
+    # the calls of the classes defined there, and the modules they are in (messages quote a call's text)
+    def by_module():
+        found: dict = {}
+        for key, calls in analysis.all_instantiations().items():
+            found.setdefault(os.path.abspath(key[0]), []).append((key, calls))
+        return found
+
+    grouped = analysis.project_fact("instantiations by module", by_module)
+    found = sorted(item for path in paths for item in grouped.get(path, ()))
+    return found, {call[0] for _key, calls in found for call in calls}
+
+
+register_run_fact("instantiations", _module_instantiations, _instantiations_read)
 
 
 def _interface(module: nodes.Module, graph_names: set[str]) -> str:
@@ -556,7 +581,11 @@ def _interface(module: nodes.Module, graph_names: set[str]) -> str:
         if decorators is not None and decorators.lineno:
             first = min(first or decorators.lineno, decorators.lineno)
         if lines is not None and first and last:
-            return "\n".join(lines[first - 1:last])
+            chunk = lines[first - 1:last]
+            if not any('"""' in line or "'''" in line or line.endswith("\\") for line in chunk):
+                # blank and comment lines say nothing (unless inside a string: then they are kept)
+                chunk = [line for line in chunk if line.strip() and not line.lstrip().startswith("#")]
+            return "\n".join(chunk)
         return node.as_string()
 
     stack = [(module, None)]

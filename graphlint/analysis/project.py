@@ -90,6 +90,9 @@ class Project:
         # later, but facts of the whole run read them from here, so that they do not depend on which
         # modules happen to be loaded when they are computed (in which process, after which checks).
         self.unparsed: set[str] = set()
+        # The identifier-like strings of each of those files (see analysis.boundary), once read, or as the result
+        # cache kept them for the files that did not change since.
+        self.unparsed_strings: dict[str, frozenset] = {}
         # With --jobs each process parses its share of the run: the run's other files that mention MindSpore,
         # by module name (the first of the run with that name, as one process registers them), are parsed from
         # disk when something needs them, as modules of the run.

@@ -14,10 +14,15 @@ from graphlint.analysis.tree import nodes_of_class
 
 # kind -> ``per_module(analysis, info)``: a plain value (what processes send each other)
 RUN_FACTS: dict = {}
+# kind -> ``read_by(analysis, paths, class_names)``: the part of the merged fact that checking the code of the
+# modules at ``paths`` (whose classes are named ``class_names``) can read, as ``(plain data, paths)``: the second,
+# other modules whose text that part quotes. What the incremental cache compares (see :mod:`.dependencies`).
+RUN_FACT_READERS: dict = {}
 
 
-def register_run_fact(kind: str, per_module) -> None:
+def register_run_fact(kind: str, per_module, read_by) -> None:
     RUN_FACTS[kind] = per_module
+    RUN_FACT_READERS[kind] = read_by
 
 
 # -- host-side changes of module globals ------------------------------------------------------------
@@ -59,7 +64,13 @@ def _module_host_changes(analysis, info) -> tuple:
     return tuple(found)
 
 
-register_run_fact("host-changes", _module_host_changes)
+def _host_changes_read(analysis, _paths, _class_names):
+    # (keyed by global names, not places: edits elsewhere leave it as it is unless they change what it says)
+    found = host_changes(analysis)
+    return (sorted(found.rebound.items()), sorted(found.mutated.items())), ()
+
+
+register_run_fact("host-changes", _module_host_changes, _host_changes_read)
 
 
 def _import_time_only(info, func: nodes.FunctionDef) -> bool:
@@ -166,4 +177,4 @@ def _module_limits(_analysis, info) -> list[int]:
     return found
 
 
-register_run_fact("recursion-limit", _module_limits)
+register_run_fact("recursion-limit", _module_limits, lambda analysis, _paths, _names: (project_limit(analysis), ()))

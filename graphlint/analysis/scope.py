@@ -277,10 +277,12 @@ class ScopeEntry:
 @dataclass
 class KeyedScope:
     """Every graph function of a run as plain data: ``functions`` by key, ``references`` (key -> ``[(caller
-    key, where)]``, the places in graph code that reference it) and the keys defined in each module."""
+    key, where)]``, the places in graph code that reference it), the keys defined in each module, and the
+    :class:`FunctionSummary` of each function reached (what a later run may reuse: see :mod:`graphlint.cache`)."""
     functions: dict
     references: dict
     by_path: dict
+    summaries: dict = field(default_factory=dict)
 
 
 def discover_keyed(module_scopes, function_summary) -> KeyedScope:
@@ -288,6 +290,7 @@ def discover_keyed(module_scopes, function_summary) -> KeyedScope:
     count, in order; ``function_summary(key)``, the :class:`FunctionSummary` of a function reached."""
     found: dict = {}
     references: dict = {}
+    summaries: dict = {}
     queue: deque = deque()
     methods: dict[str, list] = {}
     for module in module_scopes:
@@ -303,6 +306,7 @@ def discover_keyed(module_scopes, function_summary) -> KeyedScope:
         summary = function_summary(key)
         if summary is None:
             continue
+        summaries[key] = summary
         reached = list(summary.edges)
         if methods:
             targets_of_edges = {target for _where, target, _display in summary.edges}
@@ -319,7 +323,7 @@ def discover_keyed(module_scopes, function_summary) -> KeyedScope:
     by_path: dict = {}
     for key in found:
         by_path.setdefault(key[0], []).append(key)
-    return KeyedScope(found, references, by_path)
+    return KeyedScope(found, references, by_path, summaries)
 
 
 class ScopeIndex:

@@ -1,0 +1,113 @@
+"""What the findings of a module depend on, as one digest: what the incremental cache (:mod:`graphlint.cache`)
+compares to tell which modules an edit can change the findings of, without parsing the others.
+
+Checking a module's graph code reads
+
+- its own text, and the texts of the modules whose graph code is tied to its own by calls: the callers of its
+  graph functions (a helper's parameters are bound from its callers' arguments), transitively, and what all of
+  those call (return values), transitively: its *neighbourhood*;
+- what the modules the neighbourhood imports, transitively, define for others: their *interfaces*
+  (:meth:`Analysis.interface_digest`: the text but the bodies of graph functions);
+- graph scope where it concerns the neighbourhood, and the parts of the facts of the run that concern it
+  (:data:`graphlint.analysis.run_facts.RUN_FACT_READERS`).
+
+The same assumption as :meth:`Analysis.replace_modules` (what the fix driver and the language server rely on):
+a module that imports another reads its interface, never the bodies of its graph functions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from graphlint.analysis.run_facts import RUN_FACT_READERS
+
+
+class Dependencies:
+    """Digests of what each module's findings depend on, for one run's ``analysis`` (its scope must be known).
+
+    ``imports_of(path)``: the paths of the modules the module at ``path`` imports; ``text_of(path)``: a digest
+    of its text; ``interface_of(path)``: a digest of its interface."""
+
+    def __init__(self, analysis, imports_of, text_of, interface_of):
+        self.analysis = analysis
+        self.imports_of = imports_of
+        self.text_of = text_of
+        self.interface_of = interface_of
+        scope = analysis.scope
+        self._scope = scope
+        self._callees: dict = {}
+        for target, callers in scope.references.items():
+            for caller, _where in callers:
+                self._callees.setdefault(caller, set()).add(target)
+        self._closures: dict[str, frozenset] = {}
+        self._parts: dict[str, str] = {}
+
+    def neighbourhood(self, path: str) -> set[str]:
+        """The modules whose graph code is tied to that of the module at ``path`` by calls (itself included)."""
+        scope = self._scope
+        own = list(scope.by_path.get(path, ()))
+        reached = set(own)
+        pending = list(own)
+        while pending:  # callers, upwards
+            for caller, _where in scope.references.get(pending.pop(), ()):
+                if caller not in reached:
+                    reached.add(caller)
+                    pending.append(caller)
+        pending = list(reached)
+        while pending:  # callees, downwards
+            for target in self._callees.get(pending.pop(), ()):
+                if target not in reached:
+                    reached.add(target)
+                    pending.append(target)
+        return {path} | {key[0] for key in reached}
+
+    def import_closure(self, path: str) -> frozenset:
+        """The modules ``path`` imports, transitively (itself included)."""
+        found = self._closures.get(path)
+        if found is None:
+            seen = {path}
+            pending = [path]
+            while pending:
+                for target in self.imports_of(pending.pop()):
+                    if target not in seen:
+                        seen.add(target)
+                        pending.append(target)
+            found = self._closures[path] = frozenset(seen)
+        return found
+
+    def _own(self, module: str) -> str:
+        """A digest of the module's text and of graph scope where it concerns the module's functions."""
+        found = self._parts.get(module)
+        if found is None:
+            scope = self._scope
+            keys = sorted(scope.by_path.get(module, ()))
+            material = (self.text_of(module),
+                        [(key, scope.functions[key], sorted(scope.references.get(key, ()))) for key in keys])
+            found = self._parts[module] = _digest(material)
+        return found
+
+    def digest(self, path: str) -> str:
+        """One digest of everything the findings of the module at ``path`` depend on."""
+        scope = self._scope
+        near = self.neighbourhood(path)
+        imported: set[str] = set()
+        for module in near:
+            imported |= self.import_closure(module)
+        class_names = {part.split("#")[0] for module in near for key in scope.by_path.get(module, ())
+                       for part in key[1].split(".")[:-1]}
+        facts, quoted = [], set()
+        for kind in sorted(RUN_FACT_READERS):
+            data, paths = RUN_FACT_READERS[kind](self.analysis, near, class_names)
+            facts.append((kind, data))
+            quoted |= set(paths)
+        material = (
+            sorted((module, self._own(module)) for module in near),
+            sorted((module, self.text_of(module)) for module in quoted - near),
+            sorted((module, self.interface_of(module)) for module in imported - near),
+            facts,
+        )
+        return _digest(material)
+
+
+def _digest(material) -> str:
+    return hashlib.sha256(repr(material).encode("utf-8", "surrogateescape")).hexdigest()[:32]

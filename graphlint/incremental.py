@@ -1,0 +1,422 @@
+"""Lint again after an edit: parse and check only the modules whose findings the edit can change.
+
+A run that the result cache (:mod:`graphlint.cache`) stores keeps, beside its findings, what the next run needs
+to tell which findings still hold, as plain data:
+
+- per module read (the run's files and the modules loaded for their helpers): a digest of its text, the modules
+  it imports (found in its text: :func:`import_targets`), and a digest of its interface (what importers read of
+  it: :meth:`Analysis.interface_digest`) with the names of its graph functions;
+- per module checked: a digest of everything its findings depend on (:mod:`graphlint.analysis.dependencies`);
+- the summary of the run (:class:`RunSummary`: what each module gives the others) and the summaries of the
+  functions that graph scope reached.
+
+The next run over the same files (:func:`lint_changed`) parses the files whose text changed and those that
+import, transitively, a module whose interface changed (their summaries may differ); takes every other
+module's summary from the entry; discovers scope from the summaries, as ``--jobs`` does; and checks the modules
+whose digest of what their findings depend on changed. Every other module keeps its findings. When an edit
+reaches too much of the run for that to pay (:data:`AT_MOST`), or touches a file that could not be checked, it
+gives None and the run is linted afresh.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from graphlint.analysis.scope import FunctionSummary, ModuleScope, RunSummary
+from graphlint.analysis.source import package_root_for
+
+# Past this share of the run's modules to parse again or check, a fresh run (in parallel) is about as fast.
+AT_MOST = 0.4
+
+# -- modules and what they import ----------------------------------------------------------------------------
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(.*)|import[ \t]+(.*))$", re.M)
+
+
+def import_targets(text: str, module_name: str, is_package: bool) -> set[str]:
+    """The dotted names of the modules whose names ``text`` may resolve through: every ``import`` and ``from
+    ... import`` line, at any depth (relative ones resolved against ``module_name``): ``import a.b`` gives ``a``
+    and ``a.b`` (a name is looked up from ``a`` down), ``from X import a`` gives ``X`` and ``X.a`` (``a`` may be
+    a submodule), not X's packages (the name is looked up in X itself). A line that only looks like an import
+    (in a string) adds names too: more dependencies than there are is safe, fewer is not."""
+    found: set[str] = set()
+    package = module_name.split(".") if is_package else module_name.split(".")[:-1]
+    for match in _IMPORT.finditer(text):
+        source, names, plain = match.groups()
+        if plain is not None:
+            for part in plain.split(","):
+                dotted = part.split("#")[0].strip().split(" as ")[0].strip().strip("()\\ ")
+                if dotted:
+                    parts = dotted.split(".")
+                    found.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+            continue
+        dots = len(source) - len(source.lstrip("."))
+        base = source[dots:]
+        if dots:
+            if dots - 1 > len(package):
+                continue
+            prefix = package[:len(package) - (dots - 1)]
+            base = ".".join(prefix + ([base] if base else []))
+        if not base:
+            continue
+        found.add(base)
+        names = names.split("#")[0]
+        if "(" in names and ")" not in names:  # a parenthesised list over several lines
+            rest = text[match.end():]
+            names += rest[:rest.find(")")] if ")" in rest else ""
+        for part in names.replace("(", " ").replace(")", " ").replace("\\", " ").split(","):
+            name = part.split("#")[0].strip().split(" as ")[0].strip()
+            if name.isidentifier():
+                found.add(f"{base}.{name}")
+    return found
+
+
+class ModuleResolver:
+    """Dotted module names to the paths of the known modules, the way the project finds them
+    (:meth:`Project.find_module`): by name first, then below each package root."""
+
+    def __init__(self, paths):
+        from graphlint.analysis.source import module_name_for
+
+        self.known = set(paths)
+        self.by_name: dict[str, str] = {}
+        self.names: dict[str, str] = {}
+        roots = set()
+        for path in paths:
+            name = module_name_for(path)
+            self.names[path] = name
+            self.by_name.setdefault(name, path)
+            roots.add(package_root_for(path))
+        self.roots = sorted(roots)
+
+    def resolve(self, dotted: str) -> str | None:
+        found = self.by_name.get(dotted)
+        if found is not None:
+            return found
+        relative = dotted.replace(".", os.sep)
+        for root in self.roots:
+            for candidate in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
+                if candidate in self.known:
+                    return candidate
+        return None
+
+    def imports_of(self, path: str, text: str) -> list[str]:
+        """The paths of the known modules the module at ``path`` (with ``text``) may import."""
+        name = self.names.get(path) or ""
+        targets = import_targets(text, name, os.path.basename(path) == "__init__.py")
+        return sorted({found for found in map(self.resolve, targets) if found is not None and found != path})
+
+
+# -- plain data, for JSON ------------------------------------------------------------------------------------
+def to_plain(value):
+    """``value`` (tuples, sets, dicts with any keys) as JSON data that :func:`from_plain` reads back."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, tuple):
+        return {"t": [to_plain(item) for item in value]}
+    if isinstance(value, list):
+        return [to_plain(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return {"s": [to_plain(item) for item in value]}
+    if isinstance(value, dict):
+        return {"d": [[to_plain(key), to_plain(item)] for key, item in value.items()]}
+    raise TypeError(f"not plain data: {type(value).__name__}")
+
+
+def from_plain(data):
+    if isinstance(data, list):
+        return [from_plain(item) for item in data]
+    if not isinstance(data, dict):
+        return data
+    if "t" in data:
+        return tuple(from_plain(item) for item in data["t"])
+    if "s" in data:
+        return {from_plain(item) for item in data["s"]}
+    return {from_plain(key): from_plain(item) for key, item in data["d"]}
+
+
+class _Keys:
+    """Function keys ``(module path, local name)`` as numbers into one table (the summaries name each many
+    times): smaller entries, read back faster."""
+
+    def __init__(self, table=None):
+        self.table = [tuple(key) for key in table] if table is not None else []
+        self._numbers = {key: number for number, key in enumerate(self.table)}
+
+    def number(self, key) -> int:
+        found = self._numbers.get(key)
+        if found is None:
+            found = self._numbers[key] = len(self.table)
+            self.table.append(key)
+        return found
+
+
+def summaries_to_plain(functions: dict, keys: _Keys) -> list:
+    return [[keys.number(key), [list(where) + [keys.number(target), display] for where, target, display in found.edges],
+             [list(where) + [name] for where, name in found.calls]] for key, found in functions.items()]
+
+
+def summaries_from_plain(data: list, keys: _Keys) -> dict:
+    table = keys.table
+    return {table[key]: FunctionSummary(tuple((tuple(edge[:4]), table[edge[4]], edge[5]) for edge in edges),
+                                        tuple((tuple(call[:4]), call[4]) for call in calls))
+            for key, edges, calls in data}
+
+
+def summary_to_plain(summary: RunSummary, reached: dict) -> dict:
+    """The run's summary and the summaries of the functions scope reached besides (``reached``)."""
+    keys = _Keys()
+    scopes = [[path, [[keys.number(key), kind, display] for key, kind, display in found.entries],
+               [[name, [[keys.number(key), display] for key, display in targets]]
+                for name, targets in found.jit_class_methods.items()]]
+              for path, found in summary.scopes.items()]
+    functions = summaries_to_plain(summary.functions, keys)
+    facts = {kind: {path: to_plain(value) for path, value in values.items()} for kind, values in summary.facts.items()}
+    return {"order": summary.order, "scopes": scopes, "functions": functions,
+            "reached": summaries_to_plain(reached, keys), "facts": facts, "keys": keys.table}
+
+
+def summary_from_plain(data: dict) -> tuple[RunSummary, dict]:
+    keys = _Keys(data["keys"])
+    table = keys.table
+    scopes = {path: ModuleScope(tuple((table[key], kind, display) for key, kind, display in entries),
+                                {name: [(table[key], display) for key, display in targets] for name, targets in methods})
+              for path, entries, methods in data["scopes"]}
+    facts = {kind: {path: from_plain(value) for path, value in values.items()} for kind, values in data["facts"].items()}
+    summary = RunSummary(list(data["order"]), scopes, summaries_from_plain(data["functions"], keys), facts)
+    return summary, summaries_from_plain(data["reached"], keys)
+
+
+# -- what a run keeps for the next -----------------------------------------------------------------------------
+@dataclass
+class Known:
+    """What a run that re-checked only what changed knows already when it stores its entry: the digests of the
+    texts of the modules it read (absolute path -> digest), their imports, and the digest of what each
+    checked module's findings depend on (None when some interface must be digested again)."""
+    hashes: dict
+    edges: dict
+    digests: dict | None
+    rechecked: list  # the modules checked again (as shown)
+
+
+def record(session, result, hashes: dict, stored: dict | None = None, known: Known | None = None) -> dict | None:
+    """What the next run needs to re-check only what an edit reaches (None when the run did not record it).
+    ``hashes``: absolute path -> digest of the text of every module the run read; ``stored``: the state this
+    run started from, if it re-checked only what changed (``known``: what it found out)."""
+    from graphlint.analysis.dependencies import Dependencies
+
+    if session is None or session.interfaces is None:
+        return None
+    analysis = session.analysis
+    try:
+        scope = analysis.scope
+    except RecursionError:
+        return None
+    summary = analysis.shared if analysis.shared is not None else analysis.summarise(analysis.run_modules())
+    edges = dict(known.edges) if known is not None else {}
+    resolver = ModuleResolver(hashes)
+    for path in hashes:
+        if path not in edges:
+            edges[path] = resolver.imports_of(path, _text(path))
+    interfaces = {path: (module["interface"], module["graph"])
+                  for path, module in ((stored or {}).get("modules") or {}).items()}
+    interfaces.update(session.interfaces)
+    modules = {}
+    for path, digest in hashes.items():
+        interface, graph = interfaces.get(path) or ("text:", [])
+        if interface.startswith("text:"):  # (a module not checked: its whole text counts)
+            interface = "text:" + digest
+        modules[path] = {"hash": digest, "imports": edges[path], "interface": interface, "graph": list(graph)}
+    dependencies = Dependencies(analysis, lambda path: modules[path]["imports"] if path in modules else (),
+                                lambda path: modules[path]["hash"] if path in modules else "?",
+                                lambda path: modules[path]["interface"] if path in modules else "?")
+    by_path: dict[str, list] = {}
+    from graphlint.results import finding_to_record
+
+    for finding in result.findings:
+        by_path.setdefault(finding.path, []).append(finding_to_record(finding, result.fixes.get(id(finding))))
+    units = {}
+    failed = {problem.path for problem in result.problems}
+    digests = known.digests if known is not None and known.digests is not None else {}
+    for shown in checked_units(session, summary):
+        if shown not in failed:
+            digest = digests.get(shown) or dependencies.digest(os.path.abspath(shown))
+            units[shown] = {"inputs": digest, "findings": by_path.get(shown, [])}
+    reached = {key: found for key, found in scope.summaries.items() if key not in summary.functions}
+    strings = {path: sorted(found) for path, found in session.project.unparsed_strings.items() if path in modules}
+    return {"modules": modules, "units": units, "summary": summary_to_plain(summary, reached), "strings": strings}
+
+
+def checked_units(session, summary) -> list[str]:
+    """The run's modules that are checked (as shown): those parsed, then those graph code reaches that never
+    mention MindSpore."""
+    parsed = set(summary.order)
+    units = [shown for path, shown in session.run_paths.items() if path in parsed]
+    scope = session.analysis.scope
+    units += [session.run_paths[path] for path in sorted(session.project.unparsed) if path in scope.by_path]
+    return units
+
+
+def _text(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+# -- the next run ----------------------------------------------------------------------------------------------
+def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_for=None, fix_markers=False,
+                 progress=None):
+    """Lint ``files`` again, given the cache ``entry`` (with its state) of the last run over them and the
+    digests of their texts now (``hashes``: path as given -> digest): ``(LintResult, Known)``, or None when a
+    fresh run is needed."""
+    from graphlint.cache import file_hash
+    from graphlint.parallel import _check_from_record, _check_unit
+    from graphlint.results import FileProblem, finding_from_record
+    from graphlint.session import LintSession
+
+    modules = entry.get("modules")
+    if not modules or "summary" not in entry:
+        return None
+    run = entry["run"]
+    absolute = {shown: os.path.abspath(shown) for shown in files}
+    changed = {absolute[shown] for shown in files if run.get(shown) != hashes.get(shown)}
+    read_now = {path: file_hash(path) for path in entry["read"]}
+    changed_elsewhere = {path for path, digest in read_now.items() if digest != entry["read"][path]}
+    failed_before = {path for path, _reason in entry["problems"]}
+    if any(absolute[shown] in changed for shown in failed_before if shown in absolute):
+        return None
+    session = LintSession(config, config_for)
+    session.interfaces = {}
+    unchecked: list = []
+    to_parse = session.read_files(files, problems, unchecked)
+    if len(session.problems) != len(problems):
+        return None  # a file could not be read: the fresh run reports it in its place
+    summary, reached = summary_from_plain(entry["summary"])
+    if [os.path.abspath(path) for path, _source in to_parse] != summary.order:
+        return None  # a file started or stopped mentioning MindSpore
+    for path, text in unchecked:
+        if absolute[path] in changed:
+            session.check_syntax(path, text)
+    if len(session.problems) != len(problems):
+        return None
+    session.register_run_modules(to_parse)
+    session.project.unparsed_strings.update((path, frozenset(found)) for path, found in entry["strings"].items()
+                                            if path not in changed)
+    sources = {absolute[path]: (path, source) for path, source in to_parse}
+
+    # Modules whose interface changed: their importers' summaries may have changed too.
+    analysis = session.analysis
+    infos = {info.path: info for info in session.parse_files([sources[path] for path in changed if path in sources])}
+    if len(infos) != len(changed & set(sources)):
+        return None
+    interface_now = {}
+    for path, info in infos.items():
+        interface_now[path] = analysis.interface_digest(info, modules[path]["graph"])
+    interface_changed = set(changed_elsewhere) | {path for path in changed if path not in infos}
+    interface_changed |= {path for path, digest in interface_now.items() if digest != modules[path]["interface"]}
+    hashes_now = dict(read_now)
+    hashes_now.update({absolute[shown]: hashes[shown] for shown in files})
+    resolver = ModuleResolver(hashes_now)
+    edges = {path: module["imports"] for path, module in modules.items() if path not in changed | changed_elsewhere}
+    for path in hashes_now:
+        if path not in edges:
+            edges[path] = resolver.imports_of(path, _text(path))
+
+    def imports_of(path):
+        return edges.get(path, ())
+
+    closure_memo: dict = {}
+
+    def reaches_changed(path) -> bool:
+        found = closure_memo.get(path)
+        if found is None:
+            seen, pending = {path}, [path]
+            while pending:
+                for target in imports_of(pending.pop()):
+                    if target not in seen:
+                        seen.add(target)
+                        pending.append(target)
+            found = closure_memo[path] = bool(seen & interface_changed)
+        return found
+
+    resummarise = set(infos) | {path for path in sources if reaches_changed(path)}
+    if len(resummarise) > AT_MOST * max(1, len(sources)):
+        return None
+    infos.update({info.path: info for info in session.parse_files(
+        [sources[path] for path in sorted(resummarise - set(infos))])})
+    if not resummarise <= set(infos):
+        return None
+    fresh = analysis.summarise([infos[path] for path in summary.order if path in resummarise])
+    for path in resummarise:
+        summary.scopes.pop(path, None)
+        for values in summary.facts.values():
+            values.pop(path, None)
+    summary.functions = {key: found for key, found in summary.functions.items() if key[0] not in resummarise}
+    summary = RunSummary.gather([summary, fresh], summary.order)
+    for key, found in reached.items():
+        if key[0] not in resummarise and key[0] not in changed_elsewhere and not reaches_changed(key[0]):
+            summary.functions.setdefault(key, found)
+    analysis.share(summary)
+    try:
+        scope = analysis.scope
+    except RecursionError:
+        return None
+
+    def text_of(path):
+        digest = hashes_now.get(path)
+        if digest is None:
+            digest = hashes_now[path] = file_hash(path)
+        return digest
+
+    def interface_of(path):
+        if path in interface_now:
+            return interface_now[path]
+        if path in interface_changed or path not in modules:
+            return "text:" + text_of(path)
+        return modules[path]["interface"]
+
+    from graphlint.analysis.dependencies import Dependencies
+
+    dependencies = Dependencies(analysis, imports_of, text_of, interface_of)
+    units = checked_units(session, summary)
+    stored_units = entry["units"]
+    digests = {shown: dependencies.digest(absolute.get(shown) or os.path.abspath(shown)) for shown in units}
+    again = [shown for shown in units if (stored_units.get(shown) or {}).get("inputs") != digests[shown]]
+    if len(again) > AT_MOST * max(1, len(units)):
+        return None
+    rechecked = set(again)
+    result = session.new_result()
+    result.problems = [FileProblem(path, reason) for path, reason in entry["problems"] if path not in rechecked]
+    if progress is not None:
+        progress.start("checking", len(again))
+    with _deep():
+        for shown in again:
+            path = absolute.get(shown) or os.path.abspath(shown)
+            outcome = _check_unit(session, shown, sources[path][1] if path in sources else None, fix_markers)
+            if outcome is None:
+                return None
+            result.add(shown, *_check_from_record(outcome))
+            if progress is not None:
+                progress.advance(detail=shown)
+    for shown in units:
+        if shown in rechecked:
+            continue
+        for item in stored_units[shown]["findings"]:
+            finding, fix = finding_from_record(item)
+            result.findings.append(finding)
+            if fix:
+                result.fixes[id(finding)] = fix
+    result.findings.sort(key=lambda f: f.sort_key)
+    session.read_elsewhere = set(entry["read"])
+    # The digests hold for the next run unless a module checked now has another interface under the names of
+    # its graph functions now than under those of the last run (its graph functions changed).
+    same = all(interface_of(path) == digest for path, (digest, _names) in session.interfaces.items())
+    return result, Known(hashes_now, edges, digests if same else None, again)
+
+
+def _deep():
+    from graphlint.analysis.tree import deep_recursion
+
+    return deep_recursion()
