@@ -91,6 +91,7 @@ class ResultCache:
         self._hashes: dict[str, str] = {}
         self.previous: dict | None = None  # the entry of the last run over the same files, when some changed
         self.rechecked: list[str] = []  # the files the last run that used :attr:`previous` checked again
+        self.outcome = "no earlier run of these files with these options"  # how the run was answered (--verbose)
 
     # -- keys ---------------------------------------------------------------------------------------------
     def _key(self, files, problems, config, fix_markers: bool) -> str:
@@ -128,7 +129,9 @@ class ResultCache:
                 return None
             result = self._result(entry)
         except (AttributeError, KeyError, TypeError, ValueError):
+            self.previous = None
             return None
+        self.outcome = "no file changed since the last run: its findings"
         try:
             os.utime(path)  # most recently used: pruned last
         except OSError:
@@ -168,12 +171,15 @@ class ResultCache:
             changed = lint_changed(state, files, problems, config, self._hashes, config_for=config_for,
                                    fix_markers=fix_markers, progress=progress)
         except (OSError, AttributeError, KeyError, IndexError, TypeError, ValueError):  # none, or of another shape
-            changed = None
-        if changed is None:
+            changed = "the state the last run kept cannot be read"
+        if isinstance(changed, str):
+            self.outcome = f"linted afresh ({changed})"
             return None
         result, known = changed
         self.partial_hits += 1
         self.rechecked = known.rechecked
+        self.outcome = (f"{known.changed} file{'s' if known.changed != 1 else ''} changed since the last run: checked "
+                        f"{len(known.rechecked)} of {known.units} modules again")
         self.previous = state
         self.store(files, problems, config, fix_markers, result, known)
         return result

@@ -102,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "every suggested rewrite")
     output.add_argument("-q", "--quiet", action="store_true",
                         help="print the findings only: no summary line, no success message, no progress bar")
+    output.add_argument("-v", "--verbose", action="store_true",
+                        help="say how the run was answered (the result cache: what changed, what was checked again)")
     output.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a "
                                                                     "terminal, for runs longer than half a second)")
     output.add_argument("--exit-zero", action="store_true",
@@ -409,11 +411,19 @@ def _lint(args, config, paths, progress, want_fixes):
         cache = ResultCache(default_folder(config))
         cached = cache.load(files, problems, config, want_fixes)
         if cached is not None:
+            _verbose(args, f"result cache: {cache.outcome}")
             return cached
     from graphlint.lint import lint_discovered
 
-    return lint_discovered(files, problems, config, jobs=args.jobs or default_jobs(), progress=progress,
-                           fix_markers=want_fixes, cache=cache, memory=memory_budget(config.max_memory))
+    result = lint_discovered(files, problems, config, jobs=args.jobs or default_jobs(), progress=progress,
+                             fix_markers=want_fixes, cache=cache, memory=memory_budget(config.max_memory))
+    _verbose(args, f"result cache: {cache.outcome}" if cache is not None else "result cache: not used")
+    return result
+
+
+def _verbose(args, message: str) -> None:
+    if args.verbose:
+        print(f"graphlint: {message}", file=sys.stderr)
 
 
 def _texts_of(result, texts: dict) -> dict:

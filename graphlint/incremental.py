@@ -26,8 +26,14 @@ from dataclasses import dataclass
 from graphlint.analysis.scope import FunctionSummary, ModuleScope, RunSummary
 from graphlint.analysis.source import package_root_for
 
-# Past this share of the run's modules to parse again or check, a fresh run (in parallel) is about as fast.
+# Past this share of the run's modules to parse again or check (and past a few), a fresh run, in parallel, is
+# about as fast.
 AT_MOST = 0.4
+A_FEW = 8
+
+
+def _too_many(count: int, total: int) -> bool:
+    return count > max(A_FEW, AT_MOST * total)
 
 # -- modules and what they import ----------------------------------------------------------------------------
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(.*)|import[ \t]+(.*))$", re.M)
@@ -197,6 +203,8 @@ class Known:
     edges: dict
     digests: dict | None
     rechecked: list  # the modules checked again (as shown)
+    changed: int = 0  # files of the run whose text changed
+    units: int = 0  # modules checked, again or before
 
 
 def record(session, result, hashes: dict, stored: dict | None = None, known: Known | None = None) -> dict | None:
@@ -269,8 +277,8 @@ def _text(path: str) -> str:
 def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_for=None, fix_markers=False,
                  progress=None):
     """Lint ``files`` again, given the cache ``entry`` (with its state) of the last run over them and the
-    digests of their texts now (``hashes``: path as given -> digest): ``(LintResult, Known)``, or None when a
-    fresh run is needed."""
+    digests of their texts now (``hashes``: path as given -> digest): ``(LintResult, Known)``, or why a fresh
+    run is needed (a string)."""
     from graphlint.cache import file_hash
     from graphlint.parallel import _check_from_record, _check_unit
     from graphlint.results import FileProblem, finding_from_record
@@ -278,7 +286,7 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
 
     modules = entry.get("modules")
     if not modules or "summary" not in entry:
-        return None
+        return "the last run kept no state"
     run = entry["run"]
     absolute = {shown: os.path.abspath(shown) for shown in files}
     changed = {absolute[shown] for shown in files if run.get(shown) != hashes.get(shown)}
@@ -286,21 +294,21 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
     changed_elsewhere = {path for path, digest in read_now.items() if digest != entry["read"][path]}
     failed_before = {path for path, _reason in entry["problems"]}
     if any(absolute[shown] in changed for shown in failed_before if shown in absolute):
-        return None
+        return "a file that could not be checked changed"
     session = LintSession(config, config_for)
     session.interfaces = {}
     unchecked: list = []
     to_parse = session.read_files(files, problems, unchecked)
     if len(session.problems) != len(problems):
-        return None  # a file could not be read: the fresh run reports it in its place
+        return "a file could not be read"  # a file could not be read: the fresh run reports it in its place
     summary, reached = summary_from_plain(entry["summary"])
     if [os.path.abspath(path) for path, _source in to_parse] != summary.order:
-        return None  # a file started or stopped mentioning MindSpore
+        return "a file started or stopped mentioning MindSpore"  # a file started or stopped mentioning MindSpore
     for path, text in unchecked:
         if absolute[path] in changed:
             session.check_syntax(path, text)
     if len(session.problems) != len(problems):
-        return None
+        return "a changed file cannot be checked"
     session.register_run_modules(to_parse)
     session.project.unparsed_strings.update((path, frozenset(found)) for path, found in entry["strings"].items()
                                             if path not in changed)
@@ -310,7 +318,7 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
     analysis = session.analysis
     infos = {info.path: info for info in session.parse_files([sources[path] for path in changed if path in sources])}
     if len(infos) != len(changed & set(sources)):
-        return None
+        return "a changed file cannot be checked"
     interface_now = {}
     for path, info in infos.items():
         interface_now[path] = analysis.interface_digest(info, modules[path]["graph"])
@@ -342,12 +350,12 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
         return found
 
     resummarise = set(infos) | {path for path in sources if reaches_changed(path)}
-    if len(resummarise) > AT_MOST * max(1, len(sources)):
-        return None
+    if _too_many(len(resummarise), len(sources)):
+        return f"{len(resummarise)} of {len(sources)} modules to read again"
     infos.update({info.path: info for info in session.parse_files(
         [sources[path] for path in sorted(resummarise - set(infos))])})
     if not resummarise <= set(infos):
-        return None
+        return "a module cannot be parsed"
     fresh = analysis.summarise([infos[path] for path in summary.order if path in resummarise])
     for path in resummarise:
         summary.scopes.pop(path, None)
@@ -362,7 +370,7 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
     try:
         scope = analysis.scope
     except RecursionError:
-        return None
+        return "too deeply nested to analyse"
 
     def text_of(path):
         digest = hashes_now.get(path)
@@ -384,8 +392,8 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
     stored_units = entry["units"]
     digests = {shown: dependencies.digest(absolute.get(shown) or os.path.abspath(shown)) for shown in units}
     again = [shown for shown in units if (stored_units.get(shown) or {}).get("inputs") != digests[shown]]
-    if len(again) > AT_MOST * max(1, len(units)):
-        return None
+    if _too_many(len(again), len(units)):
+        return f"{len(again)} of {len(units)} modules to check again"
     rechecked = set(again)
     result = session.new_result()
     result.problems = [FileProblem(path, reason) for path, reason in entry["problems"] if path not in rechecked]
@@ -396,7 +404,7 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
             path = absolute.get(shown) or os.path.abspath(shown)
             outcome = _check_unit(session, shown, sources[path][1] if path in sources else None, fix_markers)
             if outcome is None:
-                return None
+                return "a module cannot be loaded"
             result.add(shown, *_check_from_record(outcome))
             if progress is not None:
                 progress.advance(detail=shown)
@@ -413,7 +421,7 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
     # The digests hold for the next run unless a module checked now has another interface under the names of
     # its graph functions now than under those of the last run (its graph functions changed).
     same = all(interface_of(path) == digest for path, (digest, _names) in session.interfaces.items())
-    return result, Known(hashes_now, edges, digests if same else None, again)
+    return result, Known(hashes_now, edges, digests if same else None, again, len(changed), len(units))
 
 
 def _deep():

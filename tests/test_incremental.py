@@ -1,0 +1,243 @@
+"""The result cache after an edit: only the modules whose findings the edit can change are checked again, and the
+findings are those of a fresh run, down to the line and the message (graphlint.incremental)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from graphlint.analysis.source import module_name_for
+from graphlint.cache import ResultCache
+from graphlint.config import Config
+from graphlint.incremental import ModuleResolver, import_targets
+from graphlint.lint import lint_paths
+from tests.support import run_graphlint, write
+
+# A project whose findings cross files: a helper's loop count comes from its caller's argument, a Cell's from
+# where another file creates it, a subclass's from its base class's __init__.
+PROJECT = {
+    "proj/__init__.py": "",
+    "proj/helpers.py": """\
+import mindspore.nn as nn
+
+
+def repeat(x, times):
+    for _ in range(times):
+        x = x + 1
+    return x
+""",
+    "proj/model.py": """\
+import mindspore.nn as nn
+
+from proj.helpers import repeat
+
+
+class Net(nn.Cell):
+    def __init__(self, n_steps):
+        super().__init__()
+        self.n_steps = n_steps
+
+    def construct(self, x):
+        x = repeat(x, 10)
+        for _ in range(self.n_steps):
+            x = x * 2
+        return x
+""",
+    "proj/train.py": """\
+import mindspore
+from proj.model import Net
+
+net = Net(n_steps=10)
+""",
+    "proj/base.py": """\
+import mindspore.nn as nn
+
+
+class Base(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.depth = 10
+""",
+    "proj/deep.py": """\
+import mindspore
+from proj.base import Base
+
+
+class Deep(Base):
+    def construct(self, x):
+        for _ in range(self.depth):
+            x = x - 1
+        return x
+""",
+    "proj/other.py": """\
+import mindspore.nn as nn
+
+
+class Other(nn.Cell):
+    def construct(self, x):
+        for _ in range(3):
+            x = x + 1
+        return x
+""",
+    "proj/settings.py": "BATCH = 32\n",
+}
+
+
+def make_project(folder):
+    for name, text in PROJECT.items():
+        write(folder, name, text)
+
+
+def edit(folder, name, old, new):
+    path = os.path.join(str(folder), name)
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    assert old in text
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text.replace(old, new, 1))
+
+
+def findings(result) -> list[tuple]:
+    return [(f.path, f.line, f.column, f.rule.id, f.message) for f in result.findings]
+
+
+def lint_with(cache_folder, monkeypatch, folder):
+    monkeypatch.chdir(folder)
+    cache = ResultCache(str(cache_folder))
+    return cache, lint_paths(["proj"], Config(), cache=cache)
+
+
+# (edit: file, old, new), the modules checked again, and the finding the edit brings (path, line, message part)
+EDITS = {
+    "a caller's argument to a helper in another file": (
+        ("proj/model.py", "repeat(x, 10)", "repeat(x, 600)"),
+        {"proj/model.py", "proj/helpers.py"},
+        ("proj/helpers.py", 5, "unrolled 600 times"),
+    ),
+    "where another file creates the Cell": (
+        ("proj/train.py", "n_steps=10", "n_steps=700"),
+        {"proj/train.py", "proj/model.py", "proj/helpers.py"},  # (what Net passes to repeat may change)
+        ("proj/model.py", 13, "n_steps=700 in `Net(n_steps=700)` at train.py:4"),
+    ),
+    "the base class's __init__ in another file": (
+        ("proj/base.py", "self.depth = 10", "self.depth = 600"),
+        {"proj/base.py", "proj/deep.py"},
+        ("proj/deep.py", 7, "unrolled 600 times"),
+    ),
+    "the graph code of the module itself": (
+        ("proj/other.py", "range(3)", "range(800)"),
+        {"proj/other.py"},
+        ("proj/other.py", 6, "unrolled 800 times"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDITS))
+def test_an_edit_rechecks_what_it_reaches_and_gives_a_fresh_runs_findings(tmp_path, monkeypatch, name):
+    (path, old, new), rechecked, (where, line, message) = EDITS[name]
+    make_project(tmp_path / "work")
+    cache_folder = tmp_path / "cache"
+    _cache, before = lint_with(cache_folder, monkeypatch, tmp_path / "work")
+    assert findings(before) == []
+    edit(tmp_path / "work", path, old, new)
+    cache, after = lint_with(cache_folder, monkeypatch, tmp_path / "work")
+    assert cache.partial_hits == 1 and set(cache.rechecked) == rechecked
+    _fresh_cache, fresh = lint_with(tmp_path / "fresh", monkeypatch, tmp_path / "work")
+    assert findings(after) == findings(fresh)
+    assert [(f[0], f[1]) for f in findings(after)] == [(where, line)] and message in findings(after)[0][4]
+    # and the run after that, with nothing changed, answers from the cache
+    cache, again = lint_with(cache_folder, monkeypatch, tmp_path / "work")
+    assert cache.hits == 1 and findings(again) == findings(fresh)
+
+
+def test_lines_moved_in_a_quoted_file_and_a_comment_elsewhere(tmp_path, monkeypatch):
+    make_project(tmp_path)
+    edit(tmp_path, "proj/train.py", "n_steps=10", "n_steps=700")
+    cache_folder = tmp_path / ".cache-here"
+    lint_with(cache_folder, monkeypatch, tmp_path)
+    # A blank line above the call moves it: the finding in model.py quotes its line.
+    edit(tmp_path, "proj/train.py", "net = ", "\nnet = ")
+    cache, after = lint_with(cache_folder, monkeypatch, tmp_path)
+    assert set(cache.rechecked) == {"proj/train.py", "proj/model.py", "proj/helpers.py"}
+    assert "at train.py:5" in findings(after)[0][4]
+    # A comment in a module no graph code of another module reads: that module alone.
+    edit(tmp_path, "proj/deep.py", "class Deep", "# a note\nclass Deep")
+    cache, after = lint_with(cache_folder, monkeypatch, tmp_path)
+    assert cache.rechecked == ["proj/deep.py"] and "at train.py:5" in findings(after)[0][4]
+    # A module without MindSpore that no graph code reaches: nothing to check again.
+    edit(tmp_path, "proj/settings.py", "32", "64")
+    cache, after = lint_with(cache_folder, monkeypatch, tmp_path)
+    assert cache.partial_hits == 1 and cache.rechecked == []
+    _fresh_cache, fresh = lint_with(tmp_path / "fresh", monkeypatch, tmp_path)
+    assert findings(after) == findings(fresh)
+
+
+def test_the_command_line_after_an_edit(tmp_path):
+    make_project(tmp_path)
+    first = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
+    assert first.returncode == 0 and json.loads(first.stdout) == []
+    assert "result cache: no earlier run of these files with these options" in first.stderr
+    edit(tmp_path, "proj/model.py", "repeat(x, 10)", "repeat(x, 600)")
+    second = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
+    assert second.returncode == 1
+    assert "result cache: 1 file changed since the last run: checked 2 of 6 modules again" in second.stderr
+    fresh = run_graphlint("--no-cache", "--output-format", "json", "proj", cwd=tmp_path)
+    assert second.stdout == fresh.stdout
+    assert [(f["path"], f["line"], f["id"]) for f in json.loads(second.stdout)] == \
+        [("proj/helpers.py", 5, "E5901")]
+    third = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
+    assert third.stdout == fresh.stdout and "no file changed since the last run" in third.stderr
+    # A syntax error: the run is linted afresh and says which file it could not check; mended, the next run
+    # starts from the entry that run stored.
+    edit(tmp_path, "proj/other.py", "return x", "return x)")
+    broken = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
+    assert broken.returncode == 2 and "proj/other.py: cannot check: syntax error at line 8" in broken.stderr
+    assert "result cache: linted afresh (a changed file cannot be checked)" in broken.stderr
+    edit(tmp_path, "proj/other.py", "return x)", "return x")
+    mended = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
+    assert mended.returncode == 1 and mended.stdout == fresh.stdout
+
+
+def test_a_damaged_or_foreign_state_means_a_fresh_run(tmp_path):
+    make_project(tmp_path)
+    assert run_graphlint("proj", cwd=tmp_path).returncode == 0
+    states = list((tmp_path / ".graphlint_cache").glob("state-*.json"))
+    assert len(states) == 1
+    edit(tmp_path, "proj/other.py", "range(3)", "range(800)")
+    fresh = run_graphlint("--no-cache", "--output-format", "concise", "proj", cwd=tmp_path)
+    for damage in ('{"stamp": 1}', "[]", "not json", json.dumps({**json.loads(states[0].read_text()), "units": 3})):
+        states[0].write_text(damage)
+        result = run_graphlint("-v", "--output-format", "concise", "proj", cwd=tmp_path)
+        assert (result.returncode, result.stdout) == (1, fresh.stdout)
+        assert "Traceback" not in result.stderr
+        edit(tmp_path, "proj/other.py", "range(800)", "range(3)")  # and back, for the next damage
+        assert run_graphlint("proj", cwd=tmp_path).returncode == 0
+        states = list((tmp_path / ".graphlint_cache").glob("state-*.json"))
+        edit(tmp_path, "proj/other.py", "range(3)", "range(800)")
+
+
+def test_import_targets_and_their_modules(tmp_path):
+    text = (
+        "import a.b.c as abc, d\n"
+        "from . import sibling\n"
+        "from ..up import (one,\n"
+        "    two)  # a comment\n"
+        "def f():\n"
+        "    from .inner import thing\n"
+        "s = '''\n"
+        "import looks.like.one\n"
+        "'''\n"
+    )
+    found = import_targets(text, "pkg.sub.mod", is_package=False)
+    assert found == {"a", "a.b", "a.b.c", "d", "pkg.sub", "pkg.sub.sibling", "pkg.up", "pkg.up.one", "pkg.up.two",
+                     "pkg.sub.inner", "pkg.sub.inner.thing", "looks", "looks.like", "looks.like.one"}
+    assert import_targets("from . import x\n", "pkg", is_package=True) == {"pkg", "pkg.x"}
+    assert import_targets("from .... import x\n", "pkg.mod", is_package=False) == set()
+    paths = [write(tmp_path, name, "") for name in ("pkg/__init__.py", "pkg/sub/__init__.py", "pkg/sub/mod.py",
+                                                    "pkg/sub/sibling.py", "pkg/up.py")]
+    resolver = ModuleResolver([os.path.abspath(path) for path in paths])
+    assert module_name_for(paths[2]) == "pkg.sub.mod"
+    assert resolver.imports_of(os.path.abspath(paths[2]), text) == sorted(
+        os.path.abspath(path) for path in (paths[1], paths[3], paths[4]))
