@@ -1,16 +1,16 @@
-"""The result cache: a run over files that have not changed is answered without parsing them.
+"""The result cache: a run over files that have not changed is answered without parsing them; after an edit,
+only the modules whose findings it can change are checked again (:mod:`graphlint.incremental`).
 
 An entry is keyed by graphlint itself (its version and the fingerprint of its own sources, so that editing
 a checker invalidates it), the options that change findings, the Python version, the working folder and the
 run's list of files. It records the content hash (SHA-256) of every file the run read: the files of the run
-and the modules it loaded from disk for their helpers and Cell bases. The entry is used only when all of them
-are byte for byte the same; it then gives the findings, the fix availability and the files that could not be
-checked, exactly as the run that stored it.
+and the modules it loaded from disk for their helpers and Cell bases. When all of them are byte for byte the
+same, the entry gives the findings, the fix availability and the files that could not be checked, exactly as the
+run that stored it. When some changed, the state the run kept beside it (``state-KEY.json``: per module, what
+the next run needs to tell what an edit reaches) lets the next run re-check only those modules.
 
-Why the whole run and not file by file: some facts graphlint uses are facts of the whole project (which
-Cells another Cell creates, which attributes host code changes, the recursion limit set anywhere), so a
-file's findings can change when any file of the project changes. Entries are JSON (never pickle: a cache
-folder checked into a repository must not run code), written atomically; the newest ``KEEP`` are kept.
+Entries are JSON (never pickle: a cache folder checked into a repository must not run code), written atomically;
+the newest ``KEEP`` are kept.
 """
 
 from __future__ import annotations

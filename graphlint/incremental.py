@@ -79,28 +79,31 @@ def import_targets(text: str, module_name: str, is_package: bool) -> set[str]:
 
 class ModuleResolver:
     """Dotted module names to the paths of the known modules, the way the project finds them
-    (:meth:`Project.find_module`): by name first, then below each package root."""
+    (:meth:`Project.find_module`): below each package root, in order."""
 
     def __init__(self, paths):
-        from graphlint.analysis.source import module_name_for
-
         self.known = set(paths)
-        self.by_name: dict[str, str] = {}
-        self.names: dict[str, str] = {}
-        roots = set()
-        for path in paths:
-            name = module_name_for(path)
-            self.names[path] = name
-            self.by_name.setdefault(name, path)
-            roots.add(package_root_for(path))
-        self.roots = sorted(roots)
+        self._folders: dict[str, tuple[str, list[str]]] = {}  # folder -> (package root, its package's name parts)
+        self._roots: list[str] | None = None
+
+    def _folder(self, folder: str) -> tuple[str, list[str]]:
+        found = self._folders.get(folder)
+        if found is None:
+            if os.path.isfile(os.path.join(folder, "__init__.py")):
+                parent, name = os.path.split(folder)
+                if parent != folder and name:
+                    root, parts = self._folder(parent)
+                    found = (root, parts + [name])
+            if found is None:
+                found = (folder, [])
+            self._folders[folder] = found
+        return found
 
     def resolve(self, dotted: str) -> str | None:
-        found = self.by_name.get(dotted)
-        if found is not None:
-            return found
+        if self._roots is None:
+            self._roots = sorted({self._folder(os.path.dirname(path))[0] for path in self.known})
         relative = dotted.replace(".", os.sep)
-        for root in self.roots:
+        for root in self._roots:
             for candidate in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
                 if candidate in self.known:
                     return candidate
@@ -108,9 +111,32 @@ class ModuleResolver:
 
     def imports_of(self, path: str, text: str) -> list[str]:
         """The paths of the known modules the module at ``path`` (with ``text``) may import."""
-        name = self.names.get(path) or ""
-        targets = import_targets(text, name, os.path.basename(path) == "__init__.py")
+        folder, filename = os.path.split(path)
+        package = self._folder(folder)[1]
+        stem = os.path.splitext(filename)[0]
+        is_package = stem == "__init__"
+        name = ".".join(package if is_package else package + [stem])
+        targets = import_targets(text, name, is_package)
         return sorted({found for found in map(self.resolve, targets) if found is not None and found != path})
+
+
+def modules_to_plain(modules: dict) -> dict:
+    """The modules of a state (path -> hash, imports, interface, graph function names), their imports as numbers
+    into the list of paths (each path once)."""
+    paths = list(modules)
+    number = {path: index for index, path in enumerate(paths)}
+    return {"paths": paths, "hash": [modules[path]["hash"] for path in paths],
+            "imports": [[number[target] for target in modules[path]["imports"]] for path in paths],
+            "interface": [modules[path]["interface"] for path in paths],
+            "graph": [modules[path]["graph"] for path in paths]}
+
+
+def modules_from_plain(data: dict) -> dict:
+    paths = data["paths"]
+    return {path: {"hash": digest, "imports": [paths[index] for index in imports], "interface": interface,
+                   "graph": graph}
+            for path, digest, imports, interface, graph in zip(paths, data["hash"], data["imports"],
+                                                                data["interface"], data["graph"])}
 
 
 # -- plain data, for JSON ------------------------------------------------------------------------------------
@@ -169,15 +195,20 @@ def summaries_from_plain(data: list, keys: _Keys) -> dict:
             for key, edges, calls in data}
 
 
-def summary_to_plain(summary: RunSummary, reached: dict) -> dict:
-    """The run's summary and the summaries of the functions scope reached besides (``reached``)."""
+def summary_to_plain(summary: RunSummary, reached: dict, plain_facts: dict | None = None) -> dict:
+    """The run's summary and the summaries of the functions scope reached besides (``reached``); ``plain_facts``:
+    kind -> path -> the fact as plain data already, for the modules whose facts did not change."""
     keys = _Keys()
     scopes = [[path, [[keys.number(key), kind, display] for key, kind, display in found.entries],
                [[name, [[keys.number(key), display] for key, display in targets]]
                 for name, targets in found.jit_class_methods.items()]]
               for path, found in summary.scopes.items()]
     functions = summaries_to_plain(summary.functions, keys)
-    facts = {kind: {path: to_plain(value) for path, value in values.items()} for kind, values in summary.facts.items()}
+    plain_facts = plain_facts or {}
+    facts = {}
+    for kind, values in summary.facts.items():
+        done = plain_facts.get(kind, {})
+        facts[kind] = {path: done[path] if path in done else to_plain(value) for path, value in values.items()}
     return {"order": summary.order, "scopes": scopes, "functions": functions,
             "reached": summaries_to_plain(reached, keys), "facts": facts, "keys": keys.table}
 
@@ -205,6 +236,7 @@ class Known:
     rechecked: list  # the modules checked again (as shown)
     changed: int = 0  # files of the run whose text changed
     units: int = 0  # modules checked, again or before
+    plain_facts: dict | None = None  # kind -> path -> the facts of the modules not summarised again, as stored
 
 
 def record(session, result, hashes: dict, stored: dict | None = None, known: Known | None = None) -> dict | None:
@@ -226,8 +258,8 @@ def record(session, result, hashes: dict, stored: dict | None = None, known: Kno
     for path in hashes:
         if path not in edges:
             edges[path] = resolver.imports_of(path, _text(path))
-    interfaces = {path: (module["interface"], module["graph"])
-                  for path, module in ((stored or {}).get("modules") or {}).items()}
+    interfaces = {path: (module["interface"], module["graph"]) for path, module in
+                  (modules_from_plain(stored["modules"]) if stored is not None else {}).items()}
     interfaces.update(session.interfaces)
     modules = {}
     for path, digest in hashes.items():
@@ -252,7 +284,9 @@ def record(session, result, hashes: dict, stored: dict | None = None, known: Kno
             units[shown] = {"inputs": digest, "findings": by_path.get(shown, [])}
     reached = {key: found for key, found in scope.summaries.items() if key not in summary.functions}
     strings = {path: sorted(found) for path, found in session.project.unparsed_strings.items() if path in modules}
-    return {"modules": modules, "units": units, "summary": summary_to_plain(summary, reached), "strings": strings}
+    plain_facts = known.plain_facts if known is not None else None
+    return {"modules": modules_to_plain(modules), "units": units,
+            "summary": summary_to_plain(summary, reached, plain_facts), "strings": strings}
 
 
 def checked_units(session, summary) -> list[str]:
@@ -284,7 +318,7 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
     from graphlint.results import FileProblem, finding_from_record
     from graphlint.session import LintSession
 
-    modules = entry.get("modules")
+    modules = modules_from_plain(entry["modules"]) if "modules" in entry else None
     if not modules or "summary" not in entry:
         return "the last run kept no state"
     run = entry["run"]
@@ -421,7 +455,9 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
     # The digests hold for the next run unless a module checked now has another interface under the names of
     # its graph functions now than under those of the last run (its graph functions changed).
     same = all(interface_of(path) == digest for path, (digest, _names) in session.interfaces.items())
-    return result, Known(hashes_now, edges, digests if same else None, again, len(changed), len(units))
+    plain_facts = {kind: {path: value for path, value in values.items() if path not in resummarise}
+                   for kind, values in entry["summary"]["facts"].items()}
+    return result, Known(hashes_now, edges, digests if same else None, again, len(changed), len(units), plain_facts)
 
 
 def _deep():

@@ -172,6 +172,8 @@ def test_usage_commands(tmp_path):
             assert "E5101" in result.stdout
         if "--stdin-filename" in command:
             assert result.stdout.startswith("src/model.py:7:9: W5301"), result.stdout
+        if command.startswith("graphlint -v "):
+            assert "graphlint: result cache: " in result.stderr, result.stderr
         if "--baseline .graphlint" in command:
             assert result.returncode == 0 and result.stdout == "", result.stdout
     assert "x = x + 1" in (tmp_path / "src" / "model.py").read_text()  # --fix ran
