@@ -15,6 +15,8 @@ from graphlint.incremental import ModuleResolver, import_targets
 from graphlint.lint import lint_paths
 from tests.support import run_graphlint, write
 
+run_cli_with = run_graphlint
+
 # A project whose findings cross files: a helper's loop count comes from its caller's argument, a Cell's from
 # where another file creates it, a subclass's from its base class's __init__.
 PROJECT = {
@@ -174,7 +176,14 @@ def test_lines_moved_in_a_quoted_file_and_a_comment_elsewhere(tmp_path, monkeypa
     assert findings(after) == findings(fresh)
 
 
-def test_the_command_line_after_an_edit(tmp_path):
+@pytest.mark.parametrize("mode", [["--jobs", "2"], ["--jobs", "1"], ["--max-memory", "1"]])
+def test_the_command_line_after_an_edit(tmp_path, mode):
+    """Whichever way the run that stored the entry linted (processes sharing summaries, one process, processes
+    of bounded size), the next re-checks what the edit reaches."""
+
+    def run_graphlint(*args, cwd):
+        return run_cli_with(*mode, *args, cwd=cwd)
+
     make_project(tmp_path)
     first = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
     assert first.returncode == 0 and json.loads(first.stdout) == []
