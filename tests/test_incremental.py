@@ -204,6 +204,15 @@ def test_the_command_line_after_an_edit(tmp_path, mode):
     broken = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
     assert broken.returncode == 2 and "proj/other.py: cannot check: syntax error at line 8" in broken.stderr
     assert "result cache: linted afresh (a changed file cannot be checked)" in broken.stderr
+    # While it stays broken, an edit elsewhere re-checks only what it reaches, and the file is still reported.
+    edit(tmp_path, "proj/model.py", "repeat(x, 600)", "repeat(x, 10)")
+    elsewhere = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
+    assert elsewhere.returncode == 2
+    assert elsewhere.stdout == run_graphlint("--no-cache", "--output-format", "json", "proj", cwd=tmp_path).stdout
+    assert [entry["path"] for entry in json.loads(elsewhere.stdout)] == ["proj/other.py"]  # (it could not be checked)
+    assert "result cache: 1 file changed since the last run: checked 2 of 5 modules again" in elsewhere.stderr
+    assert "proj/other.py: cannot check: syntax error at line 8" in elsewhere.stderr
+    edit(tmp_path, "proj/model.py", "repeat(x, 10)", "repeat(x, 600)")
     edit(tmp_path, "proj/other.py", "return x)", "return x")
     mended = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
     assert mended.returncode == 1 and mended.stdout == fresh.stdout
