@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass
 from graphlint.analysis.scope import FunctionSummary, ModuleScope, RunSummary
-from graphlint.analysis.source import package_root_for
+from graphlint.analysis.tree import deep_recursion
 
 # Past this share of the run's modules to parse again or check (and past a few), a fresh run, in parallel, is
 # about as fast.
@@ -313,155 +313,173 @@ def lint_changed(entry: dict, files, problems, config, hashes: dict, *, config_f
     """Lint ``files`` again, given the cache ``entry`` (with its state) of the last run over them and the
     digests of their texts now (``hashes``: path as given -> digest): ``(LintResult, Known)``, or why a fresh
     run is needed (a string)."""
-    from graphlint.cache import file_hash
-    from graphlint.parallel import _check_from_record, _check_unit
-    from graphlint.results import FileProblem, finding_from_record
-    from graphlint.session import LintSession
-
     modules = modules_from_plain(entry["modules"]) if "modules" in entry else None
     if not modules or "summary" not in entry:
         return "the last run kept no state"
-    run = entry["run"]
-    absolute = {shown: os.path.abspath(shown) for shown in files}
-    changed = {absolute[shown] for shown in files if run.get(shown) != hashes.get(shown)}
-    read_now = {path: file_hash(path) for path in entry["read"]}
-    changed_elsewhere = {path for path, digest in read_now.items() if digest != entry["read"][path]}
-    failed_before = {path for path, _reason in entry["problems"]}
-    if any(absolute[shown] in changed for shown in failed_before if shown in absolute):
-        return "a file that could not be checked changed"
-    session = LintSession(config, config_for)
-    session.interfaces = {}
-    unchecked: list = []
-    to_parse = session.read_files(files, problems, unchecked)
-    if len(session.problems) != len(problems):
-        return "a file could not be read"  # a file could not be read: the fresh run reports it in its place
-    summary, reached = summary_from_plain(entry["summary"])
-    to_parse = [(path, source) for path, source in to_parse if path not in failed_before]  # (they still fail)
-    if [absolute[path] for path, _source in to_parse] != summary.order:
-        return "a file started or stopped mentioning MindSpore"  # a file started or stopped mentioning MindSpore
-    for path, text in unchecked:
-        if absolute[path] in changed:
-            session.check_syntax(path, text)
-    if len(session.problems) != len(problems):
-        return "a changed file cannot be checked"
-    session.register_run_modules(to_parse)
-    session.project.unparsed_strings.update((path, frozenset(found)) for path, found in entry["strings"].items()
-                                            if path not in changed)
-    sources = {absolute[path]: (path, source) for path, source in to_parse}
+    rerun = _Rerun(entry, modules, files, hashes, config, config_for)
+    return rerun.read(problems) or rerun.summarise() or rerun.check(fix_markers, progress)
 
-    # Modules whose interface changed: their importers' summaries may have changed too.
-    analysis = session.analysis
-    infos = {info.path: info for info in session.parse_files([sources[path] for path in changed if path in sources])}
-    if len(infos) != len(changed & set(sources)):
-        return "a changed file cannot be checked"
-    interface_now = {}
-    for path, info in infos.items():
-        interface_now[path] = analysis.interface_digest(info, modules[path]["graph"])
-    interface_changed = set(changed_elsewhere) | {path for path in changed if path not in infos}
-    interface_changed |= {path for path, digest in interface_now.items() if digest != modules[path]["interface"]}
-    hashes_now = dict(read_now)
-    hashes_now.update({absolute[shown]: hashes[shown] for shown in files})
-    resolver = ModuleResolver(hashes_now)
-    edges = {path: module["imports"] for path, module in modules.items() if path not in changed | changed_elsewhere}
-    for path in hashes_now:
-        if path not in edges:
-            edges[path] = resolver.imports_of(path, _text(path))
 
-    def imports_of(path):
-        return edges.get(path, ())
+class _Rerun:
+    """One run after an edit, in three steps, each of which may find that a fresh run is needed (its reason)."""
 
-    closure_memo: dict = {}
+    def __init__(self, entry, modules, files, hashes, config, config_for):
+        from graphlint.cache import file_hash
+        from graphlint.session import LintSession
 
-    def reaches_changed(path) -> bool:
-        found = closure_memo.get(path)
+        self.entry, self.modules, self.files, self.hashes = entry, modules, files, hashes
+        self.absolute = {shown: os.path.abspath(shown) for shown in files}
+        self.changed = {self.absolute[shown] for shown in files if entry["run"].get(shown) != hashes.get(shown)}
+        read_now = {path: file_hash(path) for path in entry["read"]}
+        self.changed_elsewhere = {path for path, digest in read_now.items() if digest != entry["read"][path]}
+        self.hashes_now = dict(read_now)  # absolute path -> digest, of every module read
+        self.hashes_now.update((self.absolute[shown], hashes[shown]) for shown in files)
+        self.failed_before = {path for path, _reason in entry["problems"]}
+        self.session = LintSession(config, config_for)
+        self.session.interfaces = {}
+        self.infos: dict = {}  # absolute path -> ModuleInfo, of the modules parsed here
+        self.interface_now: dict = {}  # absolute path -> interface digest, of the changed modules parsed
+        self.interface_changed: set = set()
+        self.edges: dict = {}
+        self._reaches: dict = {}
+
+    def read(self, problems) -> str | None:
+        """Read the run's files; parse those that changed; tell which changed what importers read of them."""
+        session, changed = self.session, self.changed
+        if any(self.absolute[shown] in changed for shown in self.failed_before if shown in self.absolute):
+            return "a file that could not be checked changed"
+        unchecked: list = []
+        to_parse = session.read_files(self.files, problems, unchecked)
+        if len(session.problems) != len(problems):
+            return "a file could not be read"
+        self.summary, self.reached = summary_from_plain(self.entry["summary"])
+        to_parse = [(path, source) for path, source in to_parse if path not in self.failed_before]  # (still failing)
+        if [self.absolute[path] for path, _source in to_parse] != self.summary.order:
+            return "a file started or stopped mentioning MindSpore"
+        for path, text in unchecked:
+            if self.absolute[path] in changed:
+                session.check_syntax(path, text)
+        session.register_run_modules(to_parse)
+        session.project.unparsed_strings.update((path, frozenset(found)) for path, found in
+                                                self.entry["strings"].items() if path not in changed)
+        self.sources = {self.absolute[path]: (path, source) for path, source in to_parse}
+        self.infos = {info.path: info for info in session.parse_files(
+            [self.sources[path] for path in sorted(changed & set(self.sources))])}
+        if len(session.problems) != len(problems):
+            return "a changed file cannot be checked"
+        for path, info in self.infos.items():  # (under the names of its graph functions in the last run)
+            self.interface_now[path] = session.analysis.interface_digest(info, self.modules[path]["graph"])
+        self.interface_changed = self.changed_elsewhere | {path for path in changed if path not in self.infos}
+        self.interface_changed |= {path for path, digest in self.interface_now.items()
+                                   if digest != self.modules[path]["interface"]}
+        resolver = ModuleResolver(self.hashes_now)
+        self.edges = {path: module["imports"] for path, module in self.modules.items()
+                      if path not in changed | self.changed_elsewhere}
+        for path in self.hashes_now:
+            if path not in self.edges:
+                self.edges[path] = resolver.imports_of(path, _text(path))
+        return None
+
+    def imports_of(self, path: str):
+        return self.edges.get(path, ())
+
+    def reaches_changed(self, path: str) -> bool:
+        """Does the module at ``path`` import, transitively, a module whose interface changed?"""
+        found = self._reaches.get(path)
         if found is None:
             seen, pending = {path}, [path]
             while pending:
-                for target in imports_of(pending.pop()):
+                for target in self.imports_of(pending.pop()):
                     if target not in seen:
                         seen.add(target)
                         pending.append(target)
-            found = closure_memo[path] = bool(seen & interface_changed)
+            found = self._reaches[path] = bool(seen & self.interface_changed)
         return found
 
-    resummarise = set(infos) | {path for path in sources if reaches_changed(path)}
-    if _too_many(len(resummarise), len(sources)):
-        return f"{len(resummarise)} of {len(sources)} modules to read again"
-    infos.update({info.path: info for info in session.parse_files(
-        [sources[path] for path in sorted(resummarise - set(infos))])})
-    if not resummarise <= set(infos):
-        return "a module cannot be parsed"
-    fresh = analysis.summarise([infos[path] for path in summary.order if path in resummarise])
-    for path in resummarise:
-        summary.scopes.pop(path, None)
-        for values in summary.facts.values():
-            values.pop(path, None)
-    summary.functions = {key: found for key, found in summary.functions.items() if key[0] not in resummarise}
-    summary = RunSummary.gather([summary, fresh], summary.order)
-    for key, found in reached.items():
-        if key[0] not in resummarise and key[0] not in changed_elsewhere and not reaches_changed(key[0]):
-            summary.functions.setdefault(key, found)
-    analysis.share(summary)
-    try:
-        scope = analysis.scope
-    except RecursionError:
-        return "too deeply nested to analyse"
+    def summarise(self) -> str | None:
+        """Summarise again the modules whose summary may have changed; discover scope from the summaries."""
+        session, summary = self.session, self.summary
+        again = set(self.infos) | {path for path in self.sources if self.reaches_changed(path)}
+        if _too_many(len(again), len(self.sources)):
+            return f"{len(again)} of {len(self.sources)} modules to read again"
+        self.infos.update({info.path: info for info in session.parse_files(
+            [self.sources[path] for path in sorted(again - set(self.infos))])})
+        if not again <= set(self.infos):
+            return "a module cannot be parsed"
+        fresh = session.analysis.summarise([self.infos[path] for path in summary.order if path in again])
+        for path in again:
+            summary.scopes.pop(path, None)
+            for values in summary.facts.values():
+                values.pop(path, None)
+        summary.functions = {key: found for key, found in summary.functions.items() if key[0] not in again}
+        summary = self.summary = RunSummary.gather([summary, fresh], summary.order)
+        for key, found in self.reached.items():
+            if key[0] not in again and key[0] not in self.changed_elsewhere and not self.reaches_changed(key[0]):
+                summary.functions.setdefault(key, found)
+        session.analysis.share(summary)
+        self.summarised_again = again
+        try:
+            _ = session.analysis.scope
+        except RecursionError:
+            return "too deeply nested to analyse"
+        return None
 
-    def text_of(path):
-        digest = hashes_now.get(path)
+    def text_of(self, path: str) -> str:
+        from graphlint.cache import file_hash
+
+        digest = self.hashes_now.get(path)
         if digest is None:
-            digest = hashes_now[path] = file_hash(path)
+            digest = self.hashes_now[path] = file_hash(path)
         return digest
 
-    def interface_of(path):
-        if path in interface_now:
-            return interface_now[path]
-        if path in interface_changed or path not in modules:
-            return "text:" + text_of(path)
-        return modules[path]["interface"]
+    def interface_of(self, path: str) -> str:
+        if path in self.interface_now:
+            return self.interface_now[path]
+        if path in self.interface_changed or path not in self.modules:
+            return "text:" + self.text_of(path)
+        return self.modules[path]["interface"]
 
-    from graphlint.analysis.dependencies import Dependencies
+    def check(self, fix_markers: bool, progress):
+        """Check the modules whose findings may have changed; the others keep theirs."""
+        from graphlint.analysis.dependencies import Dependencies
+        from graphlint.parallel import _check_from_record, _check_unit
+        from graphlint.results import FileProblem, finding_from_record
 
-    dependencies = Dependencies(analysis, imports_of, text_of, interface_of)
-    units = checked_units(session, summary)
-    stored_units = entry["units"]
-    digests = {shown: dependencies.digest(absolute.get(shown) or os.path.abspath(shown)) for shown in units}
-    again = [shown for shown in units if (stored_units.get(shown) or {}).get("inputs") != digests[shown]]
-    if _too_many(len(again), len(units)):
-        return f"{len(again)} of {len(units)} modules to check again"
-    rechecked = set(again)
-    result = session.new_result()
-    result.problems = [FileProblem(path, reason) for path, reason in entry["problems"] if path not in rechecked]
-    if progress is not None:
-        progress.start("checking", len(again))
-    with _deep():
-        for shown in again:
-            path = absolute.get(shown) or os.path.abspath(shown)
-            outcome = _check_unit(session, shown, sources[path][1] if path in sources else None, fix_markers)
-            if outcome is None:
-                return "a module cannot be loaded"
-            result.add(shown, *_check_from_record(outcome))
-            if progress is not None:
-                progress.advance(detail=shown)
-    for shown in units:
-        if shown in rechecked:
-            continue
-        for item in stored_units[shown]["findings"]:
-            finding, fix = finding_from_record(item)
-            result.findings.append(finding)
-            if fix:
-                result.fixes[id(finding)] = fix
-    result.findings.sort(key=lambda f: f.sort_key)
-    session.read_elsewhere = set(entry["read"])
-    # The digests hold for the next run unless a module checked now has another interface under the names of
-    # its graph functions now than under those of the last run (its graph functions changed).
-    same = all(interface_of(path) == digest for path, (digest, _names) in session.interfaces.items())
-    plain_facts = {kind: {path: value for path, value in values.items() if path not in resummarise}
-                   for kind, values in entry["summary"]["facts"].items()}
-    return result, Known(hashes_now, edges, digests if same else None, again, len(changed), len(units), plain_facts)
-
-
-def _deep():
-    from graphlint.analysis.tree import deep_recursion
-
-    return deep_recursion()
+        session = self.session
+        dependencies = Dependencies(session.analysis, self.imports_of, self.text_of, self.interface_of)
+        units = checked_units(session, self.summary)
+        stored = self.entry["units"]
+        digests = {shown: dependencies.digest(os.path.abspath(shown)) for shown in units}
+        again = [shown for shown in units if (stored.get(shown) or {}).get("inputs") != digests[shown]]
+        if _too_many(len(again), len(units)):
+            return f"{len(again)} of {len(units)} modules to check again"
+        result = session.new_result()
+        result.problems = [FileProblem(path, reason) for path, reason in self.entry["problems"] if path not in again]
+        if progress is not None:
+            progress.start("checking", len(again))
+        with deep_recursion():
+            for shown in again:
+                path = os.path.abspath(shown)
+                outcome = _check_unit(session, shown, self.sources[path][1] if path in self.sources else None,
+                                      fix_markers)
+                if outcome is None:
+                    return "a module cannot be loaded"
+                result.add(shown, *_check_from_record(outcome))
+                if progress is not None:
+                    progress.advance(detail=shown)
+        checked = set(again)
+        for shown in units:
+            for item in stored[shown]["findings"] if shown not in checked else ():
+                finding, fix = finding_from_record(item)
+                result.findings.append(finding)
+                if fix:
+                    result.fixes[id(finding)] = fix
+        result.findings.sort(key=lambda f: f.sort_key)
+        session.read_elsewhere = set(self.entry["read"])
+        # The digests hold for the next run unless a module checked now has another interface under the names of
+        # its graph functions now than under those of the last run (its graph functions changed).
+        same = all(self.interface_of(path) == digest for path, (digest, _names) in session.interfaces.items())
+        plain_facts = {kind: {path: value for path, value in values.items() if path not in self.summarised_again}
+                       for kind, values in self.entry["summary"]["facts"].items()}
+        return result, Known(self.hashes_now, self.edges, digests if same else None, again, len(self.changed),
+                             len(units), plain_facts)
