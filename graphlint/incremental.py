@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from graphlint.analysis.dependencies import Dependencies, importers
 from graphlint.analysis.scope import FunctionSummary, ModuleScope, RunSummary
 from graphlint.analysis.tree import deep_recursion
 
@@ -243,8 +244,6 @@ def record(session, result, hashes: dict, stored: dict | None = None, known: Kno
     """What the next run needs to re-check only what an edit reaches (None when the run did not record it).
     ``hashes``: absolute path -> digest of the text of every module the run read; ``stored``: the state this
     run started from, if it re-checked only what changed (``known``: what it found out)."""
-    from graphlint.analysis.dependencies import Dependencies
-
     if session is None or session.interfaces is None:
         return None
     analysis = session.analysis
@@ -267,9 +266,7 @@ def record(session, result, hashes: dict, stored: dict | None = None, known: Kno
         if interface.startswith("text:"):  # (a module not checked: its whole text counts)
             interface = "text:" + digest
         modules[path] = {"hash": digest, "imports": edges[path], "interface": interface, "graph": list(graph)}
-    dependencies = Dependencies(analysis, lambda path: modules[path]["imports"] if path in modules else (),
-                                lambda path: modules[path]["hash"] if path in modules else "?",
-                                lambda path: modules[path]["interface"] if path in modules else "?")
+    dependencies = Dependencies(analysis, lambda path: modules[path]["hash"] if path in modules else "?")
     by_path: dict[str, list] = {}
     from graphlint.results import finding_to_record
 
@@ -341,7 +338,7 @@ class _Rerun:
         self.interface_now: dict = {}  # absolute path -> interface digest, of the changed modules parsed
         self.interface_changed: set = set()
         self.edges: dict = {}
-        self._reaches: dict = {}
+        self._reaches: set | None = None
 
     def read(self, problems) -> str | None:
         """Read the run's files; parse those that changed; tell which changed what importers read of them."""
@@ -380,21 +377,11 @@ class _Rerun:
                 self.edges[path] = resolver.imports_of(path, _text(path))
         return None
 
-    def imports_of(self, path: str):
-        return self.edges.get(path, ())
-
     def reaches_changed(self, path: str) -> bool:
         """Does the module at ``path`` import, transitively, a module whose interface changed?"""
-        found = self._reaches.get(path)
-        if found is None:
-            seen, pending = {path}, [path]
-            while pending:
-                for target in self.imports_of(pending.pop()):
-                    if target not in seen:
-                        seen.add(target)
-                        pending.append(target)
-            found = self._reaches[path] = bool(seen & self.interface_changed)
-        return found
+        if self._reaches is None:
+            self._reaches = importers(self.edges, self.interface_changed)
+        return path in self._reaches
 
     def summarise(self) -> str | None:
         """Summarise again the modules whose summary may have changed; discover scope from the summaries."""
@@ -432,25 +419,18 @@ class _Rerun:
             digest = self.hashes_now[path] = file_hash(path)
         return digest
 
-    def interface_of(self, path: str) -> str:
-        if path in self.interface_now:
-            return self.interface_now[path]
-        if path in self.interface_changed or path not in self.modules:
-            return "text:" + self.text_of(path)
-        return self.modules[path]["interface"]
-
     def check(self, fix_markers: bool, progress):
         """Check the modules whose findings may have changed; the others keep theirs."""
-        from graphlint.analysis.dependencies import Dependencies
         from graphlint.parallel import _check_from_record, _check_unit
         from graphlint.results import FileProblem, finding_from_record
 
         session = self.session
-        dependencies = Dependencies(session.analysis, self.imports_of, self.text_of, self.interface_of)
+        dependencies = Dependencies(session.analysis, self.text_of)
         units = checked_units(session, self.summary)
         stored = self.entry["units"]
         digests = {shown: dependencies.digest(os.path.abspath(shown)) for shown in units}
-        again = [shown for shown in units if (stored.get(shown) or {}).get("inputs") != digests[shown]]
+        again = [shown for shown in units if (stored.get(shown) or {}).get("inputs") != digests[shown] or
+                 any(map(self.reaches_changed, dependencies.neighbourhood(os.path.abspath(shown))))]
         if _too_many(len(again), len(units)):
             return f"{len(again)} of {len(units)} modules to check again"
         result = session.new_result()
@@ -476,10 +456,6 @@ class _Rerun:
                     result.fixes[id(finding)] = fix
         result.findings.sort(key=lambda f: f.sort_key)
         session.read_elsewhere = set(self.entry["read"])
-        # The digests hold for the next run unless a module checked now has another interface under the names of
-        # its graph functions now than under those of the last run (its graph functions changed).
-        same = all(self.interface_of(path) == digest for path, (digest, _names) in session.interfaces.items())
         plain_facts = {kind: {path: value for path, value in values.items() if path not in self.summarised_again}
                        for kind, values in self.entry["summary"]["facts"].items()}
-        return result, Known(self.hashes_now, self.edges, digests if same else None, again, len(self.changed),
-                             len(units), plain_facts)
+        return result, Known(self.hashes_now, self.edges, digests, again, len(self.changed), len(units), plain_facts)

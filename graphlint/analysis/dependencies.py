@@ -7,7 +7,8 @@ Checking a module's graph code reads
   graph functions (a helper's parameters are bound from its callers' arguments), transitively, and what all of
   those call (return values), transitively: its *neighbourhood*;
 - what the modules the neighbourhood imports, transitively, define for others: their *interfaces*
-  (:meth:`Analysis.interface_digest`: the text but the bodies of graph functions);
+  (:meth:`Analysis.interface_digest`: the text but the bodies of graph functions), which the cache compares
+  module by module (:func:`importers` of those whose interface changed);
 - graph scope where it concerns the neighbourhood, and the parts of the facts of the run that concern it
   (:data:`graphlint.analysis.run_facts.RUN_FACT_READERS`).
 
@@ -23,27 +24,28 @@ from graphlint.analysis.run_facts import RUN_FACT_READERS
 
 
 class Dependencies:
-    """Digests of what each module's findings depend on, for one run's ``analysis`` (its scope must be known).
+    """Digests of what each module's findings depend on, for one run's ``analysis`` (its scope must be known),
+    but for the interfaces of the modules they import: the caller compares those module by module
+    (:meth:`neighbourhood` says whose imports count). ``text_of(path)``: a digest of the text of a module."""
 
-    ``imports_of(path)``: the paths of the modules the module at ``path`` imports; ``text_of(path)``: a digest
-    of its text; ``interface_of(path)``: a digest of its interface."""
-
-    def __init__(self, analysis, imports_of, text_of, interface_of):
+    def __init__(self, analysis, text_of):
         self.analysis = analysis
-        self.imports_of = imports_of
         self.text_of = text_of
-        self.interface_of = interface_of
         scope = analysis.scope
         self._scope = scope
         self._callees: dict = {}
         for target, callers in scope.references.items():
             for caller, _where in callers:
                 self._callees.setdefault(caller, set()).add(target)
-        self._closures: dict[str, frozenset] = {}
+        self._near: dict[str, frozenset] = {}
         self._parts: dict[str, str] = {}
 
-    def neighbourhood(self, path: str) -> set[str]:
-        """The modules whose graph code is tied to that of the module at ``path`` by calls (itself included)."""
+    def neighbourhood(self, path: str) -> frozenset:
+        """The modules whose graph code is tied to that of the module at ``path`` by calls (itself included):
+        the modules whose texts, and whose imports' interfaces, its findings depend on."""
+        found = self._near.get(path)
+        if found is not None:
+            return found
         scope = self._scope
         own = list(scope.by_path.get(path, ()))
         reached = set(own)
@@ -59,20 +61,7 @@ class Dependencies:
                 if target not in reached:
                     reached.add(target)
                     pending.append(target)
-        return {path} | {key[0] for key in reached}
-
-    def import_closure(self, path: str) -> frozenset:
-        """The modules ``path`` imports, transitively (itself included)."""
-        found = self._closures.get(path)
-        if found is None:
-            seen = {path}
-            pending = [path]
-            while pending:
-                for target in self.imports_of(pending.pop()):
-                    if target not in seen:
-                        seen.add(target)
-                        pending.append(target)
-            found = self._closures[path] = frozenset(seen)
+        found = self._near[path] = frozenset({path} | {key[0] for key in reached})
         return found
 
     def _own(self, module: str) -> str:
@@ -87,12 +76,9 @@ class Dependencies:
         return found
 
     def digest(self, path: str) -> str:
-        """One digest of everything the findings of the module at ``path`` depend on."""
+        """One digest of what the findings of the module at ``path`` depend on (but imported interfaces)."""
         scope = self._scope
         near = self.neighbourhood(path)
-        imported: set[str] = set()
-        for module in near:
-            imported |= self.import_closure(module)
         class_names = {part.split("#")[0] for module in near for key in scope.by_path.get(module, ())
                        for part in key[1].split(".")[:-1]}
         facts, quoted = [], set()
@@ -103,10 +89,25 @@ class Dependencies:
         material = (
             sorted((module, self._own(module)) for module in near),
             sorted((module, self.text_of(module)) for module in quoted - near),
-            sorted((module, self.interface_of(module)) for module in imported - near),
             facts,
         )
         return _digest(material)
+
+
+def importers(edges: dict, changed) -> set:
+    """The modules that import, transitively, one of ``changed`` (``edges``: path -> the paths it imports)."""
+    imported_by: dict = {}
+    for path, targets in edges.items():
+        for target in targets:
+            imported_by.setdefault(target, []).append(path)
+    found = set(changed)
+    pending = list(changed)
+    while pending:
+        for path in imported_by.get(pending.pop(), ()):
+            if path not in found:
+                found.add(path)
+                pending.append(path)
+    return found
 
 
 def _digest(material) -> str:
