@@ -259,3 +259,25 @@ def test_import_targets_and_their_modules(tmp_path):
     assert module_name_for(paths[2]) == "pkg.sub.mod"
     assert resolver.imports_of(os.path.abspath(paths[2]), text) == sorted(
         os.path.abspath(path) for path in (paths[1], paths[3], paths[4]))
+
+
+def test_the_newest_runs_keep_their_state(tmp_path, monkeypatch):
+    """Every distinct run keeps its results (up to KEEP); only the newest KEEP_STATES keep the larger state."""
+    from graphlint import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "KEEP", 3)
+    monkeypatch.setattr(cache_module, "KEEP_STATES", 2)
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for warn in (10, 20, 30, 40):  # four sets of options: four entries
+        lint_paths(["proj"], Config(unroll_warn=warn), cache=ResultCache(str(tmp_path / "c")))
+    runs = sorted(path.name[len("run-"):] for path in (tmp_path / "c").glob("run-*.json"))
+    states = sorted(path.name[len("state-"):] for path in (tmp_path / "c").glob("state-*.json"))
+    assert len(runs) == 3 and len(states) == 2 and set(states) <= set(runs)
+    edit(tmp_path, "proj/other.py", "range(3)", "range(4)")
+    newest = ResultCache(str(tmp_path / "c"))
+    lint_paths(["proj"], Config(unroll_warn=40), cache=newest)
+    assert newest.partial_hits == 1
+    older = ResultCache(str(tmp_path / "c"))  # its results were kept, its state was not: a fresh run
+    lint_paths(["proj"], Config(unroll_warn=20), cache=older)
+    assert older.partial_hits == 0 and older.outcome == "linted afresh (the state the last run kept cannot be read)"
