@@ -6,16 +6,17 @@ to tell which findings still hold, as plain data:
 - per module read (the run's files and the modules loaded for their helpers): a digest of its text, the modules
   it imports (found in its text: :func:`import_targets`), and a digest of its interface (what importers read of
   it: :meth:`Analysis.interface_digest`) with the names of its graph functions;
-- per module checked: a digest of everything its findings depend on (:mod:`graphlint.analysis.dependencies`);
+- per module checked: a digest of what its findings depend on (:mod:`graphlint.analysis.dependencies`), but the
+  interfaces of the modules it imports, which are compared module by module;
 - the summary of the run (:class:`RunSummary`: what each module gives the others) and the summaries of the
   functions that graph scope reached.
 
 The next run over the same files (:func:`lint_changed`) parses the files whose text changed and those that
 import, transitively, a module whose interface changed (their summaries may differ); takes every other
 module's summary from the entry; discovers scope from the summaries, as ``--jobs`` does; and checks the modules
-whose digest of what their findings depend on changed. Every other module keeps its findings. When an edit
-reaches too much of the run for that to pay (:data:`AT_MOST`), or touches a file that could not be checked, it
-gives None and the run is linted afresh.
+whose digest changed or whose neighbourhood imports a module whose interface changed. Every other module keeps
+its findings. When an edit reaches too much of the run for that to pay (:data:`AT_MOST`), or touches a file that
+could not be checked, it says why and the run is linted afresh.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+
 from graphlint.analysis.dependencies import Dependencies, importers
 from graphlint.analysis.scope import FunctionSummary, ModuleScope, RunSummary
 from graphlint.analysis.tree import deep_recursion
@@ -36,6 +38,7 @@ A_FEW = 8
 def _too_many(count: int, total: int) -> bool:
     return count > max(A_FEW, AT_MOST * total)
 
+
 # -- modules and what they import ----------------------------------------------------------------------------
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(.*)|import[ \t]+(.*))$", re.M)
 
@@ -48,7 +51,7 @@ def import_targets(text: str, module_name: str, is_package: bool) -> set[str]:
     (in a string) adds names too: more dependencies than there are is safe, fewer is not."""
     found: set[str] = set()
     package = module_name.split(".") if is_package else module_name.split(".")[:-1]
-    for match in _IMPORT.finditer(text):
+    for match in _IMPORT.finditer(text.replace(";", "\n")):  # (`import a; import b`)
         source, names, plain = match.groups()
         if plain is not None:
             for part in plain.split(","):

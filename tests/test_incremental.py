@@ -238,7 +238,7 @@ def test_a_damaged_or_foreign_state_means_a_fresh_run(tmp_path):
 
 def test_import_targets_and_their_modules(tmp_path):
     text = (
-        "import a.b.c as abc, d\n"
+        "import a.b.c as abc, d; import e\n"
         "from . import sibling\n"
         "from ..up import (one,\n"
         "    two)  # a comment\n"
@@ -249,7 +249,7 @@ def test_import_targets_and_their_modules(tmp_path):
         "'''\n"
     )
     found = import_targets(text, "pkg.sub.mod", is_package=False)
-    assert found == {"a", "a.b", "a.b.c", "d", "pkg.sub", "pkg.sub.sibling", "pkg.up", "pkg.up.one", "pkg.up.two",
+    assert found == {"a", "a.b", "a.b.c", "d", "e", "pkg.sub", "pkg.sub.sibling", "pkg.up", "pkg.up.one", "pkg.up.two",
                      "pkg.sub.inner", "pkg.sub.inner.thing", "looks", "looks.like", "looks.like.one"}
     assert import_targets("from . import x\n", "pkg", is_package=True) == {"pkg", "pkg.x"}
     assert import_targets("from .... import x\n", "pkg.mod", is_package=False) == set()
