@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from stat import S_ISREG
 
 from graphlint.analysis.dependencies import Dependencies, importers
 from graphlint.analysis.scope import FunctionSummary, ModuleScope, RunSummary
@@ -300,8 +301,15 @@ def checked_units(session, summary) -> list[str]:
 
 
 def _text(path: str) -> str:
+    """The text of a regular file ("" for anything else: a FIFO would block, /dev/zero would never end)."""
     try:
-        with open(path, "rb") as handle:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return ""
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            if not S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return ""
             return handle.read().decode("utf-8", "replace")
     except OSError:
         return ""
