@@ -53,6 +53,13 @@ def tool_fingerprint() -> str:
 
 def file_hash(path: str) -> str:
     """SHA-256 of a regular file's bytes; a marker for a missing, unreadable or special file."""
+    data = read_regular(path)
+    return hashlib.sha256(data).hexdigest() if isinstance(data, bytes) else data
+
+
+def read_regular(path: str) -> bytes | str:
+    """The bytes of a regular file, or a marker for a missing, unreadable or special one (never read: a FIFO
+    would block, /dev/zero would never end)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
@@ -64,13 +71,7 @@ def file_hash(path: str) -> str:
             stat = os.fstat(handle.fileno())
             if not S_ISREG(stat.st_mode):
                 return f"special:{stat.st_mode:o}"
-            digest = hashlib.sha256()
-            while True:
-                block = handle.read(1 << 20)
-                if not block:
-                    break
-                digest.update(block)
-            return digest.hexdigest()
+            return handle.read()
     except OSError as exc:
         return f"unreadable:{exc.errno}"
 

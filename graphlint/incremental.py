@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from stat import S_ISREG
 
 from graphlint.analysis.dependencies import Dependencies, importers
 from graphlint.analysis.scope import FunctionSummary, ModuleScope, RunSummary
@@ -234,10 +233,10 @@ def summary_from_plain(data: dict) -> tuple[RunSummary, dict]:
 class Known:
     """What a run that re-checked only what changed knows already when it stores its entry: the digests of the
     texts of the modules it read (absolute path -> digest), their imports, and the digest of what each
-    checked module's findings depend on (None when some interface must be digested again)."""
+    checked module's findings depend on."""
     hashes: dict
     edges: dict
-    digests: dict | None
+    digests: dict
     rechecked: list  # the modules checked again (as shown)
     changed: int = 0  # files of the run whose text changed
     units: int = 0  # modules checked, again or before
@@ -278,7 +277,7 @@ def record(session, result, hashes: dict, stored: dict | None = None, known: Kno
         by_path.setdefault(finding.path, []).append(finding_to_record(finding, result.fixes.get(id(finding))))
     units = {}
     failed = {problem.path for problem in result.problems}
-    digests = known.digests if known is not None and known.digests is not None else {}
+    digests = known.digests if known is not None else {}
     for shown in checked_units(session, summary):
         if shown not in failed:
             digest = digests.get(shown) or dependencies.digest(os.path.abspath(shown))
@@ -301,18 +300,11 @@ def checked_units(session, summary) -> list[str]:
 
 
 def _text(path: str) -> str:
-    """The text of a regular file ("" for anything else: a FIFO would block, /dev/zero would never end)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError:
-        return ""
-    try:
-        with os.fdopen(fd, "rb") as handle:
-            if not S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return ""
-            return handle.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
+    """The text of a regular file ("" for anything else)."""
+    from graphlint.cache import read_regular
+
+    data = read_regular(path)
+    return data.decode("utf-8", "replace") if isinstance(data, bytes) else ""
 
 
 # -- the next run ----------------------------------------------------------------------------------------------
@@ -358,8 +350,10 @@ class _Rerun:
             return "a file that could not be checked changed"
         unchecked: list = []
         to_parse = session.read_files(self.files, problems, unchecked)
-        if len(session.problems) != len(problems):
-            return "a file could not be read"
+        stored_problems = {tuple(problem) for problem in self.entry["problems"]}
+        if any((problem.path, problem.reason) not in stored_problems for problem in session.problems[len(problems):]):
+            return "a file could not be read"  # (one that could not be read before either is still reported)
+        read_problems = len(session.problems)
         self.summary, self.reached = summary_from_plain(self.entry["summary"])
         to_parse = [(path, source) for path, source in to_parse if path not in self.failed_before]  # (still failing)
         if [self.absolute[path] for path, _source in to_parse] != self.summary.order:
@@ -373,7 +367,7 @@ class _Rerun:
         self.sources = {self.absolute[path]: (path, source) for path, source in to_parse}
         self.infos = {info.path: info for info in session.parse_files(
             [self.sources[path] for path in sorted(changed & set(self.sources))])}
-        if len(session.problems) != len(problems):
+        if len(session.problems) != read_problems:
             return "a changed file cannot be checked"
         for path, info in self.infos.items():  # (under the names of its graph functions in the last run)
             self.interface_now[path] = session.analysis.interface_digest(info, self.modules[path]["graph"])

@@ -281,3 +281,18 @@ def test_the_newest_runs_keep_their_state(tmp_path, monkeypatch):
     older = ResultCache(str(tmp_path / "c"))  # its results were kept, its state was not: a fresh run
     lint_paths(["proj"], Config(unroll_warn=20), cache=older)
     assert older.partial_hits == 0 and older.outcome == "linted afresh (the state the last run kept cannot be read)"
+
+
+def test_a_file_that_cannot_be_read_and_did_not_change_keeps_its_problem(tmp_path, monkeypatch):
+    make_project(tmp_path)
+    with open(tmp_path / "proj" / "latin.py", "wb") as handle:
+        handle.write(b"# \xe9\nimport mindspore\n")
+    cache_folder = tmp_path / "c"
+    _cache, before = lint_with(cache_folder, monkeypatch, tmp_path)
+    assert [problem.path for problem in before.problems] == ["proj/latin.py"]
+    edit(tmp_path, "proj/other.py", "range(3)", "range(800)")
+    cache, after = lint_with(cache_folder, monkeypatch, tmp_path)
+    assert cache.partial_hits == 1 and cache.rechecked == ["proj/other.py"]
+    _fresh_cache, fresh = lint_with(tmp_path / "fresh", monkeypatch, tmp_path)
+    assert findings(after) == findings(fresh)
+    assert [(p.path, p.reason) for p in after.problems] == [(p.path, p.reason) for p in fresh.problems]
