@@ -91,16 +91,26 @@ class ResultCache:
         self.hits = 0
         self.partial_hits = 0  # runs answered by re-checking only what changed (graphlint.incremental)
         self._hashes: dict[str, str] = {}
-        self.previous: dict | None = None  # the entry of the last run over the same files, when some changed
+        self.previous: dict | None = None  # the entry of the last run over the same files, when some changed (or
+        # of the family's newest run, over a few files more or fewer)
+        self._previous_key = ""
         self.rechecked: list[str] = []  # the files the last run that used :attr:`previous` checked again
         self.outcome = "no earlier run of these files with these options"  # how the run was answered (--verbose)
 
     # -- keys ---------------------------------------------------------------------------------------------
     def _key(self, files, problems, config, fix_markers: bool) -> str:
+        return self._digest(files, problems, config, fix_markers)
+
+    def _family(self, problems, config, fix_markers: bool) -> str:
+        """What runs over other lists of files share with this one: the same graphlint, options and folder."""
+        return self._digest(None, problems, config, fix_markers)
+
+    @staticmethod
+    def _digest(files, problems, config, fix_markers: bool) -> str:
         digest = hashlib.sha256()
         for part in (str(FORMAT), tool_fingerprint(), config.analysis_key(), str(bool(fix_markers)), os.getcwd()):
             digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-        for path in files:
+        for path in files if files is not None else ["\2"]:
             digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(b"\1")
         for problem in problems:
@@ -109,20 +119,19 @@ class ResultCache:
 
     def _entry_path(self, key: str, kind: str = "run") -> str:
         """``run-KEY.json``: the run's results; ``state-KEY.json``: what the next run needs to re-check only what
-        changed (larger: read only when some file did)."""
+        changed (larger: read only when some file did); ``last-FAMILY.json``: the key of the newest run of a
+        family (:meth:`_family`), where a run over files added or removed starts from."""
         return os.path.join(self.folder, f"{kind}-{key}.json")
 
     # -- reading ------------------------------------------------------------------------------------------
     def load(self, files, problems, config, fix_markers: bool):
         """The stored :class:`LintResult` of this run if none of the files it read changed, else None."""
-        path = self._entry_path(self._key(files, problems, config, fix_markers))
+        key = self._previous_key = self._key(files, problems, config, fix_markers)
         self._hashes = {file: file_hash(file) for file in files}  # before linting: what a cold run will read
         self.previous = None
-        try:
-            with open(path, encoding="utf-8") as handle:
-                entry = json.load(handle)
-        except (OSError, ValueError):
-            return None
+        entry = self._read(self._entry_path(key))
+        if entry is None:
+            return self._load_family(files, problems, config, fix_markers)
         try:
             if entry.get("format") != FORMAT or list(entry["run"]) != list(files):
                 return None
@@ -135,11 +144,44 @@ class ResultCache:
             return None
         self.outcome = "no file changed since the last run: its findings"
         try:
-            os.utime(path)  # most recently used: pruned last
+            os.utime(self._entry_path(key))  # most recently used: pruned last
+            self._point_family(problems, config, fix_markers, key)
         except OSError:
             pass
         self.hits += 1
         return result
+
+    @staticmethod
+    def _read(path: str):
+        try:
+            with open(path, encoding="utf-8") as handle:
+                entry = json.load(handle)
+        except (OSError, ValueError):
+            return None
+        return entry if isinstance(entry, dict) else None
+
+    def _load_family(self, files, problems, config, fix_markers: bool) -> None:
+        """No run over these files: start from the newest run of the family when only a few files were added
+        to it or removed (its entry becomes :attr:`previous`)."""
+        from graphlint.incremental import few_enough
+
+        pointer = self._read(self._entry_path(self._family(problems, config, fix_markers), "last"))
+        key = pointer.get("key") if pointer is not None else None
+        entry = self._read(self._entry_path(key)) if isinstance(key, str) and key.isalnum() else None
+        try:
+            if entry is None or entry.get("format") != FORMAT:
+                return None
+            before, now = set(entry["run"]), set(files)
+            added, removed = len(now - before), len(before - now)
+        except (AttributeError, KeyError, TypeError):
+            return None
+        if not few_enough(added, removed, len(now)):
+            if added + removed:
+                self.outcome = (f"no earlier run of these files with these options ({added} added and {removed} "
+                                f"removed since the last run)")
+            return None
+        self.previous, self._previous_key = entry, key
+        return None
 
     @staticmethod
     def _result(entry):
@@ -163,9 +205,8 @@ class ResultCache:
 
         if self.previous is None:
             return None
-        key = self._key(files, problems, config, fix_markers)
         try:
-            with open(self._entry_path(key, "state"), encoding="utf-8") as handle:
+            with open(self._entry_path(self._previous_key, "state"), encoding="utf-8") as handle:
                 state = json.load(handle)
             if state.get("stamp") != self.previous.get("stamp"):
                 return None  # (written by another run than the entry: two runs at once)
@@ -180,7 +221,9 @@ class ResultCache:
         result, known = changed
         self.partial_hits += 1
         self.rechecked = known.rechecked
-        self.outcome = (f"{known.changed} file{'s' if known.changed != 1 else ''} changed since the last run: checked "
+        what = [f"{count} file{'s' if count != 1 else ''} {how}" for count, how in
+                ((known.changed, "changed"), (known.added, "added"), (known.removed, "removed")) if count]
+        self.outcome = (f"{' and '.join(what) or '0 files changed'} since the last run: checked "
                         f"{len(known.rechecked)} of {known.units} modules again")
         self.previous = state
         self.store(files, problems, config, fix_markers, result, known)
@@ -226,10 +269,15 @@ class ResultCache:
             if state is not None:
                 state["stamp"] = stamp
                 self._write(self._entry_path(key, "state"), state)
-            self._write(self._entry_path(key), entry)  # (last: a run finds the entry once its state is there)
+            self._write(self._entry_path(key), entry)  # (a run finds the entry once its state is there)
+            self._point_family(problems, config, fix_markers, key)
             self._prune()
         except (OSError, TypeError, ValueError):
             return
+
+    def _point_family(self, problems, config, fix_markers: bool, key: str) -> None:
+        """Make the run ``key`` the newest of its family: where a run over a few files more or fewer starts."""
+        self._write(self._entry_path(self._family(problems, config, fix_markers), "last"), {"key": key})
 
     def _write(self, path: str, data: dict) -> None:
         """Write ``data`` as JSON to ``path`` atomically (a reader sees the old file or the new, never a part)."""
@@ -274,3 +322,12 @@ class ResultCache:
                     os.unlink(stale)
                 except OSError:
                     pass
+        for name in os.listdir(self.folder):  # families whose newest run is gone (graphlint's own edits make new ones)
+            if name.startswith("last-") and name.endswith(".json"):
+                pointer = self._read(os.path.join(self.folder, name))
+                key = pointer.get("key") if pointer is not None else None
+                if not (isinstance(key, str) and key.isalnum() and os.path.exists(self._entry_path(key))):
+                    try:
+                        os.unlink(os.path.join(self.folder, name))
+                    except OSError:
+                        pass

@@ -15,7 +15,9 @@ The next run over the same files (:func:`lint_changed`) parses the files whose t
 import, transitively, a module whose interface changed (their summaries may differ); takes every other
 module's summary from the entry; discovers scope from the summaries, as ``--jobs`` does; and checks the modules
 whose digest changed or whose neighbourhood imports a module whose interface changed. Every other module keeps
-its findings. When an edit reaches too much of the run for that to pay (:data:`AT_MOST`), or touches a file that
+its findings. A file added to the run is a changed module whose interface changed (and every module's imports
+are read again: one may find it now); a file removed, a module whose interface changed that the run no longer
+summarises or checks. When an edit reaches too much of the run for that to pay (:data:`AT_MOST`), or touches a file that
 could not be checked, it says why and the run is linted afresh.
 """
 
@@ -37,6 +39,12 @@ A_FEW = 8
 
 def _too_many(count: int, total: int) -> bool:
     return count > max(A_FEW, AT_MOST * total)
+
+
+def few_enough(added: int, removed: int, total: int) -> bool:
+    """Few enough files added to a run or removed from it (``total`` now) to start from its state: most of the
+    files it checks must be those of that run (another handful of staged files, say, is as fast afresh)."""
+    return not _too_many(added + removed, total) and added <= total // 2
 
 
 # -- modules and what they import ----------------------------------------------------------------------------
@@ -239,6 +247,8 @@ class Known:
     digests: dict
     rechecked: list  # the modules checked again (as shown)
     changed: int = 0  # files of the run whose text changed
+    added: int = 0  # files not in the last run
+    removed: int = 0  # files of the last run not in this one
     units: int = 0  # modules checked, again or before
     plain_facts: dict | None = None  # kind -> path -> the facts of the modules not summarised again, as stored
 
@@ -268,7 +278,9 @@ def record(session, result, hashes: dict, stored: dict | None = None, known: Kno
         interface, graph = interfaces.get(path) or ("text:", [])
         if interface.startswith("text:"):  # (a module not checked: its whole text counts)
             interface = "text:" + digest
-        modules[path] = {"hash": digest, "imports": edges[path], "interface": interface, "graph": list(graph)}
+        # (a module it imported may be gone: a file removed from the run that was not read again)
+        modules[path] = {"hash": digest, "imports": [target for target in edges[path] if target in hashes],
+                         "interface": interface, "graph": list(graph)}
     dependencies = Dependencies(analysis, lambda path: modules[path]["hash"] if path in modules else "?")
     by_path: dict[str, list] = {}
     from graphlint.results import finding_to_record
@@ -329,7 +341,11 @@ class _Rerun:
 
         self.entry, self.modules, self.files, self.hashes = entry, modules, files, hashes
         self.absolute = {shown: os.path.abspath(shown) for shown in files}
+        # (an added file is a changed one too)
         self.changed = {self.absolute[shown] for shown in files if entry["run"].get(shown) != hashes.get(shown)}
+        self.added = {self.absolute[shown] for shown in files if shown not in entry["run"]}
+        self.removed_shown = set(entry["run"]) - set(files)
+        self.removed = {os.path.abspath(shown) for shown in self.removed_shown}
         read_now = {path: file_hash(path) for path in entry["read"]}
         self.changed_elsewhere = {path for path, digest in read_now.items() if digest != entry["read"][path]}
         self.hashes_now = dict(read_now)  # absolute path -> digest, of every module read
@@ -348,6 +364,8 @@ class _Rerun:
         session, changed = self.session, self.changed
         if any(self.absolute[shown] in changed for shown in self.failed_before if shown in self.absolute):
             return "a file that could not be checked changed"
+        if any(os.path.basename(path) == "__init__.py" for path in self.added | self.removed):
+            return "a package's __init__.py was added or removed"  # (the names of the modules below it change)
         unchecked: list = []
         to_parse = session.read_files(self.files, problems, unchecked)
         stored_problems = {tuple(problem) for problem in self.entry["problems"]}
@@ -356,7 +374,9 @@ class _Rerun:
         read_problems = len(session.problems)
         self.summary, self.reached = summary_from_plain(self.entry["summary"])
         to_parse = [(path, source) for path, source in to_parse if path not in self.failed_before]  # (still failing)
-        if [self.absolute[path] for path, _source in to_parse] != self.summary.order:
+        self.order = [self.absolute[path] for path, _source in to_parse]
+        if ([path for path in self.order if path not in self.added] !=
+                [path for path in self.summary.order if path not in self.removed]):
             return "a file started or stopped mentioning MindSpore"
         for path, text in unchecked:
             if self.absolute[path] in changed:
@@ -370,13 +390,16 @@ class _Rerun:
         if len(session.problems) != read_problems:
             return "a changed file cannot be checked"
         for path, info in self.infos.items():  # (under the names of its graph functions in the last run)
-            self.interface_now[path] = session.analysis.interface_digest(info, self.modules[path]["graph"])
-        self.interface_changed = self.changed_elsewhere | {path for path in changed if path not in self.infos}
+            if path in self.modules:
+                self.interface_now[path] = session.analysis.interface_digest(info, self.modules[path]["graph"])
+        self.interface_changed = self.changed_elsewhere | self.removed | {path for path in changed
+                                                                           if path not in self.interface_now}
         self.interface_changed |= {path for path, digest in self.interface_now.items()
                                    if digest != self.modules[path]["interface"]}
         resolver = ModuleResolver(self.hashes_now)
+        # An added file may be what an import that found nothing before finds now: every module's imports again.
         self.edges = {path: module["imports"] for path, module in self.modules.items()
-                      if path not in changed | self.changed_elsewhere}
+                      if path not in changed | self.changed_elsewhere} if not self.added else {}
         for path in self.hashes_now:
             if path not in self.edges:
                 self.edges[path] = resolver.imports_of(path, _text(path))
@@ -398,18 +421,19 @@ class _Rerun:
             [self.sources[path] for path in sorted(again - set(self.infos))])})
         if not again <= set(self.infos):
             return "a module cannot be parsed"
-        fresh = session.analysis.summarise([self.infos[path] for path in summary.order if path in again])
-        for path in again:
+        fresh = session.analysis.summarise([self.infos[path] for path in self.order if path in again])
+        gone = again | self.removed
+        for path in gone:
             summary.scopes.pop(path, None)
             for values in summary.facts.values():
                 values.pop(path, None)
-        summary.functions = {key: found for key, found in summary.functions.items() if key[0] not in again}
-        summary = self.summary = RunSummary.gather([summary, fresh], summary.order)
+        summary.functions = {key: found for key, found in summary.functions.items() if key[0] not in gone}
+        summary = self.summary = RunSummary.gather([summary, fresh], self.order)
         for key, found in self.reached.items():
-            if key[0] not in again and key[0] not in self.changed_elsewhere and not self.reaches_changed(key[0]):
+            if key[0] not in gone and key[0] not in self.changed_elsewhere and not self.reaches_changed(key[0]):
                 summary.functions.setdefault(key, found)
         session.analysis.share(summary)
-        self.summarised_again = again
+        self.summarised_again = gone
         try:
             _ = session.analysis.scope
         except RecursionError:
@@ -439,7 +463,8 @@ class _Rerun:
         if _too_many(len(again), len(units)):
             return f"{len(again)} of {len(units)} modules to check again"
         result = session.new_result()
-        result.problems = [FileProblem(path, reason) for path, reason in self.entry["problems"] if path not in again]
+        result.problems = [FileProblem(path, reason) for path, reason in self.entry["problems"]
+                           if path not in again and path not in self.removed_shown]
         if progress is not None:
             progress.start("checking", len(again))
         with deep_recursion():
@@ -463,4 +488,6 @@ class _Rerun:
         session.read_elsewhere = set(self.entry["read"])
         plain_facts = {kind: {path: value for path, value in values.items() if path not in self.summarised_again}
                        for kind, values in self.entry["summary"]["facts"].items()}
-        return result, Known(self.hashes_now, self.edges, digests, again, len(self.changed), len(units), plain_facts)
+        return result, Known(self.hashes_now, self.edges, digests, again, changed=len(self.changed - self.added),
+                             added=len(self.added), removed=len(self.removed), units=len(units),
+                             plain_facts=plain_facts)

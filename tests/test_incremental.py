@@ -296,3 +296,84 @@ def test_a_file_that_cannot_be_read_and_did_not_change_keeps_its_problem(tmp_pat
     _fresh_cache, fresh = lint_with(tmp_path / "fresh", monkeypatch, tmp_path)
     assert findings(after) == findings(fresh)
     assert [(p.path, p.reason) for p in after.problems] == [(p.path, p.reason) for p in fresh.problems]
+
+
+# Files added to the run and removed from it, one step after the other from the project above: (what is done,
+# the modules checked again, the verbose line's count of modules, the findings then). A file added or removed is a
+# changed module to the modules that import it, call into it, or read what it gives the run (the Cells it creates).
+ADD_AND_REMOVE = [
+    ("a file that creates Net with a large count", ("add", "proj/run2.py", "from proj.model import Net\n"
+                                                     "import mindspore\n\nnet2 = Net(n_steps=700)\n"),
+     {"proj/run2.py", "proj/model.py", "proj/helpers.py"}, "1 file added since the last run: checked 3 of 7",
+     [("proj/model.py", 13, "E5901")]),
+    ("the other file that creates Net", ("remove", "proj/train.py"),
+     {"proj/model.py", "proj/helpers.py"}, "1 file removed since the last run: checked 2 of 6",
+     [("proj/model.py", 13, "E5901")]),
+    ("a second caller of the helper", ("add", "proj/extra.py", "import mindspore.nn as nn\n"
+                                        "from proj.helpers import repeat\n\n\nclass Extra(nn.Cell):\n"
+                                        "    def construct(self, x):\n        return repeat(x, 900)\n"),
+     {"proj/extra.py", "proj/helpers.py", "proj/model.py"},  # (model: the callers of its helper changed)
+     "1 file added since the last run: checked 3 of 7",
+     [("proj/model.py", 13, "E5901")]),  # (10 from Net, 900 from Extra: no one count for the loop)
+    ("the helper's module", ("remove", "proj/helpers.py"),
+     {"proj/model.py", "proj/extra.py", "proj/run2.py"}, "1 file removed since the last run: checked 3 of 6",
+     [("proj/model.py", 13, "E5901")]),
+    ("the helper's module back: the files of an earlier run", ("add", "proj/helpers.py", PROJECT["proj/helpers.py"]),
+     set(), "no file changed since the last run: its findings",
+     [("proj/model.py", 13, "E5901")]),
+    ("the Cell with the large count", ("remove", "proj/model.py"),
+     {"proj/run2.py", "proj/helpers.py", "proj/extra.py"}, "1 file removed since the last run: checked 3 of 6",
+     [("proj/helpers.py", 5, "E5901")]),  # (Extra alone calls repeat now: 900)
+]
+
+
+def test_files_added_and_removed_recheck_what_they_reach(tmp_path, monkeypatch):
+    make_project(tmp_path)
+    cache_folder = tmp_path / "c"
+    lint_with(cache_folder, monkeypatch, tmp_path)
+    for name, step, rechecked, outcome, expected in ADD_AND_REMOVE:
+        if step[0] == "add":
+            write(tmp_path, step[1], step[2])
+        else:
+            os.unlink(tmp_path / step[1])
+        cache, after = lint_with(cache_folder, monkeypatch, tmp_path)
+        assert set(cache.rechecked) == rechecked and cache.outcome.startswith(outcome), name
+        _fresh_cache, fresh = lint_with(tmp_path / "fresh", monkeypatch, tmp_path)
+        assert findings(after) == findings(fresh), name
+        assert [(f[0], f[1], f[3]) for f in findings(after)] == expected, name
+
+
+def test_what_a_run_over_other_files_does_not_start_from(tmp_path, monkeypatch):
+    make_project(tmp_path)
+    cache_folder = tmp_path / "c"
+    lint_with(cache_folder, monkeypatch, tmp_path)
+    # A package's __init__.py added or removed renames the modules below it.
+    write(tmp_path, "proj/sub/__init__.py", "")
+    write(tmp_path, "proj/sub/net.py", "import mindspore\n")
+    cache, _result = lint_with(cache_folder, monkeypatch, tmp_path)
+    assert cache.outcome == "linted afresh (a package's __init__.py was added or removed)"
+    # Many files more or fewer: no entry to start from, and the verbose line says so.
+    for number in range(9):
+        write(tmp_path, f"proj/more{number}.py", "import mindspore\n")
+    cache, _result = lint_with(cache_folder, monkeypatch, tmp_path)
+    assert cache.partial_hits == 0
+    assert cache.outcome == ("no earlier run of these files with these options (9 added and 0 removed since the "
+                             "last run)")
+    # A run over other options is of another family.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "proj/one_more.py", "import mindspore\n")
+    other = ResultCache(str(cache_folder))
+    lint_paths(["proj"], Config(unroll_warn=20), cache=other)
+    assert other.outcome == "no earlier run of these files with these options"
+
+
+def test_the_command_line_with_a_file_added(tmp_path):
+    make_project(tmp_path)
+    assert run_graphlint("--output-format", "json", "proj", cwd=tmp_path).returncode == 0
+    write(tmp_path, "proj/run2.py", "from proj.model import Net\nimport mindspore\n\nnet2 = Net(n_steps=700)\n")
+    added = run_graphlint("-v", "--output-format", "json", "proj", cwd=tmp_path)
+    assert "result cache: 1 file added since the last run: checked 3 of 7 modules again" in added.stderr
+    assert added.stdout == run_graphlint("--no-cache", "--output-format", "json", "proj", cwd=tmp_path).stdout
+    assert [(f["path"], f["line"]) for f in json.loads(added.stdout)] == [("proj/model.py", 13)]
+    # The families' pointers to their newest run go with the runs pruned.
+    assert len(list((tmp_path / ".graphlint_cache").glob("last-*.json"))) == 1
