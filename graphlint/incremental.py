@@ -17,8 +17,8 @@ module's summary from the entry; discovers scope from the summaries, as ``--jobs
 whose digest changed or whose neighbourhood imports a module whose interface changed. Every other module keeps
 its findings. A file added to the run is a changed module whose interface changed (and every module's imports
 are read again: one may find it now); a file removed, a module whose interface changed that the run no longer
-summarises or checks. When an edit reaches too much of the run for that to pay (:data:`AT_MOST`), or touches a file that
-could not be checked, it says why and the run is linted afresh.
+summarises or checks. When an edit reaches too much of the run for that to pay (:data:`AT_MOST`), or touches a
+file that could not be checked, it says why and the run is linted afresh.
 """
 
 from __future__ import annotations
@@ -397,12 +397,15 @@ class _Rerun:
         self.interface_changed |= {path for path, digest in self.interface_now.items()
                                    if digest != self.modules[path]["interface"]}
         resolver = ModuleResolver(self.hashes_now)
-        # An added file may be what an import that found nothing before finds now: every module's imports again.
         self.edges = {path: module["imports"] for path, module in self.modules.items()
-                      if path not in changed | self.changed_elsewhere} if not self.added else {}
+                      if path not in changed | self.changed_elsewhere}
+        # An added file may be what an import that found nothing before finds now: the imports again of every
+        # module whose text names it.
+        stems = {os.path.splitext(os.path.basename(path))[0] for path in self.added}
         for path in self.hashes_now:
-            if path not in self.edges:
-                self.edges[path] = resolver.imports_of(path, _text(path))
+            text = _text(path) if path not in self.edges or stems else ""
+            if path not in self.edges or any(stem in text for stem in stems):
+                self.edges[path] = resolver.imports_of(path, text)
         return None
 
     def reaches_changed(self, path: str) -> bool:
