@@ -25,7 +25,7 @@ mindone).
 
 Measured 2026-12-01 on a shared 2-core machine, 3 rounds: astroid parse process 5.5 s (its loop alone 4.8 s);
 default --jobs 7.3 s = 1.32x the parse process (1.52x its loop alone); --jobs 1 8.7 s = 1.41x; --jobs 2 1.11x
-faster than --jobs 1 (farm-bench, median of 5: 1.24x); warm 0.20 s = 2.4 % of cold. The same morning, before the
+faster than --jobs 1 (whole-process timing of paired runs, median of 5: 1.24x); warm 0.20 s = 2.4 % of cold. The same morning, before the
 collector settings, the lazily built index and the cached release lookup: 10.4 s = 2.07x and 12.3 s = 2.45x
 (measured then against the loop alone). mindone --jobs 1 115 s, peak RSS 1493 MB, of which the astroid trees
 alone take 757 MB; default --jobs 79 s, summed PSS 2056 MB (forked processes copy the pages whose reference
@@ -43,10 +43,10 @@ the processes exchange module summaries instead of trees): parse process 1.8 s (
 process parses again about 40 modules of the other's share that its own need); warm 0.10 s = 4.7 % of cold;
 after a one-file edit 101 %. mindone: --jobs 1 36 s, peak RSS 1509 MB (the trees alone 824 MB); default --jobs
 26 s, summed PSS 2072 MB (each process about 1.1 GB: its share's trees, some 300 modules of the other share, and
-the facts of the analysis). farm-bench, 8 pairs: --jobs 2 median 1.73x faster than --jobs 1 (1.57x to 1.78x).
+the facts of the analysis). Paired whole-process timing, 8 pairs: --jobs 2 median 1.73x faster than --jobs 1 (1.57x to 1.78x).
 2026-12-02, a third machine of the same kind (slower: the parse process 6.1 s), 3 rounds, with --max-memory:
 default --jobs 5.9 s = 1.09x the parse process; --jobs 1 10.5 s; --jobs 2 1.57x faster than --jobs 1 (NOT MET
-on this run; farm-bench, 6 pairs, in the same hour: median 1.73x, 1.58x to 1.76x); warm 0.31 s = 5.2 %; after a
+on this run; paired whole-process timing, 6 pairs, in the same hour: median 1.73x, 1.58x to 1.76x); warm 0.31 s = 5.2 %; after a
 one-file edit 120 %. mindone: default --jobs 83 s, summed PSS 2092 MB; --max-memory 700 230 s (2.8x), summed
 PSS 637 MB (holds). With a tenth of the budget kept back instead of a fifth the bounded run peaked at 746 MB:
 checking one file can read 200 modules the process had not read.
