@@ -131,7 +131,8 @@ class ResultCache:
         self.previous = None
         entry = self._read(self._entry_path(key))
         if entry is None:
-            return self._load_family(files, problems, config, fix_markers)
+            self._load_family(files, problems, config, fix_markers)
+            return None
         try:
             if entry.get("format") != FORMAT or list(entry["run"]) != list(files):
                 return None
@@ -160,28 +161,32 @@ class ResultCache:
             return None
         return entry if isinstance(entry, dict) else None
 
+    def _pointed_key(self, path: str) -> str | None:
+        """The key a family's ``last-FAMILY.json`` names (None if it names none a file can be called by)."""
+        pointer = self._read(path)
+        key = pointer.get("key") if pointer is not None else None
+        return key if isinstance(key, str) and key.isalnum() else None
+
     def _load_family(self, files, problems, config, fix_markers: bool) -> None:
         """No run over these files: start from the newest run of the family when only a few files were added
         to it or removed (its entry becomes :attr:`previous`)."""
         from graphlint.incremental import few_enough
 
-        pointer = self._read(self._entry_path(self._family(problems, config, fix_markers), "last"))
-        key = pointer.get("key") if pointer is not None else None
-        entry = self._read(self._entry_path(key)) if isinstance(key, str) and key.isalnum() else None
+        key = self._pointed_key(self._entry_path(self._family(problems, config, fix_markers), "last"))
+        entry = self._read(self._entry_path(key)) if key is not None else None
         try:
             if entry is None or entry.get("format") != FORMAT:
-                return None
+                return
             before, now = set(entry["run"]), set(files)
             added, removed = len(now - before), len(before - now)
         except (AttributeError, KeyError, TypeError):
-            return None
+            return
         if not few_enough(added, removed, len(now)):
             if added + removed:
                 self.outcome = (f"no earlier run of these files with these options ({added} added and {removed} "
                                 f"removed since the last run)")
-            return None
+            return
         self.previous, self._previous_key = entry, key
-        return None
 
     @staticmethod
     def _result(entry):
@@ -206,8 +211,9 @@ class ResultCache:
         if self.previous is None:
             return None
         try:
-            with open(self._entry_path(self._previous_key, "state"), encoding="utf-8") as handle:
-                state = json.load(handle)
+            state = self._read(self._entry_path(self._previous_key, "state"))
+            if state is None:
+                raise ValueError("no state")
             if state.get("stamp") != self.previous.get("stamp"):
                 return None  # (written by another run than the entry: two runs at once)
             state.update(self.previous)
@@ -324,9 +330,8 @@ class ResultCache:
                     pass
         for name in os.listdir(self.folder):  # families whose newest run is gone (graphlint's own edits make new ones)
             if name.startswith("last-") and name.endswith(".json"):
-                pointer = self._read(os.path.join(self.folder, name))
-                key = pointer.get("key") if pointer is not None else None
-                if not (isinstance(key, str) and key.isalnum() and os.path.exists(self._entry_path(key))):
+                key = self._pointed_key(os.path.join(self.folder, name))
+                if key is None or not os.path.exists(self._entry_path(key)):
                     try:
                         os.unlink(os.path.join(self.folder, name))
                     except OSError:

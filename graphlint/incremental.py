@@ -403,7 +403,9 @@ class _Rerun:
         # module whose text names it.
         stems = {os.path.splitext(os.path.basename(path))[0] for path in self.added}
         for path in self.hashes_now:
-            text = _text(path) if path not in self.edges or stems else ""
+            if path in self.edges and not stems:
+                continue
+            text = _text(path)
             if path not in self.edges or any(stem in text for stem in stems):
                 self.edges[path] = resolver.imports_of(path, text)
         return None
