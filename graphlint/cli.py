@@ -121,9 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "fixes in N processes too (default and 0: one per core)")
     speed.add_argument("--max-memory", type=_megabytes, default=None, metavar="MB",
                        help="keep lint's processes within about MB megabytes together (default: max-memory in "
-                            "[tool.graphlint], else three quarters of the memory available); a project too large "
-                            "for it is parsed twice, in processes that stop before they outgrow their share, "
-                            "which is slower")
+                            "[tool.graphlint], else 350 per process of --jobs, at most three quarters of the memory "
+                            "available); a project too large for it is parsed twice, in processes that stop before "
+                            "they outgrow their share, which is slower")
     speed.add_argument("--no-cache", action="store_true",
                        help="do not read or write the result cache (.graphlint_cache; GRAPHLINT_NO_CACHE=1 too)")
     speed.add_argument("--cache-dir", metavar="DIR",
@@ -415,9 +415,12 @@ def _lint(args, config, paths, progress, want_fixes):
             return cached
     from graphlint.lint import lint_discovered
 
-    result = lint_discovered(files, problems, config, jobs=args.jobs or default_jobs(), progress=progress,
-                             fix_markers=want_fixes, cache=cache, memory=memory_budget(config.max_memory))
+    jobs = args.jobs or default_jobs()
+    result = lint_discovered(files, problems, config, jobs=jobs, progress=progress,
+                             fix_markers=want_fixes, cache=cache, memory=memory_budget(config.max_memory, jobs))
     _verbose(args, f"result cache: {cache.outcome}" if cache is not None else "result cache: not used")
+    if result.session is not None and result.session.bounded_because:
+        _verbose(args, f"memory: {result.session.bounded_because}")
     return result
 
 

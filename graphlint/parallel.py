@@ -191,6 +191,12 @@ MEMORY_PER_EXTRA_PROCESS = 0.4  # (of a single process's)
 # what a bounded process needs to do more than re-read what its files reach: checking one file of mindone 0.5.0
 # reads up to 220 other modules (340 MB)
 PROCESS_MEMORY = 384 * 2**20
+# what a bounded process of the first pass needs: parsing and summarising a task reads the modules its Cells'
+# classes and bases come from (on mindone 0.5.0 each such process held 205-230 MB when it stopped)
+SUMMARY_PROCESS_MEMORY = 224 * 2**20
+# the default budget, per process of the run (--jobs): enough to keep every tree of projects of mindnlp's size
+# (0.3.1: 665 MB in two processes); larger ones are linted by bounded processes
+DEFAULT_MEMORY_PER_JOB = 350 * 2**20
 # kept back from the budget: a process cannot tell what its next task will read, and checking one file can read
 # 200 modules it had not (190 MB on mindone, where 0.1 let a run peak 7 % over the budget); this process also
 # grows with the summaries it is sent
@@ -199,25 +205,32 @@ MEMORY_MARGIN = 0.2
 STREAM_TASK_BYTES = 256 * 1024
 
 
-def memory_budget(megabytes: int | None) -> int | None:
-    """The bytes a run's processes may hold together: ``megabytes``, or by default three quarters of the
-    memory available as the run starts (None where the system does not say)."""
+def memory_budget(megabytes: int | None, jobs: int = 1) -> int:
+    """The bytes a run's processes may hold together: ``megabytes``, or by default :data:`DEFAULT_MEMORY_PER_JOB`
+    for each of its ``jobs`` processes, and no more than three quarters of the memory available as the run
+    starts (where the system says)."""
     if megabytes:
         return megabytes * 2**20
+    budget = DEFAULT_MEMORY_PER_JOB * max(1, jobs)
     try:
         with open("/proc/meminfo", encoding="ascii") as handle:
             for line in handle:
                 if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024 * 3 // 4
+                    return min(budget, int(line.split()[1]) * 1024 * 3 // 4)
     except (OSError, ValueError, IndexError):
         pass
-    return None
+    return budget
+
+
+def tree_memory(to_parse, jobs: int) -> int:
+    """The bytes that keeping the run's trees alive would take, in ``jobs`` processes (an estimate)."""
+    source = sum(len(source.text) for _path, source in to_parse)
+    return int(source * MEMORY_PER_SOURCE_BYTE * (1 + MEMORY_PER_EXTRA_PROCESS * (jobs - 1)))
 
 
 def needs_streaming(to_parse, jobs: int, budget: int) -> bool:
     """Would keeping the run's trees alive (with ``jobs`` processes) exceed ``budget`` bytes?"""
-    source = sum(len(source.text) for _path, source in to_parse)
-    return source * MEMORY_PER_SOURCE_BYTE * (1 + MEMORY_PER_EXTRA_PROCESS * (jobs - 1)) > budget
+    return tree_memory(to_parse, jobs) > budget
 
 
 def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: int, progress=None,
@@ -254,7 +267,8 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     tasks = neighbour_chunks(paths, sizes, STREAM_TASK_BYTES)
     if progress is not None:
         progress.start("reading", len(paths))
-    done = _run_bounded(context, jobs, tasks, summarise, budget, progress, session.module_paths)
+    done = _run_bounded(context, jobs, tasks, summarise, budget, progress, session.module_paths,
+                        SUMMARY_PROCESS_MEMORY)
     if done is None:
         return None
     outcomes, read = done
@@ -331,10 +345,11 @@ def _private() -> int:
         return _resident()
 
 
-def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, progress, farewell):
+def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, progress, farewell,
+                 per_process: int | None = None):
     """``({task: run(tasks[task])}, union of farewell())`` over every task, in forked processes that share
-    ``memory`` bytes with this one: up to ``jobs`` at a time, as many as the budget leaves
-    :data:`PROCESS_MEMORY` each. A process ends before the task that could take it past its share (a fresh
+    ``memory`` bytes with this one: up to ``jobs`` at a time, as many as the budget leaves ``per_process`` bytes
+    each (default :data:`PROCESS_MEMORY`). A process ends before the task that could take it past its share (a fresh
     one takes over), sending ``farewell()`` (a set of paths). A task whose process died is given again once;
     None if it fails again."""
     from collections import deque
@@ -346,8 +361,9 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
     farewells: set = set()
     running: dict = {}  # connection -> [pid, task it holds or None]
     room = int(memory * (1 - MEMORY_MARGIN)) - _resident()
-    jobs = max(1, min(jobs, room // PROCESS_MEMORY))
-    budget = max(PROCESS_MEMORY, room // jobs)
+    per_process = PROCESS_MEMORY if per_process is None else per_process
+    jobs = max(1, min(jobs, room // per_process))
+    budget = max(per_process, room // jobs)
 
     def spawn():
         parent_end, child_end = context.Pipe()

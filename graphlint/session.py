@@ -48,6 +48,8 @@ class LintSession:
         # absolute path -> (interface digest, graph function names) of each module checked, when the result cache
         # asks for them (None: not recorded): what a later run compares to tell what an edit affects
         self.interfaces: dict[str, tuple[str, list]] | None = None
+        # why the last lint_files ran in bounded processes (what -v says), or None
+        self.bounded_because: str | None = None
 
     def config_of(self, path: str) -> Config:
         return self._config_for(path) if self._config_for is not None else self.config
@@ -248,6 +250,10 @@ class LintSession:
         unchecked: list | None = [] if forking else None  # with other processes, they check the syntax
         to_parse = self.read_files(files, problems, unchecked)
         streamed = forking and memory is not None and parallel.needs_streaming(to_parse, jobs, memory)
+        if streamed:
+            self.bounded_because = (f"the run's trees would take about {parallel.tree_memory(to_parse, jobs) >> 20} "
+                                    f"MB, more than the memory budget of {memory >> 20} MB (--max-memory): "
+                                    f"parsed twice, by processes that stop before they outgrow it")
         if not streamed and (not forking or jobs < 2 or len(to_parse) < 2 * jobs):
             for path, text in unchecked or ():
                 self.check_syntax(path, text)

@@ -5,6 +5,7 @@ terminal behaviour (full format, colours, progress bar) is in tests/test_cli_ter
 """
 
 import json
+import re
 import shutil
 import os
 import textwrap
@@ -729,6 +730,11 @@ def test_max_memory_lints_a_project_too_large_for_it_in_bounded_processes(tmp_pa
         ("zoo/c_flag.py", 8, "W5204"), ("zoo/d_loop.py", 10, "E5901"), ("zoo/y_net.py", 12, "W5507"),
         ("zoo/z_helpers.py", 2, "E5101")]
     assert [line.split(":")[0] for line in stderr.splitlines()] == ["zoo/f_plain.py", "zoo/e_broken.py"]
+    # -v says why the run was bounded; a budget the trees fit in says nothing of memory
+    said = run_graphlint("--max-memory", "1", "--no-cache", "-v", "zoo", cwd=tmp_path).stderr
+    assert re.search(r"^graphlint: memory: the run's trees would take about 1[0-9] MB, more than the memory budget "
+                     r"of 1 MB \(--max-memory\): parsed twice", said, re.M), said
+    assert "memory:" not in run_graphlint("--max-memory", "100", "--no-cache", "-v", "zoo", cwd=tmp_path).stderr
     for bad in ("0", "lots"):
         result = run_graphlint("--max-memory", bad, "zoo", cwd=tmp_path)
         assert result.returncode == 2 and result.stderr.count("\n") == 1 and "--max-memory" in result.stderr
@@ -737,6 +743,24 @@ def test_max_memory_lints_a_project_too_large_for_it_in_bounded_processes(tmp_pa
         result = run_graphlint("zoo", cwd=tmp_path)
         assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
         assert "pyproject.toml: max-memory must be" in result.stderr
+
+
+def test_default_memory_budget_is_350_mb_per_process_within_what_is_available():
+    """Without --max-memory the run's processes share 350 MB each (700 MB with --jobs 2: mindone 0.5.0 is then
+    linted by bounded processes), but never more than three quarters of the memory available."""
+    from graphlint import parallel
+
+    def three_quarters_available():
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            return next(int(line.split()[1]) * 1024 * 3 // 4 for line in handle if line.startswith("MemAvailable:"))
+
+    for jobs in (1, 2, 8, 10**4):
+        budget = parallel.memory_budget(None, jobs)
+        # (what is available moves a little between two readings)
+        assert abs(budget - min(jobs * 350 * 2**20, three_quarters_available())) < 64 * 2**20, (jobs, budget)
+    assert parallel.memory_budget(None, 1) == 350 * 2**20 < three_quarters_available()
+    assert parallel.memory_budget(None, 10**4) < 10**4 * 350 * 2**20
+    assert parallel.memory_budget(500, 10**4) == 500 * 2**20
 
 
 def test_bounded_processes_hand_over_and_give_a_lost_task_again(tmp_path, monkeypatch):
@@ -753,6 +777,7 @@ def test_bounded_processes_hand_over_and_give_a_lost_task_again(tmp_path, monkey
     files, _problems = discover_files([str(tmp_path / "zoo")], Config())
     expected = [(f.path, f.line, f.rule.id) for f in lint_files(files, Config(), jobs=1).findings]
     monkeypatch.setattr(parallel, "PROCESS_MEMORY", 1)
+    monkeypatch.setattr(parallel, "SUMMARY_PROCESS_MEMORY", 1)
     monkeypatch.setattr(parallel, "STREAM_TASK_BYTES", 1)  # a task per file
     result = lint_files(files, Config(), jobs=2, memory=2**20)
     assert [(f.path, f.line, f.rule.id) for f in result.findings] == expected and len(expected) == 4
