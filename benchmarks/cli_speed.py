@@ -66,7 +66,9 @@ same findings as a fresh run. mindone: default --jobs 79 s, summed PSS 2093 MB; 
 1.46x faster than --jobs 1 (NOT MET on this run; paired whole-process timings half an hour later, 3 pairs: 1.81x,
 1.68x, 1.85x, CPU 10.2 s in all either way); warm 4.7 %; after the three edits 18-20 %, after a new file 20 %.
 mindone, once the default budget became 350 MB per process (700 MB with --jobs 2): default 171 s, summed PSS 658 MB
-(holds); --max-memory 4000 69 s, 2084 MB.
+(holds); --max-memory 4000 69 s, 2084 MB. Then, with helpers bound from what their checked callers passed (callers
+first) and second-pass processes sized at 192 MB (so two check at once): default 104 s, 569 MB (holds);
+--max-memory 4000 71 s, 2072 MB.
 """
 
 from __future__ import annotations

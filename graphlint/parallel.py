@@ -47,14 +47,15 @@ def cost(session, info) -> int:
     return total
 
 
-def neighbour_chunks(paths: list[str], costs: list[int], budget: int) -> list[list[int]]:
-    """Indexes of ``paths`` cut into runs of neighbours (in path order) that cost about ``budget`` each.
+def neighbour_chunks(paths: list[str], costs: list[int], budget: int, rank=None) -> list[list[int]]:
+    """Indexes of ``paths`` cut into runs of neighbours (in path order, within each ``rank[path]`` when given)
+    that cost about ``budget`` each.
 
     Modules next to each other mostly import the same helpers and bases, whose facts the analysis computes
     lazily: a process that checks a run of neighbours computes them once."""
     chunks: list[list[int]] = [[]]
     spent = 0
-    for index in sorted(range(len(paths)), key=lambda i: paths[i]):
+    for index in sorted(range(len(paths)), key=lambda i: (rank.get(paths[i], 0) if rank else 0, paths[i])):
         if spent >= budget and chunks[-1]:
             chunks.append([])
             spent = 0
@@ -188,9 +189,10 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
 # modules of the other's share that its own reach)
 MEMORY_PER_SOURCE_BYTE = 36
 MEMORY_PER_EXTRA_PROCESS = 0.4  # (of a single process's)
-# what a bounded process needs to do more than re-read what its files reach: checking one file of mindone 0.5.0
-# reads up to 220 other modules (340 MB)
-PROCESS_MEMORY = 384 * 2**20
+# what a bounded process of the second pass needs: the modules its files call into and their bases (a helper's
+# callers are read only where they were not checked before it: with them, checking one file of mindone 0.5.0 read
+# up to 220 other modules, 340 MB)
+PROCESS_MEMORY = 192 * 2**20
 # what a bounded process of the first pass needs: parsing and summarising a task reads the modules its Cells'
 # classes and bases come from (on mindone 0.5.0 each such process held 205-230 MB when it stopped)
 SUMMARY_PROCESS_MEMORY = 224 * 2**20
@@ -241,7 +243,10 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     Two passes, each by short-lived processes that this one forks and feeds with tasks (runs of neighbouring
     files): the first parses and summarises its files and drops the trees (its process ends); this process
     gathers the summaries and discovers scope from them; the second parses each file again and checks it with
-    the run's scope, which its processes inherit. A process that has outgrown its budget ends after its task
+    the run's scope, which its processes inherit, callers' modules before their helpers' (:func:`callers_first`):
+    what a checked module passes to the helpers it calls comes back here and goes to the processes forked later
+    (:meth:`Analysis.arguments_passed_in`), which bind a helper's parameters from it instead of reading its
+    callers again. A process that has outgrown its budget ends after its task
     and a fresh one takes over, so memory stays bounded whatever the size of the run, at the cost of parsing
     every file twice and the modules each process needs from elsewhere once per process. Same answer as
     :func:`lint_partitioned`, or None when a task failed twice (the caller then lints in one process)."""
@@ -299,27 +304,38 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     units += [(session.run_paths[path], None) for path in sorted(session.project.unparsed)
               if path in scope.by_path and session.run_paths[path] not in failed]
 
+    # A checked module hands on what its graph code passes to the helpers it calls; a helper whose callers were all
+    # checked before it is bound from that instead of reading them again: callers first.
+    analysis = session.analysis
+    analysis.passed_arguments = {}
+
     def check(chunk):
-        records = {}
+        records, passed = {}, {}
         for index in chunk:
-            record = _check_unit(session, *units[index], fix_markers)
+            shown = units[index][0]
+            record = _check_unit(session, shown, units[index][1], fix_markers)
             if record is not None:
-                records[units[index][0]] = record
-        return records
+                records[shown] = record
+                found = analysis.arguments_passed_in(session.project.by_path[os.path.abspath(shown)])
+                analysis.passed_arguments.update(found)
+                passed.update(found)
+        return records, passed
 
     if fix_markers:
         _import_fixers()
     if progress is not None:
         progress.start("checking", len(units))
     sizes = [len(source.text) if source is not None else len(texts.get(shown, "")) for shown, source in units]
-    tasks = neighbour_chunks([shown for shown, _source in units], sizes, STREAM_TASK_BYTES)
-    done = _run_bounded(context, jobs, tasks, check, budget, progress, session.module_paths)
+    shown_paths = [shown for shown, _source in units]
+    tasks = neighbour_chunks(shown_paths, sizes, STREAM_TASK_BYTES, callers_first(scope, shown_paths))
+    done = _run_bounded(context, jobs, tasks, check, budget, progress, session.module_paths,
+                        on_done=lambda outcome: analysis.passed_arguments.update(outcome[1]))
     if done is None:
         return None
     outcomes, read_checking = done
     records = {}
     for task in range(len(tasks)):
-        records.update(outcomes[task])
+        records.update(outcomes[task][0])
     return ({shown: _check_from_record(record) for shown, record in records.items()}, problems,
             read | read_checking, _interfaces(records))
 
@@ -345,11 +361,41 @@ def _private() -> int:
         return _resident()
 
 
+def callers_first(scope, shown_paths: list[str]) -> dict[str, int]:
+    """``{shown path: rank}``: the modules whose graph code calls into another's rank before it (in a cycle of
+    calls, the first in path order goes first)."""
+    shown_of = {os.path.abspath(shown): shown for shown in shown_paths}
+    callees: dict[str, set] = {path: set() for path in shown_of}
+    waiting = dict.fromkeys(shown_of, 0)  # callers not ranked yet
+    for key, references in scope.references.items():
+        for caller_key, _where in references:
+            caller, callee = caller_key[0], key[0]
+            if caller != callee and caller in callees and callee in waiting and callee not in callees[caller]:
+                callees[caller].add(callee)
+                waiting[callee] += 1
+    rank: dict[str, int] = {}
+    ready = sorted(path for path, count in waiting.items() if count == 0)
+    while len(rank) < len(shown_of):
+        if not ready:  # a cycle: break it
+            ready = [min(path for path in shown_of if path not in rank)]
+        level, ready = sorted(ready), []
+        for path in level:
+            if path in rank:
+                continue
+            rank[path] = len(rank)
+            for callee in sorted(callees[path]):
+                waiting[callee] -= 1
+                if waiting[callee] == 0 and callee not in rank:
+                    ready.append(callee)
+    return {shown_of[path]: order for path, order in rank.items()}
+
+
 def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, progress, farewell,
-                 per_process: int | None = None):
+                 per_process: int | None = None, on_done=None):
     """``({task: run(tasks[task])}, union of farewell())`` over every task, in forked processes that share
     ``memory`` bytes with this one: up to ``jobs`` at a time, as many as the budget leaves ``per_process`` bytes
-    each (default :data:`PROCESS_MEMORY`). A process ends before the task that could take it past its share (a fresh
+    each (default :data:`PROCESS_MEMORY`). ``on_done(outcome)`` is called here as each task's outcome arrives (processes
+    forked later inherit what it changes). A process ends before the task that could take it past its share (a fresh
     one takes over), sending ``farewell()`` (a set of paths). A task whose process died is given again once;
     None if it fails again."""
     from collections import deque
@@ -398,6 +444,8 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
                 if message[0] == "done":
                     _kind, task, outcome, retiring = message
                     outcomes[task] = outcome
+                    if on_done is not None:
+                        on_done(outcome)
                     state[1] = None
                     if progress is not None:
                         progress.advance(len(tasks[task]))

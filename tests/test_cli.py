@@ -472,6 +472,11 @@ PARTITIONED_ZOO = {
 }
 
 
+# Each file padded to 40 KB of comments: the zoo's trees would take about 15 MB, more than `--max-memory 1`.
+PADDING = ("#" + "x" * 79 + "\n") * 500
+PADDED_ZOO = {path: text + PADDING for path, text in PARTITIONED_ZOO.items()}
+
+
 def test_jobs_give_what_one_process_gives_when_findings_need_other_files(tmp_path):
     """With --jobs 2 each process parses a share of the files; what the findings need of the other files (which
     Cell creates which, which globals other code changes, what a Cell is created with, the recursion limit, the
@@ -513,7 +518,7 @@ def test_a_helper_is_checked_with_its_callers_arguments_whichever_file_comes_fir
             if mask.sum() > 0:
                 return ops.relu(x)
             return x
-        """)
+        """) + PADDING
     for caller_file, helper_file in (("a_net.py", "z_helpers.py"), ("z_net.py", "a_helpers.py")):
         folder = tmp_path / caller_file[:-3]
         write(folder, helper_file, helper)
@@ -529,12 +534,55 @@ def test_a_helper_is_checked_with_its_callers_arguments_whichever_file_comes_fir
                     if y.sum() > 0:
                         y = y * 2
                     return y
-            """))
-        for jobs in ("1", "2"):
-            result = run_graphlint("--jobs", jobs, "--no-cache", "--output-format", "json", ".", cwd=folder)
+            """) + PADDING)
+        # (--max-memory 1: the padded files' trees would not fit, so bounded processes check them)
+        for options in (["--jobs", "1"], ["--jobs", "2"], ["--max-memory", "1"]):
+            result = run_graphlint(*options, "--no-cache", "--output-format", "json", ".", cwd=folder)
             assert result.returncode == 1, result.stderr
             found = sorted((r["path"], r["line"], r["id"]) for r in json.loads(result.stdout))
-            assert found == sorted([(caller_file, 9, "I5806"), (helper_file, 5, "I5806")]), (caller_file, jobs)
+            assert found == sorted([(caller_file, 9, "I5806"), (helper_file, 5, "I5806")]), (caller_file, options)
+
+
+def test_bounded_processes_bind_a_helper_from_what_its_checked_callers_passed(tmp_path, monkeypatch):
+    """Bounded processes check callers' modules before their helpers' (``callers_first``, whatever the path
+    order) and each hands on what its graph code passes to the helpers it calls; the process that checks the
+    helper binds the helper's parameters from that (the mask is the caller's Tensor argument) instead of reading
+    the caller again, and reports the same finding."""
+    from graphlint import parallel
+    from graphlint.config import Config
+    from graphlint.lint import lint_files
+    from graphlint.results import discover_files
+
+    write(tmp_path, "a_helpers.py", "from mindspore import ops\n\n\ndef masked(x, mask):\n"
+                                    "    if mask.sum() > 0:\n        return ops.relu(x)\n    return x\n")
+    write(tmp_path, "z_net.py", "from mindspore import nn\n\nfrom a_helpers import masked\n\n\nclass Net(nn.Cell):\n"
+                                "    def construct(self, x, mask):\n        return masked(x, mask)\n")
+    files, _problems = discover_files([str(tmp_path)], Config())
+    monkeypatch.setattr(parallel, "PROCESS_MEMORY", 1)  # a fresh process for every task
+    monkeypatch.setattr(parallel, "SUMMARY_PROCESS_MEMORY", 1)
+    monkeypatch.setattr(parallel, "STREAM_TASK_BYTES", 1)  # a task per file
+    monkeypatch.chdir(tmp_path)
+    result = lint_files(files, Config(), jobs=2, memory=1)
+    assert result.session.bounded_because is not None
+    assert [(os.path.basename(f.path), f.line, f.rule.id) for f in result.findings] == [("a_helpers.py", 5, "I5806")]
+    analysis = result.session.analysis
+    rank = parallel.callers_first(analysis.scope, files)
+    assert sorted(rank, key=rank.get) == sorted(files, reverse=True)  # z_net.py first
+    ((key, caller_key, _where), passed), = analysis.passed_arguments.items()
+    assert key[0].endswith("a_helpers.py") and caller_key[0].endswith("z_net.py")
+    assert passed["mask"].is_tensor and passed["mask"].var and set(passed) == {"x", "mask"}
+
+
+def test_values_cross_processes_with_their_unknown_constant():
+    """A value whose Python value is unknown stays unknown once pickled (what bounded processes send)."""
+    import pickle
+
+    from graphlint.analysis.values import NOTHING, const, of_python, unknown
+
+    for value in (unknown(), const("int"), of_python(3), of_python((1, "a"))):
+        again = pickle.loads(pickle.dumps(value))
+        assert again == value and again.known == value.known
+    assert pickle.loads(pickle.dumps(NOTHING)) is NOTHING and not pickle.loads(pickle.dumps(unknown())).known
 
 
 def test_result_cache(tmp_path):
@@ -706,10 +754,6 @@ def test_jobs_report_unreadable_and_unparsable_files_as_one_process_does(tmp_pat
     assert [line.split(":")[0] for line in outputs["2"][1].splitlines()] == [
         "zoo/f_plain.py", "zoo/g_latin.py", "zoo/e_broken.py"]
     assert len(outputs["2"][0].splitlines()) == 4  # the other files' findings
-
-
-# Each file padded to 40 KB of comments: the zoo's trees would take about 15 MB, more than `--max-memory 1`.
-PADDED_ZOO = {path: text + ("#" + "x" * 79 + "\n") * 500 for path, text in PARTITIONED_ZOO.items()}
 
 
 def test_max_memory_lints_a_project_too_large_for_it_in_bounded_processes(tmp_path):

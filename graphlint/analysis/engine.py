@@ -43,6 +43,11 @@ class Analysis:
         self._keyed_nodes: dict[int, nodes.NodeNG] = {}
         self._class_facts: dict[tuple[str, int], tuple] = {}
         self._attribute_sources: dict[tuple[int, str], list] = {}
+        # What checked modules' graph code passes to the helpers it calls, ``{(helper key, caller key, where):
+        # {parameter: Value}, or None where the reference is no call}`` (see :meth:`arguments_passed_in`): when it
+        # covers every reference to a helper, its parameters are bound from it without reading its callers (a
+        # process of a bounded run inherits what those before it found). None: not kept.
+        self.passed_arguments: dict | None = None
         self.shared: RunSummary | None = None  # the run's summary, when other processes parsed some of it
         self.version = 0  # counts changes of the project: facts of the whole run are valid for one version
 
@@ -198,6 +203,8 @@ class Analysis:
         self._class_facts = {k: v for k, v in self._class_facts.items() if id(v[0].root()) not in affected}
         self._keyed_nodes = {k: n for k, n in self._keyed_nodes.items() if not stale(n)}
         self._attribute_sources = {k: v for k, v in self._attribute_sources.items() if k[0] in self._keyed_nodes}
+        if self.passed_arguments is not None:
+            self.passed_arguments = {}
 
     def _key(self, node) -> int:
         """``id(node)`` as a cache key; the node is kept so that its module can be told when it changes (and
@@ -283,26 +290,65 @@ class Analysis:
         return found
 
     def _bound_parameters(self, graph: GraphFunction) -> dict[str, Value] | None:
-        """A helper's parameters, joined over the graph code that calls it."""
-        calls = []
-        for caller, node in self.references(graph.node):
-            parent = node.parent
-            if isinstance(parent, nodes.Call) and parent.func is node:
-                calls.append((caller, parent))
-        if not calls:
+        """A helper's parameters, joined over the graph code that calls it: what each call passes, as a checked
+        module handed it on (:attr:`passed_arguments`), else read from the caller."""
+        if self.graph_of(graph.node) is None:
             return None
+        key = self.index.key(graph.node)
+        passed_in = self.passed_arguments if self.passed_arguments is not None else {}
+        called = False
         per_param: dict[str, list[Value]] = {}
-        for caller, call in calls:
-            caller_values = self.values(caller)
-            if caller_values is None:
+        for caller_key, where in self.scope.references.get(key, ()):
+            binding = passed_in.get((key, caller_key, where), False)
+            if binding is None:  # (no call)
                 continue
-            for name, value in self._call_binding(graph, call, caller_values).items():
+            if binding is not False:
+                called = True
+                caller = self._graphs.get(caller_key)
+                if caller is not None and id(caller.node) in self._in_progress:
+                    continue  # (being solved: as values() answers below)
+            else:
+                caller = self._graph(caller_key)
+                node = node_at(caller.node, where) if caller is not None else None
+                if node is None or not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+                    continue
+                called = True
+                caller_values = self.values(caller)
+                if caller_values is None:
+                    continue
+                binding = self._call_binding(graph, node.parent, caller_values)
+            for name, value in binding.items():
                 per_param.setdefault(name, []).append(value)
+        if not called:
+            return None
         bound = {name: join(*values) for name, values in per_param.items()}
         receiver = signatures.receiver_name(graph.node, graph.cls)
         if receiver is not None:
             bound[receiver] = const(OBJECT)
         return bound
+
+    def arguments_passed_in(self, info: ModuleInfo) -> dict:
+        """What the graph code of ``info`` passes to the graph functions it references (see
+        :attr:`passed_arguments`): for a process that checked ``info`` to hand to those that check the helpers."""
+        passed: dict = {}
+        for caller_key in self.scope.by_path.get(info.path, ()):
+            called = self._calls_of().get(caller_key)
+            caller = self._graph(caller_key) if called else None
+            if caller is None or caller.node.root() is not info.module:
+                continue
+            caller_values = self.values(caller)
+            for helper_key, where in called:
+                node = node_at(caller.node, where)
+                parent = node.parent if node is not None else None
+                helper = self._graph(helper_key) if isinstance(parent, nodes.Call) and parent.func is node else None
+                passed[(helper_key, caller_key, where)] = (
+                    self._call_binding(helper, parent, caller_values)
+                    if helper is not None and caller_values is not None else None)
+        return passed
+
+    def _calls_of(self) -> dict:
+        """``{caller key: [(referenced key, where)]}``: :attr:`KeyedScope.references` the other way round."""
+        return self.project_fact("references by caller", lambda: _references_by_caller(self.scope))
 
     def _call_binding(self, graph: GraphFunction, call: nodes.Call, caller_values: FunctionValues) -> dict[str, Value]:
         """The values one call passes to a helper's parameters (``self`` / ``cls`` excluded)."""
@@ -644,3 +690,11 @@ def _literal_value(expr) -> Value:
         items = tuple(_literal_value(e) for e in expr.elts)
         return Value(frozenset({"tuple" if isinstance(expr, nodes.Tuple) else "list"}), False, "", items)
     return unknown()
+
+
+def _references_by_caller(scope: KeyedScope) -> dict:
+    by_caller: dict = {}
+    for key, references in scope.references.items():
+        for caller_key, where in references:
+            by_caller.setdefault(caller_key, []).append((key, where))
+    return by_caller

@@ -45,7 +45,17 @@ from graphlint.analysis.kinds import (
     UNKNOWN,
 )
 
-NOTHING = object()
+class _Nothing:
+    """The type of :data:`NOTHING`: one object, also once pickled and loaded (values cross processes)."""
+
+    def __reduce__(self):
+        return "NOTHING"
+
+    def __repr__(self):
+        return "NOTHING"
+
+
+NOTHING = _Nothing()
 
 @dataclass(frozen=True)
 class Value:
