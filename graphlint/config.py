@@ -63,7 +63,8 @@ class Config:
     validate_timeout: float = 300.0
     validate_memory_mb: int = 16384
     cache_dir: str = ""  # "": .graphlint_cache next to the configuration file (or in the working folder)
-    max_memory: int = 0  # megabytes lint's processes may hold together (0: 350 per process, at most 3/4 of what is available)
+    # megabytes lint's processes may hold together (0: 350 per process, at most 3/4 of what is available)
+    max_memory: int = 0
     target_mindspore: str = ""  # "X.Y": the release graph code is written for ("": the installed one, else 2.10)
     config_file: str = ""
 

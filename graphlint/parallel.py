@@ -246,10 +246,10 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     the run's scope, which its processes inherit, callers' modules before their helpers' (:func:`callers_first`):
     what a checked module passes to the helpers it calls comes back here and goes to the processes forked later
     (:meth:`Analysis.arguments_passed_in`), which bind a helper's parameters from it instead of reading its
-    callers again. A process that has outgrown its budget ends after its task
-    and a fresh one takes over, so memory stays bounded whatever the size of the run, at the cost of parsing
-    every file twice and the modules each process needs from elsewhere once per process. Same answer as
-    :func:`lint_partitioned`, or None when a task failed twice (the caller then lints in one process)."""
+    callers again. A process that has outgrown its budget ends after its task and a fresh one takes over, so
+    memory stays bounded whatever the size of the run, at the cost of parsing every file twice and the modules
+    each process needs from elsewhere once per process. Same answer as :func:`lint_partitioned`, or None when a
+    task failed twice (the caller then lints in one process)."""
     import multiprocessing
 
     from graphlint.analysis.scope import RunSummary
@@ -394,10 +394,10 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
                  per_process: int | None = None, on_done=None):
     """``({task: run(tasks[task])}, union of farewell())`` over every task, in forked processes that share
     ``memory`` bytes with this one: up to ``jobs`` at a time, as many as the budget leaves ``per_process`` bytes
-    each (default :data:`PROCESS_MEMORY`). ``on_done(outcome)`` is called here as each task's outcome arrives (processes
-    forked later inherit what it changes). A process ends before the task that could take it past its share (a fresh
-    one takes over), sending ``farewell()`` (a set of paths). A task whose process died is given again once;
-    None if it fails again."""
+    each (default :data:`PROCESS_MEMORY`). ``on_done(outcome)`` is called here as each task's outcome arrives
+    (processes forked later inherit what it changes). A process ends before the task that could take it past its
+    share (a fresh one takes over), sending ``farewell()`` (a set of paths). A task whose process died is given
+    again once; None if it fails again."""
     from collections import deque
     from multiprocessing.connection import wait
 

@@ -573,6 +573,28 @@ def test_bounded_processes_bind_a_helper_from_what_its_checked_callers_passed(tm
     assert passed["mask"].is_tensor and passed["mask"].var and set(passed) == {"x", "mask"}
 
 
+def test_callers_first_ranks_callers_before_helpers_and_breaks_cycles_in_path_order():
+    """Ranks for the order bounded processes check modules in: a module before those its graph code calls (a chain
+    across three files, against path order), a cycle of calls broken at its first path, calls within a module and
+    modules outside the run ignored."""
+    from graphlint.analysis.scope import KeyedScope
+    from graphlint.parallel import callers_first
+
+    def key(name, function="f"):
+        return (os.path.abspath(name), function)
+
+    references = {
+        key("b_helpers.py"): [(key("c_net.py"), 1), (key("b_helpers.py", "g"), 2)],  # c -> b, and b -> b
+        key("a_ops.py"): [(key("b_helpers.py"), 3), (key("elsewhere.py"), 4)],  # b -> a
+        key("y_cycle.py"): [(key("z_cycle.py"), 5)],  # y <-> z
+        key("z_cycle.py"): [(key("y_cycle.py"), 6)],
+    }
+    shown = ["a_ops.py", "b_helpers.py", "c_net.py", "y_cycle.py", "z_cycle.py", "d_alone.py"]
+    rank = callers_first(KeyedScope({}, references, {}), shown)
+    assert sorted(rank, key=rank.get) == ["c_net.py", "d_alone.py", "b_helpers.py", "a_ops.py", "y_cycle.py",
+                                          "z_cycle.py"]
+
+
 def test_values_cross_processes_with_their_unknown_constant():
     """A value whose Python value is unknown stays unknown once pickled (what bounded processes send)."""
     import pickle

@@ -44,9 +44,9 @@ class Analysis:
         self._class_facts: dict[tuple[str, int], tuple] = {}
         self._attribute_sources: dict[tuple[int, str], list] = {}
         # What checked modules' graph code passes to the helpers it calls, ``{(helper key, caller key, where):
-        # {parameter: Value}, or None where the reference is no call}`` (see :meth:`arguments_passed_in`): when it
-        # covers every reference to a helper, its parameters are bound from it without reading its callers (a
-        # process of a bounded run inherits what those before it found). None: not kept.
+        # {parameter: Value}, or None where the reference is no call}`` (see :meth:`arguments_passed_in`): a call
+        # it holds binds the helper's parameters without reading the caller (a process of a bounded run inherits
+        # what those before it found). None: not kept.
         self.passed_arguments: dict | None = None
         self.shared: RunSummary | None = None  # the run's summary, when other processes parsed some of it
         self.version = 0  # counts changes of the project: facts of the whole run are valid for one version
@@ -306,7 +306,7 @@ class Analysis:
                 called = True
                 caller = self._graphs.get(caller_key)
                 if caller is not None and id(caller.node) in self._in_progress:
-                    continue  # (being solved: as values() answers below)
+                    continue  # (a caller being solved counts for nothing, as when it is read: values() is None)
             else:
                 caller = self._graph(caller_key)
                 node = node_at(caller.node, where) if caller is not None else None
