@@ -314,11 +314,17 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
         for index in chunk:
             shown = units[index][0]
             record = _check_unit(session, shown, units[index][1], fix_markers)
-            if record is not None:
-                records[shown] = record
+            if record is None:
+                continue
+            records[shown] = record
+            if record[0] != "ok":
+                continue  # (its helpers read it, and meet the same problem, as in one process)
+            try:
                 found = analysis.arguments_passed_in(session.project.by_path[os.path.abspath(shown)])
-                analysis.passed_arguments.update(found)
-                passed.update(found)
+            except RecursionError:
+                continue
+            analysis.passed_arguments.update(found)
+            passed.update(found)
         return records, passed
 
     if fix_markers:
@@ -367,10 +373,11 @@ def callers_first(scope, shown_paths: list[str]) -> dict[str, int]:
     shown_of = {os.path.abspath(shown): shown for shown in shown_paths}
     callees: dict[str, set] = {path: set() for path in shown_of}
     waiting = dict.fromkeys(shown_of, 0)  # callers not ranked yet
-    for key, references in scope.references.items():
-        for caller_key, _where in references:
-            caller, callee = caller_key[0], key[0]
-            if caller != callee and caller in callees and callee in waiting and callee not in callees[caller]:
+    for caller_key, referenced in scope.references_by_caller().items():
+        caller = caller_key[0]
+        for key, _where in referenced if caller in callees else ():
+            callee = key[0]
+            if callee != caller and callee in waiting and callee not in callees[caller]:
                 callees[caller].add(callee)
                 waiting[callee] += 1
     rank: dict[str, int] = {}

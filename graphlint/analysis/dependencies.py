@@ -33,10 +33,7 @@ class Dependencies:
         self.text_of = text_of
         scope = analysis.scope
         self._scope = scope
-        self._callees: dict = {}
-        for target, callers in scope.references.items():
-            for caller, _where in callers:
-                self._callees.setdefault(caller, set()).add(target)
+        self._callees = scope.references_by_caller()
         self._near: dict[str, frozenset] = {}
         self._parts: dict[str, str] = {}
 
@@ -57,7 +54,7 @@ class Dependencies:
                     pending.append(caller)
         pending = list(reached)
         while pending:  # callees, downwards
-            for target in self._callees.get(pending.pop(), ()):
+            for target, _where in self._callees.get(pending.pop(), ()):
                 if target not in reached:
                     reached.add(target)
                     pending.append(target)

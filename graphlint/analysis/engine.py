@@ -347,8 +347,8 @@ class Analysis:
         return passed
 
     def _calls_of(self) -> dict:
-        """``{caller key: [(referenced key, where)]}``: :attr:`KeyedScope.references` the other way round."""
-        return self.project_fact("references by caller", lambda: _references_by_caller(self.scope))
+        """:meth:`KeyedScope.references_by_caller`, once per scope."""
+        return self.project_fact("references by caller", self.scope.references_by_caller)
 
     def _call_binding(self, graph: GraphFunction, call: nodes.Call, caller_values: FunctionValues) -> dict[str, Value]:
         """The values one call passes to a helper's parameters (``self`` / ``cls`` excluded)."""
@@ -690,11 +690,3 @@ def _literal_value(expr) -> Value:
         items = tuple(_literal_value(e) for e in expr.elts)
         return Value(frozenset({"tuple" if isinstance(expr, nodes.Tuple) else "list"}), False, "", items)
     return unknown()
-
-
-def _references_by_caller(scope: KeyedScope) -> dict:
-    by_caller: dict = {}
-    for key, references in scope.references.items():
-        for caller_key, where in references:
-            by_caller.setdefault(caller_key, []).append((key, where))
-    return by_caller

@@ -284,6 +284,14 @@ class KeyedScope:
     by_path: dict
     summaries: dict = field(default_factory=dict)
 
+    def references_by_caller(self) -> dict:
+        """``{caller key: [(referenced key, where)]}``: :attr:`references` the other way round."""
+        by_caller: dict = {}
+        for key, references in self.references.items():
+            for caller_key, where in references:
+                by_caller.setdefault(caller_key, []).append((key, where))
+        return by_caller
+
 
 def discover_keyed(module_scopes, function_summary) -> KeyedScope:
     """Graph scope from plain data: ``module_scopes``, the :class:`ModuleScope` of every module whose entries
