@@ -408,6 +408,9 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
     from collections import deque
     from multiprocessing.connection import wait
 
+    from graphlint.analysis.source import builder
+
+    builder()  # (inherited by every process forked here, rather than made again by each)
     queue = deque(range(len(tasks)))
     attempts = [0] * len(tasks)
     outcomes: dict[int, object] = {}

@@ -129,9 +129,10 @@ def read_source(path: str) -> SourceFile:
 _BUILDER: AstroidBuilder | None = None
 
 
-def _builder() -> AstroidBuilder:
+def builder() -> AstroidBuilder:
     """The builder, made on first use: making it builds astroid's model of the builtins (0.15-0.2 s), which
-    ``--jobs`` processes then do side by side, after the fork, rather than one after the other before it."""
+    ``--jobs`` processes then do side by side, after the fork, rather than one after the other before it. (A
+    process that forks many short-lived ones makes it first, so that they inherit it.)"""
     global _BUILDER
     if _BUILDER is None:
         _BUILDER = AstroidBuilder(astroid.MANAGER, apply_transforms=False)
@@ -152,7 +153,7 @@ def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Mo
         with warnings.catch_warnings():  # the user's invalid escapes are not graphlint's business
             warnings.simplefilter("ignore")
             with deep_recursion(10000):
-                module, _ = _builder()._data_build(text, module_name, path)
+                module, _ = builder()._data_build(text, module_name, path)
         module.file_encoding = "utf-8"
         module.graphlint_text = text  # (the caller's string, not a copy) for Analysis' module interfaces
     except AstroidSyntaxError as exc:
