@@ -87,7 +87,9 @@ built on first parse, after the fork, in both processes at once. Before both (3 
 1.72, 1.80, 1.48, 1.88 (median 1.76); the same command run twice at once takes about a tenth longer than alone,
 and one run alone varies by a fifth within minutes. The whole benchmark, 5 rounds, nice 0: parse process 4.6 s;
 default --jobs 1.12x (holds); --jobs 2 1.71x (holds); warm 3.3 %; edits 16-18 %, a new file 15 %; mindone
-default 97 s, 558 MB (holds), --max-memory 4000 85 s, 2110 MB.
+default 97 s, 558 MB (holds), --max-memory 4000 85 s, 2110 MB. Then twice without mindone (5 rounds, nice 0):
+--jobs 2 1.57x and 1.55x (NOT MET); default --jobs 1.19x and 1.16x, warm 3.1 % and 2.9 %, edits and a new file
+13-17 % (hold). In four rounds of this benchmark's sequence run by hand, the parse process alone took 3.3 to 5.9 s.
 """
 
 from __future__ import annotations
