@@ -309,14 +309,14 @@ class Analysis:
                     continue  # (a caller being solved counts for nothing, as when it is read: values() is None)
             else:
                 caller = self._graph(caller_key)
-                node = node_at(caller.node, where) if caller is not None else None
-                if node is None or not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+                call = self._call_at(caller, where)
+                if call is None:
                     continue
                 called = True
                 caller_values = self.values(caller)
                 if caller_values is None:
                     continue
-                binding = self._call_binding(graph, node.parent, caller_values)
+                binding = self._call_binding(graph, call, caller_values)
             for name, value in binding.items():
                 per_param.setdefault(name, []).append(value)
         if not called:
@@ -338,13 +338,19 @@ class Analysis:
                 continue
             caller_values = self.values(caller)
             for helper_key, where in called:
-                node = node_at(caller.node, where)
-                parent = node.parent if node is not None else None
-                helper = self._graph(helper_key) if isinstance(parent, nodes.Call) and parent.func is node else None
+                call = self._call_at(caller, where)
+                helper = self._graph(helper_key) if call is not None else None
                 passed[(helper_key, caller_key, where)] = (
-                    self._call_binding(helper, parent, caller_values)
+                    self._call_binding(helper, call, caller_values)
                     if helper is not None and caller_values is not None else None)
         return passed
+
+    @staticmethod
+    def _call_at(caller: GraphFunction | None, where) -> nodes.Call | None:
+        """The call whose callee is the reference at ``where`` in ``caller`` (None: the reference is no call)."""
+        node = node_at(caller.node, where) if caller is not None else None
+        parent = node.parent if node is not None else None
+        return parent if isinstance(parent, nodes.Call) and parent.func is node else None
 
     def _calls_of(self) -> dict:
         """:meth:`KeyedScope.references_by_caller`, once per scope."""

@@ -45,6 +45,7 @@ from graphlint.analysis.kinds import (
     UNKNOWN,
 )
 
+
 class _Nothing:
     """The type of :data:`NOTHING`: one object, also once pickled and loaded (values cross processes)."""
 
@@ -56,6 +57,7 @@ class _Nothing:
 
 
 NOTHING = _Nothing()
+
 
 @dataclass(frozen=True)
 class Value:
