@@ -3,10 +3,10 @@
 Lint (:func:`lint_partitioned`) forks before parsing: each process parses and summarises its share of the files,
 the summaries are exchanged, and each checks its share. ``--fix`` (:mod:`graphlint.fixers.parallel`) forks once
 the project is parsed (:func:`run_chunks`): each process inherits the whole project copy-on-write and fixes its
-share. Either way processes take runs of neighbouring files from a shared counter and send their results back as
-plain records; a process that dies is not fatal. A project whose trees would not fit the memory budget
-(``--max-memory``) is linted by :func:`lint_streamed` instead: processes given one task at a time, each replaced
-by a fresh one before it outgrows its share.
+share. Either way processes take neighbouring files as they go and send their results back as plain records; a
+process that dies is not fatal. A project whose trees would not fit the memory budget (``--max-memory``) is linted
+by :func:`lint_streamed` instead: processes given one task at a time, each replaced by a fresh one before it
+outgrows its share.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from graphlint.results import finding_from_record, finding_to_record
 
 
 CHUNKS_PER_JOB = 4
+# the runs of files each process of a partitioned lint summarises at a time (see lint_partitioned)
+SUMMARY_RUNS_PER_JOB = 16
 
 
 def available() -> bool:
@@ -64,18 +66,40 @@ def neighbour_chunks(paths: list[str], costs: list[int], budget: int, rank=None)
     return [chunk for chunk in chunks if chunk]
 
 
+def cost_regions(paths: list[str], costs: list[int], parts: int) -> list[list[int]]:
+    """Indexes of ``paths``, in path order, cut into ``parts`` runs of neighbours of about equal cost."""
+    ordered = sorted(range(len(paths)), key=lambda index: paths[index])
+    total = sum(costs) or 1
+    regions: list[list[int]] = [[] for _part in range(parts)]
+    spent = 0
+    for index in ordered:
+        # (a file goes to the region its middle falls in)
+        regions[min(parts - 1, (2 * spent + costs[index]) * parts // (2 * total))].append(index)
+        spent += costs[index]
+    return regions
+
+
+def walk_regions(regions: list[list[int]], start: int) -> list[int]:
+    """The order in which the process given region ``start`` takes files: its region from the front, then the
+    others' from the back (their own processes reach the back last)."""
+    walk = list(regions[start % len(regions)])
+    for step in range(1, len(regions)):
+        walk.extend(reversed(regions[(start + step) % len(regions)]))
+    return walk
+
+
 def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progress=None, fix_markers: bool = False):
     """Parse and check ``to_parse`` (``[(shown path, SourceFile)]``, read by :meth:`LintSession.read_files`) in
     ``jobs`` processes, each parsing only its share of the files; check the syntax of ``unchecked`` (``[(shown
     path, text)]``, the files that never mention MindSpore) on the way.
 
-    The processes take runs of neighbouring files from a shared counter and parse them; each then summarises
-    what its modules give the rest of the run (:meth:`Analysis.summarise`: entries, the functions each function
+    Each process parses a region of neighbouring files, then what the others have not taken of theirs (one file
+    at a time, from the far end), and summarises its modules as it goes: what they give the rest of the run (:meth:`Analysis.summarise`: entries, the functions each function
     references, per-module facts), the parent gathers the summaries and hands the whole to every process, and
     each discovers scope and the run's facts from it (:meth:`Analysis.share`). Each process then checks the
     modules it parsed and, once done, those another process has not started yet (parsing them). A module of
     another share that the analysis needs (a base class, a helper, a caller) is parsed from disk where it is
-    needed. Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)] met by the other processes,
+    needed; one no process has taken yet is taken there. Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)] met by the other processes,
     paths of the modules read)``, or None when a process failed (the caller then lints in one process)."""
     import multiprocessing
 
@@ -83,15 +107,19 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
 
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
+    index_of = {path: index for index, path in enumerate(order)}
     costs = [len(source.text) for _path, source in to_parse]
-    # a few runs per process, of about equal cost
-    chunks = neighbour_chunks([path for path, _source in to_parse], costs,
-                              max(1, sum(costs) // (jobs * CHUNKS_PER_JOB)))
+    # Each process starts on a region of neighbouring files of its own and ends on the others' far ends: modules
+    # mostly need their neighbours (bases, helpers), which are then mostly its own.
+    regions = cost_regions([path for path, _source in to_parse], costs, jobs)
+    summary_budget = max(1, sum(costs) // (jobs * SUMMARY_RUNS_PER_JOB))
+    # One flag per file to parse, set by the process that takes it (the last slot counts those taken).
+    parsed_by_one = context.Array("i", len(to_parse) + 1, lock=True)
+    region_counter = context.Value("i", 0)
     # the syntax checks last, in a few runs: what evens out the processes' work before the exchange
     syntax_runs = max(1, min(len(unchecked), 2 * jobs))
-    chunks += [list(range(len(to_parse) + start, len(to_parse) + len(unchecked), syntax_runs))
-               for start in range(syntax_runs) if start < len(unchecked)]
-    claim, counter = _claimer(context, chunks)
+    claim_syntax, _counter = _claimer(context, [list(range(start, len(unchecked), syntax_runs))
+                                                for start in range(syntax_runs) if start < len(unchecked)])
     # One flag per module to check (the run's parsed files, then the files reached by graph code that never
     # mention MindSpore): set by the process that checks it.
     taken = context.Array("b", len(to_parse) + len(session.project.unparsed), lock=True)
@@ -103,27 +131,68 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
             taken[index] = 1
             return True
 
+    def take_to_parse(index: int) -> bool:
+        with parsed_by_one.get_lock():
+            if parsed_by_one[index]:
+                return False
+            parsed_by_one[index] = 1
+            parsed_by_one[len(to_parse)] += 1
+            return True
+
     def parse_share():
-        """Parse and summarise runs of files until none is left (summarising each run as it is parsed keeps the
-        processes' work even when they reach the exchange)."""
-        own, first_problem, parts = [], len(session.problems), []
-        while True:
-            chunk = claim()
-            if chunk is None:
-                break
-            for index in chunk:
-                if index >= len(to_parse):
-                    session.check_syntax(*unchecked[index - len(to_parse)])
-            added = [index for index in chunk if index < len(to_parse) and session.parse_files([to_parse[index]])]
-            own.extend(added)
-            parts.append(session.analysis.summarise(
-                [session.project.by_path[os.path.abspath(to_parse[index][0])] for index in added]))
-            if progress is not None:
-                last = chunk[-1]
-                progress.update(len(to_parse) * counter.value // len(chunks),
-                                detail=to_parse[last][0] if last < len(to_parse) else unchecked[last - len(to_parse)][0])
+        """Parse and summarise files until none is left (summarising each run as it is parsed keeps the
+        processes' work even when they reach the exchange). A file of the run that the analysis needs before
+        any process has taken it (a base class, a helper) is taken where it is needed, instead of being read
+        there from disk and parsed by another process as well."""
+        own, first_problem, parts, unsummarised = [], len(session.problems), [], []
+
+        def parse(index: int) -> None:
+            if session.parse_files([to_parse[index]]):
+                own.append(index)
+                unsummarised.append(index)
+
+        def take_needed(path: str) -> bool:
+            index = index_of.get(path)
+            if index is None or not take_to_parse(index):
+                return False
+            parse(index)
+            return True
+
+        def summarise() -> None:
+            while unsummarised:  # (summarising may take more files)
+                infos = [session.project.by_path[order[index]] for index in unsummarised]
+                unsummarised.clear()
+                parts.append(session.analysis.summarise(infos))
+
+        with region_counter.get_lock():
+            region = region_counter.value
+            region_counter.value += 1
+        session.project.take_run_file = take_needed
+        try:
+            spent = 0
+            for index in walk_regions(regions, region):
+                if not take_to_parse(index):
+                    continue
+                parse(index)
+                spent += costs[index]
+                if spent >= summary_budget:
+                    summarise()
+                    spent = 0
+                    if progress is not None:
+                        progress.update(parsed_by_one[len(to_parse)], detail=to_parse[index][0])
+            summarise()
+        finally:
+            session.project.take_run_file = None
+        checked = []
+        while (run := claim_syntax()) is not None:
+            for index in run:
+                session.check_syntax(*unchecked[index])
+                checked.append(os.path.abspath(unchecked[index][0]))
+        summary = RunSummary.gather(parts, order)
+        known = session.project.unparsed_strings
+        summary.unparsed_strings = {path: known[path] for path in checked if path in known}
         problems = [(p.path, p.reason) for p in session.problems[first_problem:]]
-        return own, RunSummary.gather(parts, order), problems
+        return own, summary, problems
 
     def check_share(own, failed):
         """Records of the modules this process checks: its own, then any not taken yet (the last first)."""
@@ -258,13 +327,16 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     order = [os.path.abspath(path) for path, _source in to_parse]
 
     def summarise(chunk):
-        first_problem, parsed = len(session.problems), []
+        first_problem, parsed, checked = len(session.problems), [], []
         for index in chunk:
             if index >= len(to_parse):
                 session.check_syntax(*unchecked[index - len(to_parse)])
+                checked.append(os.path.abspath(unchecked[index - len(to_parse)][0]))
             elif session.parse_files([to_parse[index]]):
                 parsed.append(session.project.by_path[order[index]])
         part = session.analysis.summarise(parsed)
+        known = session.project.unparsed_strings
+        part.unparsed_strings = {path: known[path] for path in checked if path in known}
         return part, [(p.path, p.reason) for p in session.problems[first_problem:]]
 
     sizes = [len(source.text) for _path, source in to_parse] + [len(text) for _path, text in unchecked]

@@ -17,7 +17,8 @@ from graphlint import pragmas
 from graphlint.analysis.engine import Analysis
 from graphlint.analysis.names import mentions_mindspore
 from graphlint.analysis.project import ModuleInfo, Project
-from graphlint.analysis.source import SourceFile, SourceProblem, package_root_for, parse, read_source, syntax_problem
+from graphlint.analysis.boundary import unparsed_file_strings
+from graphlint.analysis.source import SourceFile, SourceProblem, package_root_for, parse, read_source
 from graphlint.analysis.tree import deep_recursion
 from graphlint.catalogue import RULES
 from graphlint.config import Config
@@ -89,11 +90,13 @@ class LintSession:
 
     def check_syntax(self, path: str, text: str) -> None:
         """A file that is not parsed with astroid: a syntax error in it is a problem of the run (and the file is
-        no longer one that graph code may load)."""
-        problem = syntax_problem(text, path)
-        if problem:
-            self.problems.append(FileProblem(path, problem))
-            self.project.unparsed.discard(os.path.abspath(path))
+        no longer one that graph code may load). What the run's facts need of it comes from the same parse."""
+        absolute = os.path.abspath(path)
+        try:
+            self.project.unparsed_strings[absolute] = unparsed_file_strings(text, path)
+        except SourceProblem as exc:
+            self.problems.append(FileProblem(path, str(exc)))
+            self.project.unparsed.discard(absolute)
 
     def parse_files(self, to_parse, progress=None) -> list[ModuleInfo]:
         """Parse files read by :meth:`read_files` and add them to the project: their modules, in order (a file

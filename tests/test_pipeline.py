@@ -206,3 +206,107 @@ def test_each_share_summarised_alone_gives_the_whole_runs_scope_and_facts():
         session.analysis.share(gathered)
         assert session.analysis.scope.functions == whole_scope
         assert session.analysis.scope.references == whole.analysis.scope.references
+
+
+def test_partitioned_processes_start_on_regions_of_neighbours_and_end_on_the_others_far_ends():
+    """--jobs N cuts the files, in path order, into N runs of neighbours of about equal cost; each process walks its
+    own from the front, then the others' from the back, where their own processes arrive last."""
+    from graphlint.parallel import cost_regions, walk_regions
+
+    paths = ["pkg/b.py", "pkg/a.py", "pkg/d.py", "pkg/c.py", "pkg/e.py"]
+    regions = cost_regions(paths, [10, 10, 10, 10, 40], 2)
+    assert [[paths[index] for index in region] for region in regions] == [
+        ["pkg/a.py", "pkg/b.py", "pkg/c.py", "pkg/d.py"], ["pkg/e.py"]]
+    assert cost_regions(paths, [10] * 5, 3) == [[1, 0], [3], [2, 4]]
+    assert walk_regions([[1, 0], [3], [2, 4]], 0) == [1, 0, 3, 4, 2]
+    assert walk_regions([[1, 0], [3], [2, 4]], 1) == [3, 4, 2, 0, 1]
+    assert walk_regions([[1, 0], [3], [2, 4]], 2) == [2, 4, 0, 1, 3]
+    assert cost_regions(paths, [0] * 5, 2) == [[1, 0, 3, 2, 4], []]  # (nothing to share out: one process's)
+
+
+def _run_of(tmp_path, files: dict):
+    """A session that has read the run's ``files`` ({name: text}) and parsed none of them."""
+    from graphlint.session import LintSession
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    session = LintSession(Config())
+    unchecked = []
+    to_parse = session.read_files([str(tmp_path / name) for name in files], (), unchecked)
+    session.register_run_modules(to_parse)
+    return session, to_parse, unchecked
+
+
+BASE_AND_MODEL = {
+    "base.py": """\
+        from mindspore import nn
+
+
+        class Base(nn.Cell):
+            pass
+        """,
+    "model.py": """\
+        from mindspore import nn
+        from base import Base
+
+
+        class Net(Base):
+            def construct(self, x):
+                return x
+        """,
+}
+
+
+def test_a_run_file_no_process_took_is_taken_where_the_analysis_needs_it(tmp_path):
+    """With --jobs, a process summarising its modules may need a file of the run no process has parsed yet (here
+    the base class of its Cell): it takes it into its own share, parsed once from the text the run read, rather
+    than reading it from disk while another process parses it as well. A file another process has is read from
+    disk, as before."""
+    for taken in (True, False):
+        session, to_parse, _unchecked = _run_of(tmp_path, BASE_AND_MODEL)
+        sources = dict(to_parse)
+        model, base = (str(tmp_path / name) for name in ("model.py", "base.py"))
+        asked = []
+
+        def take(path, taken=taken, session=session, sources=sources):
+            asked.append(path)
+            if taken:
+                session.parse_files([(base, sources[base])])
+            return taken
+
+        infos = session.parse_files([(model, sources[model])])
+        session.project.take_run_file = take
+        part = session.analysis.summarise(infos)
+        assert asked == [base]
+        # the base resolves either way: Net is a Cell, its construct an entry of the run
+        assert [display for _key, _kind, display in part.scopes[model].entries] == ["Net.construct"]
+        info = session.project.by_path[base]
+        if taken:  # parsed from the text the run read, and the process's own to check
+            assert info.module is sources[base].module and base in session.sources
+        else:  # read from disk
+            assert sources[base].module is None and base not in session.sources
+        assert not info.from_disk  # (a module of the run either way)
+
+
+def test_files_without_mindspore_give_the_runs_facts_from_their_syntax_check_to_every_process(tmp_path):
+    """A file that never mentions MindSpore is only syntax-checked, by one process; the names a registry in it
+    gives (what decides W5509) come from that same parse and reach the other processes with the summaries."""
+    from graphlint.analysis.scope import RunSummary
+
+    files = dict(BASE_AND_MODEL, **{"registry.py": 'MODELS = {"tiny": "Net"}\n__all__ = ["MODELS"]\n',
+                                    "broken.py": "def f(:\n"})
+    session, to_parse, unchecked = _run_of(tmp_path, files)
+    assert sorted(os.path.basename(path) for path, _text in unchecked) == ["broken.py", "registry.py"]
+    for path, text in unchecked:
+        session.check_syntax(path, text)
+    registry, broken = (str(tmp_path / name) for name in ("registry.py", "broken.py"))
+    assert session.project.unparsed_strings == {registry: frozenset({"tiny", "Net"})}
+    assert [(problem.path, problem.reason) for problem in session.problems] == [
+        (broken, "syntax error at line 1, column 7: invalid syntax")]
+    assert broken not in session.project.unparsed
+
+    part = session.analysis.summarise([])
+    part.unparsed_strings = dict(session.project.unparsed_strings)
+    other, _to_parse, _unchecked = _run_of(tmp_path, files)
+    other.analysis.share(RunSummary.gather([part, other.analysis.summarise([])], []))
+    assert other.project.unparsed_strings == {registry: frozenset({"tiny", "Net"})}

@@ -15,6 +15,7 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.run_facts import register_run_fact
+from graphlint.analysis.source import python_tree
 from graphlint.analysis.tree import nodes_of_class
 
 
@@ -194,6 +195,17 @@ def _identifier_strings_in_version(path: str, _mtime_ns: int, _size: int) -> fro
             tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
+    return identifier_strings_in_tree(tree)
+
+
+def unparsed_file_strings(text: str, path: str) -> frozenset[str]:
+    """The syntax check of a file of the run that is not parsed with astroid, and what the run's facts need of it
+    (:func:`identifier_strings_in_tree`), from one parse; SourceProblem when its syntax is wrong."""
+    return identifier_strings_in_tree(python_tree(text, path))
+
+
+def identifier_strings_in_tree(tree: ast.Module) -> frozenset[str]:
+    """The identifier-like string constants of an ``ast`` tree, but for those of ``__all__``."""
     values = [node.value for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign)) and any(
         isinstance(t, ast.Name) and t.id == "__all__"
         for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]

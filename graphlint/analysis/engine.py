@@ -261,6 +261,7 @@ class Analysis:
         :meth:`RunSummary.gather`) instead of from the modules this process loaded; ``scope``: the scope another
         process discovered from the same summary, if any."""
         self.shared = summary
+        self.project.unparsed_strings.update(summary.unparsed_strings)
         self._scope = scope
         self._graphs = {}
         self._project_facts.clear()

@@ -98,6 +98,9 @@ class Project:
         # disk when something needs them, as modules of the run.
         self.run_files: set[str] = set()
         self.run_names: dict[str, str] = {}
+        # While the processes parse their shares: ``take_run_file(path)`` takes a file of the run that no process
+        # has parsed yet into this process's share, parsing it (True), or says another process has it (False).
+        self.take_run_file = None
 
     # -- registration -------------------------------------------------
     @staticmethod
@@ -213,6 +216,8 @@ class Project:
         """The module of the file at ``path``, read from disk when it is not loaded (None if it cannot be)."""
         path = self.normalise(path)
         found = self.by_path.get(path)
+        if found is None and self.take_run_file is not None and path in self.run_files and self.take_run_file(path):
+            return self.by_path.get(path)  # (None if it could not be parsed: its problem is this process's)
         if found is None and os.path.isfile(path):
             try:
                 source = load(path)

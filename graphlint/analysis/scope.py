@@ -428,11 +428,13 @@ class RunSummary:
     (``--jobs``), so that each process discovers the same scope and facts while it parses only its share.
     ``order``: the paths of the run's modules, in order; ``scopes``: their :class:`ModuleScope`;
     ``functions``: the :class:`FunctionSummary` of each function scope may reach; ``facts``: kind -> path ->
-    the module's value of that fact of the run."""
+    the module's value of that fact of the run; ``unparsed_strings``: path -> what the facts need of each run
+    file that is not parsed (:attr:`Project.unparsed_strings`), from the process that checked its syntax."""
     order: list
     scopes: dict
     functions: dict
     facts: dict
+    unparsed_strings: dict = field(default_factory=dict)
 
     @classmethod
     def gather(cls, parts: list["RunSummary"], order: list) -> "RunSummary":
@@ -443,6 +445,7 @@ class RunSummary:
             whole.functions.update(part.functions)
             for kind, values in part.facts.items():
                 whole.facts.setdefault(kind, {}).update(values)
+            whole.unparsed_strings.update(part.unparsed_strings)
         whole.order = [path for path in order if path in whole.scopes]
         return whole
 

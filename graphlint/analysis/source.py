@@ -174,19 +174,28 @@ def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Mo
 
 def syntax_problem(text: str, path: str) -> str | None:
     """A quick syntax check with the C parser, for files that are not analysed further."""
+    try:
+        python_tree(text, path)
+    except SourceProblem as exc:
+        return str(exc)
+    return None
+
+
+def python_tree(text: str, path: str):
+    """The ``ast`` tree of a file that is not analysed further (the C parser: quick); SourceProblem when its
+    syntax is wrong."""
     import ast
     import warnings
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ast.parse(text, path)
+            return ast.parse(text, path)
     except SyntaxError as error:
         where = f"line {error.lineno}" + (f", column {error.offset}" if error.offset else "")
-        return f"syntax error at {where}: {error.msg}"
+        raise SourceProblem(f"syntax error at {where}: {error.msg}") from None
     except (RecursionError, MemoryError, ValueError):
-        return "too deeply nested for the parser"
-    return None
+        raise SourceProblem("too deeply nested for the parser") from None
 
 
 def load(path: str) -> SourceFile:
