@@ -19,7 +19,6 @@ from graphlint.collector import frozen_for_fork
 from graphlint.results import finding_from_record, finding_to_record
 
 
-CHUNKS_PER_JOB = 4
 # the runs of files each process of a partitioned lint summarises at a time (see lint_partitioned)
 SUMMARY_RUNS_PER_JOB = 16
 
