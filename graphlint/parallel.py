@@ -93,13 +93,14 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     path, text)]``, the files that never mention MindSpore) on the way.
 
     Each process parses a region of neighbouring files, then what the others have not taken of theirs (one file
-    at a time, from the far end), and summarises its modules as it goes: what they give the rest of the run (:meth:`Analysis.summarise`: entries, the functions each function
-    references, per-module facts), the parent gathers the summaries and hands the whole to every process, and
-    each discovers scope and the run's facts from it (:meth:`Analysis.share`). Each process then checks the
-    modules it parsed and, once done, those another process has not started yet (parsing them). A module of
-    another share that the analysis needs (a base class, a helper, a caller) is parsed from disk where it is
-    needed; one no process has taken yet is taken there. Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)] met by the other processes,
-    paths of the modules read)``, or None when a process failed (the caller then lints in one process)."""
+    at a time, from the far end), and summarises its modules as it goes: what they give the rest of the run
+    (:meth:`Analysis.summarise`: entries, the functions each function references, per-module facts). The parent
+    gathers the summaries and hands the whole to every process, and each discovers scope and the run's facts from
+    it (:meth:`Analysis.share`). Each process then checks the modules it parsed and, once done, those another
+    process has not started yet (parsing them). A module of another share that the analysis needs (a base class,
+    a helper, a caller) is parsed from disk where it is needed; one that no process has taken yet is taken there.
+    Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)] met by the other processes, paths of the
+    modules read)``, or None when a process failed (the caller then lints in one process)."""
     import multiprocessing
 
     from graphlint.analysis.scope import RunSummary
@@ -113,7 +114,7 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     regions = cost_regions([path for path, _source in to_parse], costs, jobs)
     summary_budget = max(1, sum(costs) // (jobs * SUMMARY_RUNS_PER_JOB))
     # One flag per file to parse, set by the process that takes it (the last slot counts those taken).
-    parsed_by_one = context.Array("i", len(to_parse) + 1, lock=True)
+    taken_to_parse = context.Array("i", len(to_parse) + 1, lock=True)
     region_counter = context.Value("i", 0)
     # the syntax checks last, in a few runs: what evens out the processes' work before the exchange
     syntax_runs = max(1, min(len(unchecked), 2 * jobs))
@@ -131,11 +132,11 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
             return True
 
     def take_to_parse(index: int) -> bool:
-        with parsed_by_one.get_lock():
-            if parsed_by_one[index]:
+        with taken_to_parse.get_lock():
+            if taken_to_parse[index]:
                 return False
-            parsed_by_one[index] = 1
-            parsed_by_one[len(to_parse)] += 1
+            taken_to_parse[index] = 1
+            taken_to_parse[len(to_parse)] += 1
             return True
 
     def parse_share():
@@ -178,7 +179,7 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
                     summarise()
                     spent = 0
                     if progress is not None:
-                        progress.update(parsed_by_one[len(to_parse)], detail=to_parse[index][0])
+                        progress.update(taken_to_parse[len(to_parse)], detail=to_parse[index][0])
             summarise()
         finally:
             session.project.take_run_file = None
