@@ -116,8 +116,8 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     # One flag per file to parse, set by the process that takes it (the last slot counts those taken).
     taken_to_parse = context.Array("i", len(to_parse) + 1, lock=True)
     region_counter = context.Value("i", 0)
-    # the syntax checks last, in a few runs: what evens out the processes' work before the exchange
-    syntax_runs = max(1, min(len(unchecked), 2 * jobs))
+    # the syntax checks last, in small runs: what evens out the processes' work before the exchange
+    syntax_runs = max(1, min(len(unchecked), 8 * jobs))
     claim_syntax, _counter = _claimer(context, [list(range(start, len(unchecked), syntax_runs))
                                                 for start in range(syntax_runs) if start < len(unchecked)])
     # One flag per module to check (the run's parsed files, then the files reached by graph code that never
