@@ -91,8 +91,8 @@ default 97 s, 558 MB (holds), --max-memory 4000 85 s, 2110 MB. Then twice withou
 --jobs 2 1.57x and 1.55x (NOT MET); default --jobs 1.19x and 1.16x, warm 3.1 % and 2.9 %, edits and a new file
 13-17 % (hold). In four rounds of this benchmark's sequence run by hand, the parse process alone took 3.3 to 5.9 s.
 2026-12-03, later still, before and after less duplicated work in --jobs 2 (5 rounds, nice 0, mindcv + mindocr).
-Before: --jobs 2 1.49x (NOT MET; CPU 8.8 s against 7.4 s for --jobs 1). Profiled (cProfile, time summed over processes), --jobs 2 did
-17 % more work than --jobs 1: files without MindSpore were parsed by the syntax check and again, in every process,
+Before: --jobs 2 1.49x (NOT MET; CPU 8.8 s against 7.4 s for --jobs 1). Profiled (cProfile, time summed over
+processes), --jobs 2 did 17 % more work than --jobs 1: files without MindSpore were parsed by the syntax check and again, in every process,
 for the identifier strings of the run's facts; and a process read from disk 57 run files another process parsed
 (and 7 of its own before it reached them). After (the strings come from the syntax check's parse and travel with
 the summaries; each process parses a region of neighbours, then the others' far ends, taking where it is needed a
