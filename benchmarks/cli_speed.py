@@ -98,7 +98,7 @@ another process parsed (and 7 of its own before it reached them). After (the str
 parse and travel with the summaries; each process parses a region of neighbours, then the others' far ends, taking
 where it is needed a file no process has parsed yet): 4.5 % more work, 37 such reads. Speed-only runs: --jobs 2
 1.79x, 1.74x, then 1.79x and 1.70x once the syntax checks were cut finer (holds); the whole benchmark in between
-1.65x (NOT MET); default --jobs 0.90-1.04x the parse process; warm 2.0-3.5 %; edits 11-20 %, a new file 14-17 %;
+1.65x (NOT MET); default --jobs 0.90-1.04x the parse process; warm 2.0-3.5 %; edits 11-20 %, a new file 14-19 %;
 mindone default 108-113 s, 538-544 MB (holds), --max-memory 4000 85 s, 1977-1982 MB. What is left is serial: 0.36 s
 of start-up and reading before the fork, astroid's builtins (0.18-0.25 s, in each process), 0.07 s of exchange and up
 to 0.1 s reading the modules of functions no summary covers, against 8-9 s of work; and two busy processes run about
