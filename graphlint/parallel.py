@@ -188,11 +188,9 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
             for index in run:
                 session.check_syntax(*unchecked[index])
                 checked.append(os.path.abspath(unchecked[index][0]))
-        summary = RunSummary.gather(parts, order)
-        known = session.project.unparsed_strings
-        summary.unparsed_strings = {path: known[path] for path in checked if path in known}
+        parts.append(session.analysis.summarise([], checked))
         problems = [(p.path, p.reason) for p in session.problems[first_problem:]]
-        return own, summary, problems
+        return own, RunSummary.gather(parts, order), problems
 
     def check_share(own, failed):
         """Records of the modules this process checks: its own, then any not taken yet (the last first)."""
@@ -334,9 +332,7 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
                 checked.append(os.path.abspath(unchecked[index - len(to_parse)][0]))
             elif session.parse_files([to_parse[index]]):
                 parsed.append(session.project.by_path[order[index]])
-        part = session.analysis.summarise(parsed)
-        known = session.project.unparsed_strings
-        part.unparsed_strings = {path: known[path] for path in checked if path in known}
+        part = session.analysis.summarise(parsed, checked)
         return part, [(p.path, p.reason) for p in session.problems[first_problem:]]
 
     sizes = [len(source.text) for _path, source in to_parse] + [len(text) for _path, text in unchecked]

@@ -747,10 +747,10 @@ def test_jobs_fall_back_to_one_process_when_a_process_fails(tmp_path, monkeypatc
     expected = [(f.path, f.line, f.rule.id) for f in lint_files(files, Config(), jobs=1).findings]
     parent, summarise = os.getpid(), Analysis.summarise
 
-    def failing_in_the_worker(self, infos):
+    def failing_in_the_worker(self, infos, unparsed=()):
         if os.getpid() != parent:
             raise RuntimeError("worker failure")
-        return summarise(self, infos)
+        return summarise(self, infos, unparsed)
 
     monkeypatch.setattr(Analysis, "summarise", failing_in_the_worker)
     result = lint_files(files, Config(), jobs=2)

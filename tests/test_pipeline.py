@@ -305,8 +305,7 @@ def test_files_without_mindspore_give_the_runs_facts_from_their_syntax_check_to_
         (broken, "syntax error at line 1, column 7: invalid syntax")]
     assert broken not in session.project.unparsed
 
-    part = session.analysis.summarise([])
-    part.unparsed_strings = dict(session.project.unparsed_strings)
+    part = session.analysis.summarise([], [registry, broken])
     other, _to_parse, _unchecked = _run_of(tmp_path, files)
     other.analysis.share(RunSummary.gather([part, other.analysis.summarise([])], []))
     assert other.project.unparsed_strings == {registry: frozenset({"tiny", "Net"})}

@@ -246,9 +246,12 @@ class Analysis:
         """One module's value of fact ``kind`` of the run, cached like any fact of the module."""
         return self.module_fact(kind, info, lambda i: RUN_FACTS[kind](self, i))
 
-    def summarise(self, infos) -> RunSummary:
-        """What ``infos`` (modules this process parsed) give the rest of the run (see :meth:`share`)."""
+    def summarise(self, infos, unparsed=()) -> RunSummary:
+        """What ``infos`` (modules this process parsed) and ``unparsed`` (paths of run files this process checked
+        the syntax of) give the rest of the run (see :meth:`share`)."""
         part = RunSummary([info.path for info in infos], {}, {}, {kind: {} for kind in RUN_FACTS})
+        known = self.project.unparsed_strings
+        part.unparsed_strings = {path: known[path] for path in unparsed if path in known}
         for info in infos:
             part.scopes[info.path] = self.index.module_scope(info)
             part.functions.update(self.index.summaries(info))
