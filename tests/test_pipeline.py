@@ -288,6 +288,40 @@ def test_a_run_file_no_process_took_is_taken_where_the_analysis_needs_it(tmp_pat
         assert not info.from_disk  # (a module of the run either way)
 
 
+def test_a_run_file_in_a_folder_without_init_is_taken_too_when_imported_by_its_full_name(tmp_path):
+    """A file of the run in a folder without ``__init__.py`` is named by its file alone (``base``), while the
+    model imports it as ``pkg.common.base``: found under the run's package roots, it is still the run's file,
+    taken where it is needed like any other (before, it was read from disk there, and parsed again by whichever
+    process took it later, possibly this one)."""
+    (tmp_path / "pkg" / "common").mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "common" / "base.py").write_text(textwrap.dedent(BASE_AND_MODEL["base.py"]))
+    (tmp_path / "pkg" / "model.py").write_text(textwrap.dedent(BASE_AND_MODEL["model.py"]).replace(
+        "from base import Base", "from pkg.common.base import Base"))
+    from graphlint.session import LintSession
+
+    session = LintSession(Config())
+    model, base = str(tmp_path / "pkg" / "model.py"), str(tmp_path / "pkg" / "common" / "base.py")
+    to_parse = session.read_files([model, base], (), [])
+    session.register_run_modules(to_parse)
+    sources = dict(to_parse)
+    assert sources[base].module_name == "base"
+    asked = []
+
+    def take(path):
+        asked.append(path)
+        session.parse_files([(base, sources[base])])
+        return True
+
+    infos = session.parse_files([(model, sources[model])])
+    session.project.take_run_file = take
+    part = session.analysis.summarise(infos)
+    assert asked == [base]
+    assert [display for _key, _kind, display in part.scopes[model].entries] == ["Net.construct"]
+    info = session.project.by_path[base]
+    assert info.module is sources[base].module and not info.from_disk
+
+
 def test_files_without_mindspore_give_the_runs_facts_from_their_syntax_check_to_every_process(tmp_path):
     """A file that never mentions MindSpore is only syntax-checked, by one process; the names a registry in it
     gives (what decides W5509) come from that same parse and reach the other processes with the summaries."""

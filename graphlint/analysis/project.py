@@ -197,6 +197,9 @@ class Project:
         for root in sorted(self.roots):
             for candidate in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
                 known = self.by_path.get(os.path.abspath(candidate))
+                if known is None and os.path.abspath(candidate) in self.run_files:
+                    # a run file named otherwise (in a folder without __init__.py): loaded as the run's own
+                    known = self.module_at(candidate)
                 if known is not None:
                     self.by_name[dotted] = known
                     return known
