@@ -78,6 +78,91 @@ def cost_regions(paths: list[str], costs: list[int], parts: int) -> list[list[in
     return regions
 
 
+def import_regions(regions: list[list[int]], needs: list[set[int]], costs: list[int], slack: float = 0.1,
+                   rounds: int = 3) -> list[list[int]]:
+    """``regions`` (of :func:`cost_regions`) with files moved between them where that lowers what each process
+    would parse of modules another one owns: ``needs[i]``, the files file ``i`` imports. A move must keep its
+    region within ``slack`` of an equal share of the cost (the processes even out the rest as they go).
+
+    Cut in path order, a boundary falls inside a package, and each process parses again modules of the other's
+    side that its own import: on mindcv + mindocr two processes parsed 9-13 % more source than one did, and 6-9 %
+    once files had moved."""
+    parts, count = len(regions), len(costs)
+    owner = [0] * count
+    for region, files in enumerate(regions):
+        for index in files:
+            owner[index] = region
+    # needed[j][r]: how many files of region r import file j
+    needed = [[0] * parts for _index in range(count)]
+    for index in range(count):
+        for need in needs[index]:
+            needed[need][owner[index]] += 1
+    sizes = [sum(costs[index] for index in files) for files in regions]
+    limit = sum(costs) / parts * (1 + slack)
+
+    def parsed_again(index: int, region: int, counts: list[int]) -> int:
+        return costs[index] * sum(1 for other in range(parts) if other != region and counts[other])
+
+    for _round in range(rounds):
+        moved = False
+        for files in regions:
+            for index in files:
+                here, best, best_gain = owner[index], None, 0
+                for there in range(parts):
+                    if there == here or sizes[there] + costs[index] > limit:
+                        continue
+                    gain = parsed_again(index, here, needed[index]) - parsed_again(index, there, needed[index])
+                    for need in needs[index]:
+                        counts = list(needed[need])
+                        before = parsed_again(need, owner[need], counts)
+                        counts[here] -= 1
+                        counts[there] += 1
+                        gain += before - parsed_again(need, owner[need], counts)
+                    if gain > best_gain:
+                        best, best_gain = there, gain
+                if best is not None:
+                    for need in needs[index]:
+                        needed[need][here] -= 1
+                        needed[need][best] += 1
+                    owner[index] = best
+                    sizes[here] -= costs[index]
+                    sizes[best] += costs[index]
+                    moved = True
+        if not moved:
+            break
+    moved_regions: list[list[int]] = [[] for _part in range(parts)]
+    for files in regions:
+        for index in files:
+            moved_regions[owner[index]].append(index)
+    return moved_regions
+
+
+def import_needs(to_parse: list) -> list[set[int]]:
+    """For each file of ``to_parse`` (``[(shown path, SourceFile)]``), the indexes of the others it imports, as its
+    text reads (a package's ``__init__.py`` stands for what it imports in turn: names are read through it)."""
+    from graphlint.analysis.source import imported_names
+
+    index_of = {source.module_name: index for index, (_path, source) in enumerate(to_parse)}
+    packages = [path.endswith("__init__.py") for path, _source in to_parse]
+    direct = []
+    for index, (_path, source) in enumerate(to_parse):
+        names = imported_names(source.text, source.module_name, packages[index])
+        direct.append({index_of[name] for name in names if name in index_of} - {index})
+    needs = []
+    for index in range(len(to_parse)):
+        found: set[int] = set()
+        pending = list(direct[index])
+        while pending:
+            need = pending.pop()
+            if need in found or need == index:
+                continue
+            found.add(need)
+            if packages[need]:
+                pending.extend(direct[need])
+        needs.append(found)
+    return needs
+
+
 def walk_regions(regions: list[list[int]], start: int) -> list[int]:
     """The order in which the process given region ``start`` takes files: its region from the front, then the
     others' from the back (their own processes reach the back last)."""
@@ -92,13 +177,14 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     ``jobs`` processes, each parsing only its share of the files; check the syntax of ``unchecked`` (``[(shown
     path, text)]``, the files that never mention MindSpore) on the way.
 
-    Each process parses a region of neighbouring files, then what the others have not taken of theirs (one file
-    at a time, from the far end), and summarises its modules as it goes: what they give the rest of the run
-    (:meth:`Analysis.summarise`: entries, the functions each function references, per-module facts). The parent
-    gathers the summaries and hands the whole to every process, and each discovers scope and the run's facts from
-    it (:meth:`Analysis.share`). Each process then checks the modules it parsed and, once done, those another
-    process has not started yet (parsing them). A module of another share that the analysis needs (a base class,
-    a helper, a caller) is parsed from disk where it is needed; one that no process has taken yet is taken there.
+    Each process parses a region of neighbouring files (and of files they import: :func:`import_regions`), then what
+    the others have not taken of theirs (one file at a time, from the far end), and summarises its modules as it
+    goes: what they give the rest of the run (:meth:`Analysis.summarise`: entries, the functions each function
+    references, per-module facts). The parent gathers the summaries and hands the whole to every process, and each
+    discovers scope and the run's facts from it (:meth:`Analysis.share`). Each process then checks the modules it
+    parsed and, once done, those another process has not started yet (parsing them). A module of another share that
+    the analysis needs (a base class, a helper, a caller) is parsed from disk where it is needed; one that no
+    process has taken yet is taken there.
     Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)] met by the other processes, paths of the
     modules read)``, or None when a process failed (the caller then lints in one process)."""
     import multiprocessing
@@ -109,9 +195,10 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     order = [os.path.abspath(path) for path, _source in to_parse]
     index_of = {path: index for index, path in enumerate(order)}
     costs = [len(source.text) for _path, source in to_parse]
-    # Each process starts on a region of neighbouring files of its own and ends on the others' far ends: modules
-    # mostly need their neighbours (bases, helpers), which are then mostly its own.
-    regions = cost_regions([path for path, _source in to_parse], costs, jobs)
+    # Each process starts on a region of neighbouring files of its own, with the files they import, and ends on
+    # the others' far ends: modules mostly need their neighbours (bases, helpers), which are then mostly its own.
+    regions = import_regions(cost_regions([path for path, _source in to_parse], costs, jobs), import_needs(to_parse),
+                             costs)
     summary_budget = max(1, sum(costs) // (jobs * SUMMARY_RUNS_PER_JOB))
     # One flag per file to parse, set by the process that takes it (the last slot counts those taken).
     taken_to_parse = context.Array("i", len(to_parse) + 1, lock=True)

@@ -224,6 +224,58 @@ def test_partitioned_processes_start_on_regions_of_neighbours_and_end_on_the_oth
     assert cost_regions(paths, [0] * 5, 2) == [[1, 0, 3, 2, 4], []]  # (nothing to share out: one process's)
 
 
+def test_imported_names_are_read_from_the_text_relative_ones_made_absolute():
+    from graphlint.analysis.source import imported_names
+
+    text = textwrap.dedent("""\
+        import os, pkg.layers as layers
+        from . import helpers
+        from ..common import (Base,
+                              make_head as head)  # a comment
+        from .blocks import *
+        message = "import nothing"
+        important = 1
+
+
+        def build():
+            from pkg.zoo import registry
+        """)
+    assert imported_names(text, "pkg.models.net", False) == {
+        "os", "pkg.layers", "pkg.models", "pkg.models.helpers", "pkg.common", "pkg.common.Base",
+        "pkg.common.make_head", "pkg.models.blocks", "pkg.zoo", "pkg.zoo.registry"}
+    # in a package's __init__.py, "." is the package itself
+    assert imported_names("from . import helpers\n", "pkg.models", True) == {"pkg.models", "pkg.models.helpers"}
+
+
+def test_files_move_between_regions_towards_the_modules_they_import():
+    """Cut in path order, the first region's small model imports the second's small layers module, and the
+    second's big model imports the first's ``__init__.py`` (and, through it, base): the small files move to the
+    region that imports them (a move may leave a region a tenth over an equal share); base is too big to."""
+    from graphlint.analysis.source import SourceFile
+    from graphlint.parallel import cost_regions, import_needs, import_regions
+
+    texts = {
+        "pkg/__init__.py": "from pkg.base import Base\n",
+        "pkg/a_model.py": "from pkg.layers import Block\n",
+        "pkg/base.py": "class Base: pass\n",
+        "pkg/layers.py": "class Block: pass\n",
+        "pkg/z_model.py": "from pkg import Base\n",
+    }
+    to_parse = [(path, SourceFile(path, text, "utf-8", "\n", False, path[:-3].replace("/", ".").replace(
+        ".__init__", ""))) for path, text in texts.items()]
+    needs = import_needs(to_parse)
+    # z_model imports pkg, whose __init__ imports base: it needs both
+    assert [sorted(need) for need in needs] == [[2], [3], [], [], [0, 2]]
+    costs = [10, 10, 100, 10, 100]
+    regions = cost_regions(list(texts), costs, 2)
+    assert regions == [[0, 1, 2], [3, 4]]
+    moved = import_regions(regions, needs, costs)
+    assert [[list(texts)[index] for index in region] for region in moved] == [
+        ["pkg/a_model.py", "pkg/base.py", "pkg/layers.py"], ["pkg/__init__.py", "pkg/z_model.py"]]
+    # with no room over an equal share, nothing moves
+    assert import_regions(regions, needs, costs, slack=0.0) == regions
+
+
 def _run_of(tmp_path, files: dict):
     """A session that has read the run's ``files`` ({name: text}) and parsed none of them."""
     from graphlint.session import LintSession

@@ -196,10 +196,11 @@ class Project:
         relative = dotted.replace(".", os.sep)
         for root in sorted(self.roots):
             for candidate in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
-                known = self.by_path.get(os.path.abspath(candidate))
-                if known is None and os.path.abspath(candidate) in self.run_files:
+                absolute = os.path.abspath(candidate)
+                known = self.by_path.get(absolute)
+                if known is None and absolute in self.run_files:
                     # a run file named otherwise (in a folder without __init__.py): loaded as the run's own
-                    known = self.module_at(candidate)
+                    known = self.module_at(absolute)
                 if known is not None:
                     self.by_name[dotted] = known
                     return known
