@@ -100,9 +100,6 @@ def import_regions(regions: list[list[int]], needs: list[set[int]], costs: list[
     sizes = [sum(costs[index] for index in files) for files in regions]
     limit = sum(costs) / parts * (1 + slack)
 
-    def parsed_again(index: int, region: int, counts: list[int]) -> int:
-        return costs[index] * sum(1 for other in range(parts) if other != region and counts[other])
-
     for _round in range(rounds):
         moved = False
         for files in regions:
@@ -111,13 +108,14 @@ def import_regions(regions: list[list[int]], needs: list[set[int]], costs: list[
                 for there in range(parts):
                     if there == here or sizes[there] + costs[index] > limit:
                         continue
-                    gain = parsed_again(index, here, needed[index]) - parsed_again(index, there, needed[index])
+                    # the file itself: parsed again by ``here`` (if it imports it) instead of by ``there``
+                    gain = costs[index] * ((needed[index][there] > 0) - (needed[index][here] > 0))
+                    # the files it imports: ``here`` may no longer read one, ``there`` may start to
                     for need in needs[index]:
-                        counts = list(needed[need])
-                        before = parsed_again(need, owner[need], counts)
-                        counts[here] -= 1
-                        counts[there] += 1
-                        gain += before - parsed_again(need, owner[need], counts)
+                        if owner[need] != here and needed[need][here] == 1:
+                            gain += costs[need]
+                        if owner[need] != there and needed[need][there] == 0:
+                            gain -= costs[need]
                     if gain > best_gain:
                         best, best_gain = there, gain
                 if best is not None:
