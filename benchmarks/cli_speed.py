@@ -103,6 +103,19 @@ mindone default 108-113 s, 538-544 MB (holds), --max-memory 4000 85 s, 1977-1982
 of start-up and reading before the fork, astroid's builtins (0.18-0.25 s, in each process), 0.07 s of exchange and up
 to 0.1 s reading the modules of functions no summary covers, against 8-9 s of work; and two busy processes run about
 a tenth slower.
+2026-12-03, the next session (5 rounds, nice 10). Before any change: the whole benchmark, --jobs 2 1.75x (holds),
+default --jobs 0.93x, warm 3.6 %, edits 16-18 %, a new file 19 %, mindone default 124 s, 556 MB, --max-memory 4000
+76 s, 1981 MB; speed only, an hour earlier, 1.80x. Counted by astroid's rebuilder (nodes built, summed over processes:
+a measure that does not drift with the machine), --jobs 2 built 8-16 % more nodes than --jobs 1 (341,000): the same
+run files parsed in two processes. Two causes: a run file in a folder without __init__.py, imported by its full
+name, was read from disk outside the take-on-demand hook (and parsed again by the process that took it later); and
+the regions, cut in path order, split packages whose files import each other. After both changes (files move
+between regions towards what they import, by their import statements read from the text): 7-9 % more nodes; source
+parsed, summed over processes, 3.50-3.61 MB against 3.31 MB for --jobs 1 (3.94-3.96 MB before). Wall-clock pairs of
+--jobs 2 before and after the change could not tell them apart on this machine (medians 0.99x and 1.01x, each run
+spanning 0.9x-1.5x). The whole benchmark after, on a faster moment of the machine (parse process 2.9 s): --jobs 2
+1.71x (holds), default --jobs 1.19x, warm 3.0 %, edits 12-19 %, a new file 18 %, mindone default 64 s, 572 MB,
+--max-memory 4000 47 s, 1980 MB.
 """
 
 from __future__ import annotations
