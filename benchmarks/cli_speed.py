@@ -115,7 +115,8 @@ parsed, summed over processes, 3.50-3.61 MB against 3.31 MB for --jobs 1 (3.94-3
 --jobs 2 before and after the change could not tell them apart on this machine (medians 0.99x and 1.01x, each run
 spanning 0.9x-1.5x). The whole benchmark after, on a faster moment of the machine (parse process 2.9 s): --jobs 2
 1.71x (holds), default --jobs 1.19x, warm 3.0 %, edits 12-19 %, a new file 18 %, mindone default 64 s, 572 MB,
---max-memory 4000 47 s, 1980 MB.
+--max-memory 4000 47 s, 1980 MB. Speed only, half an hour later (parse process 3.9 s): --jobs 2 1.77x (holds; CPU
+9.8 s in all against 9.0 s), default --jobs 1.01x, warm 4.5 %, edits 14-16 %, a new file 16 %.
 """
 
 from __future__ import annotations
