@@ -51,6 +51,19 @@ def few_enough(added: int, removed: int, total: int) -> bool:
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(.*)|import[ \t]+(.*))$", re.M)
 
 
+def _import_lines(text: str):
+    """The matches of :data:`_IMPORT` in ``text``, found from the word ``import`` (every such line has it): a
+    tenth of the time of trying the pattern at every line."""
+    position = text.find("import")
+    while position != -1:
+        match = _IMPORT.match(text, text.rfind("\n", 0, position) + 1)
+        if match is None:
+            position = text.find("import", position + len("import"))
+        else:
+            yield match
+            position = text.find("import", match.end())
+
+
 def import_targets(text: str, module_name: str, is_package: bool) -> set[str]:
     """The dotted names of the modules whose names ``text`` may resolve through: every ``import`` and ``from
     ... import`` line, at any depth (relative ones resolved against ``module_name``): ``import a.b`` gives ``a``
@@ -59,7 +72,7 @@ def import_targets(text: str, module_name: str, is_package: bool) -> set[str]:
     (in a string) adds names too: more dependencies than there are is safe, fewer is not."""
     found: set[str] = set()
     package = module_name.split(".") if is_package else module_name.split(".")[:-1]
-    for match in _IMPORT.finditer(text.replace(";", "\n")):  # (`import a; import b`)
+    for match in _import_lines(text.replace(";", "\n")):  # (`import a; import b`)
         source, names, plain = match.groups()
         if plain is not None:
             for part in plain.split(","):
@@ -80,8 +93,8 @@ def import_targets(text: str, module_name: str, is_package: bool) -> set[str]:
         found.add(base)
         names = names.split("#")[0]
         if "(" in names and ")" not in names:  # a parenthesised list over several lines
-            rest = text[match.end():]
-            names += rest[:rest.find(")")] if ")" in rest else ""
+            close = text.find(")", match.end())
+            names += text[match.end():close] if close != -1 else ""
         for part in names.replace("(", " ").replace(")", " ").replace("\\", " ").split(","):
             name = part.split("#")[0].strip().split(" as ")[0].strip()
             if name.isidentifier():
@@ -97,6 +110,7 @@ class ModuleResolver:
         self.known = set(paths)
         self._folders: dict[str, tuple[str, list[str]]] = {}  # folder -> (package root, its package's name parts)
         self._roots: list[str] | None = None
+        self._resolved: dict[str, str | None] = {}
 
     def _folder(self, folder: str) -> tuple[str, list[str]]:
         found = self._folders.get(folder)
@@ -112,14 +126,21 @@ class ModuleResolver:
         return found
 
     def resolve(self, dotted: str) -> str | None:
+        if dotted in self._resolved:  # (the modules of a project import the same names again and again)
+            return self._resolved[dotted]
         if self._roots is None:
             self._roots = sorted({self._folder(os.path.dirname(path))[0] for path in self.known})
         relative = dotted.replace(".", os.sep)
+        found = None
         for root in self._roots:
             for candidate in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
                 if candidate in self.known:
-                    return candidate
-        return None
+                    found = candidate
+                    break
+            if found is not None:
+                break
+        self._resolved[dotted] = found
+        return found
 
     def imports_of(self, path: str, text: str) -> list[str]:
         """The paths of the known modules the module at ``path`` (with ``text``) may import."""

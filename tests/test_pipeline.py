@@ -224,45 +224,20 @@ def test_partitioned_processes_start_on_regions_of_neighbours_and_end_on_the_oth
     assert cost_regions(paths, [0] * 5, 2) == [[1, 0, 3, 2, 4], []]  # (nothing to share out: one process's)
 
 
-def test_imported_names_are_read_from_the_text_relative_ones_made_absolute():
-    from graphlint.analysis.source import imported_names
-
-    text = textwrap.dedent("""\
-        import os, pkg.layers as layers
-        from . import helpers
-        from ..common import (Base,
-                              make_head as head)  # a comment
-        from .blocks import *
-        message = "import nothing"
-        important = 1
-
-
-        def build():
-            from pkg.zoo import registry
-        """)
-    assert imported_names(text, "pkg.models.net", False) == {
-        "os", "pkg.layers", "pkg.models", "pkg.models.helpers", "pkg.common", "pkg.common.Base",
-        "pkg.common.make_head", "pkg.models.blocks", "pkg.zoo", "pkg.zoo.registry"}
-    # in a package's __init__.py, "." is the package itself
-    assert imported_names("from . import helpers\n", "pkg.models", True) == {"pkg.models", "pkg.models.helpers"}
-
-
-def test_files_move_between_regions_towards_the_modules_they_import():
+def test_files_move_between_regions_towards_the_modules_they_import(tmp_path):
     """Cut in path order, the first region's small model imports the second's small layers module, and the
     second's big model imports the first's ``__init__.py`` (and, through it, base): the small files move to the
     region that imports them (a move may leave a region a tenth over an equal share); base is too big to."""
-    from graphlint.analysis.source import SourceFile
     from graphlint.parallel import cost_regions, import_needs, import_regions
 
     texts = {
-        "pkg/__init__.py": "from pkg.base import Base\n",
-        "pkg/a_model.py": "from pkg.layers import Block\n",
-        "pkg/base.py": "class Base: pass\n",
-        "pkg/layers.py": "class Block: pass\n",
-        "pkg/z_model.py": "from pkg import Base\n",
+        "pkg/__init__.py": "import mindspore\nfrom pkg.base import Base\n",
+        "pkg/a_model.py": "import mindspore\nfrom pkg.layers import Block\n",
+        "pkg/base.py": "import mindspore\nclass Base: pass\n",
+        "pkg/layers.py": "import mindspore\nclass Block: pass\n",
+        "pkg/z_model.py": "import mindspore\nfrom pkg import Base\n",
     }
-    to_parse = [(path, SourceFile(path, text, "utf-8", "\n", False, path[:-3].replace("/", ".").replace(
-        ".__init__", ""))) for path, text in texts.items()]
+    _session, to_parse, _unchecked = _run_of(tmp_path, texts)
     needs = import_needs(to_parse)
     # z_model imports pkg, whose __init__ imports base: it needs both
     assert [sorted(need) for need in needs] == [[2], [3], [], [], [0, 2]]
@@ -281,6 +256,7 @@ def _run_of(tmp_path, files: dict):
     from graphlint.session import LintSession
 
     for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(text))
     session = LintSession(Config())
     unchecked = []
@@ -318,17 +294,7 @@ def test_a_run_file_no_process_took_is_taken_where_the_analysis_needs_it(tmp_pat
         session, to_parse, _unchecked = _run_of(tmp_path, BASE_AND_MODEL)
         sources = dict(to_parse)
         model, base = (str(tmp_path / name) for name in ("model.py", "base.py"))
-        asked = []
-
-        def take(path, taken=taken, session=session, sources=sources):
-            asked.append(path)
-            if taken:
-                session.parse_files([(base, sources[base])])
-            return taken
-
-        infos = session.parse_files([(model, sources[model])])
-        session.project.take_run_file = take
-        part = session.analysis.summarise(infos)
+        part, asked = _summarise_taking(session, sources, model, base, taken)
         assert asked == [base]
         # the base resolves either way: Net is a Cell, its construct an entry of the run
         assert [display for _key, _kind, display in part.scopes[model].entries] == ["Net.construct"]
@@ -345,33 +311,35 @@ def test_a_run_file_in_a_folder_without_init_is_taken_too_when_imported_by_its_f
     model imports it as ``pkg.common.base``: found under the run's package roots, it is still the run's file,
     taken where it is needed like any other (before, it was read from disk there, and parsed again by whichever
     process took it later, possibly this one)."""
-    (tmp_path / "pkg" / "common").mkdir(parents=True)
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    (tmp_path / "pkg" / "common" / "base.py").write_text(textwrap.dedent(BASE_AND_MODEL["base.py"]))
-    (tmp_path / "pkg" / "model.py").write_text(textwrap.dedent(BASE_AND_MODEL["model.py"]).replace(
-        "from base import Base", "from pkg.common.base import Base"))
-    from graphlint.session import LintSession
-
-    session = LintSession(Config())
-    model, base = str(tmp_path / "pkg" / "model.py"), str(tmp_path / "pkg" / "common" / "base.py")
-    to_parse = session.read_files([model, base], (), [])
-    session.register_run_modules(to_parse)
+    session, to_parse, _unchecked = _run_of(tmp_path, {
+        "pkg/__init__.py": "import mindspore\n",
+        "pkg/common/base.py": BASE_AND_MODEL["base.py"],
+        "pkg/model.py": BASE_AND_MODEL["model.py"].replace("from base import Base", "from pkg.common.base import Base"),
+    })
     sources = dict(to_parse)
+    model, base = str(tmp_path / "pkg" / "model.py"), str(tmp_path / "pkg" / "common" / "base.py")
     assert sources[base].module_name == "base"
-    asked = []
-
-    def take(path):
-        asked.append(path)
-        session.parse_files([(base, sources[base])])
-        return True
-
-    infos = session.parse_files([(model, sources[model])])
-    session.project.take_run_file = take
-    part = session.analysis.summarise(infos)
+    part, asked = _summarise_taking(session, sources, model, base, taken=True)
     assert asked == [base]
     assert [display for _key, _kind, display in part.scopes[model].entries] == ["Net.construct"]
     info = session.project.by_path[base]
     assert info.module is sources[base].module and not info.from_disk
+
+
+def _summarise_taking(session, sources: dict, model: str, base: str, taken: bool):
+    """Parse ``model`` and summarise it, with a take hook that records the files asked for and, when ``taken``,
+    parses ``base`` as this process's own; ``(the summary, the paths asked for)``."""
+    asked = []
+
+    def take(path):
+        asked.append(path)
+        if taken:
+            session.parse_files([(base, sources[base])])
+        return taken
+
+    infos = session.parse_files([(model, sources[model])])
+    session.project.take_run_file = take
+    return session.analysis.summarise(infos), asked
 
 
 def test_files_without_mindspore_give_the_runs_facts_from_their_syntax_check_to_every_process(tmp_path):

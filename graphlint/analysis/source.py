@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import re
 import tokenize
 import warnings
 from dataclasses import dataclass
@@ -88,43 +87,6 @@ def module_name_for(path: str) -> str:
             break
         parts.insert(0, package)
     return ".".join(parts) or stem
-
-
-# an import statement from the start of its line (``from`` with a parenthesised list may span lines)
-_IMPORT_STATEMENT = re.compile(
-    r"[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))")
-
-
-def imported_names(text: str, module_name: str, is_package: bool) -> set[str]:
-    """The dotted names the import statements of ``text`` name: modules, and ``module.name`` for ``from module
-    import name`` (relative imports made absolute from ``module_name``). Read from the text without parsing it
-    (a statement in a string counts too): a cheap guess, made before any file is parsed, of which modules a
-    module needs (see :func:`graphlint.parallel.import_regions`)."""
-    found: set[str] = set()
-    position = text.find("import")
-    while position != -1:
-        statement = _IMPORT_STATEMENT.match(text, text.rfind("\n", 0, position) + 1)
-        if statement is None or statement.end() <= position:
-            position = text.find("import", position + 6)
-            continue
-        source, names, plain = statement.groups()
-        if plain is not None:
-            found.update(part.split(" as ")[0].strip() for part in plain.split(","))
-        else:
-            dots = len(source) - len(source.lstrip("."))
-            base = source[dots:]
-            if dots:
-                package = module_name.split(".")[:None if is_package else -1]
-                package = package[:max(0, len(package) - (dots - 1))]
-                base = ".".join(package + [base] if base else package)
-            found.add(base)
-            for part in names.strip("()").split(","):
-                name = part.split(" as ")[0].strip()
-                if name and name != "*":
-                    found.add(f"{base}.{name}" if base else name)
-        position = text.find("import", statement.end())
-    found.discard("")
-    return found
 
 
 def package_root_for(path: str) -> str:
