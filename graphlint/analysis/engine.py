@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import replace
 
 from astroid import nodes
 
-from graphlint.analysis import api, signatures
+from graphlint.analysis import api, host, signatures
 from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis import boundary  # noqa: F401 - registers its fact of the run (inner Cells)
@@ -285,7 +286,7 @@ class Analysis:
             return None
         self._in_progress.add(key)
         try:
-            bound = self._bound_parameters(graph) if not graph.is_entry else None
+            bound = self._bound_parameters(graph) if not graph.is_entry else self._entry_binding(graph)
             found = FunctionValues(self, graph, bound)
             self._key(graph.node)
             self._values[key] = found
@@ -330,6 +331,23 @@ class Analysis:
         if receiver is not None:
             bound[receiver] = const(OBJECT)
         return bound
+
+    def _entry_binding(self, graph: GraphFunction) -> dict[str, Value] | None:
+        """A graph entry's parameters as the calls of its own module pass them (:mod:`host`); None without
+        such calls."""
+        calls = self.module_fact("entry calls", graph.info,
+                                 lambda info: host.entry_calls(self.project, info)).get(id(graph.node))
+        if not calls:
+            return None
+        defaults = parameter_values(graph.node, signatures.receiver_name(graph.node, graph.cls) is not None, None)
+        return host.bind_entry(self.project, graph.info, graph.node, graph.cls, calls, defaults)
+
+    def outer_value(self, graph: GraphFunction, name: str) -> Value:
+        """A name a graph function reads but does not bind: a closure over a host function's variable, else a
+        module global."""
+        found = host.closure_value(self.project, graph.info, graph.node, name,
+                                   lambda func: isinstance(func, nodes.FunctionDef) and self.graph_of(func) is not None)
+        return found if found is not None else self.global_value(graph.info, name)
 
     def arguments_passed_in(self, info: ModuleInfo) -> dict:
         """What the graph code of ``info`` passes to the graph functions it references (see
@@ -421,6 +439,8 @@ class Analysis:
         if name in info.imports.aliases:
             return const(MODULE)
         value = info.assigned.get(name)
+        if isinstance(value, nodes.Call) and info.imports.qualify(value.func) == api.PARAMETER:
+            return host.host_value(self.project, info, value)
         if value is not None:
             if isinstance(value, nodes.Call) and info.imports.qualify(value.func) in api.TENSOR_CONSTRUCTORS:
                 # A module-level Tensor read by graph code is a constant Tensor of the graph.
@@ -488,8 +508,9 @@ class Analysis:
             return Value(frozenset({kind}), False, "", items)
         if isinstance(expr, nodes.Call):
             qualified = info.imports.qualify(expr.func)
-            if qualified == "mindspore.Parameter":
-                return variable(TENSOR, f"the Parameter `self.{name}`", alias=f"the Parameter `self.{name}`")
+            if qualified == api.PARAMETER:
+                return replace(variable(TENSOR, f"the Parameter `self.{name}`", alias=f"the Parameter `self.{name}`"),
+                               parameter=host.parameter_name(expr))
             if qualified in api.TENSOR_CONSTRUCTORS or (
                     qualified and qualified.startswith(("mindspore.ops.", "mindspore.numpy."))
                     and qualified.rsplit(".", 1)[-1][:1].islower()):

@@ -66,6 +66,39 @@ def _module_level_statements(module: nodes.Module):
             stack.extend(reversed(children))
 
 
+def enclosing_definition(name: nodes.Name):
+    """What ``name`` is bound to in a function that encloses it (Python's lexical scoping; class bodies are
+    skipped, as Python skips them): the ClassDef or FunctionDef of a local ``class``/``def``, another binding
+    node (an assignment, a parameter) when the function binds the name otherwise, or None when no enclosing
+    function binds it (a module-level name). Classes and helpers defined inside a test or a factory function are
+    found this way; two tests that each define a ``Net`` do not see each other's."""
+    scope = name.scope()
+    if isinstance(scope, nodes.FunctionDef) and name.name in scope.locals and _binds_before_use(scope, name):
+        return _one_binding(scope.locals[name.name])
+    scope = scope.parent.scope() if scope.parent is not None else None
+    while scope is not None and not isinstance(scope, nodes.Module):
+        if isinstance(scope, (nodes.FunctionDef, nodes.Lambda)) and name.name in scope.locals:
+            return _one_binding(scope.locals[name.name])
+        scope = scope.parent.scope() if scope.parent is not None else None
+    return None
+
+
+def _binds_before_use(scope, name: nodes.Name) -> bool:
+    """A function's own local binding of ``name`` is a class or def (a plain local variable is the value
+    analysis' business, not a project object)."""
+    return any(isinstance(b, (nodes.ClassDef, nodes.FunctionDef)) for b in scope.locals[name.name])
+
+
+def _one_binding(bindings):
+    """The class or def among a function's bindings of one name when it is the only one, else the first
+    other binding (the name is a variable there)."""
+    defs = [b for b in bindings if isinstance(b, (nodes.ClassDef, nodes.FunctionDef))]
+    if len(defs) == 1 and len(bindings) == 1:
+        return defs[0]
+    others = [b for b in bindings if not isinstance(b, (nodes.ClassDef, nodes.FunctionDef))]
+    return (others or defs or [None])[0]
+
+
 # A resolved name: what kind of thing, the node, and the module it lives in.
 @dataclass(frozen=True)
 class Resolved:
@@ -262,6 +295,10 @@ class Project:
     def resolve_expr(self, info: ModuleInfo, expr) -> Resolved | None:
         """A Name or an attribute chain (``mod.func``, ``pkg.mod.Class``) to a project object."""
         if isinstance(expr, nodes.Name):
+            local = enclosing_definition(expr)
+            if local is not None:
+                return Resolved("class" if isinstance(local, nodes.ClassDef) else "function", local, info) \
+                    if isinstance(local, (nodes.ClassDef, nodes.FunctionDef)) else None
             return self.resolve_name(info, expr.name)
         if isinstance(expr, nodes.Attribute):
             owner = self.resolve_expr(info, expr.expr)

@@ -67,6 +67,7 @@ class Value:
     items: tuple | None = None  # element values of a tuple/list of known length
     const: object = NOTHING  # the Python value, where known at analysis time
     alias: str = ""  # for Tensors: the storage it may share ("the argument `x`", ...)
+    parameter: str = ""  # for a Parameter: the `name=` it was created with, where known (MindSpore keys on it)
 
     def is_(self, kind: str) -> bool:
         return self.kinds == frozenset({kind})
@@ -131,7 +132,8 @@ def join(*values: Value) -> Value:
         items = tuple(join(*parts) for parts in zip(*(v.items for v in present)))
     known = first.const if all(v.known and _same(v.const, first.const) for v in present) else NOTHING
     alias = next((v.alias for v in present if v.alias), "")
-    return Value(kinds, var, origin, items, known, alias)
+    parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
+    return Value(kinds, var, origin, items, known, alias, parameter)
 
 
 def _same(a, b) -> bool:
@@ -373,7 +375,7 @@ class FunctionValues:
             if not definitions:
                 return const(UNDEFINED)
             return join(*(self.def_values.get(d.index, BOTTOM) for d in definitions))
-        return self.analysis.global_value(self.info, name)
+        return self.analysis.outer_value(self.graph, name)
 
     def value(self, expr) -> Value:
         """The value of any expression in this function."""
@@ -536,6 +538,11 @@ class FunctionValues:
             builtin = self._builtin_call(func.name, expr, args, any_var, origin, element)
             if builtin is not None:
                 return builtin
+            if func.name not in self.cfg.defs_by_name:
+                # A Cell class defined in an enclosing function (a test, a factory): imports cannot name it.
+                resolved = self.analysis.project.resolve_expr(self.info, func)
+                if resolved is not None and resolved.kind == "class" and self.analysis.project.is_cell(resolved.node):
+                    return const(CELL)
         if isinstance(func, nodes.Attribute):
             owner_expr = func.expr
             owner = self.eval(owner_expr, element)

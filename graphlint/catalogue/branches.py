@@ -619,6 +619,20 @@ BRANCH_TYPE_MISMATCH = Rule(
             """
             class Net(nn.Cell):
                 def construct(self, x):
+                    if x > 0:
+                        return x
+                    return 0
+
+
+            if __name__ == "__main__":
+                print(Net()(10), Net()(-3))
+            """,
+            inputs="[(10,), (-3,)]",
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
                     if x.sum() > 0:
                         return x * 2
                     return x[0]

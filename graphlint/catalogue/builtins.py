@@ -319,7 +319,8 @@ INTEGER_BEYOND_INT64 = Rule(
     strict=E,
     message="the integer constant {value} does not fit int64: graph code cannot hold it; use a float or keep the "
             "value outside the graph",
-    summary="An integer literal in graph code outside int64 (|n| >= 2**63).",
+    summary="An integer outside int64 (|n| >= 2**63) in graph code: a literal, or a Python int the module passes "
+            "to a `construct` or `@jit` function.",
     why=(
         "Python integers are unbounded; graph scalars are int64. A literal that does not fit stops compilation "
         "at every level: \"Unable to cast Python instance of type <class 'int'> to C++ type 'long'\"."
@@ -337,6 +338,22 @@ INTEGER_BEYOND_INT64 = Rule(
             error="Unable to cast Python instance of type <class 'int'> to C++ type 'long'",
             title="integer literal beyond int64",
             lines=3,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, seed, x):
+                    return x * (seed % 7)
+
+
+            if __name__ == "__main__":
+                print(Net()(2 ** 64 + 3, Tensor(np.ones((2, 3), np.float32))))
+            """,
+            error="Unable to cast Python instance of type <class 'int'> to C++ type 'long'",
+            inputs="(2 ** 64 + 3, Tensor(np.ones((2, 3), np.float32)))",
+            title="a Python int beyond int64 passed to `construct`",
+            lines=2,
+            fields={"value": "18446744073709551619 (passed as `seed`)"},
         ),
     ),
     clean=(

@@ -74,22 +74,26 @@ DUPLICATE_PARAMETER_NAME = Rule(
     ),
 )
 
-# message fields: {name}, {first}
+# message fields: {name}; {holder} - the argument or name it enters by; {other} - the Parameter it clashes with
 DUPLICATE_PARAMETER_NAME_IN_JIT = Rule(
     id="E6202",
     symbol="duplicate-parameter-name-in-jit",
     family=FAMILY,
     lax=E,
     strict=E,
-    message="this `@jit` function reads two module-level Parameters named {name!r} (the other at line {first}); "
-            "a graph holds one Parameter per name: give them unique names",
-    summary="A `@jit` function that reads two module-level Parameters created with the same `name=`.",
+    message="the Parameter named {name!r} that enters this graph as `{holder}` has the name of {other}; a graph "
+            "holds one Parameter per name: give them unique names",
+    summary="A graph entry (a `@jit` function or a Cell's `construct`) that receives two Parameters created with "
+            "the same `name=`: read from module globals or from a function that encloses it, or passed as "
+            "arguments (by a call in the same module), or an argument named like one of the Cell's own Parameters.",
     why=(
-        "A `@jit` function compiles the module-level Parameters it reads into its graph; two with the same name "
-        "stop compilation at every level: \"The parameter ..., its name 'w' already exists.\""
+        "A graph compiles the Parameters it reads or receives under their names; names given by hand are not "
+        "prefixed by any attribute path, so two alike stop compilation at every level: \"The parameter ..., its "
+        "name 'w' already exists.\" graphlint follows the Parameters through module globals, closures of an "
+        "enclosing function, and the arguments the module's own calls pass."
     ),
     mindspore_error="RuntimeError: The parameter @f:param_w , its name 'w' already exists. Please set a unique name for the parameter.",
-    fix="Give the Parameters unique names, or hold them in a Cell.",
+    fix="Give the Parameters unique names, or hold them in a Cell (which prefixes their names).",
     flagged=(
         fails(
             """
@@ -104,7 +108,48 @@ DUPLICATE_PARAMETER_NAME_IN_JIT = Rule(
             error="already exists. Please set a unique name for the parameter",
             entry="f",
             title="a `@jit` function reading two Parameters named alike",
-            lines=2,
+            lines=7,
+            fields={"name": "w", "holder": "P2"},
+        ),
+        fails(
+            """
+            def make_step():
+                scale = Parameter(Tensor(np.ones((3,), np.float32)), name="s")
+                shift = Parameter(Tensor(np.zeros((3,), np.float32)), name="s")
+
+                @ms.jit
+                def step(x):
+                    return x * scale + shift
+                return step
+
+
+            f = make_step()
+            """,
+            error="already exists. Please set a unique name for the parameter",
+            entry="f",
+            title="a `@jit` closure over two Parameters named alike",
+            lines=7,
+            fields={"name": "s", "holder": "shift"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+
+                def construct(self, x, bias):
+                    return x * self.w + bias
+
+
+            if __name__ == "__main__":
+                print(Net()(Tensor(np.ones((2, 3), np.float32)), Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")))
+            """,
+            error="already exists. Please set a unique name for the parameter",
+            inputs="(Tensor(np.ones((2, 3), np.float32)), Parameter(Tensor(np.ones((2, 3), np.float32)), name='w'))",
+            title="a Parameter argument named like the Cell's own",
+            lines=6,
+            fields={"name": "w", "holder": "bias", "other": "the Cell's own Parameter 'w'"},
         ),
     ),
     clean=(
@@ -119,6 +164,22 @@ DUPLICATE_PARAMETER_NAME_IN_JIT = Rule(
                 return x * P1 + P2
             """,
             entry="f",
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+
+                def construct(self, x, bias):
+                    return x * self.w + bias
+
+
+            if __name__ == "__main__":
+                print(Net()(Tensor(np.ones((2, 3), np.float32)), Parameter(Tensor(np.ones((2, 3), np.float32)), name="b")))
+            """,
+            inputs="(Tensor(np.ones((2, 3), np.float32)), Parameter(Tensor(np.ones((2, 3), np.float32)), name='b'))",
         ),
     ),
 )

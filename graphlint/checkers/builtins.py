@@ -5,7 +5,7 @@ from __future__ import annotations
 from astroid import nodes
 from astroid.const import Context
 
-from graphlint.analysis import api
+from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import CELL, DICT, FUNCTION, LIST, STR, TENSOR, TUPLE
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import builtins as rules
@@ -24,6 +24,8 @@ class BuiltinsChecker(Checker):
         values = self.context.values(graph)
         if values is None:
             return
+        if graph.is_entry:
+            self._arguments(graph, values)
         for node in graph_nodes(graph.node):
             if isinstance(node, nodes.Call):
                 self._call(graph, values, node)
@@ -38,6 +40,15 @@ class BuiltinsChecker(Checker):
                 self.report(rules.INTEGER_BEYOND_INT64, node, graph, value=_short(node))
             elif isinstance(node, nodes.BinOp) and node.op in ("**", "*", "<<", "+", "-"):
                 self._overflow(graph, values, node)
+
+    def _arguments(self, graph, values) -> None:
+        """An entry's arguments as its module's calls pass them: an int beyond int64 is refused before compiling."""
+        for argument in signatures.positional_parameters(graph.node):
+            value = values.params.get(argument.name)
+            if value is not None and value.known and type(value.const) is int and \
+                    not api.INT64_MIN <= value.const <= api.INT64_MAX:
+                self.report(rules.INTEGER_BEYOND_INT64, argument, graph,
+                            value=f"{value.const} (passed as `{argument.name}`)")
 
     # -- calls ------------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis import api
+from graphlint.analysis import api, signatures
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import parameters as rules
 from graphlint.runner import Checker
@@ -16,8 +16,8 @@ class ParametersChecker(Checker):
     def check_function(self, graph) -> None:
         if graph.kind == "construct" and graph.cls is not None:
             self._cell(graph)
-        elif graph.kind == "jit" and graph.cls is None:
-            self._jit(graph)
+        if graph.is_entry:
+            self._entering(graph)
 
     def _cell(self, graph) -> None:
         """Parameters named by hand that the Cell holds directly, in the order ``__init__`` makes them."""
@@ -37,20 +37,47 @@ class ParametersChecker(Checker):
         self._report_repeats(graph, sorted(made, key=lambda m: (m[0].root().file or "", m[0].lineno)),
                              rules.DUPLICATE_PARAMETER_NAME, info)
 
-    def _jit(self, graph) -> None:
-        info = graph.info
+    def _entering(self, graph) -> None:
+        """Parameters a graph entry receives from outside its Cell: its arguments (as the module's calls pass
+        them), and the names it reads that hold Parameters (module globals, a host function's variables), each
+        compared with the others and with the Cell's own Parameters."""
         values = self.context.values(graph)
-        seen, made = set(), []
+        if values is None:
+            return
+        own = {value.parameter for value in self._attribute_parameters(graph, values)}
+        entering = []
+        for argument in signatures.positional_parameters(graph.node):
+            value = values.params.get(argument.name)
+            if value is not None and value.parameter:
+                entering.append((argument, value.parameter, argument.name))
+        seen = set()
         for node in graph_nodes(graph.node):
-            if isinstance(node, nodes.Name) and node.name not in seen and \
-                    (values is None or node.name not in values.cfg.defs_by_name):
+            if isinstance(node, nodes.Name) and node.name not in seen and node.name not in values.cfg.defs_by_name \
+                    and node.name not in values.params:
                 seen.add(node.name)
-                call = _parameter_call(info, info.assigned.get(node.name))
-                name = _literal_name(call)
-                if name is not None:
-                    made.append((call, name, node.name))
-        self._report_repeats(graph, sorted(made, key=lambda m: m[0].lineno), rules.DUPLICATE_PARAMETER_NAME_IN_JIT,
-                             info)
+                value = values.value(node)
+                if value.parameter:
+                    entering.append((node, value.parameter, node.name))
+        first: dict[str, tuple] = {}
+        for node, name, holder in entering:
+            if name in own:
+                self.report(rules.DUPLICATE_PARAMETER_NAME_IN_JIT, node, graph, name=name, holder=holder,
+                            other=f"the Cell's own Parameter {name!r}")
+            elif name in first and first[name][1] != holder:
+                self.report(rules.DUPLICATE_PARAMETER_NAME_IN_JIT, node, graph, name=name, holder=holder,
+                            other=f"`{first[name][1]}` (line {first[name][0].lineno})")
+            else:
+                first.setdefault(name, (node, holder))
+
+    def _attribute_parameters(self, graph, values):
+        if graph.cls is None or not self.context.project.is_cell(graph.cls):
+            return []
+        found = []
+        for attr in self.context.analysis.attribute_assignments(graph.cls):
+            value = self.context.analysis.self_attribute(graph.cls, attr)
+            if value.parameter:
+                found.append(value)
+        return found
 
     def _report_repeats(self, graph, made, rule, info) -> None:
         """``made``: (Parameter call, its name, the attribute or global holding it). One holder assigned in two
