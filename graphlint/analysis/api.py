@@ -277,6 +277,14 @@ NUMPY_SIZE_FUNCTIONS = frozenset({
     "indices", "ndindex", "tril_indices", "triu_indices", "finfo", "iinfo", "dtype", "result_type", "promote_types",
     "can_cast", "issubdtype"})
 
+# NumPy functions whose result is an `ndarray` whatever they are given (in graph code: a host object, which
+# STRICT rejects as "Illegal type in the graph ... numpy.ndarray").
+NUMPY_ARRAY_MAKERS = frozenset({
+    "array", "asarray", "ascontiguousarray", "copy", "zeros", "ones", "empty", "full", "zeros_like", "ones_like",
+    "empty_like", "full_like", "arange", "linspace", "logspace", "geomspace", "eye", "identity", "tri", "tril",
+    "triu", "diag", "stack", "vstack", "hstack", "concatenate", "reshape", "transpose", "tile", "repeat",
+    "frombuffer", "fromiter", "meshgrid"})
+
 # -- Cells and attributes ---------------------------------------------------------------------------------------
 # Calls that add parameters or sub-cells to a Cell dynamically (attribute facts cannot be read statically).
 DYNAMIC_ATTRIBUTE_SETTERS = frozenset({"setattr", "insert_param_to_cell", "insert_child_to_cell", "__setattr__",

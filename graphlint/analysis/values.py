@@ -34,6 +34,7 @@ from graphlint.analysis.kinds import (
     LIST,
     MODULE,
     NONE,
+    NUMPY,
     OBJECT,
     RANGE,
     SCALARS,
@@ -602,6 +603,8 @@ class FunctionValues:
             return const(CELL)
         if qualified in ("mindspore.float32", "mindspore.int32"):
             return const(DTYPE)
+        if top == "numpy" and qualified.count(".") == 1 and name in api.NUMPY_ARRAY_MAKERS:
+            return Value(frozenset({NUMPY}), any_var, origin)
         if top in api.HOST_MODULES:
             if any_var:
                 return unknown(True, origin)

@@ -684,6 +684,20 @@ HOST_OBJECT_RETURNED = Rule(
             lines=3,
             fields={"expr": "np.ones((2, ))"},
         ),
+        falls_back(
+            """
+            @ms.jit
+            def grid():
+                points = np.linspace(1, 10, 4)
+                return points
+            """,
+            error="Illegal type in the graph",
+            entry="grid",
+            inputs="()",
+            title="a NumPy array returned through a variable",
+            lines=4,
+            fields={"expr": "points"},
+        ),
     ),
     clean=(
         passes(
