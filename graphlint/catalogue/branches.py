@@ -103,6 +103,21 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
         ),
         fails(
             """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    out = x
+                    for _ in range(3):
+                        if True:  # a debugging switch
+                            scale = 2
+                        out = out * scale
+                    return out
+            """,
+            error="The local variable 'scale' is not defined in false branch, but defined in true branch",
+            title="name assigned only under `if True:`",
+            lines=6,
+        ),
+        fails(
+            """
             @ms.jit
             def net(x):
                 if x.sum() < 0:

@@ -111,6 +111,13 @@ JIT_FORBIDDEN_API = Rule(
         passes(
             """
             class Net(nn.Cell):
+                def construct(self, x):
+                    return x * (ms.context.GRAPH_MODE + 1)
+            """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
                 def __init__(self):
                     super().__init__()
                     self.w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")

@@ -111,7 +111,9 @@ def _forbidden_name(qualified: str | None) -> str | None:
         if registered is not None:
             return registered
     for module in ("mindspore.log", "mindspore.context"):
-        if qualified.startswith(module + ".") and not qualified[len(module) + 1:].startswith("_"):
+        member = qualified[len(module) + 1:]
+        if qualified.startswith(module + ".") and not member.startswith("_") and not member.isupper():
+            # (a module constant such as `context.GRAPH_MODE` is read as a constant of the graph: it compiles)
             return qualified
     return None
 
