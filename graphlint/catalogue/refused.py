@@ -49,6 +49,30 @@ JIT_FORBIDDEN_API = Rule(
     flagged=(
         fails(
             """
+            def build():
+                class Inner(nn.Cell):
+                    def construct(self, x):
+                        return x
+
+                class Outer(nn.Cell):
+                    def __init__(self):
+                        super().__init__()
+                        self.inner = Inner()
+
+                    def construct(self, x):
+                        params = self.inner.get_parameters()
+                        return self.inner(x)
+                return Outer
+
+
+            Net = build()
+            """,
+            error="is not supported in 'construct' or function with @jit decorator",
+            title="a forbidden method of a sub-Cell whose classes are defined in a function",
+            lines=12,
+        ),
+        fails(
+            """
             class Net(nn.Cell):
                 def __init__(self):
                     super().__init__()

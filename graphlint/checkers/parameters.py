@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis import api, signatures
+from graphlint.analysis import api, host, signatures
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import parameters as rules
 from graphlint.runner import Checker
@@ -97,14 +97,7 @@ def _parameter_call(info, value) -> nodes.Call | None:
 
 
 def _literal_name(call: nodes.Call | None) -> str | None:
-    if call is None:
-        return None
-    for keyword in call.keywords or ():
-        if keyword.arg == "name" and isinstance(keyword.value, nodes.Const) and isinstance(keyword.value.value, str):
-            return keyword.value.value
-    if len(call.args) >= 2 and isinstance(call.args[1], nodes.Const) and isinstance(call.args[1].value, str):
-        return call.args[1].value
-    return None
+    return (host.parameter_name(call) or None) if call is not None else None
 
 
 CHECKER = ParametersChecker
