@@ -401,3 +401,30 @@ def test_helper_object_and_jit_class_writes():
                 return self.meter.add(self.counter.step(x))
         """)
     assert sorted(f.args["attr"] for f in found) == ["counter.n", "total"]
+
+
+# -- attributes set from `__init__` parameters annotated as Python containers ------------------------------
+def test_annotated_container_attribute_written_and_mutated_in_graph():
+    code = """
+        class Net(nn.Cell):
+            def __init__(self, groups: list, table: dict, weight):
+                super().__init__()
+                self.groups = groups
+                self.table = table
+                self.weight = weight
+
+            def construct(self, x):
+                self.groups[0] = x
+                self.groups[1].append(2)
+                self.table["k"] = 1
+                self.weight[0] = x
+                return x
+        """
+    source = EXAMPLE_HEADER + textwrap.dedent(code)
+    lines = source.splitlines()
+    found = sorted((f.line, f.rule.symbol) for f in findings(code))
+    line = lambda text: next(i for i, l in enumerate(lines, 1) if l.strip() == text)  # noqa: E731
+    # `weight` has no annotation: it may be a Parameter, whose item writes compile
+    assert found == [(line("self.groups[0] = x"), "attribute-write-in-graph"),
+                     (line("self.groups[1].append(2)"), "python-container-mutation-in-graph"),
+                     (line('self.table["k"] = 1'), "attribute-write-in-graph")]

@@ -19,6 +19,13 @@ def positional_annotations(func: nodes.FunctionDef | nodes.Lambda) -> list:
     return list(func.args.posonlyargs_annotations or []) + list(func.args.annotations or [])
 
 
+def annotation_of(func: nodes.FunctionDef | nodes.Lambda, name: str):
+    """The annotation of parameter ``name`` (positional or keyword-only), or None."""
+    pairs = list(zip(positional_parameters(func), positional_annotations(func)))
+    pairs += list(zip(func.args.kwonlyargs or [], func.args.kwonlyargs_annotations or []))
+    return next((annotation for arg, annotation in pairs if arg.name == name), None)
+
+
 def _decorator_names(func) -> set[str]:
     found = set()
     for decorator in func.decorators.nodes if getattr(func, "decorators", None) else ():

@@ -221,6 +221,17 @@ def _container_annotation(annotation) -> str | None:
     return api.CONTAINER_ANNOTATIONS.get(name)
 
 
+def annotated_python_kind(annotation) -> str | None:
+    """The kind of Python value (int, str, list, dict ...) an annotation declares, None for a Tensor or an
+    annotation that says nothing of the kind."""
+    kind = _annotation_kind(annotation)
+    if kind in SCALARS | {STR, TUPLE, LIST, DICT}:
+        return kind
+    if isinstance(annotation, nodes.Name) and annotation.name in api.CONTAINER_ANNOTATIONS:
+        return api.CONTAINER_ANNOTATIONS[annotation.name]
+    return _container_annotation(annotation)
+
+
 def _annotation_kind(annotation) -> str | None:
     if isinstance(annotation, nodes.Name):
         return TENSOR if annotation.name == "Tensor" else api.SCALAR_ANNOTATIONS.get(annotation.name)

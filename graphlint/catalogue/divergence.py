@@ -621,6 +621,29 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
         ),
         diverges(
             """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.groups = [[1, 2], [3]]
+
+                def construct(self, x):
+                    self.groups[0].append(1)
+                    return x * len(self.groups[0])
+
+            def drive(call, target, inputs):
+                out = [call(*args) for args in inputs]
+                out.append(len(target.groups[0]))
+                return out
+            """,
+            strict=FAILS,
+            error="should be initialized as a 'Parameter'",
+            inputs="[(Tensor(np.ones((2, 3), np.float32)),)] * 2",
+            title="`.append()` on an item of a `self` list",
+            lines=7,
+            fields={"target": "self.groups[0]"},
+        ),
+        diverges(
+            """
             STATS = {}
 
             class Net(nn.Cell):

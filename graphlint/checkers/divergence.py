@@ -31,9 +31,10 @@ from astroid import nodes
 from astroid.const import Context
 
 from graphlint.analysis import api, signatures
-from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, MODULE, OBJECT, UNKNOWN
+from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, UNKNOWN
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
+from graphlint.analysis.values import annotated_python_kind
 from graphlint.catalogue import divergence as rules
 from graphlint.runner import Checker
 
@@ -233,7 +234,10 @@ class DivergenceChecker(Checker):
 
     # -- containers ---------------------------------------------------------------------------------
     def _outside_container(self, graph, expr, self_name) -> str | None:
-        """The text of a container receiver that lives outside the call (a global or a ``self`` attribute)."""
+        """The text of a container receiver that lives outside the call (a global or a ``self`` attribute, or an
+        item of one: ``self.groups[0]``)."""
+        if isinstance(expr, nodes.Subscript):
+            return expr.as_string() if self._outside_container(graph, expr.value, self_name) is not None else None
         if isinstance(expr, nodes.Name):
             found = self._module_global(graph, expr)
             if found is not None and _is_container(found[0], found[2]):
@@ -243,7 +247,7 @@ class DivergenceChecker(Checker):
                 and graph.cls is not None:
             inits = self._outside_assignments(graph.cls, expr.attrname)
             project = self.context.project
-            if inits and all(_is_container(project.info(method.root()), value) for value, method in inits):
+            if inits and all(_is_container(project.info(method.root()), value, method) for value, method in inits):
                 return f"{self_name}.{expr.attrname}"
         return None
 
@@ -455,10 +459,13 @@ def _short(node, limit: int = 60) -> str:
     return text[: limit - 3] + "..."
 
 
-def _is_container(info, value) -> bool:
-    """A list / dict / set literal, comprehension or constructor call."""
+def _is_container(info, value, method=None) -> bool:
+    """A list / dict / set literal, comprehension or constructor call, or a parameter of ``method`` annotated as
+    a list or dict (``def __init__(self, groups: list)``)."""
     if isinstance(value, (nodes.List, nodes.Dict, nodes.Set, nodes.ListComp, nodes.DictComp, nodes.SetComp)):
         return True
+    if isinstance(value, nodes.Name) and method is not None:
+        return annotated_python_kind(signatures.annotation_of(method, value.name)) in (LIST, DICT)
     if isinstance(value, nodes.Call):
         if isinstance(value.func, nodes.Name) and value.func.name in api.CONTAINER_BUILTINS:
             return True
@@ -525,8 +532,8 @@ def _plain_argument(method: nodes.FunctionDef, name: str) -> bool | None:
     for arg, default, annotation in pairs:
         if arg.name != name:
             continue
-        if isinstance(annotation, nodes.Name) and annotation.name in ("int", "float", "bool", "str"):
-            return True
+        if annotated_python_kind(annotation) is not None:
+            return True  # `n: int`, `z: list`: a Python value, never a Parameter
         if isinstance(default, nodes.Const) and isinstance(default.value, (int, float, bool, str)):
             return True
         return None
