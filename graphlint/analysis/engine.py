@@ -335,12 +335,22 @@ class Analysis:
     def _entry_binding(self, graph: GraphFunction) -> dict[str, Value] | None:
         """A graph entry's parameters as the calls of its own module pass them (:mod:`host`); None without
         such calls."""
-        calls = self.module_fact("entry calls", graph.info,
-                                 lambda info: host.entry_calls(self.project, info)).get(id(graph.node))
+        calls = self.entry_calls(graph)
         if not calls:
             return None
         defaults = parameter_values(graph.node, signatures.receiver_name(graph.node, graph.cls) is not None, None)
         return host.bind_entry(self.project, graph.info, graph.node, graph.cls, calls, defaults)
+
+    def entry_calls(self, graph: GraphFunction) -> list[nodes.Call]:
+        """The calls of a graph entry in its own module (:func:`host.entry_calls`)."""
+        return self.module_fact("entry calls", graph.info,
+                                lambda info: host.entry_calls(self.project, info)).get(id(graph.node), [])
+
+    def self_containing_arguments(self, graph: GraphFunction) -> list[tuple[nodes.Call, nodes.NodeNG]]:
+        """(call, argument) where the module passes an entry a list or dict that holds itself."""
+        return [(call, argument) for call in self.entry_calls(graph)
+                for argument in list(call.args) + [k.value for k in call.keywords or ()]
+                if host.holds_itself(argument)]
 
     def outer_value(self, graph: GraphFunction, name: str) -> Value:
         """A name a graph function reads but does not bind: a closure over a host function's variable, else a

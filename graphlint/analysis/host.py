@@ -144,6 +144,41 @@ def _rebound_later(binding: nodes.AssignName) -> bool:
     return False
 
 
+def holds_itself(expr) -> bool:
+    """``expr`` is a name of a list or dict its own scope puts into itself (``a.append(a)``, ``a += [a]``,
+    ``d[k] = d``): MindSpore cannot convert such an object for a graph ("Detect recursion when converting python
+    object")."""
+    if not isinstance(expr, nodes.Name):
+        return False
+    name = expr.name
+    scope = expr.scope()
+    for node in nodes_of_class(scope, (nodes.Call, nodes.AugAssign, nodes.Assign)):
+        if isinstance(node, nodes.Call):
+            inserted = isinstance(node.func, nodes.Attribute) and _is_name(node.func.expr, name) and \
+                node.func.attrname in ("append", "extend", "insert", "update", "setdefault") and \
+                any(_mentions(a, name) for a in node.args)
+        elif isinstance(node, nodes.AugAssign):
+            inserted = isinstance(node.target, nodes.AssignName) and node.target.name == name and \
+                isinstance(node.value, (nodes.List, nodes.Tuple)) and _mentions(node.value, name)
+        else:
+            inserted = any(isinstance(t, nodes.Subscript) and _is_name(t.value, name) for t in node.targets) and \
+                _is_name(node.value, name)
+        if inserted:
+            return True
+    return False
+
+
+def _is_name(node, name: str) -> bool:
+    return isinstance(node, nodes.Name) and node.name == name
+
+
+def _mentions(node, name: str) -> bool:
+    """``node`` is the name, or a list/tuple display holding it."""
+    if _is_name(node, name):
+        return True
+    return isinstance(node, (nodes.List, nodes.Tuple)) and any(_is_name(e, name) for e in node.elts)
+
+
 def closure_value(project: Project, info: ModuleInfo, func: nodes.FunctionDef, name: str, is_graph) -> Value | None:
     """The value of ``name`` read in ``func`` and bound by a host function that encloses it (a Parameter or a
     constant a test function made before defining a ``@jit`` function); None when no enclosing function binds it

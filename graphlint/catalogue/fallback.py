@@ -8,7 +8,7 @@ exported to MindIR. Every rule here is a warning at the lax level and an error
 at the strict level.
 """
 
-from graphlint.catalogue.model import DIVERGES, FAILS, OK, Example, Rule, Severity, falls_back, passes
+from graphlint.catalogue.model import DIVERGES, FAILS, OK, Example, Rule, Severity, diverges, fails, falls_back, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "fallback"
@@ -715,6 +715,160 @@ HOST_OBJECT_RETURNED = Rule(
 )
 
 
+# message fields: {cell} - the Cell as written; {how} - "str.format" or "an f-string"
+CELL_FORMATTED_AS_STRING = Rule(
+    id="E5511",
+    symbol="cell-formatted-as-string",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="a Cell instance (`{cell}`) is formatted into a string with {how}: `str.format` cannot take a Cell in "
+            "graph code and an f-string turns it into \"DeadNode\"; format the attribute you need (`{cell}.k`)",
+    summary="A Cell instance passed to `str.format(...)` or placed in an f-string field inside graph code.",
+    why=(
+        "A Cell is not a value graph code can hand to Python's string formatting. Measured with MindSpore 2.10 at "
+        "both levels: `\"k={0.k}\".format(self.sub)` and `\"{}\".format(self.sub)` stop compilation with "
+        "\"Unsupported parameter type for python primitive, the parameter value is DeadNode\"; `f\"{self.sub}\"` "
+        "compiles but gives the string \"DeadNode\" instead of the Cell's repr. Formatting a plain attribute of "
+        "the Cell (`f\"k={self.sub.k}\"`) works."
+    ),
+    mindspore_error="TypeError: Unsupported parameter type for python primitive, the parameter value is DeadNode",
+    fix="Format the attribute you need (`self.sub.k`), or build the string in `__init__` and keep it as an attribute.",
+    flagged=(
+        fails(
+            """
+            class Scale(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.k = 3
+
+                def construct(self, x):
+                    return x * self.k
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = Scale()
+
+                def construct(self, x):
+                    return self.scale(x), "k={0.k}".format(self.scale)
+            """,
+            error="the parameter value is DeadNode",
+            title="`str.format` of a Cell",
+            lines=16,
+            fields={"cell": "self.scale", "how": "str.format"},
+        ),
+        diverges(
+            """
+            class Scale(nn.Cell):
+                def construct(self, x):
+                    return x * 3
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = Scale()
+
+                def construct(self, x):
+                    return self.scale(x), f"{self.scale}"
+            """,
+            title="an f-string field holding a Cell",
+            lines=12,
+            fields={"cell": "self.scale", "how": "an f-string"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Scale(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.k = 3
+
+                def construct(self, x):
+                    return x * self.k
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = Scale()
+
+                def construct(self, x):
+                    return self.scale(x), f"k={self.scale.k}", "k={}".format(self.scale.k)
+            """,
+        ),
+    ),
+)
+
+# message fields: {name}
+SELF_CONTAINING_GRAPH_INPUT = Rule(
+    id="E5512",
+    symbol="self-containing-graph-input",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{name}` holds itself (it was put into itself before this call): MindSpore cannot convert it into a "
+            "graph input; pass the values it holds instead",
+    summary="A list or dict that contains itself (`cfg.append(cfg)`, `a += [a]`, `d[k] = d`) passed to a Cell or "
+            "`@jit` function by a call in the same module.",
+    why=(
+        "Graph inputs are converted from Python objects element by element; a container that holds itself never "
+        "ends, and MindSpore stops before compiling with \"Detect recursion when converting python object.\" "
+        "(measured with MindSpore 2.10, lists and dicts, at both levels)."
+    ),
+    mindspore_error="RuntimeError: Detect recursion when converting python object.",
+    fix="Pass the plain values (a tuple of the numbers or Tensors the graph reads), not the self-referencing object.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, cfg):
+                    return x * cfg[0]
+
+
+            def drive(call, target, inputs):
+                cfg = [2, 3]
+                cfg.append(cfg)
+                return [call(inputs[0][0], cfg)]
+
+
+            if __name__ == "__main__":
+                options = {"scale": 2}
+                options["parent"] = options
+                print(Net()(Tensor(np.ones((2, 3), np.float32)), options))
+            """,
+            error="Detect recursion when converting python object",
+            title="a container that holds itself passed to a Cell",
+            lines=15,
+            fields={"name": "options"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, cfg):
+                    return x * cfg[0]
+
+
+            def drive(call, target, inputs):
+                cfg = [2, 3]
+                return [call(inputs[0][0], cfg)]
+
+
+            if __name__ == "__main__":
+                options = [2, 3]
+                options.append(4)
+                print(Net()(Tensor(np.ones((2, 3), np.float32)), options))
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     ASNUMPY_IN_GRAPH,
     NUMPY_CALL_ON_TENSOR,
@@ -726,4 +880,6 @@ RULES = (
     PYTHON_OBJECT_FROM_TENSOR,
     CONTAINER_GRAPH_INPUT,
     HOST_OBJECT_RETURNED,
+    CELL_FORMATTED_AS_STRING,
+    SELF_CONTAINING_GRAPH_INPUT,
 )

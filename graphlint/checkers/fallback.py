@@ -18,7 +18,7 @@ from astroid import nodes
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.boundary import is_top_level
-from graphlint.analysis.kinds import DICT, LIST, NUMPY, SCALARS, STR, TENSOR, TUPLE, UNKNOWN
+from graphlint.analysis.kinds import CELL, DICT, LIST, NUMPY, SCALARS, STR, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import from_tensor_computation, locally_bound
 from graphlint.analysis.scope import is_jit_class
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
@@ -37,6 +37,9 @@ class FallbackChecker(Checker):
         top_level = is_top_level(self.context.analysis, graph)
         if top_level:
             self._check_container_inputs(graph, values)
+        if graph.is_entry:
+            for call, argument in self.context.analysis.self_containing_arguments(graph):
+                self.report(rules.SELF_CONTAINING_GRAPH_INPUT, argument, graph, name=argument.as_string())
         if values is None:
             return
         for node in graph_nodes(graph.node):
@@ -47,7 +50,11 @@ class FallbackChecker(Checker):
                         and not _message_of_compile_time_raise(node, values):
                     self.report(rules.TENSOR_TO_STRING, node, graph, how="%-formatting")
             elif isinstance(node, nodes.JoinedStr):
-                if any(isinstance(part, nodes.FormattedValue) and self._runtime(part.value, values)
+                cell = next((part.value for part in node.values if isinstance(part, nodes.FormattedValue)
+                             and values.value(part.value).is_(CELL)), None)
+                if cell is not None:
+                    self.report(rules.CELL_FORMATTED_AS_STRING, node, graph, cell=_short(cell), how="an f-string")
+                elif any(isinstance(part, nodes.FormattedValue) and self._runtime(part.value, values)
                        for part in node.values) and not _only_raised(node, graph.node):
                     self.report(rules.TENSOR_TO_STRING, node, graph, how="an f-string")
             elif isinstance(node, nodes.Return) and top_level and node.value is not None:
@@ -110,6 +117,10 @@ class FallbackChecker(Checker):
                     self.report(rules.TENSOR_TO_STRING, call, graph, how=f"{func.name}()")
                 return
         if isinstance(func, nodes.Attribute) and func.attrname == "format" and values.value(func.expr).is_(STR):
+            cell = next((a for a in _arguments(call) if values.value(a).is_(CELL)), None)
+            if cell is not None:
+                self.report(rules.CELL_FORMATTED_AS_STRING, call, graph, cell=_short(cell), how="str.format")
+                return
             if self._runtime_argument(call, values) and not _message_of_compile_time_raise(call, values):
                 self.report(rules.TENSOR_TO_STRING, call, graph, how="str.format")
             return
@@ -309,3 +320,8 @@ def _is_exception(project, cls: nodes.ClassDef) -> bool:
 
 
 CHECKER = FallbackChecker
+
+
+def _arguments(call: nodes.Call) -> list:
+    return [a.value if isinstance(a, nodes.Starred) else a for a in call.args] + \
+        [k.value for k in call.keywords or ()]
