@@ -437,3 +437,30 @@ def test_messages_fill_every_field():
         "tensor-to-string", "type-of-graph-value", "dict-output-from-graph", "container-graph-input"}
     for finding in found:
         assert "{" not in finding.message.replace("{...}", ""), finding.message
+
+
+# -- graph inputs that hold themselves -----------------------------------------------------------
+def test_containers_holding_themselves_through_each_other():
+    source = """
+        class Net(nn.Cell):
+            def construct(self, x, cfg):
+                return x
+
+        def run(x):
+            first = [1, 2]
+            second = [3, first]
+            first[0] = second
+            plain = [4]
+            plain.append([5])
+            rebound = [6]
+            holder = [rebound]
+            rebound = [holder]  # a new list: `holder` holds the old one, no cycle
+            net = Net()
+            net(x, first)
+            net(x, plain)
+            net(x, rebound)
+            return Net()(x, cfg=second)
+        """
+    found = [f for f in findings(source) if f.rule.symbol == "self-containing-graph-input"]
+    assert [(f.line, f.args["name"]) for f in found] == [
+        (line_of(source, "net(x, first)"), "first"), (line_of(source, "return Net()(x, cfg=second)"), "second")]

@@ -145,38 +145,62 @@ def _rebound_later(binding: nodes.AssignName) -> bool:
 
 
 def holds_itself(expr) -> bool:
-    """``expr`` is a name of a list or dict its own scope puts into itself (``a.append(a)``, ``a += [a]``,
-    ``d[k] = d``): MindSpore cannot convert such an object for a graph ("Detect recursion when converting python
-    object")."""
+    """``expr`` is a name of a list or dict that its scope puts into itself, directly (``a.append(a)``,
+    ``a += [a]``, ``d[k] = d``) or through another (``a[0] = b; b[0] = a``): MindSpore cannot convert such an
+    object for a graph ("Detect recursion when converting python object")."""
     if not isinstance(expr, nodes.Name):
         return False
-    name = expr.name
     scope = expr.scope()
+    holds: dict[str, set[str]] = {}  # container name -> names put into it
     for node in nodes_of_class(scope, (nodes.Call, nodes.AugAssign, nodes.Assign)):
-        if isinstance(node, nodes.Call):
-            inserted = isinstance(node.func, nodes.Attribute) and _is_name(node.func.expr, name) and \
-                node.func.attrname in ("append", "extend", "insert", "update", "setdefault") and \
-                any(_mentions(a, name) for a in node.args)
-        elif isinstance(node, nodes.AugAssign):
-            inserted = isinstance(node.target, nodes.AssignName) and node.target.name == name and \
-                isinstance(node.value, (nodes.List, nodes.Tuple)) and _mentions(node.value, name)
-        else:
-            inserted = any(isinstance(t, nodes.Subscript) and _is_name(t.value, name) for t in node.targets) and \
-                _is_name(node.value, name)
-        if inserted:
+        for container, item in _insertions(node):
+            # (only names bound once: after `a = [b]; a = [1]` the list read as `a` is another object)
+            if all(len([b for b in scope.locals.get(n, ()) if not isinstance(b.parent, nodes.AugAssign)]) == 1
+                   for n in (container, item)):
+                holds.setdefault(container, set()).add(item)
+    seen, todo = set(), list(holds.get(expr.name, ()))
+    while todo:
+        name = todo.pop()
+        if name == expr.name:
             return True
+        if name not in seen:
+            seen.add(name)
+            todo.extend(holds.get(name, ()))
     return False
 
 
-def _is_name(node, name: str) -> bool:
-    return isinstance(node, nodes.Name) and node.name == name
+def _insertions(node):
+    """(container name, inserted name) pairs of one statement or call."""
+    if isinstance(node, nodes.Call):
+        func = node.func
+        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and \
+                func.attrname in ("append", "extend", "insert", "update", "setdefault"):
+            for argument in node.args:
+                for item in _names_in(argument):
+                    yield func.expr.name, item
+    elif isinstance(node, nodes.AugAssign):
+        if isinstance(node.target, nodes.AssignName) and isinstance(node.value, (nodes.List, nodes.Tuple)):
+            for item in _names_in(node.value):
+                yield node.target.name, item
+    else:
+        for target in node.targets:
+            if isinstance(target, nodes.Subscript) and isinstance(target.value, nodes.Name):
+                for item in _names_in(node.value):
+                    yield target.value.name, item
+            elif isinstance(target, nodes.AssignName) and isinstance(node.value, (nodes.List, nodes.Tuple, nodes.Dict)):
+                for item in _names_in(node.value):  # `b = [3, a]`: b holds a
+                    yield target.name, item
 
 
-def _mentions(node, name: str) -> bool:
-    """``node`` is the name, or a list/tuple display holding it."""
-    if _is_name(node, name):
-        return True
-    return isinstance(node, (nodes.List, nodes.Tuple)) and any(_is_name(e, name) for e in node.elts)
+def _names_in(node) -> list[str]:
+    """The name itself, or the names a list, tuple or dict display holds."""
+    if isinstance(node, nodes.Name):
+        return [node.name]
+    if isinstance(node, (nodes.List, nodes.Tuple)):
+        return [e.name for e in node.elts if isinstance(e, nodes.Name)]
+    if isinstance(node, nodes.Dict):
+        return [value.name for _key, value in node.items if isinstance(value, nodes.Name)]
+    return []
 
 
 def closure_value(project: Project, info: ModuleInfo, func: nodes.FunctionDef, name: str, is_graph) -> Value | None:
