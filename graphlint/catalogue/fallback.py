@@ -869,6 +869,67 @@ SELF_CONTAINING_GRAPH_INPUT = Rule(
 )
 
 
+# message fields: {literal}
+BYTES_LITERAL_IN_GRAPH = Rule(
+    id="E5513",
+    symbol="bytes-literal-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="the bytes literal `{literal}` becomes a `str` in graph code (PYNATIVE keeps bytes): what reads it "
+            "computes something else or fails; convert it outside the graph",
+    summary="A bytes literal (`b\"...\"`) inside graph code.",
+    why=(
+        "The graph compiler turns a bytes constant into a string. Measured with MindSpore 2.10 at both levels: "
+        "`return x, b\"abc\"` returns `'abc'`, `isinstance(s, bytes)` is False, and "
+        "`np.frombuffer(b\"...\")` stops with \"a bytes-like object is required, not 'str'\"."
+    ),
+    mindspore_error="TypeError: a bytes-like object is required, not 'str'",
+    fix="Decode or convert the bytes outside the graph (in `__init__`, or before the call) and pass a str, a "
+        "number or a Tensor in.",
+    flagged=(
+        diverges(
+            """
+            @ms.jit
+            def tagged(x):
+                tag = b"v1"
+                return x * 2, tag
+            """,
+            entry="tagged",
+            title="a bytes constant returned from graph code",
+            lines=3,
+            fields={"literal": "b'v1'"},
+        ),
+        fails(
+            """
+            @ms.jit
+            def decode(x):
+                codes = np.frombuffer(b"\\x01\\x02", dtype=np.uint8)
+                return x * 2, codes
+            """,
+            error="a bytes-like object is required, not 'str'",
+            entry="decode",
+            title="NumPy reading a bytes constant in graph code",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            CODES = Tensor(np.frombuffer(b"\\x01\\x02", dtype=np.uint8).astype(np.float32))
+
+
+            @ms.jit
+            def decode(x):
+                tag = "v1"
+                return x * 2, CODES, tag
+            """,
+            entry="decode",
+        ),
+    ),
+)
+
+
 RULES = (
     ASNUMPY_IN_GRAPH,
     NUMPY_CALL_ON_TENSOR,
@@ -882,4 +943,5 @@ RULES = (
     HOST_OBJECT_RETURNED,
     CELL_FORMATTED_AS_STRING,
     SELF_CONTAINING_GRAPH_INPUT,
+    BYTES_LITERAL_IN_GRAPH,
 )

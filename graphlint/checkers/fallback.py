@@ -49,6 +49,8 @@ class FallbackChecker(Checker):
                 if values.value(node.left).is_(STR) and self._runtime(node.right, values) \
                         and not _message_of_compile_time_raise(node, values):
                     self.report(rules.TENSOR_TO_STRING, node, graph, how="%-formatting")
+            elif isinstance(node, nodes.Const) and isinstance(node.value, bytes):
+                self.report(rules.BYTES_LITERAL_IN_GRAPH, node, graph, literal=_short(node))
             elif isinstance(node, nodes.JoinedStr):
                 cell = next((part.value for part in node.values if isinstance(part, nodes.FormattedValue)
                              and values.value(part.value).is_(CELL)), None)
