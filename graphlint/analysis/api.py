@@ -104,6 +104,9 @@ TUPLE_RESULT_OPS = frozenset({
     "tensor_split", "vsplit", "hsplit", "dsplit", "broadcast_tensors", "unique_with_pad", "median", "mode",
     "std_mean", "var_mean", "aminmax", "frexp", "lu_unpack", "svd", "qr", "eig", "eigh", "slogdet", "histogram",
     "nonzero"})
+# `Tensor.max` / `Tensor.min` with a positional axis: (values, indices) in PYNATIVE_MODE, the values only in graph
+# code (both levels); with `dim=` a pair in both, with `axis=` the values in both (measured, MindSpore 2.10).
+PAIRED_ONLY_WITH_DIM = frozenset({"max", "min"})
 # Functions whose result is a compile-time constant even for Tensor arguments.
 CONST_FUNCTIONS = {
     "mindspore.ops.shape": TUPLE, "mindspore.ops.rank": INT, "mindspore.ops.dtype": DTYPE,

@@ -564,9 +564,9 @@ class FunctionValues:
                     return const(api.TENSOR_CONST_METHODS[method])
                 if method in api.HOST_METHODS:
                     return Value(frozenset({api.HOST_METHODS[method]}), owner.var or any_var, owner.origin or origin)
-                if method in api.TUPLE_RESULT_OPS and not (method in ("max", "min") and not expr.args and not any(
+                if method in api.TUPLE_RESULT_OPS and not (method in api.PAIRED_ONLY_WITH_DIM and not any(
                         k.arg == "dim" for k in expr.keywords or ())):
-                    # Tensor.max()/min() without a `dim` reduce to one Tensor; max(dim)/min(dim) give (values, indices).
+                    # Tensor.max()/min() give (values, indices) in graph code only with `dim=` (see the table).
                     return variable(TUPLE, owner.origin or origin)
                 return variable(TENSOR, owner.origin or origin)
             if owner.is_(CELL):

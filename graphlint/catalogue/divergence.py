@@ -1064,6 +1064,63 @@ ATTRIBUTE_WRITE_IN_GRAPH = Rule(
 )
 
 
+# message fields: {call}, {method}
+TENSOR_MAX_POSITIONAL_AXIS = Rule(
+    id="E5210",
+    symbol="tensor-max-positional-axis",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` gives (values, indices) in PYNATIVE_MODE but only the values in graph code; write "
+            "`{method}(dim=...)` for the pair, or `{method}(axis=...)` for the values",
+    summary="`Tensor.max(axis)` / `Tensor.min(axis)` with the axis given positionally, in graph code, whose result "
+            "is taken apart as (values, indices): unpacked into two names, or indexed by 0 or 1.",
+    why=(
+        "The two modes bind the positional argument differently. Measured with MindSpore 2.10: `x.max(1)` "
+        "returns `(values, indices)` in PYNATIVE_MODE and only `values` in GRAPH_MODE and under "
+        "`jit(fullgraph=True)`, so `best, index = x.max(1)` silently unpacks the rows of `values` (or fails when "
+        "there are not two rows). `x.max(dim=1)` is the pair in both modes, `x.max(axis=1)` the values in both."
+    ),
+    mindspore_error="(no error: the graph unpacks the values Tensor instead of the (values, indices) pair)",
+    fix="Name the argument: `x.max(dim=1)` for (values, indices), `x.max(axis=1)` for the values; or "
+        "`ops.max(x, 1)` / `x.argmax(1)`.",
+    flagged=(
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    best, index = x.max(1)
+                    return best * 2, index
+            """,
+            title="`values, indices = x.max(axis)` unpacked",
+            lines=3,
+            fields={"call": "x.max(1)", "method": "max"},
+        ),
+        diverges(
+            """
+            @ms.jit
+            def lowest_index(x):
+                return x.min(0)[1] * 2
+            """,
+            entry="lowest_index",
+            title="`x.min(axis)[1]` read as the indices",
+            lines=3,
+            fields={"method": "min"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    best, index = x.max(dim=1)
+                    return best * 2, index, x.max(axis=0), x.min(), x.argmax(1), x.max(1, keepdims=True)
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     PYTHON_RANDOM_IN_GRAPH,
     WALL_CLOCK_IN_GRAPH,
@@ -1074,4 +1131,5 @@ RULES = (
     PYTHON_CONTAINER_MUTATION_IN_GRAPH,
     HOST_ATTRIBUTE_CHANGE_BETWEEN_CALLS,
     ATTRIBUTE_WRITE_IN_GRAPH,
+    TENSOR_MAX_POSITIONAL_AXIS,
 )

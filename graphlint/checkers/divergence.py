@@ -83,6 +83,10 @@ class DivergenceChecker(Checker):
     # -- calls --------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call, self_name) -> None:
         func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname in api.PAIRED_ONLY_WITH_DIM and call.args \
+                and not call.keywords and _used_as_pair(call) and values.value(func.expr).is_tensor:
+            self.report(rules.TENSOR_MAX_POSITIONAL_AXIS, call, graph, call=_short(call), method=func.attrname)
+            return
         if isinstance(func, nodes.Name) and func.name == "setattr" and len(call.args) == 3 and self_name is not None \
                 and isinstance(call.args[0], nodes.Name) and call.args[0].name == self_name and graph.cls is not None \
                 and isinstance(call.args[1], nodes.Const) and isinstance(call.args[1].value, str) \
@@ -448,6 +452,17 @@ def _last_name_part(func) -> str:
 def _call_text(call: nodes.Call) -> str:
     func = call.func.as_string()
     return f"{func}()" if not call.args and not call.keywords else f"{func}(...)"
+
+
+def _used_as_pair(call: nodes.Call) -> bool:
+    """The result is taken apart as (values, indices): unpacked into two targets, or indexed by 0 or 1. (Code
+    written for graph mode uses `x.max(1)` as the values, which is what the graph gives.)"""
+    parent = call.parent
+    if isinstance(parent, nodes.Assign) and parent.value is call:
+        return any(isinstance(t, (nodes.Tuple, nodes.List)) and len(t.elts) == 2 for t in parent.targets)
+    if isinstance(parent, nodes.Subscript) and parent.value is call:
+        return isinstance(parent.slice, nodes.Const) and parent.slice.value in (0, 1)
+    return False
 
 
 def _short(node, limit: int = 60) -> str:
