@@ -60,13 +60,20 @@ def test_shadowed_builtin_is_not_reported():
 
 
 def test_tensor_max_with_dim_is_a_tuple_and_its_item_is_not_guessed():
-    # x.max(0) returns (values, indices): `.item()` on the tuple is not a Tensor conversion.
-    assert symbols("""
+    # x.max(dim=0) is (values, indices) in graph code too: `.item()` on the pair is no Tensor conversion. x.max(0)
+    # is only the values in graph code (measured with MindSpore 2.10; PYNATIVE gives the pair): a Tensor.
+    source = """
         class Net(nn.Cell):
             def construct(self, x):
-                pair = x.max(0)
-                return pair.item()
-        """) == []
+                pair = x.max(dim=0)
+                values = x.max(0)
+                return pair.item(), values.item()
+        """
+    found = findings(source)
+    lines = (EXAMPLE_HEADER + textwrap.dedent(source)).splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "return pair.item(), values.item()" in text)
+    column = lines[line - 1].index("values.item()") + 1  # (columns count from 1)
+    assert [(f.rule.symbol, f.line, f.column) for f in found] == [("tensor-item-in-graph", line, column)]
 
 
 def test_helper_reached_from_construct_is_reported_with_note():

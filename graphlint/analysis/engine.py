@@ -487,6 +487,19 @@ class Analysis:
         """``self.NAME = value`` anywhere in the class or its project bases (subclass first)."""
         return self.class_fact("attribute-assignments", cls, lambda project, klass: project.attribute_assignments(klass))
 
+    def attribute_primitive(self, cls: nodes.ClassDef, name: str) -> str | None:
+        """``mindspore.ops.Cast`` when every ``self.name = ...`` of the class (in ``__init__``) makes an instance of
+        that one Primitive class (``self.cast = ops.Cast()``), else None."""
+        found = set()
+        for value, method in self.attribute_assignments(cls).get(name, ()):
+            if method.name != "__init__" or not isinstance(value, nodes.Call):
+                return None
+            qualified = self.project.info(method.root()).imports.qualify(value.func)
+            if not (qualified and qualified.startswith("mindspore.ops.") and qualified.rsplit(".", 1)[-1][:1].isupper()):
+                return None
+            found.add(qualified)
+        return found.pop() if len(found) == 1 else None
+
     def _attribute_value(self, cls: nodes.ClassDef, name: str) -> Value:
         if name == "training":
             return const(BOOL)

@@ -83,6 +83,14 @@ class Shapes:
         return shape
 
     # -- dtypes: a concrete name ("int32"), ("of", root) for "the dtype of argument root", or None
+    def _held_primitive(self, func) -> str | None:
+        """The Primitive class (``mindspore.ops.Cast``) whose instance ``self.<attr>`` holds, set in ``__init__``."""
+        values = self.values
+        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and values.cls is not None \
+                and func.expr.name == values.self_name:
+            return values.analysis.attribute_primitive(values.cls, func.attrname)
+        return None
+
     def dtype(self, expr, depth=0):
         if depth > 8 or expr is None:
             return None
@@ -106,8 +114,9 @@ class Shapes:
         if isinstance(expr, nodes.Call):
             func = expr.func
             qualified = imports.qualify(func) if not (isinstance(func, nodes.Name) and func.name in self.values.cfg.defs_by_name) else None
-            if isinstance(func, nodes.Call):
-                primitive = imports.qualify(func.func)
+            primitive = imports.qualify(func.func) if isinstance(func, nodes.Call) else self._held_primitive(func)
+            if primitive is not None or isinstance(func, nodes.Call):
+                # `ops.Cast()(x, t)`, or `self.cast(x, t)` with `self.cast = ops.Cast()` in `__init__`
                 if primitive in api.CAST_OPS and len(expr.args) >= 2:
                     return self._dtype_constant(expr.args[1], expr.args[0], depth)
                 return None

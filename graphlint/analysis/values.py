@@ -532,9 +532,13 @@ class FunctionValues:
         var_args = [a for a in args if a.var]
         any_var = bool(var_args)
         origin = var_args[0].origin if var_args else ""
-        # Primitive instances called directly: ops.Shape()(x), P.ReLU()(x).
-        if isinstance(func, nodes.Call):
-            primitive = self.imports.qualify(func.func)
+        # Primitive instances called directly: ops.Shape()(x), P.ReLU()(x); or held by the Cell: self.cast(x, t).
+        held = None
+        if isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name) \
+                and func.expr.name == self.self_name:
+            held = self.analysis.attribute_primitive(self.cls, func.attrname)
+        if isinstance(func, nodes.Call) or held is not None:
+            primitive = held or self.imports.qualify(func.func)
             name = primitive.rsplit(".", 1)[-1] if primitive else ""
             if primitive and primitive.startswith("mindspore.ops.") and name in api.CONST_PRIMITIVES:
                 return const(api.CONST_PRIMITIVES[name])

@@ -553,6 +553,22 @@ BRANCH_TYPE_MISMATCH = Rule(
         fails(
             """
             class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.cast = ops.Cast()
+
+                def construct(self, x):
+                    if x.sum() > 0:
+                        return x
+                    return self.cast(x, ms.float16)
+            """,
+            error="Type Join Failed: dtype1 = Float32, dtype2 = Float16",
+            title="a `Cast` primitive held by the Cell, in one branch",
+            lines=7,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
                 def construct(self, x):
                     y = ops.cast(x, ms.int32)
                     while y.sum() > 0:
