@@ -288,6 +288,11 @@ NUMPY_ARRAY_MAKERS = frozenset({
     "triu", "diag", "stack", "vstack", "hstack", "concatenate", "reshape", "transpose", "tile", "repeat",
     "frombuffer", "fromiter", "meshgrid"})
 
+# nn layers that type-check an input as a tuple: {layer: (position in the call, keyword)}. Measured with MindSpore
+# 2.10: `nn.LSTM` stops with "For 'LSTM', the 'hx' must be Tuple, but got Tensor" when `hx` is an attribute that
+# graph code also writes (read back as an interpreted object); `nn.GRU` takes such an `hx` (a Tensor).
+NN_TUPLE_STATE_INPUTS = {"mindspore.nn.LSTM": (1, "hx")}
+
 # -- Cells and attributes ---------------------------------------------------------------------------------------
 # Calls that add parameters or sub-cells to a Cell dynamically (attribute facts cannot be read statically).
 DYNAMIC_ATTRIBUTE_SETTERS = frozenset({"setattr", "insert_param_to_cell", "insert_child_to_cell", "__setattr__",

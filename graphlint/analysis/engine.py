@@ -487,18 +487,34 @@ class Analysis:
         """``self.NAME = value`` anywhere in the class or its project bases (subclass first)."""
         return self.class_fact("attribute-assignments", cls, lambda project, klass: project.attribute_assignments(klass))
 
-    def attribute_primitive(self, cls: nodes.ClassDef, name: str) -> str | None:
-        """``mindspore.ops.Cast`` when every ``self.name = ...`` of the class (in ``__init__``) makes an instance of
-        that one Primitive class (``self.cast = ops.Cast()``), else None."""
+    def method_result(self, cls: nodes.ClassDef, name: str) -> Value:
+        """What ``self.name(...)`` returns when the method is graph code (a helper construct calls too, such as
+        `init_hidden`): the join over its returns; unknown otherwise."""
+        found = self.project.find_method(cls, name)
+        graph = self.graph_of(found[0]) if found is not None else None
+        values = self.values(graph) if graph is not None else None
+        return _returned(values) if values is not None else unknown()
+
+    def attribute_instance_of(self, cls: nodes.ClassDef, name: str) -> str | None:
+        """The qualified class (``mindspore.nn.LSTM``, ``mindspore.ops.Cast``) every ``self.name = ...`` of the
+        class makes an instance of in ``__init__``, or None."""
         found = set()
         for value, method in self.attribute_assignments(cls).get(name, ()):
             if method.name != "__init__" or not isinstance(value, nodes.Call):
                 return None
             qualified = self.project.info(method.root()).imports.qualify(value.func)
-            if not (qualified and qualified.startswith("mindspore.ops.") and qualified.rsplit(".", 1)[-1][:1].isupper()):
+            if qualified is None:
                 return None
             found.add(qualified)
         return found.pop() if len(found) == 1 else None
+
+    def attribute_primitive(self, cls: nodes.ClassDef, name: str) -> str | None:
+        """``mindspore.ops.Cast`` when the attribute holds an instance of that one Primitive class
+        (``self.cast = ops.Cast()``), else None."""
+        qualified = self.attribute_instance_of(cls, name)
+        if qualified and qualified.startswith("mindspore.ops.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+            return qualified
+        return None
 
     def _attribute_value(self, cls: nodes.ClassDef, name: str) -> Value:
         if name == "training":

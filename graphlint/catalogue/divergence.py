@@ -11,10 +11,12 @@ from graphlint.catalogue.model import (
     DIVERGES,
     FAILS,
     OK,
+    SKIP,
     Example,
     Rule,
     Severity,
     diverges,
+    fails,
     falls_back,
     passes,
 )
@@ -904,6 +906,25 @@ ATTRIBUTE_WRITE_IN_GRAPH = Rule(
             class Net(nn.Cell):
                 def __init__(self):
                     super().__init__()
+                    self.state = self.init_state()
+
+                def init_state(self):
+                    return (ops.zeros((2, 3), ms.float32), ops.ones((2, 3), ms.float32))
+
+                def construct(self, x):
+                    self.state = self.init_state()
+                    return x + self.state[0] + self.state[1]
+            """,
+            error="the member attribute must be of the Parameter type",
+            title="a state tuple a method makes, kept on `self`",
+            lines=10,
+            fields={"attr": "state"},
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
                     self.count = 0
 
                 def construct(self, x):
@@ -1121,6 +1142,79 @@ TENSOR_MAX_POSITIONAL_AXIS = Rule(
 )
 
 
+# message fields: {attr}, {layer}, {keyword}
+STATE_ATTRIBUTE_WRITTEN_IN_GRAPH = Rule(
+    id="E5211",
+    symbol="state-attribute-written-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`self.{attr}` is passed as the `{keyword}` of `{layer}` and graph code also assigns it: the read gives "
+            "an interpreted object that `{layer}` rejects (it needs a tuple); keep the state in a local variable",
+    summary="A recurrent layer's state (`nn.LSTM`'s `hx`) passed as a `self` attribute that graph code also assigns "
+            "(`out, self.hidden = self.lstm(x, self.hidden)`), the PyTorch habit of keeping the hidden state on "
+            "the module.",
+    why=(
+        "An attribute that graph code assigns is handled by the JIT fallback: reading it gives an interpreted "
+        "Python object, which `nn.LSTM`'s input check takes for a Tensor. Measured with MindSpore 2.10: "
+        "GRAPH_MODE stops with \"For 'LSTM', the 'hx' must be Tuple, but got Tensor\" whether the write comes "
+        "before the call or after it, and `jit(fullgraph=True)` rejects the write itself (the attribute is no "
+        "Parameter). Reading the same attribute without writing it, or keeping the state in a local variable, "
+        "compiles."
+    ),
+    mindspore_error="TypeError: For 'LSTM', the 'hx' must be '<class 'mindspore._c_expression.typing.Tuple'>', but got 'Tensor[Float64]'",
+    fix="Keep the state in a local variable (`hidden = self.init_hidden(n)`; `out, hidden = self.lstm(x, hidden)`) "
+        "and return it if the caller needs it.",
+    flagged=(
+        Example(
+            """
+            class Tagger(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.lstm = nn.LSTM(3, 4, batch_first=True)
+                    self.hidden = self.init_hidden(2)
+
+                def init_hidden(self, batch):
+                    return (ops.zeros((1, batch, 4), ms.float32), ops.zeros((1, batch, 4), ms.float32))
+
+                def construct(self, x):
+                    self.hidden = self.init_hidden(2)
+                    out, self.hidden = self.lstm(x.reshape(2, 1, 3), self.hidden)
+                    return out
+            """,
+            lax=FAILS,
+            strict=SKIP,  # (STRICT stops at the write first: attribute-write-in-graph says it)
+            error="the 'hx' must be",
+            entry="Tagger",
+            title="an LSTM's hidden state kept on `self`",
+            lines=12,
+            fields={"attr": "hidden", "layer": "LSTM", "keyword": "hx"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Tagger(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.lstm = nn.LSTM(3, 4, batch_first=True)
+                    self.hidden = self.init_hidden(2)
+
+                def init_hidden(self, batch):
+                    return (ops.zeros((1, batch, 4), ms.float32), ops.zeros((1, batch, 4), ms.float32))
+
+                def construct(self, x):
+                    hidden = self.init_hidden(2)
+                    out, hidden = self.lstm(x.reshape(2, 1, 3), hidden)
+                    start, _ = self.lstm(x.reshape(2, 1, 3), self.hidden)
+                    return out + start
+            """,
+            entry="Tagger",
+        ),
+    ),
+)
+
+
 RULES = (
     PYTHON_RANDOM_IN_GRAPH,
     WALL_CLOCK_IN_GRAPH,
@@ -1132,4 +1226,5 @@ RULES = (
     HOST_ATTRIBUTE_CHANGE_BETWEEN_CALLS,
     ATTRIBUTE_WRITE_IN_GRAPH,
     TENSOR_MAX_POSITIONAL_AXIS,
+    STATE_ATTRIBUTE_WRITTEN_IN_GRAPH,
 )

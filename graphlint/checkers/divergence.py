@@ -31,7 +31,7 @@ from astroid import nodes
 from astroid.const import Context
 
 from graphlint.analysis import api, signatures
-from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, UNKNOWN
+from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
 from graphlint.analysis.values import annotated_python_kind
@@ -83,6 +83,7 @@ class DivergenceChecker(Checker):
     # -- calls --------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call, self_name) -> None:
         func = call.func
+        self._state_written_in_graph(graph, call, self_name)
         if isinstance(func, nodes.Attribute) and func.attrname in api.PAIRED_ONLY_WITH_DIM and call.args \
                 and not call.keywords and _used_as_pair(call) and values.value(func.expr).is_tensor:
             self.report(rules.TENSOR_MAX_POSITIONAL_AXIS, call, graph, call=_short(call), method=func.attrname)
@@ -296,12 +297,57 @@ class DivergenceChecker(Checker):
                 # A graph helper that __init__ also runs (`self._set_cache(...)`): its own values say what it stores.
                 if not self._plain_by_values(graph, value):
                     return False
-            elif _plain_value(project.info(method.root()), value, method) is not True:
+            elif _plain_value(project.info(method.root()), value, method) is not True and \
+                    not self._plain_method_result(cls, value, method):
                 return False
         for value, klass in in_class_body:
             if _plain_value(project.info(klass.root()), value, None) is not True:
                 return False
         return True
+
+    def _state_written_in_graph(self, graph, call: nodes.Call, self_name) -> None:
+        """``self.lstm(x, self.hidden)`` where graph code also writes ``self.hidden``: the layer type-checks the
+        state as a tuple and gets the interpreted object that attribute reads give after such a write."""
+        func = call.func
+        if self_name is None or graph.cls is None or not _is_self_attribute(func, self_name):
+            return
+        layer = self.context.analysis.attribute_instance_of(graph.cls, func.attrname)
+        if layer not in api.NN_TUPLE_STATE_INPUTS:
+            return
+        position, keyword = api.NN_TUPLE_STATE_INPUTS[layer]
+        state = call.args[position] if len(call.args) > position else next(
+            (k.value for k in call.keywords or () if k.arg == keyword), None)
+        if _is_self_attribute(state, self_name) and state.attrname in self._written_in_graph(graph.cls) \
+                and self._plain_attribute(graph.cls, state.attrname):
+            self.report(rules.STATE_ATTRIBUTE_WRITTEN_IN_GRAPH, call, graph, attr=state.attrname,
+                        layer=layer.rsplit(".", 1)[-1], keyword=keyword)
+
+    def _written_in_graph(self, cls) -> set[str]:
+        """The attributes ``self.attr = ...`` of ``cls`` that graph code (its construct and helpers) assigns."""
+        analysis = self.context.analysis
+
+        def compute(_project, klass):
+            written = set()
+            for method in klass.body:
+                if isinstance(method, nodes.FunctionDef) and method.args.args and analysis.graph_of(method) is not None:
+                    receiver = method.args.args[0].name
+                    for node in nodes_of_class(method, (nodes.Assign, nodes.AugAssign)):
+                        for target in node.targets if isinstance(node, nodes.Assign) else [node.target]:
+                            written.update(attr for _node, attr in _self_writes(target, receiver))
+            return written
+
+        return self._class_fact("written-in-graph", cls, compute)
+
+    def _plain_method_result(self, cls, value, method) -> bool:
+        """``self.make_state(...)`` whose result the analysis knows is a Tensor or a tuple/list that is no
+        Parameter (`init_hidden` returning zero Tensors)."""
+        receiver = method.args.args[0].name if method.args.args else None
+        if not (isinstance(value, nodes.Call) and isinstance(value.func, nodes.Attribute)
+                and isinstance(value.func.expr, nodes.Name) and value.func.expr.name == receiver):
+            return False
+        result = self.context.analysis.method_result(cls, value.func.attrname)
+        return bool(result.kinds) and result.kinds <= {TENSOR, TUPLE, LIST} and not result.alias.startswith(
+            "the Parameter") and not (result.items and any(i.alias.startswith("the Parameter") for i in result.items))
 
     def _plain_by_values(self, graph, value) -> bool:
         values = self.context.values(graph)
@@ -486,6 +532,10 @@ def _is_container(info, value, method=None) -> bool:
             return True
         return info.imports.qualify(value.func) in api.CONTAINER_FACTORIES
     return False
+
+
+def _is_self_attribute(node, self_name: str) -> bool:
+    return isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) and node.expr.name == self_name
 
 
 def _self_writes(target, self_name: str):
