@@ -607,3 +607,65 @@ def test_identity_severity_by_level(level):
     text = HEADER + textwrap.dedent(source)
     found = [f for f in lint_text(text, Config(syntax_level=level)) if f.rule.family == "statements"]
     assert [f.severity.name for f in found] == (["WARNING"] if level == "lax" else ["ERROR"])
+
+
+# -- class methods called from graph code ------------------------------------------------------------
+def test_classmethod_calls_through_other_receivers():
+    # Measured with MindSpore 2.10: each of these calls fails at both levels ("The parameters number of the
+    # function is 3, but the number of provided arguments is 2"; with a keyword: "Miss argument input").
+    source = """
+        class Sub(nn.Cell):
+            @classmethod
+            def add(cls, x, y):
+                return x + y
+
+            def construct(self, x):
+                return x
+
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.sub = Sub()
+
+            @classmethod
+            def func(cls, x, y=1):
+                return x + y
+
+            def helper(self, x):
+                return self.__class__.func(x, x)
+
+            def construct(self, x):
+                a = self.sub.add(x, x * 2)
+                b = self.func(x, y=x)
+                return self.helper(a + b)
+        """
+    found = [f for f in findings(source) if f.rule.symbol == "classmethod-call-in-graph"]
+    assert sorted((f.line, f.args["method"]) for f in found) == [
+        (line_of(source, "self.__class__.func(x, x)"), "Net.func"),
+        (line_of(source, "self.sub.add(x, x * 2)"), "Sub.add"),
+        (line_of(source, "self.func(x, y=x)"), "Net.func"),
+    ]
+
+
+def test_static_methods_and_classmethods_outside_graph_code_are_not_reported():
+    source = """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.k = self.make(2)
+
+            @classmethod
+            def make(cls, n):
+                return n * 2
+
+            @staticmethod
+            def combine(x, y):
+                return x + y
+
+            def construct(self, x):
+                maker = self.make
+                scale = lambda self: self.make(3)
+                return type(self).combine(x, x) + self.__class__.combine(x, 1.0) * self.k
+        """
+    assert "classmethod-call-in-graph" not in symbols(source)

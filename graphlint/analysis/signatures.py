@@ -1,7 +1,8 @@
 """Signature facts: a function's positional parameters, what kind of method it is, and how a call binds them.
 
 Every part of graphlint that pairs arguments with parameters asks here, so a ``@classmethod`` helper called as
-``self.helper(x)`` binds ``x`` to its second parameter everywhere, as Python (and MindSpore) do.
+``self.helper(x)`` binds ``x`` to its second parameter everywhere, as Python does. MindSpore's graph compiler does
+not: it calls a class method without its class (:func:`unbound_in_graph`), so such a call fails to compile.
 """
 
 from __future__ import annotations
@@ -95,3 +96,63 @@ def instance_name(func: nodes.FunctionDef, cls: nodes.ClassDef | None) -> str | 
     """The name of ``self`` in an instance method, else None (``cls`` of a class method is not an instance)."""
     return positional_parameters(func)[0].name if method_kind(func, cls) == INSTANCE and \
         positional_parameters(func) else None
+
+
+def unbound_in_graph(func: nodes.FunctionDef, cls: nodes.ClassDef | None) -> bool:
+    """A method that MindSpore's graph compiler calls without binding its first parameter: a ``@classmethod``.
+
+    Called from graph code, through an instance (``self.f(x, y)``, ``self.sub.f(x, y)``), ``type(self).f``,
+    ``self.__class__.f`` or the class itself (``Net.f(x, y)``), of a Cell or of a plain class, the arguments fill
+    the parameters from ``cls`` on and compiling stops at every syntax level: "The parameters number of the function
+    is 3, but the number of provided arguments is 2" (keyword arguments: "Miss argument input for parameter:x").
+    Static methods and instance methods are bound as in Python. Measured with MindSpore 2.10 (CPU)."""
+    return method_kind(func, cls) == CLASS and bool(positional_parameters(func))
+
+
+def called_method(project, info, cls: nodes.ClassDef | None, self_name: str | None,
+                  call: nodes.Call) -> tuple[nodes.FunctionDef, nodes.ClassDef] | None:
+    """The project method (and the class defining it) that ``call`` calls, for the receivers graph code uses:
+    ``self.m(...)``, ``type(self).m(...)``, ``self.__class__.m(...)``, ``self.attr.m(...)`` (``attr`` made in
+    ``__init__`` as an instance of one project class) and ``Class.m(...)``; None when it is not known.
+    ``cls`` is the class of the calling method and ``self_name`` its instance parameter."""
+    func = call.func
+    if not isinstance(func, nodes.Attribute):
+        return None
+    owner = _receiver_class(project, info, cls, self_name, func.expr)
+    return project.find_method(owner, func.attrname) if owner is not None else None
+
+
+def _receiver_class(project, info, cls, self_name, expr) -> nodes.ClassDef | None:
+    def is_self(node) -> bool:
+        return self_name is not None and isinstance(node, nodes.Name) and node.name == self_name
+
+    if cls is not None and self_name is not None:
+        if is_self(expr):
+            return cls
+        if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Name) and expr.func.name == "type" \
+                and len(expr.args) == 1 and not expr.keywords and is_self(expr.args[0]) \
+                and "type" not in info.imports.aliases and "type" not in info.classes \
+                and "type" not in info.functions:
+            return cls
+        if isinstance(expr, nodes.Attribute) and is_self(expr.expr):
+            if expr.attrname == "__class__":
+                return cls
+            return _attribute_class(project, cls, expr.attrname)
+    if isinstance(expr, (nodes.Name, nodes.Attribute)):
+        resolved = project.resolve_expr(info, expr)
+        if resolved is not None and resolved.kind == "class":
+            return resolved.node
+    return None
+
+
+def _attribute_class(project, cls: nodes.ClassDef, name: str) -> nodes.ClassDef | None:
+    """The one project class whose instance every assignment of ``self.name`` in ``__init__`` makes."""
+    found = None
+    for value, method in project.attribute_assignments(cls).get(name, ()):
+        if method.name != "__init__" or not isinstance(value, nodes.Call):
+            return None
+        resolved = project.resolve_expr(project.info(method.root()), value.func)
+        if resolved is None or resolved.kind != "class" or (found is not None and resolved.node is not found):
+            return None
+        found = resolved.node
+    return found

@@ -1314,6 +1314,112 @@ IS_UNSUPPORTED_OPERAND = Rule(
 )
 
 
+# message fields: {call} - the called expression, e.g. `self.func(...)`; {method} - Class.method
+CLASSMETHOD_CALL_IN_GRAPH = Rule(
+    id="E5117",
+    symbol="classmethod-call-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` calls the class method `{method}`: graph code does not pass `cls`, so the arguments fill the "
+            "wrong parameters and compiling fails; make it a `@staticmethod` (or a module function)",
+    summary="A `@classmethod` called from graph code: `self.f(...)`, `type(self).f(...)`, `self.__class__.f(...)`, "
+            "`Net.f(...)`, or on another object's class.",
+    why=(
+        "MindSpore's graph compiler takes the function of a class method without binding the class to its first "
+        "parameter. The call passes one argument fewer than the function has parameters, and compiling stops at "
+        "every syntax level: \"The parameters number of the function is 3, but the number of provided arguments is "
+        "2\" (with keyword arguments: \"Miss argument input for parameter:x\"). It does not matter how the method "
+        "is reached (through `self`, `type(self)`, the class name, a plain Python class). Static methods and "
+        "instance methods are called as in Python, and class methods work in `__init__` (plain Python)."
+    ),
+    mindspore_error=(
+        "TypeError: The parameters number of the function is 3, but the number of provided arguments is 2."
+    ),
+    fix="Make the method a `@staticmethod` (read class constants by the class name), or a module-level function; "
+        "or call the class method in `__init__` and keep the result.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                @classmethod
+                def combine(cls, x, y):
+                    return x + y
+
+                def construct(self, x):
+                    return self.combine(x, x * 2)
+            """,
+            error="The parameters number of the function is 3, but the number of provided arguments is 2",
+            title="a `@classmethod` called as `self.method(...)`",
+            lines=7,
+            fields={"call": "self.combine(...)", "method": "Net.combine"},
+        ),
+        fails(
+            """
+            class Base(nn.Cell):
+                factor = 3
+
+                @classmethod
+                def scale(cls, x):
+                    return x * cls.factor
+
+
+            class Net(Base):
+                def construct(self, x):
+                    y = type(self).scale(x)
+                    return y + Net.scale(x)
+            """,
+            error="The parameters number of the function is 2, but the number of provided arguments is 1",
+            title="a `@classmethod` called through `type(self)` or the class name",
+            lines=(11, 12),
+            fields={"method": "Base.scale"},
+        ),
+        fails(
+            """
+            class Helper:
+                @classmethod
+                def add(cls, x, y):
+                    return x + y
+
+
+            @ms.jit
+            def f(x):
+                return Helper.add(x, x * 2)
+            """,
+            entry="f",
+            error="The parameters number of the function is 3, but the number of provided arguments is 2",
+            title="a plain class's `@classmethod` in a `@jit` function",
+            lines=9,
+            fields={"call": "Helper.add(...)", "method": "Helper.add"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                factor = 3
+
+                def __init__(self):
+                    super().__init__()
+                    self.k = self.make_factor(2)
+
+                @classmethod
+                def make_factor(cls, n):
+                    return cls.factor * n
+
+                @staticmethod
+                def combine(x, y):
+                    return x + y
+
+                def construct(self, x):
+                    y = self.combine(x, x * 2) + Net.combine(x, x) + type(self).combine(x, 1.0)
+                    return y * self.k * Net.factor
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     TRY_IN_GRAPH,
     DEL_IN_GRAPH,
@@ -1331,4 +1437,5 @@ RULES = (
     EVAL_WITHOUT_NAMESPACE,
     TENSOR_IDENTITY_COMPARISON,
     IS_UNSUPPORTED_OPERAND,
+    CLASSMETHOD_CALL_IN_GRAPH,
 )

@@ -18,7 +18,7 @@ import builtins
 
 from astroid import nodes
 
-from graphlint.analysis import api
+from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import CELL, FLOAT, LIST, TENSOR, TUPLE
 from graphlint.catalogue import statements as rules
 from graphlint.runner import Checker
@@ -113,6 +113,7 @@ class StatementsChecker(Checker):
                 self.report(rules.MULTI_FOR_COMPREHENSION, node, graph, kind=_COMPREHENSION_KINDS[type(node)])
         elif isinstance(node, nodes.Call):
             self._check_eval(graph, node)
+            self._check_classmethod_call(graph, node)
         elif isinstance(node, nodes.Compare):
             self._check_identity(graph, node)
 
@@ -275,6 +276,21 @@ class StatementsChecker(Checker):
         if value.known and not value.var and isinstance(value.const, str):
             return value.const
         return None
+
+    # -- class methods -------------------------------------------------------------
+    def _check_classmethod_call(self, graph, call: nodes.Call) -> None:
+        """A call of a ``@classmethod``: graph code passes the arguments without the class (see signatures)."""
+        if not isinstance(call.func, nodes.Attribute):
+            return
+        self_name = signatures.instance_name(graph.node, graph.cls)
+        if self_name is not None and self_name in _nested_bound(call, graph.node):
+            self_name = None  # rebound by a nested function or lambda: not the instance
+        found = signatures.called_method(self.context.project, graph.info, graph.cls, self_name, call)
+        if found is None or not signatures.unbound_in_graph(*found):
+            return
+        method, owner = found
+        self.report(rules.CLASSMETHOD_CALL_IN_GRAPH, call, graph, call=_one_line(call.func.as_string() + "(...)"),
+                    method=f"{owner.name}.{method.name}")
 
     # -- is / is not ---------------------------------------------------------------
     def _check_identity(self, graph, node: nodes.Compare) -> None:
