@@ -10,9 +10,9 @@ development benchmark's sources (../shared/benchmarks/mindspore-ut, when fetched
 To compare with another checkout, run this file with PYTHONPATH pointing at that checkout.
 
 Figures (share of graph-code expressions whose value is unknown), 2026-12-04:
-    mindcv + mindocr        38.2 % at af8e00d (before host values), 35.3 % after
-    development benchmark   26.5 % at af8e00d,                    18.7 % after
-    (Calls and attribute reads are the largest unknown kinds: 61 % and 53 % on the zoos.)
+    mindcv + mindocr        38.2 % at af8e00d; 35.3 % with host values; 27.1 % with nn layer outputs
+    development benchmark   26.5 % at af8e00d; 18.7 % with host values; 18.4 % with nn layer outputs
+    (Calls and attribute reads remain the largest unknown kinds on the zoos.)
 """
 
 import collections

@@ -448,8 +448,9 @@ def test_a_value_before_an_if_is_refused_under_a_tensor_condition_or_in_a_loop(t
 def test_a_with_block_loses_its_manager_only_for_nullcontext_and_no_grad(tmp_path):
     _target, _original, report = _fixed_copy("unsupported-context-manager/no_grad", tmp_path)
     assert [(a.line, a.safety, a.description) for a in report.applied] == [
-        (14, "unsafe", "`with _no_grad()` -> its block, then `ops.stop_gradient` on `teacher` (assuming `teacher` "
-                       "holds Tensors)")]  # `scale` is a Python int: no gradient to stop; `unused` is not read
+        (14, "unsafe", "`with _no_grad()` -> its block, then `ops.stop_gradient` on `teacher`")]
+    # `teacher = self.proj(x)` is known to be a Tensor (an nn.Dense output); `scale` is a Python int: no gradient
+    # to stop; `unused` is not read
     _target, _original, report = _fixed_copy("unsupported-context-manager/null_context", tmp_path)
     assert [(a.line, a.safety) for a in report.applied] == [(10, "safe")]
     _target, _original, report = _fixed_copy("unsupported-context-manager/plain_class_refused", tmp_path)

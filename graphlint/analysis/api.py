@@ -291,6 +291,10 @@ NUMPY_ARRAY_MAKERS = frozenset({
 # nn layers that type-check an input as a tuple: {layer: (position in the call, keyword)}. Measured with MindSpore
 # 2.10: `nn.LSTM` stops with "For 'LSTM', the 'hx' must be Tuple, but got Tensor" when `hx` is an attribute that
 # graph code also writes (read back as an interpreted object); `nn.GRU` takes such an `hx` (a Tensor).
+# What calling an instance of an `nn` layer gives in graph code: a Tensor, except these (measured with MindSpore
+# 2.10: a 2-tuple of Tensors each) and the containers, whose result is whatever their members give.
+NN_TUPLE_RESULT_LAYERS = frozenset({"LSTM", "GRU", "RNN", "LSTMCell", "MultiheadAttention"})
+NN_CONTAINER_CELLS = frozenset({"SequentialCell", "CellList", "CellDict", "GraphCell", "Identity"})
 NN_TUPLE_STATE_INPUTS = {"mindspore.nn.LSTM": (1, "hx")}
 
 # -- Cells and attributes ---------------------------------------------------------------------------------------

@@ -559,6 +559,9 @@ class FunctionValues:
                 resolved = self.analysis.project.resolve_expr(self.info, func)
                 if resolved is not None and resolved.kind == "class" and self.analysis.project.is_cell(resolved.node):
                     return const(CELL)
+        layer = self._layer_call(func)
+        if layer is not None:
+            return layer
         if isinstance(func, nodes.Attribute):
             owner_expr = func.expr
             owner = self.eval(owner_expr, element)
@@ -587,6 +590,20 @@ class FunctionValues:
         if summary is not None:
             return summary
         return unknown(any_var, origin)
+
+    def _layer_call(self, func) -> Value | None:
+        """``self.conv(x)`` where ``__init__`` made ``self.conv`` an ``nn`` layer: what the layer gives."""
+        if not (isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name)
+                and func.expr.name == self.self_name):
+            return None
+        layer = self.analysis.attribute_instance_of(self.cls, func.attrname)
+        if not (layer and layer.startswith("mindspore.nn.")):
+            return None
+        name = layer.rsplit(".", 1)[-1]
+        if not name[:1].isupper() or name in api.NN_CONTAINER_CELLS:
+            return None
+        kind = TUPLE if name in api.NN_TUPLE_RESULT_LAYERS else TENSOR
+        return variable(kind, f"the output of `self.{func.attrname}`")
 
     def _helper_summary(self, expr: nodes.Call) -> Value | None:
         """What a call to a project helper returns, with this call's arguments bound; None when it calls none
