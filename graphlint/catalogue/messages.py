@@ -14,7 +14,7 @@ MESSAGE_RULES: dict[str, tuple[str, ...] | str] = {
     "infer.output_too_big": ("E5903",),
     "infer.no_attribute": ("W5209", "W6103", "E6001"),
     "infer.duplicate_parameter_name": ("W6201", "E6202"),
-    "infer.function_arguments_number": ("E5403",),
+    "infer.function_arguments_number": ("E5403", "E5117"),
     "core.input_number": ("W5509",),
     "core.shape_join": ("E5903", "E5803"),
     "core.type_join_abstract": ("E5803", "W5804", "W5805", "E5807"),
