@@ -10,7 +10,8 @@ development benchmark's sources (../shared/benchmarks/mindspore-ut, when fetched
 To compare with another checkout, run this file with PYTHONPATH pointing at that checkout.
 
 Figures (share of graph-code expressions whose value is unknown), 2026-12-04:
-    mindcv + mindocr        38.2 % at af8e00d; 35.3 % with host values; 27.1 % with nn layer outputs
+    mindcv + mindocr        38.2 % at af8e00d; 35.3 % with host values; 27.1 % with nn layer outputs;
+                            26.3 % with project Cell outputs
     development benchmark   26.5 % at af8e00d; 18.7 % with host values; 18.4 % with nn layer outputs
     (Calls and attribute reads remain the largest unknown kinds on the zoos.)
 """

@@ -495,6 +495,17 @@ class Analysis:
         values = self.values(graph) if graph is not None else None
         return _returned(values) if values is not None else unknown()
 
+    def cell_output(self, qualified: str) -> Value | None:
+        """What the construct of the project Cell class ``qualified`` returns, or None (not a project Cell, or
+        being solved)."""
+        resolved = self.project.resolve_qualified(qualified)
+        if resolved is None or resolved.kind != "class" or not self.project.is_cell(resolved.node):
+            return None
+        found = self.project.find_method(resolved.node, "construct")
+        graph = self.graph_of(found[0]) if found is not None else None
+        values = self.values(graph) if graph is not None else None
+        return _returned(values) if values is not None else None
+
     def attribute_instance_of(self, cls: nodes.ClassDef, name: str) -> str | None:
         """The qualified class (``mindspore.nn.LSTM``, ``mindspore.ops.Cast``) every ``self.name = ...`` of the
         class makes an instance of in ``__init__``, or None."""

@@ -597,7 +597,16 @@ class FunctionValues:
                 and func.expr.name == self.self_name):
             return None
         layer = self.analysis.attribute_instance_of(self.cls, func.attrname)
-        if not (layer and layer.startswith("mindspore.nn.")):
+        if not layer:
+            return None
+        if not layer.startswith("mindspore."):
+            # a Cell of the project: what its construct returns (its arguments taken as Tensors)
+            output = self.analysis.cell_output(layer)
+            if output is None or not output.kinds or UNKNOWN in output.kinds:
+                return None
+            return replace(output, var=True, origin=output.origin or f"the output of `self.{func.attrname}`",
+                           alias="", parameter="")
+        if not layer.startswith("mindspore.nn."):
             return None
         name = layer.rsplit(".", 1)[-1]
         if not name[:1].isupper() or name in api.NN_CONTAINER_CELLS:
