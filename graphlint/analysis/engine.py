@@ -346,6 +346,11 @@ class Analysis:
         return self.module_fact("entry calls", graph.info,
                                 lambda info: host.entry_calls(self.project, info)).get(id(graph.node), [])
 
+    def passed_as_tensor(self, graph: GraphFunction, name: str) -> bool:
+        """Every call of the entry in its module passes a Tensor as parameter ``name``."""
+        calls = self.entry_calls(graph)
+        return bool(calls) and name in host.passed_tensors(self.project, graph.info, graph.node, graph.cls, calls)
+
     def self_containing_arguments(self, graph: GraphFunction) -> list[tuple[nodes.Call, nodes.NodeNG]]:
         """(call, argument) where the module passes an entry a list or dict that holds itself."""
         return [(call, argument) for call in self.entry_calls(graph)

@@ -256,6 +256,12 @@ def _called_entry(project: Project, info: ModuleInfo, func) -> nodes.FunctionDef
     return found[0] if found is not None and found[1] is cls else None
 
 
+def passed_tensors(project: Project, info: ModuleInfo, func: nodes.FunctionDef, cls, calls: list[nodes.Call]) -> set:
+    """The entry's parameters that every one of ``calls`` passes a Tensor (``Net()(x, Tensor(3))``)."""
+    bound = bind_entry(project, info, func, cls, calls, {})
+    return {name for name, value in bound.items() if value.is_tensor}
+
+
 def bind_entry(project: Project, info: ModuleInfo, func: nodes.FunctionDef, cls, calls: list[nodes.Call],
                defaults: dict[str, Value]) -> dict[str, Value]:
     """The entry's parameter values given the calls the module makes of it: a parameter every call passes a

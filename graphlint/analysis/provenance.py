@@ -131,7 +131,10 @@ def _parameter_sources(name: str, values, analysis, depth: int) -> frozenset:
         if arg.name == name and annotation is not None and "Tensor" in annotation.as_string():
             return frozenset({TENSOR_SOURCE})
     if graph.is_entry:
-        return frozenset() if graph.kind == "jit_class" else frozenset({PARAMETER_SOURCE})
+        if graph.kind == "jit_class":
+            return frozenset()
+        # (the module's own calls may say it: `Net()(x, Tensor(3))`)
+        return frozenset({TENSOR_SOURCE if analysis.passed_as_tensor(graph, name) else PARAMETER_SOURCE})
     # A helper's parameter: what its callers pass.
     found = frozenset()
     for caller, node in analysis.references(func):

@@ -490,8 +490,56 @@ RANGE_OF_TENSOR = Rule(
                     return y
             """,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, steps):
+                    y = x
+                    for _ in range(steps):
+                        y = y * 2
+                    return y
+
+
+            if __name__ == "__main__":
+                print(Net()(Tensor(np.ones((2, 3), np.float32)), Tensor(3, ms.int32)))
+            """,
+            error="should be a int scalar",
+            inputs="(Tensor(np.ones((2, 3), np.float32)), Tensor(3, ms.int32))",
+            title="`range()` of a Tensor the module passes in",
+            lines=4,
+            fields={"arg": "steps"},
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x, steps):
+                    y = x
+                    _ = Tensor(0, ms.int32)
+                    while _ < steps:
+                        y = y * 2
+                        _ = _ + 1
+                    return y
+
+
+            if __name__ == "__main__":
+                print(Net()(Tensor(np.ones((2, 3), np.float32)), Tensor(3, ms.int32)))
+            """,
+        ),
     ),
     clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, steps):
+                    y = x
+                    for _ in range(steps):
+                        y = y * 2
+                    return y
+
+
+            if __name__ == "__main__":
+                print(Net()(Tensor(np.ones((2, 3), np.float32)), 3))
+            """,
+            inputs="(Tensor(np.ones((2, 3), np.float32)), 3)",
+        ),
         passes(
             """
             class Net(nn.Cell):
