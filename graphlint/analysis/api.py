@@ -386,3 +386,13 @@ STR_METHODS = frozenset(name for name in dir(str) if not name.startswith("_"))
 # List methods that GRAPH_MODE (lax) runs on a copy: the list itself is left unchanged (measured: diverges).
 LIST_MUTATIONS_LOST = frozenset({"remove", "sort"})
 INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
+# `reversed(seq)`: the parser does not convert it (generated.builtins: unsupported_external_type), the JIT fallback
+# runs it, and STRICT needs every name its argument mentions to be a constant ("the inputs should be constant, but
+# found variable 'x'", also for `reversed(range(x.shape[0]))` and `reversed(range(len(items)))`). At the lax level
+# a loop over the interpreter's reverse iterator loses what its body adds to a list of the enclosing code (these
+# methods, `+=`, `outs = outs + [...]`), a comprehension over it computes wrong values and `enumerate()` of it
+# fails; reversed Cells (a CellList, a list or tuple of Cells) fail when the graph runs ("Unsupported element
+# type[unknown] to set element data type for KernelTensor"). `seq[::-1]` and `list.reverse()` compile at both
+# levels, and so does `reversed(self.layers)` of a SequentialCell. Measured with MindSpore 2.10 (CPU).
+LIST_GROWING_METHODS = frozenset({"append", "extend", "insert"})
+REVERSED_CELL_SEQUENCES = frozenset({"mindspore.nn.CellList"})

@@ -64,29 +64,36 @@ BUILTIN_OVER_NESTED_TENSORS = Rule(
     ),
 )
 
-# message fields: {func}
+# message fields: {func}; {what} - what it is called on; {instead} - what to use
 BUILTIN_FALLS_BACK = Rule(
     id="W6102",
     symbol="builtin-falls-back",
     family=FAMILY,
     lax=W,
     strict=E,
-    message="`{func}()` on a value computed from a Tensor runs only in the JIT fallback (MindSpore's parser does "
-            "not convert it): STRICT and MindIR export reject it; use ops (`ops.all`, `ops.any`, `ops.sort`)",
-    summary="A Python builtin that MindSpore's parser does not convert (`all`, `any`, `sorted`, `id`, `bin`, "
-            "`ord`, ...) called on a run-time value.",
+    message="`{func}()` of {what} runs only in the JIT fallback (MindSpore's parser does not convert it): STRICT "
+            "and MindIR export reject it; {instead}",
+    summary="A Python builtin that MindSpore's parser does not convert (`all`, `any`, `sorted`, `reversed`, `id`, "
+            "`bin`, `ord`, ...) called on a run-time value (`reversed`: on anything that reads one).",
     why=(
         "MindSpore's graph parser converts only some builtins (`len`, `max`, `sum`, `range`, ...; the list is read "
         "from its parser). The others run in the Python interpreter by JIT fallback when their arguments are "
         "run-time values: that compiles at the default lax level, but `jit(fullgraph=True)` and MindIR export "
         "stop with \"the inputs should be constant, but found variable ...\". With constant arguments they are "
-        "folded while compiling and work at every level."
+        "folded while compiling and work at every level. For `reversed(...)` STRICT looks at every variable the "
+        "argument reads (measured): `reversed(items)` of a list built from Tensors, `reversed(range(x.shape[0]))` "
+        "and `reversed(range(len(items)))` fail, while `n = x.shape[0]; reversed(range(n))`, a list of numbers, an "
+        "attribute list of constants and a list argument of the top graph (a constant) compile. At the lax level a "
+        "loop over `reversed(...)` works when its body only computes values (for the uses that break, see "
+        "`reversed-iteration-breaks`)."
     ),
     mindspore_error=(
         "ValueError: When handling script 'sorted(x[0]) in graph mode', the inputs should be constant, but found "
         "variable 'x' to be nonconstant."
     ),
-    fix="Use the ops equivalent (`ops.all(t)`, `ops.any(t)`, `ops.sort(t)[0]`), or compute the value outside.",
+    fix="Use the ops equivalent (`ops.all(t)`, `ops.any(t)`, `ops.sort(t)[0]`), or compute the value outside; "
+        "instead of `reversed(...)` iterate a slice (`items[::-1]`) or a descending `range(n - 1, -1, -1)` (`list."
+        "reverse()` on a copy works too).",
     flagged=(
         falls_back(
             """
@@ -112,6 +119,35 @@ BUILTIN_FALLS_BACK = Rule(
             title="`all()` / `any()` over a Tensor",
             lines=3,
         ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    out = x
+                    for t in reversed(items):
+                        out = out * 10 + t
+                    return out
+            """,
+            error="the inputs should be constant, but found variable 'items'",
+            title="`reversed()` of a list of Tensors",
+            lines=5,
+            fields={"func": "reversed", "what": "an expression that reads the run-time value `items`"},
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    out = x[0]
+                    for i in reversed(range(x.shape[0])):
+                        out = out * 2 + x[i]
+                    return out
+            """,
+            error="the inputs should be constant, but found variable 'x'",
+            title="`reversed(range(x.shape[0]))` (reads a Tensor)",
+            lines=4,
+            fields={"func": "reversed", "what": "an expression that reads the run-time value `x`"},
+        ),
     ),
     clean=(
         passes(
@@ -125,6 +161,30 @@ BUILTIN_FALLS_BACK = Rule(
                     if all((1, 2)):
                         return x * self.sizes[0] + ops.sort(x)[0]
                     return x
+            """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.sizes = [1, 2, 3]
+
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    n = x.shape[0]
+                    out = x
+                    for t in items[::-1]:
+                        out = out * 10 + t
+                    for i in reversed(range(n)):
+                        out = out + x[i]
+                    for i in range(len(items) - 1, -1, -1):
+                        out = out + items[i]
+                    for s in reversed(self.sizes):
+                        out = out * s
+                    backwards = list(items)
+                    backwards.reverse()
+                    return out + backwards[0]
             """,
         ),
     ),
@@ -478,6 +538,182 @@ SEQUENCE_INDEXED_BY_TENSOR = Rule(
     ),
 )
 
+# message fields: {seq} - the argument of reversed(); {problem} - how the use breaks
+REVERSED_ITERATION_BREAKS = Rule(
+    id="E6109",
+    symbol="reversed-iteration-breaks",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`reversed({seq})` {problem} in GRAPH_MODE, and STRICT rejects it: iterate a slice (`items[::-1]`) "
+            "or a descending `range(n - 1, -1, -1)` instead",
+    summary="`reversed(...)` of something that reads a run-time value, iterated by a comprehension, passed to "
+            "`enumerate()`, or iterated by a loop that adds to a list or tuple of the enclosing code.",
+    why=(
+        "The parser leaves `reversed` to the JIT fallback, and at the lax level graph code then iterates the "
+        "interpreter's reverse iterator instead of unrolling a loop over the items. A loop whose body only computes "
+        "values still works, but what the body adds to a list or tuple from outside the loop (`append`, `extend`, "
+        "`insert`, `+=`) is lost (the list is still empty after the loop: \"cannot get item by index from an empty "
+        "sequence\"), a list comprehension or generator over it returns wrong values without an error, and "
+        "`enumerate(reversed(items))` stops with \"'list_reverseiterator' object has no attribute '__len__'\" (of a "
+        "tuple: \"'reversed' object ...\"). "
+        "STRICT rejects every `reversed` of a run-time value (\"the inputs should be constant\"). Measured with "
+        "MindSpore 2.10; the slice `items[::-1]`, a descending `range` and `list.reverse()` compile at both levels."
+    ),
+    mindspore_error="ValueError: For primitive:'list_getitem', cannot get item by index from an empty sequence.",
+    fix="Iterate `items[::-1]`, or `range(len(items) - 1, -1, -1)` for indices (bind `n = x.shape[0]` first for "
+        "a Tensor's length).",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    outs = []
+                    for i in reversed(range(len(items))):
+                        outs.append(items[i] + 1)
+                    return outs[0]
+            """,
+            lax=FAILS,
+            strict=FAILS,
+            # lax: "cannot get item by index from an empty sequence", STRICT: "the inputs should be constant"
+            title="a loop over `reversed(...)` that appends to a list",
+            lines=5,
+            fields={"seq": "range(len(items))",
+                    "problem": "iterated by a loop that adds to `outs` leaves `outs` as it was before the loop"},
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    return ops.stack([t * 2 for t in reversed(items)])
+            """,
+            lax=DIVERGES,
+            strict=FAILS,
+            error="the inputs should be constant, but found variable 'items'",
+            title="a comprehension over `reversed(...)`",
+            lines=4,
+            fields={"seq": "items", "problem": "iterated by a comprehension gives wrong values"},
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = (x, x * 2, x * 3)
+                    out = x
+                    for i, t in enumerate(reversed(items)):
+                        out = out + t * i
+                    return out
+            """,
+            lax=FAILS,
+            strict=FAILS,
+            # lax: "'reversed' object has no attribute '__len__'", STRICT: "the inputs should be constant"
+            title="`enumerate(reversed(...))`",
+            lines=5,
+            fields={"problem": "in `enumerate()` fails to compile"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    outs = []
+                    for i in range(len(items) - 1, -1, -1):
+                        outs.append(items[i] + 1)
+                    for i, t in enumerate(items[::-1]):
+                        outs.append(t * i)
+                    backwards = list(items)
+                    backwards.reverse()
+                    return outs[0] + ops.stack([t * 2 for t in backwards])
+            """,
+        ),
+    ),
+)
+
+# message fields: {seq} - the argument of reversed(); {what} - a CellList / a list of Cells / a tuple of Cells
+REVERSED_CELL_SEQUENCE = Rule(
+    id="E6110",
+    symbol="reversed-cell-sequence",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`reversed({seq})` of {what} fails in graph code (when the graph runs at the lax level; STRICT rejects "
+            "it): iterate the slice `{seq}[::-1]` instead",
+    summary="`reversed(...)` of an `nn.CellList` or of a list or tuple of Cells in graph code.",
+    why=(
+        "The JIT fallback runs `reversed`, and the reverse iterator of Cells it hands back cannot become graph "
+        "data: the lax level compiles, then stops when the graph is run with \"Unsupported element type[unknown] "
+        "to set element data type for KernelTensor\" (also for `list(reversed(self.layers))`); STRICT rejects it "
+        "(\"the inputs should be constant, but found variable 'self.layers'\"). Measured with MindSpore 2.10; "
+        "`self.layers[::-1]` compiles at both levels, and so does `reversed()` of an `nn.SequentialCell`."
+    ),
+    mindspore_error="RuntimeError: Unsupported element type[unknown] to set element data type for KernelTensor.",
+    fix="Iterate the slice `self.layers[::-1]` (a CellList, a list or a tuple of Cells all slice in graph code).",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layers = nn.CellList([nn.ReLU(), nn.Tanh()])
+
+                def construct(self, x):
+                    for layer in reversed(self.layers):
+                        x = layer(x)
+                    return x
+            """,
+            lax=FAILS,
+            strict=FAILS,
+            # lax (when run): "Unsupported element type[unknown] ...", STRICT: "the inputs should be constant"
+            title="`reversed()` of an `nn.CellList`",
+            lines=7,
+            fields={"seq": "self.layers", "what": "a CellList"},
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layers = (nn.ReLU(), nn.Tanh())
+
+                def construct(self, x):
+                    for layer in reversed(self.layers):
+                        x = layer(x)
+                    return x
+            """,
+            lax=FAILS,
+            strict=FAILS,
+            title="`reversed()` of a list or tuple of Cells",
+            lines=7,
+            fields={"what": "a tuple of Cells"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layers = nn.CellList([nn.ReLU(), nn.Tanh()])
+                    self.blocks = [nn.ReLU(), nn.Tanh()]
+                    self.seq = nn.SequentialCell([nn.ReLU(), nn.Tanh()])
+
+                def construct(self, x):
+                    for layer in self.layers[::-1]:
+                        x = layer(x)
+                    for block in self.blocks[::-1]:
+                        x = block(x)
+                    for cell in reversed(self.seq):
+                        x = cell(x)
+                    return x
+            """,
+        ),
+    ),
+)
+
 RULES = (
     BUILTIN_OVER_NESTED_TENSORS,
     BUILTIN_FALLS_BACK,
@@ -487,4 +723,6 @@ RULES = (
     INTEGER_BEYOND_INT64,
     INTEGER_OVERFLOWS_INT64,
     SEQUENCE_INDEXED_BY_TENSOR,
+    REVERSED_ITERATION_BREAKS,
+    REVERSED_CELL_SEQUENCE,
 )

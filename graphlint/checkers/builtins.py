@@ -56,11 +56,14 @@ class BuiltinsChecker(Checker):
         if isinstance(func, nodes.Name) and _is_builtin(func, values, graph):
             name = func.name
             arguments = list(call.args) + [k.value for k in call.keywords or ()]
-            if name in api.NESTED_TENSOR_REDUCTIONS and _holds_nested_tensors(values, arguments):
+            if name == "reversed" and len(call.args) == 1 and not call.keywords:
+                self._reversed(graph, values, call)
+            elif name in api.NESTED_TENSOR_REDUCTIONS and _holds_nested_tensors(values, arguments):
                 self.report(rules.BUILTIN_OVER_NESTED_TENSORS, call, graph, func=name)
             elif name in api.FALLBACK_BUILTINS and name not in _REPORTED_ELSEWHERE and \
                     any(values.from_tensor(a) for a in arguments):
-                self.report(rules.BUILTIN_FALLS_BACK, call, graph, func=name)
+                self.report(rules.BUILTIN_FALLS_BACK, call, graph, func=name, what="a value computed from a Tensor",
+                            instead="use ops (`ops.all`, `ops.any`, `ops.sort`)")
             elif name == "len" and len(call.args) == 1 and values.value(call.args[0]).is_(STR):
                 self.report(rules.CONTAINER_METHOD_FALLS_BACK, call, graph, method="len()", kind="str")
             return
@@ -75,6 +78,52 @@ class BuiltinsChecker(Checker):
             self.report(rules.LIST_MUTATION_LOST, call, graph, method=method)
         elif method in _FALLING_BACK[kind]:
             self.report(rules.CONTAINER_METHOD_FALLS_BACK, call, graph, method=f"{kind}.{method}", kind=kind)
+
+    # -- reversed() ----------------------------------------------------------------------------------------
+    def _reversed(self, graph, values, call: nodes.Call) -> None:
+        """``reversed(seq)`` runs by JIT fallback (see api.LIST_GROWING_METHODS for what was measured): of Cells it
+        fails; when its argument reads a run-time value STRICT rejects it, and some uses break the lax level too."""
+        argument = call.args[0]
+        seq = _short(argument)
+        cells = self._cell_sequence(graph, values, argument)
+        if cells is not None:
+            self.report(rules.REVERSED_CELL_SEQUENCE, call, graph, seq=seq, what=cells)
+            return
+        runtime = self._runtime_name_read(graph, values, argument)
+        if runtime is None:
+            return
+        problem = _reversed_breaks(values, call)
+        if problem is not None:
+            self.report(rules.REVERSED_ITERATION_BREAKS, call, graph, seq=seq, problem=problem)
+        else:
+            self.report(rules.BUILTIN_FALLS_BACK, call, graph, func="reversed",
+                        what=f"an expression that reads the run-time value `{runtime}`",
+                        instead=f"iterate a slice (`{seq}[::-1]`) or a descending `range(...)`")
+
+    def _cell_sequence(self, graph, values, expr) -> str | None:
+        """What ``expr`` is when it is a sequence of Cells that ``reversed`` cannot take: "a CellList", "a list of
+        Cells", "a tuple of Cells"; else None."""
+        value = values.value(expr)
+        if value.items and all(item.is_(CELL) for item in value.items) and (value.is_(LIST) or value.is_(TUPLE)):
+            return f"a {'list' if value.is_(LIST) else 'tuple'} of Cells"
+        if value.is_(CELL) and graph.cls is not None and isinstance(expr, nodes.Attribute) \
+                and isinstance(expr.expr, nodes.Name) and expr.expr.name == values.self_name \
+                and self.context.analysis.attribute_instance_of(graph.cls, expr.attrname) in api.REVERSED_CELL_SEQUENCES:
+            return "a CellList"
+        return None
+
+    def _runtime_name_read(self, graph, values, expr) -> str | None:
+        """The first variable (a name, or ``self.attr``) that ``expr`` reads and that is a run-time value: MindSpore's
+        fallback needs all of them constant at STRICT. An entry's unannotated argument read as a whole is skipped
+        (it may be a list: the top graph's list arguments are constants), unless read as a Tensor (``x.shape``)."""
+        for node in _reads(expr, values.self_name):
+            if not values.value(node).var:
+                continue
+            if isinstance(node, nodes.Name) and graph.is_entry and _assumed_argument(graph, values, node) \
+                    and not (isinstance(node.parent, nodes.Attribute) and node.parent.attrname in api.TENSOR_METADATA_ATTRIBUTES):
+                continue
+            return node.as_string()
+        return None
 
     # -- subscripts ---------------------------------------------------------------------------------------
     def _subscript(self, graph, values, node: nodes.Subscript) -> None:
@@ -103,7 +152,75 @@ class BuiltinsChecker(Checker):
 
 
 # Reported by other rules (type-of-graph-value, tensor-to-string, python-object-from-tensor ...).
-_REPORTED_ELSEWHERE = frozenset({"type", "str", "repr", "dict", "set", "slice", "complex", "reversed", "format"})
+_REPORTED_ELSEWHERE = frozenset({"type", "str", "repr", "dict", "set", "slice", "complex", "format"})
+
+
+def _reads(expr, self_name):
+    """The names an expression reads, and ``self.attr`` as one read, outside nested scopes."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (nodes.Lambda, nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)):
+            continue
+        if isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) and node.expr.name == self_name:
+            yield node
+            continue
+        if isinstance(node, nodes.Name):
+            yield node
+            continue
+        stack.extend(reversed(list(node.get_children())))
+
+
+def _assumed_argument(graph, values, name: nodes.Name) -> bool:
+    """``name`` is an entry parameter, unannotated, whose kind the analysis only assumes (a Tensor)."""
+    element = values.cfg.element_of(name)
+    definitions = values.cfg.reaching(element, name.name) if element is not None else []
+    return bool(definitions) and all(d.kind == "param" for d in definitions) \
+        and signatures.annotation_of(graph.node, name.name) is None
+
+
+def _reversed_breaks(values, call: nodes.Call) -> str | None:
+    """How a use of ``reversed(run-time seq)`` breaks at the lax level too (measured), or None."""
+    holder, inner = call.parent, call
+    if isinstance(holder, nodes.Call) and isinstance(holder.func, nodes.Name) and holder.func.name in ("enumerate", "zip") \
+            and inner in holder.args:
+        if holder.func.name == "enumerate":
+            return "in `enumerate()` fails to compile"
+        holder, inner = holder.parent, holder
+    if isinstance(holder, nodes.Comprehension) and holder.iter is inner:
+        return "iterated by a comprehension gives wrong values"
+    if isinstance(holder, nodes.For) and holder.iter is inner:
+        grown = _grown_container(values, holder)
+        if grown is not None:
+            return f"iterated by a loop that adds to `{grown}` leaves `{grown}` as it was before the loop"
+    return None
+
+
+def _grown_container(values, loop: nodes.For) -> str | None:
+    """A list or tuple of the enclosing code that the loop's body adds to (append/extend/insert, ``+=``, ``a = a +``)."""
+    def outer(name: str) -> bool:
+        element = values.cfg.element_of(loop.iter)
+        return element is not None and bool(values.cfg.reaching(element, name))
+
+    stack = list(loop.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+            continue
+        stack.extend(node.get_children())
+        if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
+                and node.func.attrname in api.LIST_GROWING_METHODS and isinstance(node.func.expr, nodes.Name) \
+                and values.value(node.func.expr).is_(LIST) and outer(node.func.expr.name):
+            return node.func.expr.name
+        if isinstance(node, nodes.AugAssign) and node.op == "+=" and isinstance(node.target, nodes.AssignName):
+            if any(values.value(node.value).is_(k) for k in (LIST, TUPLE)) and outer(node.target.name):
+                return node.target.name
+        if isinstance(node, nodes.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], nodes.AssignName) \
+                and isinstance(node.value, nodes.BinOp) and node.value.op == "+" \
+                and isinstance(node.value.left, nodes.Name) and node.value.left.name == node.targets[0].name \
+                and any(values.value(node.value.right).is_(k) for k in (LIST, TUPLE)) and outer(node.targets[0].name):
+            return node.targets[0].name
+    return None
 
 
 def _fold(node):
