@@ -23,6 +23,81 @@ from graphlint.analysis.tree import nodes_of_class
 EXTERNAL_TOPS = api.EXTERNAL_PACKAGES
 
 
+class StarImportTable(ImportTable):
+    """The import table of a module with ``from M import *``: the names M exports are added when the table is first
+    read (M may be a module of the run that is not parsed yet when this one is added), and again after M changes.
+
+    Explicit imports win over star names (and the module's own classes, functions and assignments are not taken
+    from a star: the project resolves them first)."""
+
+    def __init__(self, module: nodes.Module, stars: list[str]):
+        self._expand = None  # () -> the star names; set by the project
+        self._merged: dict[str, str] | None = None
+        self._expanding = False
+        self.own_aliases: dict[str, str] = {}
+        self.stars = stars  # absolute names of the modules star-imported, in order
+        super().__init__(module)
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        if self._expand is None or self._expanding:
+            return self.own_aliases
+        if self._merged is None:
+            self._expanding = True  # a star cycle (a imports * from b, b from a) sees the names found so far
+            try:
+                self._merged = {**self._expand(), **self.own_aliases}
+            finally:
+                self._expanding = False
+        return self._merged
+
+    @aliases.setter
+    def aliases(self, value: dict[str, str]) -> None:
+        self.own_aliases = value
+
+    def attach(self, expand) -> None:
+        self._expand, self._merged = expand, None
+
+    def reset(self) -> None:
+        """Read the star-imported modules again when next asked (one of them changed)."""
+        self._merged = None
+
+
+def _star_bases(module: nodes.Module, imports: ImportTable) -> list[str]:
+    """The absolute names of the modules a module star-imports (``from X import *``, at module level), in order."""
+    return [imports.absolute_from(node) for node in _module_level_statements(module)
+            if isinstance(node, nodes.ImportFrom) and any(name == "*" for name, _ in node.names)]
+
+
+def _own_imports(info: "ModuleInfo") -> dict[str, str]:
+    """A module's explicit imports (without the names its star imports bring; reading those may load modules)."""
+    imports = info.imports
+    return imports.own_aliases if isinstance(imports, StarImportTable) else imports.aliases
+
+
+def _dunder_all(module: nodes.Module) -> list[str] | None:
+    """The names of a module-level ``__all__`` made of string literals (``=`` and ``+=``), or None."""
+    names = None
+    for node in _module_level_statements(module):
+        if isinstance(node, nodes.Assign) and any(isinstance(t, nodes.AssignName) and t.name == "__all__"
+                                                  for t in node.targets):
+            names = _literal_strings(node.value)
+        elif isinstance(node, nodes.AugAssign) and isinstance(node.target, nodes.AssignName) \
+                and node.target.name == "__all__" and names is not None:
+            more = _literal_strings(node.value)
+            names = names + more if more is not None else None
+        elif isinstance(node, nodes.AnnAssign) and isinstance(node.target, nodes.AssignName) \
+                and node.target.name == "__all__" and node.value is not None:
+            names = _literal_strings(node.value)
+    return names
+
+
+def _literal_strings(node) -> list[str] | None:
+    if isinstance(node, (nodes.List, nodes.Tuple)) and all(
+            isinstance(e, nodes.Const) and isinstance(e.value, str) for e in node.elts):
+        return [e.value for e in node.elts]
+    return None
+
+
 @dataclass
 class ModuleInfo:
     module: nodes.Module
@@ -36,7 +111,11 @@ class ModuleInfo:
 
     @classmethod
     def build(cls, module: nodes.Module, path: str) -> "ModuleInfo":
-        info = cls(module=module, path=path, name=module.name or "", imports=ImportTable(module))
+        imports = ImportTable(module)
+        stars = _star_bases(module, imports)
+        if stars:
+            imports = StarImportTable(module, stars)
+        info = cls(module=module, path=path, name=module.name or "", imports=imports)
         for node in _module_level_statements(module):
             if isinstance(node, nodes.FunctionDef):
                 info.functions.setdefault(node.name, node)
@@ -50,6 +129,14 @@ class ModuleInfo:
                 if isinstance(node.target, nodes.AssignName):
                     info.assigned[node.target.name] = node.value
         return info
+
+
+def _import_targets(info: ModuleInfo) -> set[str]:
+    """The modules (and imported names) ``info`` imports explicitly, and the modules it star-imports."""
+    targets = set(_own_imports(info).values())
+    if isinstance(info.imports, StarImportTable):
+        targets.update(info.imports.stars)
+    return targets
 
 
 def _module_level_statements(module: nodes.Module):
@@ -134,6 +221,9 @@ class Project:
         # While the processes parse their shares: ``take_run_file(path)`` takes a file of the run that no process
         # has parsed yet into this process's share, parsing it (True), or says another process has it (False).
         self.take_run_file = None
+        # ``from X import *``: X's name -> the paths of the modules that star-import it (their star names are read
+        # again when X is added, replaced or forgotten).
+        self._star_importers: dict[str, set[str]] = {}
 
     # -- registration -------------------------------------------------
     @staticmethod
@@ -154,11 +244,16 @@ class Project:
             self.by_name.setdefault(info.name, info)
         if os.path.isfile(path):
             self.roots.add(package_root_for(path))
-        for target in set(info.imports.aliases.values()):
+        for target in _import_targets(info):
             self._imports_exactly.setdefault(target, set()).add(path)
             parts = target.split(".")
             for end in range(1, len(parts) + 1):
                 self._imports_under.setdefault(".".join(parts[:end]), set()).add(path)
+        if isinstance(info.imports, StarImportTable):
+            for base in info.imports.stars:
+                self._star_importers.setdefault(base, set()).add(path)
+            info.imports.attach(lambda: self._star_names(info))
+        self._stars_changed(info.name)
         return info
 
     def forget(self, path: str) -> None:
@@ -171,17 +266,60 @@ class Project:
                 for name, other in list(self.by_name.items()):
                     if other is info:
                         del self.by_name[name]
-            for target in set(info.imports.aliases.values()):  # the keys add() put it under
+            for target in _import_targets(info):  # the keys add() put it under
                 self._imports_exactly.get(target, set()).discard(info.path)
                 parts = target.split(".")
                 for end in range(1, len(parts) + 1):
                     self._imports_under.get(".".join(parts[:end]), set()).discard(info.path)
+            if isinstance(info.imports, StarImportTable):
+                for base in info.imports.stars:
+                    self._star_importers.get(base, set()).discard(info.path)
+            self._stars_changed(info.name)
 
     def replace(self, path: str, module: nodes.Module) -> ModuleInfo:
         """Register ``module`` at ``path`` in place of the module there (a new text of the same file)."""
         self.forget(path)
         self._disk_misses.clear()
         return self.add(module, path)
+
+    # -- star imports ---------------------------------------------------------------------------------------
+    def _star_names(self, info: ModuleInfo) -> dict[str, str]:
+        """Local name -> qualified name of what the star imports of ``info`` bring (a later star wins)."""
+        found: dict[str, str] = {}
+        for base in info.imports.stars:
+            found.update(self.star_exports(base))
+        own = info.classes.keys() | info.functions.keys() | info.assigned.keys()
+        return {name: qualified for name, qualified in found.items() if name not in own}
+
+    def star_exports(self, dotted: str) -> dict[str, str]:
+        """What ``from dotted import *`` binds: name -> qualified name. A project module exports its ``__all__``
+        (when it is a literal), else every public name it defines or imports (its own star imports included); a
+        MindSpore module the names of its ``__all__`` as measured (:data:`api.STAR_IMPORT_NAMES`)."""
+        module = self.find_module(dotted)
+        if module is None:
+            return {name: f"{dotted}.{name}" for name in api.STAR_IMPORT_NAMES.get(dotted, ())}
+        bound = dict(module.imports.aliases)
+        for name in (*module.assigned, *module.classes, *module.functions):
+            bound[name] = f"{dotted}.{name}"
+        listed = _dunder_all(module.module)
+        if listed is not None:
+            return {name: bound.get(name, f"{dotted}.{name}") for name in listed}
+        return {name: qualified for name, qualified in bound.items() if not name.startswith("_")}
+
+    def _stars_changed(self, name: str) -> None:
+        """Module ``name`` was added or dropped: the modules that star-import it (directly or through others) read
+        their star names again when next asked."""
+        pending, seen = [name], set()
+        while pending:
+            current = pending.pop()
+            if not current or current in seen:
+                continue
+            seen.add(current)
+            for path in self._star_importers.get(current, ()):
+                other = self.by_path.get(path)
+                if other is not None and isinstance(other.imports, StarImportTable):
+                    other.imports.reset()
+                    pending.append(other.name)
 
     def importers(self, info: ModuleInfo) -> list[ModuleInfo]:
         """The modules that import ``info`` (or a name in it, or a package holding it), transitively."""
