@@ -47,6 +47,19 @@ class Finding:
         return (self.path, self.line, self.column, self.rule.id)
 
 
+# Families whose rules are the parser's: it reads every branch, before type inference decides any.
+PARSER_FAMILIES = frozenset({"statements", "branches"})
+
+
+def _inside(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent is function:
+            return True
+        parent = parent.parent
+    return False
+
+
 class ModuleContext:
     """What a checker sees while checking one module."""
 
@@ -73,6 +86,10 @@ class ModuleContext:
             raise TypeError(f"{rule.symbol} declares no payload of type {type(payload).__name__}")
         if not self.config.enabled(rule) or not rule.applies_to(self._target):
             return None
+        if graph is not None and rule.family not in PARSER_FAMILIES and node is not None:
+            values = self.analysis.values(graph) if graph.node is node.scope() or _inside(node, graph.node) else None
+            if values is not None and values.in_dead_branch(node):
+                return None  # (type inference never compiles that branch)
         where = anchor or node
         line = getattr(where, "lineno", None) or 1
         column = (getattr(where, "col_offset", None) or 0) + 1

@@ -221,6 +221,10 @@ WEIGHTED_CELLS = frozenset({
 
 # -- Python builtins as the graph compiler evaluates them -------------------------------------------------------
 # Builtins whose result is a compile-time constant, with its kind.
+# What `isinstance(value, C)` tests, for the classes graph code tests against: the kinds of value that pass.
+ISINSTANCE_KINDS = {"Tensor": frozenset({TENSOR}), "Parameter": None, "list": frozenset({LIST}),
+                    "tuple": frozenset({TUPLE}), "dict": frozenset({DICT}), "str": frozenset({STR}),
+                    "int": frozenset({INT, BOOL}), "float": frozenset({FLOAT}), "bool": frozenset({BOOL})}
 BUILTIN_CONSTANT_RESULTS = {"len": INT, "isinstance": BOOL, "issubclass": BOOL, "hasattr": BOOL, "callable": BOOL,
                             "type": CLASS, "id": INT, "getattr": UNKNOWN, "repr": STR, "str": STR}
 # Numeric builtins: a Tensor argument makes the result a runtime value.

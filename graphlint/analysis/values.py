@@ -270,6 +270,21 @@ class FunctionValues:
         value = self.value(test)
         return bool(value.kinds) and not value.var and not value.kinds & {TENSOR, UNKNOWN}
 
+    def in_dead_branch(self, node) -> bool:
+        """``node`` sits in a branch of an ``if`` whose condition type inference decides the other way (an
+        `isinstance` of a value of known kind, a constant): MindSpore never compiles it."""
+        child, parent = node, node.parent
+        while parent is not None and parent is not self.func:
+            if isinstance(parent, (nodes.FunctionDef, nodes.Lambda)):
+                return False
+            if isinstance(parent, nodes.If) and child is not parent.test:
+                value = self.value(parent.test)
+                if value.known and not value.var and isinstance(value.const, (bool, int, str, type(None))):
+                    if (child in parent.body) != bool(value.const):
+                        return True
+            child, parent = parent, parent.parent
+        return False
+
     def tensor_origin(self, test) -> str | None:
         """What makes ``test`` a Tensor value decided when the graph runs, or None (see provenance)."""
         from graphlint.analysis.provenance import tensor_origin
@@ -661,6 +676,8 @@ class FunctionValues:
         return unknown(any_var, origin)
 
     def _builtin_call(self, name, expr, args, any_var, origin, element) -> Value | None:
+        if name == "isinstance" and len(expr.args) == 2 and args:
+            return const(BOOL, _isinstance_result(args[0], expr.args[1]))
         if name in api.BUILTIN_CONSTANT_RESULTS:
             if name == "len" and args and args[0].items is not None:
                 return const(INT, len(args[0].items))
@@ -776,6 +793,23 @@ class FunctionValues:
         if base.is_(TUPLE) and not base.var:
             return const(INT) if index is not None else const(TUPLE)
         return unknown(base.var or (index is not None and index.var), base.origin or (index.origin if index else ""))
+
+
+def _isinstance_result(value: Value, classes) -> object:
+    """True / False where the kind of ``value`` decides ``isinstance(value, classes)`` (type inference folds it:
+    the other branch is never compiled), else NOTHING."""
+    if len(value.kinds) != 1 or value.kinds & {UNKNOWN, OBJECT, CELL, CLASS, FUNCTION, MODULE, UNDEFINED}:
+        return NOTHING
+    names = classes.elts if isinstance(classes, nodes.Tuple) else [classes]
+    passing = set()
+    for name in names:
+        text = name.name if isinstance(name, nodes.Name) else name.attrname if isinstance(name, nodes.Attribute) \
+            else None
+        kinds = api.ISINSTANCE_KINDS.get(text) if text is not None else None
+        if kinds is None:
+            return NOTHING
+        passing |= kinds
+    return bool(value.kinds & passing)
 
 
 def _qualified_constant(qualified: str) -> Value:

@@ -314,6 +314,17 @@ TENSOR_CONSTRUCTOR_ON_TENSOR = Rule(
             """
             class Net(nn.Cell):
                 def construct(self, x):
+                    if isinstance(x, (list, tuple)):
+                        x = Tensor(x)
+                    if not isinstance(x, Tensor):
+                        x = Tensor(x, ms.float32)
+                    return x * 2
+            """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
                     total = ops.sum(x)
                     return x / total.astype(ms.float32)
             """,
