@@ -464,3 +464,25 @@ def test_containers_holding_themselves_through_each_other():
     found = [f for f in findings(source) if f.rule.symbol == "self-containing-graph-input"]
     assert [(f.line, f.args["name"]) for f in found] == [
         (line_of(source, "net(x, first)"), "first"), (line_of(source, "return Net()(x, cfg=second)"), "second")]
+
+
+def test_a_branch_type_inference_never_compiles_keeps_only_parser_findings():
+    source = """
+        class Net(nn.Cell):
+            def construct(self, x):
+                if isinstance(x, list):
+                    x = Tensor(x)
+                    try:
+                        x = x + 1
+                    except ValueError:
+                        pass
+                if isinstance(x, Tensor):
+                    y = Tensor(x)
+                return x * 2
+        """
+    text = HEADER + textwrap.dedent(source)
+    lines = text.splitlines()
+    found = [(f.rule.symbol, lines[f.line - 1].strip()) for f in lint_text(text, Config())
+             if f.rule.family in ("fallback", "statements")]
+    # the first branch is dead for a Tensor `x`: its W5504 goes, the parser's `try` error stays
+    assert sorted(found) == [("tensor-constructor-on-tensor", "y = Tensor(x)"), ("try-in-graph", "try:")]
