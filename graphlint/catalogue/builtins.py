@@ -714,6 +714,54 @@ REVERSED_CELL_SEQUENCE = Rule(
     ),
 )
 
+# message fields: {call}, {tensor}
+INDEX_OF_CONSTANT_TENSOR = Rule(
+    id="E6111",
+    symbol="index-of-constant-tensor",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` looks for the Tensor `{tensor}` in a sequence of Python constants: graph code never finds "
+            "it (\"... is not in\"); look for the Python number instead",
+    summary="`seq.index(Tensor(...))` in graph code, where `seq` is a list or tuple of Python constants and the "
+            "argument a Tensor made in graph code.",
+    why=(
+        "While compiling, `index` on a constant sequence compares its items with the argument as Python objects; "
+        "a Tensor made in graph code equals none of the numbers. Measured with MindSpore 2.10 at both levels: "
+        "`[1, 2, 3].index(Tensor(2))` stops with \"ValueError: Tensor(shape=[], dtype=Int64, value=2) is not "
+        "in\"; PYNATIVE_MODE returns 1."
+    ),
+    mindspore_error="ValueError: Tensor(shape=[], dtype=Int64, value=2) is not in",
+    fix="Look for the Python number (`[1, 2, 3].index(2)`); to find a run-time value, compare with ops "
+        "(`ops.nonzero(ops.equal(Tensor(seq), value))`).",
+    flagged=(
+        fails(
+            """
+            @ms.jit
+            def position(x):
+                steps = [1, 2, 3]
+                return x * steps.index(Tensor(2))
+            """,
+            error="is not in",
+            entry="position",
+            title="`list.index()` of a Tensor made in graph code",
+            lines=4,
+            fields={"call": "steps.index(Tensor(2))", "tensor": "Tensor(2)"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            @ms.jit
+            def position(x):
+                steps = [1, 2, 3]
+                return x * steps.index(2)
+            """,
+            entry="position",
+        ),
+    ),
+)
+
 RULES = (
     BUILTIN_OVER_NESTED_TENSORS,
     BUILTIN_FALLS_BACK,
@@ -725,4 +773,5 @@ RULES = (
     SEQUENCE_INDEXED_BY_TENSOR,
     REVERSED_ITERATION_BREAKS,
     REVERSED_CELL_SEQUENCE,
+    INDEX_OF_CONSTANT_TENSOR,
 )

@@ -70,6 +70,13 @@ class BuiltinsChecker(Checker):
         if not isinstance(func, nodes.Attribute) or graph.info.imports.qualify(func) is not None:
             return
         receiver = values.value(func.expr)
+        if func.attrname == "index" and call.args and receiver.kinds and receiver.kinds <= {LIST, TUPLE} \
+                and receiver.items is not None and all(i.known and not i.var for i in receiver.items):
+            sought = values.value(call.args[0])
+            if sought.is_tensor and sought.alias.startswith("the constant Tensor"):
+                self.report(rules.INDEX_OF_CONSTANT_TENSOR, call, graph, call=_short(call),
+                            tensor=_short(call.args[0]))
+                return
         kind = next((k for k in (STR, LIST, DICT) if receiver.is_(k)), None)
         if kind is None:
             return
