@@ -730,6 +730,8 @@ class FunctionValues:
         if left.is_(TUPLE) and right.is_(TUPLE) and op == "+":
             items = left.items + right.items if left.items is not None and right.items is not None else None
             return Value(frozenset({TUPLE}), var, origin, items)
+        if (left.is_(NUMPY) or right.is_(NUMPY)) and not (left.kinds | right.kinds) - SCALARS - {NUMPY}:
+            return Value(frozenset({NUMPY}), var, origin)  # arithmetic on an ndarray (and numbers) is one
         known = NOTHING
         if not var and left.known and right.known and op in BINOPS:
             try:

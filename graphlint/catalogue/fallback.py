@@ -667,15 +667,17 @@ CONTAINER_GRAPH_INPUT = Rule(
 )
 
 
+# message fields: {how} - "returns" or "prints"; {expr}
 HOST_OBJECT_RETURNED = Rule(
     id="W5510",
     symbol="host-object-returned",
     family=FAMILY,
     lax=W,
     strict=E,
-    message="graph code returns a NumPy array (`{expr}`): it is a host object, not a graph value; STRICT and MindIR "
-            "export reject it: return a Tensor (`Tensor(...)` in `__init__`, or an ops function)",
-    summary="A top-level graph that returns a NumPy array (a `numpy.*` result, or `t.asnumpy()`).",
+    message="graph code {how} a NumPy array (`{expr}`): it is a host object, not a graph value; STRICT and MindIR "
+            "export reject it: use a Tensor (`Tensor(...)` in `__init__`, or an ops function)",
+    summary="A top-level graph that returns a NumPy array (a `numpy.*` result, arithmetic on one, or `t.asnumpy()`), "
+            "or graph code that prints one.",
     why=(
         "At the lax level the JIT fallback hands the array back, but a graph's outputs must be graph values: "
         "`jit(fullgraph=True)` and MindIR export stop with \"Illegal type in the graph: AbstractScalar(Type: "
@@ -709,8 +711,31 @@ HOST_OBJECT_RETURNED = Rule(
             lines=4,
             fields={"expr": "points"},
         ),
+        falls_back(
+            """
+            @ms.jit
+            def scaled(x):
+                steps = np.array([1, 2, 3])
+                print(steps)
+                return x * 2, steps + steps
+            """,
+            error="Illegal type in the graph",
+            entry="scaled",
+            title="a NumPy array printed, or returned after arithmetic",
+            lines=(4, 5),
+        ),
     ),
     clean=(
+        passes(
+            """
+            @ms.jit
+            def folded(x):
+                steps = np.array([1.0, 2.0, 3.0], np.float32)
+                return x + Tensor(steps) + (steps + steps).sum() + steps.shape[0]
+            """,
+            entry="folded",
+            inputs="(Tensor(np.ones((3,), np.float32)),)",
+        ),
         passes(
             """
             class Net(nn.Cell):

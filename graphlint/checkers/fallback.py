@@ -68,7 +68,7 @@ class FallbackChecker(Checker):
                         continue  # `return t.asnumpy()`: asnumpy-in-graph says it
                     if values.value(part).is_(NUMPY) or (isinstance(part, nodes.Call) and (
                             graph.info.imports.qualify(part.func) or "").startswith("numpy.")):
-                        self.report(rules.HOST_OBJECT_RETURNED, part, graph, expr=_short(part))
+                        self.report(rules.HOST_OBJECT_RETURNED, part, graph, expr=_short(part), how="returns")
 
     def _runtime(self, expr, values, numeric: bool = False) -> bool:
         return from_tensor_computation(expr, values, self.context.analysis, numeric=numeric)
@@ -83,6 +83,10 @@ class FallbackChecker(Checker):
         imports = graph.info.imports
         local = locally_bound(func, values)
         qualified = None if local else imports.qualify(func)
+        if isinstance(func, nodes.Name) and func.name == "print" and not local:
+            for argument in _arguments(call):
+                if values.value(argument).is_(NUMPY):
+                    self.report(rules.HOST_OBJECT_RETURNED, argument, graph, expr=_short(argument), how="prints")
         # Tensor.asnumpy() / Tensor.numpy()
         if isinstance(func, nodes.Attribute) and func.attrname in api.HOST_ARRAY_METHODS \
                 and not call.args and not call.keywords and qualified is None:
