@@ -1,25 +1,32 @@
 """``graphlint explain-error [LOG|-]``: name the rule that predicts a MindSpore compile error.
 
 Reads a MindSpore error (its message and the "The Traceback of Net Construct Code" section), finds the message
-in the table read from MindSpore (:mod:`graphlint.analysis.generated.error_messages`), takes the user's file and
-line from the traceback, lints that file, and prints the rule reported there (or the rules that predict such a
-message) with the fix. Exit status: 0 a rule was named, 1 none predicts this error, 2 bad input.
+in the table read from MindSpore (:mod:`graphlint.analysis.generated.error_messages`) or, failing that, in the
+inventory of every error site of MindSpore's graph frontend (:mod:`graphlint.analysis.generated.error_inventory`),
+takes the user's file and line from the traceback (the innermost frame outside MindSpore's own package), lints
+that file, and prints the rule reported there (or the rules that predict such a message) with the fix. A message
+no rule predicts is named with its class in the inventory (value-dependent, device, internal, no-rule) and why.
+Exit status: 0 a rule was named, 1 none predicts this error, 2 bad input.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
+import functools
 import os
 import re
 import sys
 from dataclasses import dataclass, field
 
-from graphlint.analysis.generated import error_messages
+from graphlint.analysis.generated import error_inventory, error_messages
 from graphlint.catalogue import BY_NAME, RULES, Rule
 from graphlint.catalogue.messages import MESSAGE_RULES, NOT_A_CONSTRUCT, PYTHON_ERRORS
 
 _LOCATION = re.compile(r"In file (?P<path>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, (?P<col>\d+)~\d+)?\s*$", re.M)
 _TRACEBACK = "The Traceback of Net Construct Code"
+# A frame in MindSpore's own installed package (mindspore/common/tensor.py, ...), never the user's line.
+_MINDSPORE_FILE = re.compile(r"[\\/](?:site|dist)-packages[\\/]mindspore[\\/]")
 
 
 @dataclass
@@ -37,28 +44,110 @@ class Explanation:
     rules: list[Rule] = field(default_factory=list)  # the rules that predict it, best first
     reported: list = field(default_factory=list)  # graphlint's findings at the location, of those rules
     note: str = ""  # why no rule predicts it
+    kind: str = ""  # the inventory's class of the message (rule, value-dependent, device, internal, no-rule)
+    raised_at: str = ""  # where MindSpore's source raises it (the inventory's file:line)
 
 
-def _message_key(text: str) -> tuple[str, str]:
+def _message_key(text: str) -> tuple[str, str, int]:
+    """(key, the message's first line, where it starts) of the first message of the tables found in ``text``."""
     tables = list(error_messages.MESSAGES.items()) + list(error_messages.PYTHON_MESSAGES.items()) + \
         [(key, {"regex": pattern}) for key, (pattern, _) in PYTHON_ERRORS.items()]
     best = None
+    code = _code_lines(text)
     for key, entry in tables:
-        match = re.search(entry["regex"], text)
+        match = _search(entry["regex"], text, code)
         if match is not None and (best is None or match.start() < best[2]):
             best = (key, match.group(0).splitlines()[0], match.start())
-    return (best[0], best[1]) if best else ("", "")
+    return best if best else ("", "", -1)
+
+
+def _inventory_entries(text: str) -> tuple[list, int]:
+    """The inventory entries whose message ``text`` holds first (on the earliest line, the most specific; every site
+    raising the same message), and where it starts; ([], -1) if none."""
+    best, found, start = None, [], -1
+    code = _code_lines(text)
+    for key, entry in error_inventory.INVENTORY.items():
+        match = _search(entry["regex"], text, code)
+        if match is None:
+            continue
+        rank = (_line_of(text, match.start()), -len(entry["template"].split("\n", 1)[0].replace("{}", "")))
+        if best is None or rank < best:
+            best, found, start = rank, [key], match.start()
+        elif rank == best:
+            found.append(key)
+    return found, start
+
+
+_FRAME = re.compile(r'^\s*(?:File ".*", line \d+.*|# \d+ In file .*|# In file .*)$', re.M)
+
+
+def _same_message(key: str, site: str) -> bool:
+    """Whether the message-table entry ``key`` also matches the inventory entry ``site``'s message (the table's
+    regex is the stricter one: the inventory's values match anything)."""
+    entry = error_messages.MESSAGES.get(key) or error_messages.PYTHON_MESSAGES.get(key)
+    regex = entry["regex"] if entry else PYTHON_ERRORS.get(key, ("(?!)",))[0]
+    return re.search(regex, error_inventory.INVENTORY[site]["template"].replace("{}", "x")) is not None
+
+
+def _code_lines(text: str) -> set:
+    """The lines of ``text`` that quote source code under a traceback frame (Python's `File "...", line N` or
+    MindSpore's `# N In file ...`): MindSpore's own `raise XxxError(f"...")` is not the message."""
+    return {_line_of(text, frame.end()) + 1 for frame in _FRAME.finditer(text)}
+
+
+_VALUE = r"[\s\S]*?"  # how the inventory's regexes match an inserted value (line breaks included)
+_WINDOW = 4000  # how far past its first words a message is looked for
+
+
+@functools.lru_cache(maxsize=None)
+def _patterns(regex: str) -> tuple:
+    """The regex and the regex of its leading text (up to its first value), compiled."""
+    return re.compile(regex), re.compile(regex.split(_VALUE, 1)[0])
+
+
+def _search(regex: str, text: str, code: set):
+    """The first match of ``regex`` in ``text`` that does not start on a quoted source line. A match is tried
+    only where the regex's leading text occurs, and within a window: a value that may span lines must not turn
+    a long log into a quadratic search."""
+    pattern, head = _patterns(regex)
+    for start in head.finditer(text):
+        if _line_of(text, start.start()) in code:
+            continue
+        match = pattern.match(text, start.start(), start.start() + _WINDOW)
+        if match is not None:
+            return match
+    return None
+
+
+def _line_of(text: str, offset: int) -> int:
+    return bisect.bisect_right(_line_starts(text), offset) - 1
+
+
+@functools.lru_cache(maxsize=4)
+def _line_starts(text: str) -> list:
+    return [0] + [match.end() for match in re.finditer("\n", text)]
+
+
+def _line_at(text: str, offset: int) -> str:
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    return text[start:end if end >= 0 else len(text)].strip()
 
 
 def _location(text: str) -> Location | None:
-    """The user's line: the one named right after the message, else the innermost frame of the traceback."""
+    """The user's line: the one named right after the message, else the innermost frame of the traceback; a frame
+    in MindSpore's own package (``Tensor(...)`` is compiled from mindspore/common/tensor.py) is not the user's."""
     head, _, tail = text.partition(_TRACEBACK)
     before_stack = head.split("C++ Call Stack")[0]
-    found = list(_LOCATION.finditer(before_stack))
+
+    def users(matches):
+        return [m for m in matches if not _MINDSPORE_FILE.search(m.group("path"))]
+
+    found = users(_LOCATION.finditer(before_stack))
     if not found and tail:
-        found = list(_LOCATION.finditer(tail))[-1:]
+        found = users(_LOCATION.finditer(tail))[-1:]
     if not found:
-        found = list(_LOCATION.finditer(text))[-1:]
+        found = users(_LOCATION.finditer(text))[-1:]
     if not found:
         return None
     match = found[0]
@@ -69,13 +158,32 @@ def _location(text: str) -> Location | None:
 def explain(text: str, source: str | None = None) -> Explanation:
     """Explain a MindSpore error. ``source``: the text of the file it names (default: read the file)."""
     result = Explanation()
-    result.key, result.message = _message_key(text)
+    result.key, result.message, start = _message_key(text)
     result.location = _location(text)
     mapped = MESSAGE_RULES.get(result.key) or PYTHON_ERRORS.get(result.key, (None, ()))[1]
     if isinstance(mapped, str):
         result.note = mapped[len(NOT_A_CONSTRUCT):] if mapped.startswith(NOT_A_CONSTRUCT) else mapped
         mapped = ()
     candidates = [BY_NAME[rule_id] for rule_id in mapped or ()]
+    sites, site_start = _inventory_entries(text)
+    if sites and (not result.key or site_start < start):
+        # A message only the inventory knows (or one it finds earlier): its class says what it is.
+        entry = error_inventory.INVENTORY[sites[0]]
+        result.key, result.message, result.note = sites[0], _line_at(text, site_start), ""
+        result.kind = entry["class"]
+        candidates = [BY_NAME[rule_id] for rule_id in entry.get("rules", ()) if rule_id in BY_NAME]
+        if not candidates:
+            reasons = list(dict.fromkeys(error_inventory.INVENTORY[key]["reason"] for key in sites))
+            result.note = "; or ".join(reasons)
+    elif sites and _line_of(text, site_start) == _line_of(text, start) and _same_message(result.key, sites[0]):
+        # The same message in both tables: the inventory may know more rules whose examples produce it.
+        entry = error_inventory.INVENTORY[sites[0]]
+        result.kind = entry["class"]
+        candidates += [BY_NAME[r] for r in entry.get("rules", ()) if r in BY_NAME and BY_NAME[r] not in candidates]
+    else:
+        sites = []
+    if sites:
+        result.raised_at = ", ".join("{file}:{line}".format(**error_inventory.INVENTORY[key]) for key in sites[:3])
     if not result.key:
         # A message the tables do not hold (raised from MindSpore's C++ code): the rules that quote it.
         candidates = [rule for rule in RULES if _quoted(rule, text)]
@@ -131,6 +239,8 @@ def render(result: Explanation) -> str:
     lines.append(f"MindSpore: {result.message}")
     if result.location is not None:
         lines.append(f"  at {result.location.path}:{result.location.line}")
+    if result.raised_at:
+        lines.append(f"  raised by MindSpore's {result.raised_at} (source {error_inventory.SOURCE_COMMIT[:10]})")
     if result.reported:
         finding = result.reported[0]
         lines.append(f"  graphlint reports it there: {finding.path}:{finding.line}:{finding.column}: "
@@ -140,6 +250,9 @@ def render(result: Explanation) -> str:
         lines.append("  predicted by: " + ", ".join(f"{r.id} {r.symbol}" for r in result.rules))
         lines.append(f"  {result.rules[0].id}: {result.rules[0].summary}")
         lines.append(f"  fix: {result.rules[0].fix}")
+    elif result.kind and result.kind != "rule":
+        lines.append(f"  no graphlint rule predicts it ({result.kind}: {error_inventory.CLASSES[result.kind]})")
+        lines.append(f"  why: {result.note}")
     else:
         lines.append(f"  no graphlint rule predicts it: {result.note or 'unknown message'}")
     if result.rules:
