@@ -338,3 +338,15 @@ def test_runtime_condition_forms():
     findings = _findings(source, "tensor-condition-control-flow")
     assert sorted(f.args["kind"] for f in findings) == ["`if`", "`while`", "conditional expression"]
     assert all(f.args["origin"] == "the Tensor argument `x`" for f in findings)
+
+
+def test_a_name_bound_by_a_walrus_in_the_test_is_not_one_branch_only():
+    source = """
+        class Net(nn.Cell):
+            def construct(self, x, mask):
+                if not isinstance((mapping := mask), dict):
+                    mapping = {"full": mask}
+                return x * mapping["full"]
+        """
+    found = [(f.rule.symbol, f.line) for f in _lint(source) if f.rule.family in ("branches", "statements")]
+    assert found == [("walrus-in-graph", 7)]  # once, as the walrus; both branches see `mapping`

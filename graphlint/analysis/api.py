@@ -271,8 +271,8 @@ CLOCKS = frozenset({
 })
 ENVIRON_CALLS = frozenset({"os.getenv", "os.getenvb", "os.environ.get", "os.environb.get"})
 ENVIRON = frozenset({"os.environ", "os.environb"})
-LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
-                         "warning_once", "info_once"})
+# (not `warning_once` / `info_once`: they log once in PYNATIVE_MODE too, as graph code does while compiling)
+LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 WARNING_CALLS = frozenset({"warnings.warn", "warnings.warn_explicit"})
 LOGGER_NAMES = frozenset({"logger", "_logger", "log", "_log"})
 LOGGER_FACTORIES = ("getLogger", "get_logger")

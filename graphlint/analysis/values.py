@@ -196,6 +196,8 @@ def _param_value(name, default, annotation, bound) -> Value:
         return bound.get(name, unknown())
     annotated = _annotation_kind(annotation)
     if annotated in SCALARS | {STR, TUPLE, LIST, DICT}:
+        if isinstance(default, nodes.Const) and default.value is not None:
+            return of_python(default.value)  # `flag: bool = False`: the default, as without the annotation
         return const(annotated)
     container = _container_annotation(annotation)
     if container is not None:
@@ -274,15 +276,36 @@ class FunctionValues:
         """``node`` sits in a branch of an ``if`` whose condition type inference decides the other way (an
         `isinstance` of a value of known kind, a constant): MindSpore never compiles it."""
         child, parent = node, node.parent
-        while parent is not None and parent is not self.func:
-            if isinstance(parent, (nodes.FunctionDef, nodes.Lambda)):
-                return False
+        while parent is not None:
             if isinstance(parent, nodes.If) and child is not parent.test:
-                value = self.value(parent.test)
-                if value.known and not value.var and isinstance(value.const, (bool, int, str, type(None))):
-                    if (child in parent.body) != bool(value.const):
-                        return True
+                taken = self._folded(parent.test)
+                if taken is not None and (child in parent.body) != taken:
+                    return True
+            if child.is_statement and self._after_folded_exit(child):
+                return True
+            if parent is self.func or isinstance(parent, (nodes.FunctionDef, nodes.Lambda)):
+                return False
             child, parent = parent, parent.parent
+        return False
+
+    def _folded(self, test) -> bool | None:
+        """The branch type inference takes for an ``if`` on ``test``, when it decides it."""
+        value = self.value(test)
+        if value.known and not value.var and isinstance(value.const, (bool, int, str, type(None))):
+            return bool(value.const)
+        return None
+
+    def _after_folded_exit(self, statement) -> bool:
+        """An earlier ``if`` of the same block takes, by a decided condition, a branch that returns or raises
+        (`if not return_dict: return (...)`): nothing after it is compiled."""
+        previous = statement.previous_sibling()
+        while previous is not None:
+            if isinstance(previous, nodes.If):
+                taken = self._folded(previous.test)
+                branch = previous.body if taken else previous.orelse if taken is not None else None
+                if branch and isinstance(branch[-1], (nodes.Return, nodes.Raise)):
+                    return True
+            previous = previous.previous_sibling()
         return False
 
     def tensor_origin(self, test) -> str | None:

@@ -549,6 +549,27 @@ LOGGING_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        passes(
+            """
+            import functools
+            import logging
+
+
+            class OnceLogger(logging.Logger):
+                @functools.lru_cache(None)
+                def warning_once(self, message):
+                    self.warning(message)
+
+
+            logger = OnceLogger("model")
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    logger.warning_once("the slow path is used")
+                    return x * 2
+            """,
+        ),
         # print() compiles to a Print operator that runs on every call.
         passes(
             """

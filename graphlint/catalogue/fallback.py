@@ -576,6 +576,21 @@ PYTHON_OBJECT_FROM_TENSOR = Rule(
     clean=(
         passes(
             """
+            from collections import namedtuple
+
+            Output = namedtuple("Output", ["hidden", "pooled"])
+
+
+            class Net(nn.Cell):
+                def construct(self, x, return_dict: bool = False):
+                    hidden = x * 2
+                    if not return_dict:
+                        return hidden, hidden.sum()
+                    return Output(hidden=hidden, pooled=hidden.sum())
+            """,
+        ),
+        passes(
+            """
             class Net(nn.Cell):
                 def construct(self, x):
                     first, second = x * 2, x

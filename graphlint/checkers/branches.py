@@ -56,9 +56,10 @@ class BranchesChecker(Checker):
             return
         status = None
         if_line = region.node.lineno
+        walrus_bound = {n.target.name for n in region.node.test.nodes_of_class(nodes.NamedExpr)}
         for name in sorted(self._may_differ(region, live)):
-            if name not in self.cfg.defs_by_name:
-                continue
+            if name not in self.cfg.defs_by_name or name in walrus_bound:
+                continue  # (bound by a walrus in the test: both branches see it; walrus-in-graph reports it)
             if all(self._counts(region, label, self._first_reaching(block, name), if_line) for label, block in exits):
                 continue  # quick: defined on both sides, seen without listing every definition
             present = {}
