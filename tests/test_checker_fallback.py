@@ -486,3 +486,44 @@ def test_a_branch_type_inference_never_compiles_keeps_only_parser_findings():
              if f.rule.family in ("fallback", "statements")]
     # the first branch is dead for a Tensor `x`: its W5504 goes, the parser's `try` error stays
     assert sorted(found) == [("tensor-constructor-on-tensor", "y = Tensor(x)"), ("try-in-graph", "try:")]
+
+
+def test_cells_made_through_a_class_table_an_alias_or_stored_into_a_model_are_not_top_level():
+    source = """
+        class EagerAttention(nn.Cell):
+            def construct(self, x, cache: dict):
+                return x * cache["scale"]
+
+        class FlashAttention(nn.Cell):
+            def construct(self, x, cache: dict):
+                return x * cache["scale"]
+
+        class Pooling(nn.Cell):
+            def construct(self, x, cache: dict):
+                return x * cache["scale"]
+
+        class Head(nn.Cell):
+            def construct(self, x, cache: dict):
+                return x * cache["scale"]
+
+        class Alone(nn.Cell):
+            def construct(self, x, cache: dict):
+                return x * cache["scale"]
+
+        ATTENTION_CLASSES = {"eager": EagerAttention, "flash": FlashAttention}
+        Pool = Pooling
+
+        class Block(nn.Cell):
+            def __init__(self, impl):
+                super().__init__()
+                self.attn = ATTENTION_CLASSES[impl]()
+                self.pool = Pool()
+
+            def construct(self, x):
+                return self.attn(x, {"scale": 2}) + self.pool(x, {"scale": 3})
+
+        def patch(model):
+            model.head = Head()
+        """
+    found = [(f.rule.symbol, f.line) for f in findings(source) if f.rule.symbol == "container-graph-input"]
+    assert found == [("container-graph-input", line_of(source, "class Alone(nn.Cell):") + 1)]

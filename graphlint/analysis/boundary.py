@@ -83,6 +83,19 @@ def _inner_cells_of(analysis, info) -> tuple[set[tuple[str, str]], set[str]]:
             return resolved.node
         return None
 
+    def registry_classes(info, func) -> list:
+        """``CLASSES[key](...)``: the Cell classes a module-level dict, list or tuple of classes holds."""
+        if not (isinstance(func, nodes.Subscript) and isinstance(func.value, nodes.Name)):
+            return []
+        table = info.assigned.get(func.value.name)
+        if isinstance(table, nodes.Dict):
+            entries = [value for _key, value in table.items]
+        elif isinstance(table, (nodes.List, nodes.Tuple)):
+            entries = list(table.elts)
+        else:
+            return []
+        return [cls for cls in (cell_class(info, e) for e in entries) if cls is not None]
+
     def is_cell_maker(info, func) -> bool:
         if cell_class(info, func) is not None:
             return True
@@ -91,9 +104,9 @@ def _inner_cells_of(analysis, info) -> tuple[set[tuple[str, str]], set[str]]:
 
     def created_in(info, scope, skip=None):
         for call in nodes_of_class(scope, nodes.Call):
-            cls = cell_class(info, call.func)
-            if cls is not None and cls is not skip:
-                inner.add(_class_key(cls))
+            for cls in [cell_class(info, call.func)] + registry_classes(info, call.func):
+                if cls is not None and cls is not skip:
+                    inner.add(_class_key(cls))
 
     module = info.module
     names.update(_identifier_strings(module))
@@ -118,6 +131,13 @@ def _inner_cells_of(analysis, info) -> tuple[set[tuple[str, str]], set[str]]:
                 elif isinstance(part, nodes.Name):
                     for cls in _cells_bound_to(info, part, cell_class):
                         inner.add(_class_key(cls))
+    # A Cell stored into another object (`model.blocks[i] = Block(...)`, `pipe.unet.head = Head()`) is its part.
+    for assign in nodes_of_class(module, nodes.Assign):
+        if isinstance(assign.value, nodes.Call) and any(isinstance(t, (nodes.Subscript, nodes.AssignAttr))
+                                                        for t in assign.targets):
+            cls = cell_class(info, assign.value.func)
+            if cls is not None:
+                inner.add(_class_key(cls))
     # Functions a Cell calls, and the functions they call: the Cells they create are components.
     seen: set[int] = set()
     while called_functions:

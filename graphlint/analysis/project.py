@@ -410,6 +410,9 @@ class Project:
             return Resolved("class", info.classes[name], info)
         if name in info.functions:
             return Resolved("function", info.functions[name], info)
+        alias = info.assigned.get(name)
+        if isinstance(alias, (nodes.Name, nodes.Attribute)) and not (isinstance(alias, nodes.Name) and alias.name == name):
+            return self.resolve_expr_in(info, alias, depth + 1)  # `Block = ResidualBlock`: a class alias
         qualified = info.imports.aliases.get(name)
         if qualified is None:
             return None
@@ -429,6 +432,17 @@ class Project:
         if module is None:
             return None
         return self.resolve_name(module, attr, depth + 1)
+
+    def resolve_expr_in(self, info: ModuleInfo, expr, depth: int) -> Resolved | None:
+        """:meth:`resolve_expr` of a module-level expression, with the depth of the resolution it is part of."""
+        if depth > 8:
+            return None
+        if isinstance(expr, nodes.Name):
+            return self.resolve_name(info, expr.name, depth)
+        owner = self.resolve_expr_in(info, expr.expr, depth + 1) if isinstance(expr, nodes.Attribute) else None
+        if owner is not None and owner.kind == "module":
+            return self.resolve_name(owner.info, expr.attrname, depth + 1)
+        return None
 
     def resolve_expr(self, info: ModuleInfo, expr) -> Resolved | None:
         """A Name or an attribute chain (``mod.func``, ``pkg.mod.Class``) to a project object."""
