@@ -166,12 +166,15 @@ def explain(text: str, source: str | None = None) -> Explanation:
         mapped = ()
     candidates = [BY_NAME[rule_id] for rule_id in mapped or ()]
     sites, site_start = _inventory_entries(text)
-    if sites and (not result.key or site_start < start):
-        # A message only the inventory knows (or one it finds earlier): its class says what it is.
+    if sites and (not result.key or _line_of(text, site_start) < _line_of(text, start)):
+        # A message only the inventory knows (or one it finds on an earlier line): its class says what it is. On
+        # the table's own line the table's key stands (the inventory may match a few words before it).
         entry = error_inventory.INVENTORY[sites[0]]
         result.key, result.message, result.note = sites[0], _line_at(text, site_start), ""
         result.kind = entry["class"]
         candidates = [BY_NAME[rule_id] for rule_id in entry.get("rules", ()) if rule_id in BY_NAME]
+        # (and the rules that quote the message: a cut-off log may hide the words that tell the table's entry)
+        candidates += [rule for rule in RULES if rule not in candidates and _quoted(rule, text)]
         if not candidates:
             reasons = list(dict.fromkeys(error_inventory.INVENTORY[key]["reason"] for key in sites))
             result.note = "; or ".join(reasons)
