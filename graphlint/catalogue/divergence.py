@@ -16,7 +16,6 @@ from graphlint.catalogue.model import (
     Rule,
     Severity,
     diverges,
-    fails,
     falls_back,
     passes,
 )
