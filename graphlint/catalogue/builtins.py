@@ -199,8 +199,8 @@ CONTAINER_METHOD_FALLS_BACK = Rule(
     strict=E,
     message="`{method}` of a {kind} is not a graph operation (it runs by JIT fallback): STRICT and MindIR export "
             "reject it; compute the value in `__init__` and keep the result",
-    summary="A `str` method other than `lower`/`upper`/`format`, `len()` of a str, or `list.copy`/`sort`/"
-            "`remove`, `dict.copy`/`setdefault`/`popitem`, in graph code.",
+    summary="A `str` method other than `lower`/`upper`/`format`, `len()` of a str or a loop over one, or "
+            "`list.copy`/`sort`/`remove`, `dict.copy`/`setdefault`/`popitem`, in graph code.",
     why=(
         "Graph code supports only some methods of Python containers natively (measured: str `lower`, `upper`, "
         "`format`; list `append`, `pop`, `insert`, `extend`, `index`, `count`, `reverse`, `clear`; dict `get`, "
@@ -214,6 +214,19 @@ CONTAINER_METHOD_FALLS_BACK = Rule(
     ),
     fix="Decide it in `__init__` (`self.training_mode = mode.startswith('train')`) and read the attribute.",
     flagged=(
+        falls_back(
+            """
+            @ms.jit
+            def spelled(x):
+                word = "abc"
+                return x, tuple([letter for letter in word])
+            """,
+            error="cannot get attributes __len__",
+            entry="spelled",
+            title="a loop or comprehension over a str",
+            lines=4,
+            fields={"method": "for ... in", "kind": "str"},
+        ),
         falls_back(
             """
             class Net(nn.Cell):

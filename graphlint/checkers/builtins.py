@@ -40,6 +40,9 @@ class BuiltinsChecker(Checker):
                 self.report(rules.INTEGER_BEYOND_INT64, node, graph, value=_short(node))
             elif isinstance(node, nodes.BinOp) and node.op in ("**", "*", "<<", "+", "-"):
                 self._overflow(graph, values, node)
+            elif isinstance(node, (nodes.For, nodes.Comprehension)) and values.value(node.iter).is_(STR):
+                # iterating a str asks for its length, which STRICT refuses like len() (measured)
+                self.report(rules.CONTAINER_METHOD_FALLS_BACK, node.iter, graph, method="for ... in", kind="str")
 
     def _arguments(self, graph, values) -> None:
         """An entry's arguments as its module's calls pass them: an int beyond int64 is refused before compiling."""
