@@ -1,0 +1,66 @@
+"""01: W5508 as in mindone transformers/models/altclip/modeling_altclip.py:979.
+
+An encoder-style construct returns `BaseModelOutput(...)` built from graph Tensors (after an
+`if not return_dict: return tuple(...)` gate; config.return_dict is True as in transformers).
+"""
+import mindspore as ms
+from mindspore import Tensor, mint, nn, ops  # noqa: F401
+import numpy as np  # noqa: F401
+
+
+def run(make, drive):
+    """PYNATIVE, GRAPH_MODE (lax) and STRICT (jit(fullgraph=True) under PYNATIVE), each on a fresh object."""
+    for mode in ("PYNATIVE", "GRAPH", "STRICT"):
+        ms.set_context(mode=ms.GRAPH_MODE if mode == "GRAPH" else ms.PYNATIVE_MODE)
+        try:
+            obj = make()
+            call = ms.jit(obj, fullgraph=True) if mode == "STRICT" else obj
+            print(f"{mode}: ok {drive(call)}")
+        except Exception as e:  # noqa: BLE001
+            lines = [l for l in str(e).strip().splitlines() if l.strip() and not l.startswith("-")]
+            print(f"{mode}: {type(e).__name__}: {(lines[0] if lines else '')[:200]}")
+
+from collections import OrderedDict
+from dataclasses import dataclass, fields
+
+
+class ModelOutput(OrderedDict):
+    """Minimal stand-in for mindone.transformers ModelOutput: a dataclass over an OrderedDict."""
+
+    def __post_init__(self):
+        for f in fields(self):
+            if getattr(self, f.name) is not None:
+                self[f.name] = getattr(self, f.name)
+
+
+@dataclass
+class BaseModelOutput(ModelOutput):
+    last_hidden_state: object = None
+    hidden_states: object = None
+    attentions: object = None
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.return_dict = True
+
+    def construct(self, x, output_hidden_states=True, return_dict=None):
+        return_dict = return_dict if return_dict is not None else self.return_dict
+        states = () if output_hidden_states else None
+        hidden = x
+        for _ in range(2):
+            if output_hidden_states:
+                states = states + (hidden,)
+            hidden = hidden * 2
+        if not return_dict:
+            return tuple(v for v in [hidden, states] if v is not None)
+        return BaseModelOutput(last_hidden_state=hidden, hidden_states=states)
+
+
+def drive(call):
+    out = call(Tensor(np.ones((2, 3), np.float32)))
+    return f"{type(out).__name__} first={float(list(out.values())[0].sum()):.1f}"
+
+
+run(Net, drive)

@@ -1,0 +1,76 @@
+"""04: W5508 as in mindone transformers/models/clipseg/modeling_clipseg.py:1505.
+
+A task head calls the base model, computes its own Tensors and returns `CLIPSegImageSegmentationOutput(...)` with them
+and items of the inner output (after the `if not return_dict:` tuple gate; config.return_dict is
+True as in transformers). The base model returns a tuple here (mindone's returns a ModelOutput,
+itself a W5508) so that only the sampled line decides the STRICT outcome.
+"""
+import mindspore as ms
+from mindspore import Tensor, mint, nn, ops  # noqa: F401
+import numpy as np  # noqa: F401
+
+
+def run(make, drive):
+    """PYNATIVE, GRAPH_MODE (lax) and STRICT (jit(fullgraph=True) under PYNATIVE), each on a fresh object."""
+    for mode in ("PYNATIVE", "GRAPH", "STRICT"):
+        ms.set_context(mode=ms.GRAPH_MODE if mode == "GRAPH" else ms.PYNATIVE_MODE)
+        try:
+            obj = make()
+            call = ms.jit(obj, fullgraph=True) if mode == "STRICT" else obj
+            print(f"{mode}: ok {drive(call)}")
+        except Exception as e:  # noqa: BLE001
+            lines = [l for l in str(e).strip().splitlines() if l.strip() and not l.startswith("-")]
+            print(f"{mode}: {type(e).__name__}: {(lines[0] if lines else '')[:200]}")
+
+from collections import OrderedDict
+from dataclasses import dataclass, fields
+
+
+class ModelOutput(OrderedDict):
+    """Minimal stand-in for mindone.transformers ModelOutput: a dataclass over an OrderedDict."""
+
+    def __post_init__(self):
+        for f in fields(self):
+            if getattr(self, f.name) is not None:
+                self[f.name] = getattr(self, f.name)
+
+
+@dataclass
+class CLIPSegImageSegmentationOutput(ModelOutput):
+    loss: object = None
+    logits: object = None
+    pooled_output: object = None
+    decoder_output: object = None
+
+
+class Base(nn.Cell):
+    def construct(self, x):
+        h = x * 2
+        return (h, (x, h))
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.model = Base()
+        self.return_dict = True
+
+    def construct(self, x, labels=None, return_dict=None):
+        return_dict = return_dict if return_dict is not None else self.return_dict
+        outputs = self.model(x)
+        logits = outputs[0] + 1
+        loss = None
+        if labels is not None:
+            loss = ((logits - labels) ** 2).mean()
+        if not return_dict:
+            output = (logits,) + outputs[1:]
+            return ((loss,) + output) if loss is not None else output
+        return CLIPSegImageSegmentationOutput(loss=loss, logits=logits, pooled_output=outputs[0][:, 0], decoder_output=outputs[0])
+
+
+def drive(call):
+    out = call(Tensor(np.ones((2, 3), np.float32)))
+    return f"{type(out).__name__} first={float(list(out.values())[0].sum()):.1f}"
+
+
+run(Net, drive)

@@ -1,0 +1,62 @@
+"""10: W5508 as in mindone transformers/models/sam2/modeling_sam2.py:1490.
+
+A construct returns `Sam2ImageSegmentationOutput(...)` of several graph Tensors unconditionally.
+"""
+import mindspore as ms
+from mindspore import Tensor, mint, nn, ops  # noqa: F401
+import numpy as np  # noqa: F401
+
+
+def run(make, drive):
+    """PYNATIVE, GRAPH_MODE (lax) and STRICT (jit(fullgraph=True) under PYNATIVE), each on a fresh object."""
+    for mode in ("PYNATIVE", "GRAPH", "STRICT"):
+        ms.set_context(mode=ms.GRAPH_MODE if mode == "GRAPH" else ms.PYNATIVE_MODE)
+        try:
+            obj = make()
+            call = ms.jit(obj, fullgraph=True) if mode == "STRICT" else obj
+            print(f"{mode}: ok {drive(call)}")
+        except Exception as e:  # noqa: BLE001
+            lines = [l for l in str(e).strip().splitlines() if l.strip() and not l.startswith("-")]
+            print(f"{mode}: {type(e).__name__}: {(lines[0] if lines else '')[:200]}")
+
+from collections import OrderedDict
+from dataclasses import dataclass, fields
+
+
+class ModelOutput(OrderedDict):
+    """Minimal stand-in for mindone.transformers ModelOutput: a dataclass over an OrderedDict."""
+
+    def __post_init__(self):
+        for f in fields(self):
+            if getattr(self, f.name) is not None:
+                self[f.name] = getattr(self, f.name)
+
+
+@dataclass
+class Sam2ImageSegmentationOutput(ModelOutput):
+    iou_scores: object = None
+    pred_masks: object = None
+    image_embeddings: object = None
+
+
+class Net(nn.Cell):
+    def construct(self, x, use_cache=False, output_hidden_states=True):
+        all_hidden_states = () if output_hidden_states else None
+        hidden_states = x
+        next_decoder_cache = None
+        for _ in range(2):
+            if output_hidden_states:
+                all_hidden_states += (hidden_states,)
+            hidden_states = hidden_states * 2
+        if output_hidden_states:
+            all_hidden_states += (hidden_states,)
+        next_cache = next_decoder_cache if use_cache else None
+        return Sam2ImageSegmentationOutput(iou_scores=hidden_states.mean(-1), pred_masks=hidden_states, image_embeddings=all_hidden_states)
+
+
+def drive(call):
+    out = call(Tensor(np.ones((2, 3), np.float32)))
+    return f"{type(out).__name__} first={float(list(out.values())[0].sum()):.1f}"
+
+
+run(Net, drive)
