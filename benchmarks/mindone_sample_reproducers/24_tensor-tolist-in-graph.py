@@ -8,17 +8,7 @@ from mindspore import Tensor, mint, nn, ops  # noqa: F401
 import numpy as np  # noqa: F401
 
 
-def run(make, drive):
-    """PYNATIVE, GRAPH_MODE (lax) and STRICT (jit(fullgraph=True) under PYNATIVE), each on a fresh object."""
-    for mode in ("PYNATIVE", "GRAPH", "STRICT"):
-        ms.set_context(mode=ms.GRAPH_MODE if mode == "GRAPH" else ms.PYNATIVE_MODE)
-        try:
-            obj = make()
-            call = ms.jit(obj, fullgraph=True) if mode == "STRICT" else obj
-            print(f"{mode}: ok {drive(call)}")
-        except Exception as e:  # noqa: BLE001
-            lines = [l for l in str(e).strip().splitlines() if l.strip() and not l.startswith("-")]
-            print(f"{mode}: {type(e).__name__}: {(lines[0] if lines else '')[:200]}")
+from _support import run  # noqa: E402 - PYNATIVE, GRAPH_MODE and STRICT, fresh each
 
 
 def _segment_reduce(values, batch_shape, num_segments):
