@@ -354,8 +354,8 @@ class Analysis:
     def self_containing_arguments(self, graph: GraphFunction) -> list[tuple[nodes.Call, nodes.NodeNG]]:
         """(call, argument) where the module passes an entry a list or dict that holds itself."""
         return [(call, argument) for call in self.entry_calls(graph)
-                for argument in list(call.args) + [k.value for k in call.keywords or ()]
-                if host.holds_itself(argument)]
+                for argument in list(call.args) + [k.value for k in call.keywords or () if k.arg is not None]
+                if host.holds_itself(argument)]  # (`**d` passes d's items, not d)
 
     def outer_value(self, graph: GraphFunction, name: str) -> Value:
         """A name a graph function reads but does not bind: a closure over a host function's variable, else a
