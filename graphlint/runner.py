@@ -87,7 +87,7 @@ class ModuleContext:
         if not self.config.enabled(rule) or not rule.applies_to(self._target):
             return None
         if graph is not None and rule.family not in PARSER_FAMILIES and node is not None:
-            values = self.analysis.values(graph) if graph.node is node.scope() or _inside(node, graph.node) else None
+            values = self.analysis.values(graph) if _inside(node, graph.node) else None
             if values is not None and values.in_dead_branch(node):
                 return None  # (type inference never compiles that branch)
         where = anchor or node

@@ -348,8 +348,12 @@ class Analysis:
 
     def passed_as_tensor(self, graph: GraphFunction, name: str) -> bool:
         """Every call of the entry in its module passes a Tensor as parameter ``name``."""
-        calls = self.entry_calls(graph)
-        return bool(calls) and name in host.passed_tensors(self.project, graph.info, graph.node, graph.cls, calls)
+        known = self.module_fact("passed tensors", graph.info, lambda info: {})  # filled per entry, once
+        key = id(graph.node)
+        if key not in known:
+            calls = self.entry_calls(graph)
+            known[key] = host.passed_tensors(self.project, graph.info, graph.node, graph.cls, calls) if calls else set()
+        return name in known[key]
 
     def self_containing_arguments(self, graph: GraphFunction) -> list[tuple[nodes.Call, nodes.NodeNG]]:
         """(call, argument) where the module passes an entry a list or dict that holds itself."""
@@ -495,10 +499,8 @@ class Analysis:
     def method_result(self, cls: nodes.ClassDef, name: str) -> Value:
         """What ``self.name(...)`` returns when the method is graph code (a helper construct calls too, such as
         `init_hidden`): the join over its returns; unknown otherwise."""
-        found = self.project.find_method(cls, name)
-        graph = self.graph_of(found[0]) if found is not None else None
-        values = self.values(graph) if graph is not None else None
-        return _returned(values) if values is not None else unknown()
+        found = self._method_returns(cls, name)
+        return found if found is not None else unknown()
 
     def cell_output(self, qualified: str) -> Value | None:
         """What the construct of the project Cell class ``qualified`` returns, or None (not a project Cell, or
@@ -506,7 +508,12 @@ class Analysis:
         resolved = self.project.resolve_qualified(qualified)
         if resolved is None or resolved.kind != "class" or not self.project.is_cell(resolved.node):
             return None
-        found = self.project.find_method(resolved.node, "construct")
+        return self._method_returns(resolved.node, "construct")
+
+    def _method_returns(self, cls: nodes.ClassDef, name: str) -> Value | None:
+        """The join of what method ``name`` of ``cls`` returns, when it is graph code (None otherwise, or while
+        it is being solved)."""
+        found = self.project.find_method(cls, name)
         graph = self.graph_of(found[0]) if found is not None else None
         values = self.values(graph) if graph is not None else None
         return _returned(values) if values is not None else None

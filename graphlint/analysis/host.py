@@ -21,13 +21,13 @@ from astroid.const import Context
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, LIST, TENSOR, TUPLE, UNKNOWN
-from graphlint.analysis.project import ModuleInfo, Project, enclosing_definition
+from graphlint.analysis.project import ModuleInfo, Project, outer_binding
 from graphlint.analysis.tree import nodes_of_class
-from graphlint.analysis.values import NOTHING, Value, const, join, of_python, unknown, variable
+from graphlint.analysis.values import BINOPS, NOTHING, Value, const, join, of_python, unknown, variable
 
-_FOLDED = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
-           "**": operator.pow, "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
-           "|": operator.or_, "^": operator.xor}
+# integer arithmetic: the value analysis' operators, with the bit operators host code uses for sizes and flags
+_FOLDED = {**{op: fn for op, fn in BINOPS.items() if op != "/"}, "<<": operator.lshift, ">>": operator.rshift,
+           "&": operator.and_, "|": operator.or_, "^": operator.xor}
 _MAX_DEPTH = 8
 _MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "pop", "remove", "clear"})
 
@@ -207,9 +207,7 @@ def closure_value(project: Project, info: ModuleInfo, func: nodes.FunctionDef, n
     """The value of ``name`` read in ``func`` and bound by a host function that encloses it (a Parameter or a
     constant a test function made before defining a ``@jit`` function); None when no enclosing function binds it
     (a module-level name). ``is_graph(function)``: functions of graph code bind graph values, not host ones."""
-    probe = nodes.Name(name=name, lineno=func.lineno, col_offset=0, parent=func,
-                       end_lineno=func.lineno, end_col_offset=0)
-    found = enclosing_definition(probe)
+    found = outer_binding(func, name)
     if found is None:
         return None
     scope = found.scope() if not isinstance(found, (nodes.ClassDef, nodes.FunctionDef)) else found.parent.scope()

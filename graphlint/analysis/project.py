@@ -162,10 +162,16 @@ def enclosing_definition(name: nodes.Name):
     scope = name.scope()
     if isinstance(scope, nodes.FunctionDef) and name.name in scope.locals and _binds_before_use(scope, name):
         return _one_binding(scope.locals[name.name])
+    return outer_binding(scope, name.name)
+
+
+def outer_binding(scope, name: str):
+    """What binds ``name`` in the functions that enclose ``scope`` (not ``scope`` itself), as
+    :func:`enclosing_definition` says it; None when none does."""
     scope = scope.parent.scope() if scope.parent is not None else None
     while scope is not None and not isinstance(scope, nodes.Module):
-        if isinstance(scope, (nodes.FunctionDef, nodes.Lambda)) and name.name in scope.locals:
-            return _one_binding(scope.locals[name.name])
+        if isinstance(scope, (nodes.FunctionDef, nodes.Lambda)) and name in scope.locals:
+            return _one_binding(scope.locals[name])
         scope = scope.parent.scope() if scope.parent is not None else None
     return None
 

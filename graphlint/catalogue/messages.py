@@ -120,11 +120,8 @@ MESSAGE_RULES: dict[str, tuple[str, ...] | str] = {
 # Errors Python itself raises while MindSpore runs graph code (not in MindSpore's tables): key -> (pattern, rules).
 PYTHON_ERRORS: dict[str, tuple[str, tuple[str, ...]]] = {
     "python.name_error": (r"name '[^']+' is not defined", ("E5114",)),
-    # (messages of MindSpore's that its tables above do not hold yet, each measured with the rule's examples)
+    # (messages neither the tables above nor the error inventory hold, each measured with the rule's examples)
     "python.bytes_required": (r"a bytes-like object is required, not 'str'", ("E5513",)),
-    "ms.python_primitive_dead_node": (r"Unsupported parameter type for python primitive, the parameter value is "
-                                      r"DeadNode", ("E5511",)),
     "ms.convert_recursion": (r"Detect recursion when converting python object", ("E5512",)),
-    "ms.lstm_hx_tuple": (r"For 'LSTM', the 'hx' must be", ("E5211",)),
     "ms.index_not_in": (r"Tensor\(shape=.*\) is not in", ("E6111",)),
 }
