@@ -79,7 +79,11 @@ class ModuleContext:
         return self.analysis.values(graph)
 
     def report(self, rule: Rule, node: nodes.NodeNG, graph: GraphFunction | None = None, *,
-               payload: object = None, anchor: nodes.NodeNG | None = None, **args) -> Finding | None:
+               payload: object = None, anchor: nodes.NodeNG | None = None, assumes: str = "",
+               **args) -> Finding | None:
+        """Record a finding of ``rule`` at ``anchor`` (else ``node``). ``assumes`` names what the finding rests on
+        when nothing in the module shows it (the entry parameter `n` being a Tensor): it is then reported one
+        severity lower, saying so."""
         if not isinstance(rule, Rule):
             raise TypeError(f"report() takes a Rule, not {rule!r}")
         if payload is not None and (rule.payload is None or not isinstance(payload, rule.payload)):
@@ -99,11 +103,14 @@ class ModuleContext:
         if key in self._seen:
             return None
         self._seen.add(key)
+        severity = rule.severity(self.config.syntax_level, self._target)
+        note = graph.reached_note() if graph else ""
+        if assumes:
+            severity = severity.lowered
+            note = f" (if {assumes}: no call in this module says){note}"
         finding = Finding(rule=rule, path=self.info.path, line=line, column=column, end_line=end_line,
-                          end_column=end_column, args=args, note=graph.reached_note() if graph else "",
-                          node=node, payload=payload,
-                          severity=rule.severity(self.config.syntax_level, self._target),
-                          graph=graph)
+                          end_column=end_column, args=args, note=note, node=node, payload=payload,
+                          severity=severity, graph=graph)
         self.findings.append(finding)
         return finding
 

@@ -302,10 +302,12 @@ class Analysis:
         key = self.index.key(graph.node)
         passed_in = self.passed_arguments if self.passed_arguments is not None else {}
         called = False
+        handed_on = False  # referenced without a call (`fn = helper`): called where the analysis cannot see
         per_param: dict[str, list[Value]] = {}
         for caller_key, where in self.scope.references.get(key, ()):
             binding = passed_in.get((key, caller_key, where), False)
             if binding is None:  # (no call)
+                handed_on = True
                 continue
             if binding is not False:
                 called = True
@@ -316,6 +318,7 @@ class Analysis:
                 caller = self._graph(caller_key)
                 call = self._call_at(caller, where)
                 if call is None:
+                    handed_on = caller is not None
                     continue
                 called = True
                 caller_values = self.values(caller)
@@ -324,7 +327,10 @@ class Analysis:
                 binding = self._call_binding(graph, call, caller_values)
             for name, value in binding.items():
                 per_param.setdefault(name, []).append(value)
-        if not called:
+        if handed_on:  # what the unseen calls pass is unknown, not the entry assumption (Tensors)
+            for parameter in signatures.positional_parameters(graph.node) + list(graph.node.args.kwonlyargs or ()):
+                per_param.setdefault(parameter.name, []).append(unknown())
+        elif not called:
             return None
         bound = {name: join(*values) for name, values in per_param.items()}
         receiver = signatures.receiver_name(graph.node, graph.cls)
@@ -354,6 +360,14 @@ class Analysis:
             calls = self.entry_calls(graph)
             known[key] = host.passed_tensors(self.project, graph.info, graph.node, graph.cls, calls) if calls else set()
         return name in known[key]
+
+    def parameters_undescribed(self, graph: GraphFunction) -> bool:
+        """Nothing in the run says what the entry's parameters are: no call of its module, and (a Cell's
+        ``construct``) no instantiation anywhere that another Cell could call it through (``self.pos(B, H, W)``
+        passes numbers). Findings that rest on such a parameter being a Tensor say so."""
+        if self.entry_calls(graph):
+            return False
+        return graph.cls is None or not self._instantiations(graph.cls)
 
     def self_containing_arguments(self, graph: GraphFunction) -> list[tuple[nodes.Call, nodes.NodeNG]]:
         """(call, argument) where the module passes an entry a list or dict that holds itself."""

@@ -33,6 +33,17 @@ def from_tensor_computation(expr, values, analysis, numeric: bool = False) -> bo
     return TENSOR_SOURCE in found or (not numeric and PARAMETER_SOURCE in found)
 
 
+def assumed_tensors(expr, values, analysis) -> list[str]:
+    """The entry parameters that alone make ``expr`` a runtime value, read as numbers, when nothing in the module
+    says what they are: ``expr`` is computed from a Tensor only if they are Tensors. Empty when a Tensor source
+    is certain, or ``expr`` is no runtime value."""
+    found = value_sources(expr, values, analysis)
+    if TENSOR_SOURCE in found:
+        return []
+    prefix = PARAMETER_SOURCE + ":"
+    return sorted(source[len(prefix):] for source in found if source.startswith(prefix))
+
+
 def value_sources(expr, values, analysis, depth: int = 0, seen: frozenset = frozenset()) -> frozenset:
     """What makes ``expr`` a runtime value: a subset of TENSOR_SOURCE, PARAMETER_SOURCE (a plain
     parameter of a graph entry, maybe a Python number) and FOLDED_SOURCE (an op on constants)."""
@@ -134,7 +145,11 @@ def _parameter_sources(name: str, values, analysis, depth: int) -> frozenset:
         if graph.kind == "jit_class":
             return frozenset()
         # (the module's own calls may say it: `Net()(x, Tensor(3))`)
-        return frozenset({TENSOR_SOURCE if analysis.passed_as_tensor(graph, name) else PARAMETER_SOURCE})
+        if analysis.passed_as_tensor(graph, name):
+            return frozenset({TENSOR_SOURCE})
+        if analysis.parameters_undescribed(graph):
+            return frozenset({PARAMETER_SOURCE, f"{PARAMETER_SOURCE}:{name}"})  # (which one: see assumed_tensors)
+        return frozenset({PARAMETER_SOURCE})
     # A helper's parameter: what its callers pass.
     found = frozenset()
     for caller, node in analysis.references(func):

@@ -320,6 +320,17 @@ class FunctionValues:
 
         return from_tensor_computation(expr, self, self.analysis, numeric=numeric)
 
+    def tensor_assumption(self, expr) -> str:
+        """What would make ``expr`` (read as a number) computed from a Tensor when nothing in the module says:
+        "`n` is a Tensor", "`h`, `w` are Tensors"; "" when it is known either way."""
+        from graphlint.analysis.provenance import assumed_tensors
+
+        names = assumed_tensors(expr, self, self.analysis)
+        if not names:
+            return ""
+        listed = ", ".join(f"`{name}`" for name in names)
+        return f"{listed} is a Tensor" if len(names) == 1 else f"{listed} are Tensors"
+
     @property
     def shapes(self):
         """Kinds, tuple lengths and dtypes of values, as type inference joins them (:mod:`joins`)."""

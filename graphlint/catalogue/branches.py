@@ -1019,6 +1019,24 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
                     return x
             """,
         ),
+        passes(
+            """
+            def scaled(module, x):
+                if module.scale > 1:
+                    return x * module.scale
+                return x
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = 2
+
+                def construct(self, x):
+                    forward = scaled  # called through a variable: what `module` is stays unknown
+                    return forward(self, x)
+            """,
+            title="helper called through a variable, passed the Cell",
+        ),
     ),
 )
 

@@ -334,6 +334,18 @@ TENSOR_BOUNDED_SLICE = Rule(
             title="slice starting at a Tensor",
             lines=4,
         ),
+        dynamic(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, n):
+                    return x.reshape(-1)[:n]
+            """,
+            inputs="[(Tensor(np.ones((2, 3), np.float32)), Tensor(2, ms.int32)), "
+                   "(Tensor(np.ones((2, 3), np.float32)), Tensor(4, ms.int32))]",
+            title="slice bounded by an argument no call in the module describes",
+            lines=3,
+            assumes="`n` is a Tensor",
+        ),
     ),
     clean=(
         static(

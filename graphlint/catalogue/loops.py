@@ -523,6 +523,32 @@ RANGE_OF_TENSOR = Rule(
                 print(Net()(Tensor(np.ones((2, 3), np.float32)), Tensor(3, ms.int32)))
             """,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, steps):
+                    y = x
+                    for _ in range(steps):
+                        y = y * 2
+                    return y
+            """,
+            error="should be a int scalar",
+            inputs="(Tensor(np.ones((2, 3), np.float32)), Tensor(3, ms.int32))",
+            title="`range()` of an argument no call in the module describes",
+            lines=4,
+            fields={"arg": "steps"},
+            assumes="`steps` is a Tensor",
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x, steps):
+                    y = x
+                    _ = Tensor(0, ms.int32)
+                    while _ < steps:
+                        y = y * 2
+                        _ = _ + 1
+                    return y
+            """,
+        ),
     ),
     clean=(
         passes(

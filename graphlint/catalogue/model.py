@@ -16,6 +16,11 @@ class Severity(str, enum.Enum):
     def rank(self) -> int:
         return {"error": 3, "warning": 2, "info": 1}[self.value]
 
+    @property
+    def lowered(self) -> "Severity":
+        """One step down: what a finding that rests on an assumption is reported at."""
+        return {"error": Severity.WARNING, "warning": Severity.INFO, "info": Severity.INFO}[self.value]
+
 
 class Level(str, enum.Enum):
     """MindSpore's JIT syntax levels that graphlint distinguishes."""
@@ -77,6 +82,9 @@ class Example:
     # how safe that rewrite is, where it differs from the rule's fixer ("safe", "unsafe"): one fixer may be
     # safe for a loop that surely runs and unsafe for one that may not
     fix_safety: str = ""
+    # For a flagged example whose finding rests on an assumption nothing in the module confirms ("`n` is a
+    # Tensor": an entry parameter no call describes): the finding says so and is one severity lower.
+    assumes: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", textwrap.dedent(self.code).strip("\n") + "\n")

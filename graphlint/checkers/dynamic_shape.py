@@ -15,7 +15,7 @@ from astroid.const import Context
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import TENSOR, UNKNOWN
-from graphlint.analysis.provenance import from_tensor_computation, locally_bound
+from graphlint.analysis.provenance import locally_bound
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import dynamic_shape as rules
 from graphlint.runner import Checker
@@ -52,9 +52,15 @@ class DynamicShapeChecker(Checker):
         for part in parts:
             if isinstance(part, nodes.Slice):
                 for bound in (part.lower, part.upper, part.step):
-                    if bound is not None and from_tensor_computation(bound, values, self.context.analysis,
-                                                                     numeric=True):
+                    if bound is None:
+                        continue
+                    if values.from_tensor(bound, numeric=True):
                         self.report(rules.TENSOR_BOUNDED_SLICE, node, graph, expr=bound.as_string())
+                        return
+                    assumption = values.tensor_assumption(bound)
+                    if assumption:
+                        self.report(rules.TENSOR_BOUNDED_SLICE, node, graph, expr=bound.as_string(),
+                                    assumes=assumption)
                         return
             elif _is_boolean_tensor(part, values, graph, set()):
                 self.report(rules.BOOLEAN_MASK_INDEX, node, graph)
@@ -68,9 +74,10 @@ class DynamicShapeChecker(Checker):
             name = primitive.rsplit(".", 1)[-1]
             if name in PRIMITIVES:
                 self.report(PRIMITIVES[name], call, graph, func=f"ops.{name}")
-            elif name in api.CREATION_PRIMITIVES and _sized_by_runtime(
-                    call, values, self.context.analysis, api.CREATION_PRIMITIVES[name], ()):
-                self.report(rules.TENSOR_VALUED_SIZE, call, graph, func=f"ops.{name}")
+            elif name in api.CREATION_PRIMITIVES:
+                size = _runtime_size(call, values, api.CREATION_PRIMITIVES[name], ())
+                if size is not None:
+                    self.report(rules.TENSOR_VALUED_SIZE, call, graph, func=f"ops.{name}", assumes=size)
             return
         qualified = None
         if not locally_bound(func, values):
@@ -90,8 +97,9 @@ class DynamicShapeChecker(Checker):
                 self.report(rules.UNIQUE_VALUES, call, graph, func=written)
             elif name in api.CREATION_OPS:
                 positions, keywords = api.CREATION_OPS[name]
-                if _sized_by_runtime(call, values, self.context.analysis, positions, keywords):
-                    self.report(rules.TENSOR_VALUED_SIZE, call, graph, func=written)
+                size = _runtime_size(call, values, positions, keywords)
+                if size is not None:
+                    self.report(rules.TENSOR_VALUED_SIZE, call, graph, func=written, assumes=size)
             return
         if not isinstance(func, nodes.Attribute):
             return
@@ -107,9 +115,10 @@ class DynamicShapeChecker(Checker):
             self.report(rules.NONZERO_INDICES, call, graph, func=func.as_string() + "()")
         elif method in api.UNIQUE_OPS:
             self.report(rules.UNIQUE_VALUES, call, graph, func=func.as_string() + "()")
-        elif receiver.may_be(TENSOR) and _sized_by_runtime(
-                call, values, self.context.analysis, api.CREATION_METHODS[method], ("size",)):
-            self.report(rules.TENSOR_VALUED_SIZE, call, graph, func=func.as_string())
+        elif receiver.may_be(TENSOR):
+            size = _runtime_size(call, values, api.CREATION_METHODS[method], ("size",))
+            if size is not None:
+                self.report(rules.TENSOR_VALUED_SIZE, call, graph, func=func.as_string(), assumes=size)
 
 
 # -- helpers ------------------------------------------------------------------------
@@ -155,12 +164,16 @@ def _primitive_class(maker: nodes.Call, imports) -> str | None:
     return None
 
 
-def _sized_by_runtime(call: nodes.Call, values, analysis, positions, keywords) -> bool:
-    """A size argument of ``call`` is a runtime value computed from a Tensor."""
+def _runtime_size(call: nodes.Call, values, positions, keywords) -> str | None:
+    """Whether a size argument of ``call`` is a runtime value computed from a Tensor: "" when it is, what that
+    assumes when only an entry parameter nothing in the module describes makes it one (see
+    :meth:`FunctionValues.tensor_assumption`), None when no size is."""
     args = [a for a in call.args if not isinstance(a, nodes.Starred)]
     chosen = args if positions is None else [args[i] for i in positions if i < len(args)]
     chosen += [k.value for k in call.keywords or () if k.arg in keywords]
-    return any(from_tensor_computation(arg, values, analysis, numeric=True) for arg in chosen)
+    if any(values.from_tensor(arg, numeric=True) for arg in chosen):
+        return ""
+    return next((assumption for assumption in map(values.tensor_assumption, chosen) if assumption), None)
 
 
 def _is_boolean_tensor(expr, values, graph, seen: set) -> bool:

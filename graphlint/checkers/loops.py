@@ -60,8 +60,15 @@ class LoopsChecker(Checker):
             return
         for arg in call.args:
             value = self._values.value(arg)
-            if value.is_tensor and value.var and self._values.from_tensor(arg, numeric=True):
+            if not (value.is_tensor and value.var):
+                continue
+            if self._values.from_tensor(arg, numeric=True):
                 self.report(rules.RANGE_OF_TENSOR, loop, self._graph, anchor=call, arg=arg.as_string())
+                return
+            assumption = self._values.tensor_assumption(arg)
+            if assumption:
+                self.report(rules.RANGE_OF_TENSOR, loop, self._graph, anchor=call, arg=arg.as_string(),
+                            assumes=assumption)
                 return
 
     def _check_unrolled(self, loop) -> None:
