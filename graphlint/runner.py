@@ -107,7 +107,7 @@ class ModuleContext:
         note = graph.reached_note() if graph else ""
         if assumes:
             severity = severity.lowered
-            note = f" (if {assumes}: no call in this module says){note}"
+            note = f" (if {assumes}: no call in the project says){note}"
         finding = Finding(rule=rule, path=self.info.path, line=line, column=column, end_line=end_line,
                           end_column=end_column, args=args, note=note, node=node, payload=payload,
                           severity=severity, graph=graph)

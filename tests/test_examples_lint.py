@@ -20,7 +20,7 @@ def test_example_is_linted_as_claimed(rule, kind, example, level):
         for finding in findings:
             if example.assumes:
                 assert finding.severity is rule.severity(level).lowered
-                assert f"(if {example.assumes}: no call in this module says)" in finding.message
+                assert f"(if {example.assumes}: no call in the project says)" in finding.message
             else:
                 assert finding.severity is rule.severity(level)
             for name, value in example.fields.items():
