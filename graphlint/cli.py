@@ -255,7 +255,11 @@ def _error(message: str) -> int:
 
 
 def _main(argv) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    mistaken = _option_written_as_word(parser, args.paths)
+    if mistaken:
+        return _error(mistaken)
     if args.list_rules:
         from graphlint.docs import rule_table
 
@@ -299,6 +303,18 @@ def _main(argv) -> int:
 
     with one_shot_run():
         return _check(args, config, paths, progress, color_out, stdin)
+
+
+def _option_written_as_word(parser, paths) -> str | None:
+    """`graphlint explain E5101`: a first path that does not exist and is the name of an option without its
+    dashes is a mistyped command, not a file; the message names the command meant (None: nothing mistaken)."""
+    if not paths or os.path.exists(paths[0]):
+        return None
+    option = "--" + paths[0]
+    if option not in parser._option_string_actions:  # argparse keeps no public table of its options
+        return None
+    meant = " ".join(["graphlint", option, *paths[1:]])
+    return f"{paths[0]!r} is neither a subcommand nor a path; did you mean `{meant}`?"
 
 
 def _check(args, config, paths, progress, color_out, stdin) -> int:
@@ -354,11 +370,9 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
 
 
 def _summarise(args, fmt: str) -> bool:
-    """The summary line goes with the full format, and with concise on a terminal: concise output in a pipe
-    is one line per finding and nothing else, for the tools that read it."""
-    if args.quiet or fmt in MACHINE_FORMATS:
-        return False
-    return fmt == "full" or _isatty(sys.stdout)
+    """The summary line ends the full and the concise formats, in a pipe too (CI logs and hooks read it);
+    ``--quiet`` drops it, and the machine formats (json, sarif, github) never have it."""
+    return not args.quiet and fmt not in MACHINE_FORMATS
 
 
 def _format(config) -> str:

@@ -111,12 +111,40 @@ def render_concise(findings, problems=(), options: RenderOptions | None = None) 
 render_text = render_concise  # the name of the one-line format before 0.2
 
 
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.")  # full stops that do not end a sentence
+
+
 def _help(rule) -> str:
-    """The first sentence of the rule's fix advice."""
+    """The first sentence of the rule's fix advice: up to the first full stop that is outside code spans and
+    parentheses, not an abbreviation's, and followed by a new sentence (a capital or a code span)."""
     text = " ".join(rule.fix.split())
-    match = re.search(r"(?<=[.;])\s+(?=[A-Z`(])", text)
-    first = text[:match.start()] if match else text
-    return first.rstrip(".;") + "."
+    return _first_sentence(text)
+
+
+def _first_sentence(text: str) -> str:
+    in_code, depth = False, 0
+    for index, char in enumerate(text):
+        if char == "`":
+            in_code = not in_code
+        elif in_code:
+            continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif char == "." and depth == 0 and _ends_sentence(text, index):
+            return text[:index + 1]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _ends_sentence(text: str, stop: int) -> bool:
+    before = text[:stop + 1]
+    if before.endswith(_ABBREVIATIONS) or text[stop + 1:stop + 2] == ".":
+        return False
+    rest = text[stop + 1:]
+    if before.endswith("..."):  # an ellipsis ends a sentence only when a capitalised one follows
+        return re.match(r"\s+[A-Z]", rest) is not None
+    return re.match(r"\s+[A-Z`(]", rest) is not None
 
 
 def _byte_to_char(line: str, byte_column: int) -> int:

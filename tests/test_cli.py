@@ -47,14 +47,20 @@ def test_concise_output_and_exit_codes(tmp_path, capsys):
     bad = write(tmp_path, "bad.py", BROKEN_CELL)
     good = write(tmp_path, "good.py", CLEAN_CELL)
     assert main([good]) == 0
-    assert capsys.readouterr().out == ""  # concise in a pipe: finding lines only, no summary
+    # concise in a pipe: one line per finding, then the summary line a CI log shows
+    assert capsys.readouterr().out == "All checks passed: 1 file checked (7 lines), no findings.\n"
     assert main([bad, good]) == 1
     out = capsys.readouterr().out.strip().splitlines()
-    assert out == [f"{bad}:7:9: E5101 try-in-graph " + out[0].split("try-in-graph ", 1)[1]]
+    assert out == [f"{bad}:7:9: E5101 try-in-graph " + out[0].split("try-in-graph ", 1)[1],
+                   "Found 1 error in 1 file."]
     assert "`try` is not supported in graph code" in out[0]
     result = run_graphlint("--output-format", "concise", bad, good)
     assert result.returncode == 1 and lines_of(result.stdout) == out and result.stderr == ""
-    assert run_graphlint("--format", "text", bad).stdout.strip() == out[0]  # the old name of concise
+    assert run_graphlint("--format", "text", bad).stdout.splitlines() == out  # the old name of concise
+    # --quiet: the finding lines only, for tools that read every line; nothing at all on a clean run
+    quiet = run_graphlint("--quiet", bad, good)
+    assert quiet.returncode == 1 and quiet.stdout.splitlines() == out[:1] and quiet.stderr == ""
+    assert run_graphlint("--quiet", good).stdout == ""
 
 
 def test_full_format_summary_and_success_message(tmp_path):
@@ -75,6 +81,47 @@ def test_full_format_summary_and_success_message(tmp_path):
     assert run_graphlint("--output-format", "full", "--quiet", path).stdout.count("Found") == 0
     forced = run_graphlint("--output-format", "full", "--color", "always", path).stdout
     assert "\x1b[1;31merror[E5103]\x1b[0m" in forced and "\x1b[1;33m^^^^^^\x1b[0m" in forced
+
+
+ITEM_AND_DICT_CELL = textwrap.dedent("""\
+    import mindspore as ms
+    from mindspore import nn
+
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            scale = x.max().item()
+            return {"out": x / scale}
+    """)  # I5701 line 7, W5507 line 8: fix advice with `;` in a code span and "e.g." in its first sentence
+
+
+def test_full_format_help_is_the_whole_first_sentence_of_the_fix(tmp_path):
+    """The help line ends at the first full stop that ends a sentence: not at a `;` or `.` inside a code span or
+    parentheses, nor at "e.g."."""
+    path = write(tmp_path, "model.py", ITEM_AND_DICT_CELL)
+    out = run_graphlint("--output-format", "full", "--select", "I5701,W5507", path).stdout
+    helps = [line for line in out.splitlines() if line.startswith("  = help: ")]
+    assert helps == [
+        "  = help: Keep the value as a 0-d Tensor (`x / x.max()`; `ops.cast` to change its dtype) and call "
+        "`.item()` outside the Cell when a Python number is really needed. (graphlint --explain I5701)",
+        "  = help: Return a tuple in a fixed order (e.g. `return x, y`) and build the dict outside the graph. "
+        "(graphlint --explain W5507)"]
+
+
+def test_help_sentences_of_every_rule():
+    """Every rule's help is a prefix of its fix advice that closes its code spans and parentheses; an ellipsis
+    stays one."""
+    from graphlint.catalogue import RULES
+    from graphlint.report import _help
+
+    for rule in RULES:
+        advice, shown = " ".join(rule.fix.split()), _help(rule)
+        assert advice.startswith(shown), rule.id
+        assert shown.count("`") % 2 == 0 and shown.count("(") == shown.count(")"), (rule.id, shown)
+    by_id = {rule.id: rule for rule in RULES}
+    assert _help(by_id["W5502"]).endswith("`ops.sum`, `ops.tanh`, ...")
+    assert _help(by_id["W5503"]).endswith("`ops.floor`, ... (the result stays a Tensor).")
+    assert _help(by_id["W5303"]) == "Rebind (`w = w + v`)."
 
 
 def test_caret_under_non_ascii_and_tabs(tmp_path):
@@ -111,8 +158,9 @@ def test_directory_recursion_skips_virtualenvs_and_hidden_folders(tmp_path, caps
     write(tmp_path, "env2/pyvenv.cfg", "home = /usr\n")
     write(tmp_path, "env2/lib/model.py", BROKEN_CELL)
     assert main([str(tmp_path)]) == 1
-    paths = {line.split(":")[0] for line in capsys.readouterr().out.splitlines()}
-    assert paths == {str(tmp_path / "pkg" / "model.py")}
+    *findings, summary = capsys.readouterr().out.splitlines()
+    assert {line.split(":")[0] for line in findings} == {str(tmp_path / "pkg" / "model.py")}
+    assert summary == "Found 1 error in 1 file."
 
 
 def test_no_path_means_the_current_folder(tmp_path):
@@ -123,7 +171,8 @@ def test_no_path_means_the_current_folder(tmp_path):
 
 
 def lint_paths_of(out: str) -> set[str]:
-    return {line.split(":")[0] for line in lines_of(out)}
+    """The paths of the finding lines of concise output (the summary line that ends it left out)."""
+    return {line.split(":")[0] for line in lines_of(out)[:-1]}
 
 
 def test_select_and_ignore_by_id_symbol_family_prefix_and_severity(tmp_path, capsys):
@@ -137,7 +186,8 @@ def test_select_and_ignore_by_id_symbol_family_prefix_and_severity(tmp_path, cap
         assert main([bad, *option]) == 1, option
     capsys.readouterr()
     strict = write(tmp_path, "strict.py", ASNUMPY_CELL)
-    assert run_graphlint("--select", "error", strict).stdout == ""
+    assert run_graphlint("--select", "error", strict).stdout == (
+        "All checks passed: 1 file checked (8 lines), no findings.\n")
     out = run_graphlint("--select", "error", "--syntax-level", "strict", "--output-format", "json", strict).stdout
     assert [(r["id"], r["severity"]) for r in json.loads(out)] == [("W5501", "error")]
     result = run_graphlint(bad, "--select", "no-such-rule,E99")
@@ -221,10 +271,13 @@ def test_stdin(tmp_path):
     write(tmp_path, "pkg/base.py", BLOCK_BASE)
     result = run_graphlint("-", stdin=MIXED_CELL, cwd=tmp_path)
     assert result.returncode == 1 and result.stderr == ""
-    assert [line.split(": ")[1].split()[0] for line in lines_of(result.stdout)] == ["E5103", "W5301", "E5116"]
-    assert lines_of(result.stdout)[1].startswith("-:8:9: W5301 augmented-assign-to-input ")
+    *findings, summary = lines_of(result.stdout)
+    assert [line.split(": ")[1].split()[0] for line in findings] == ["E5103", "W5301", "E5116"]
+    assert findings[1].startswith("-:8:9: W5301 augmented-assign-to-input ")
+    assert summary == "Found 2 errors, 1 warning in 1 file (1 fixable with --fix, 2 more with --fix --unsafe-fixes)."
     # Without a file name, `pkg.base` is not found: Net is not known to be a Cell.
-    assert run_graphlint("-", stdin=SUBCLASS, cwd=tmp_path).stdout == ""
+    assert run_graphlint("-", stdin=SUBCLASS, cwd=tmp_path).stdout == (
+        "All checks passed: 1 file checked (7 lines), no findings.\n")
     # As the file it is: the path is shown, its imports resolve from there, its pyproject.toml applies.
     result = run_graphlint("--stdin-filename", "pkg/model.py", "-", stdin=SUBCLASS, cwd=tmp_path)
     assert result.returncode == 1, result.stderr
@@ -253,11 +306,13 @@ def test_statistics(tmp_path):
     write(tmp_path, "c.py", BROKEN_CELL)
     result = run_graphlint("--statistics", ".", cwd=tmp_path)
     assert result.returncode == 1
-    rows = [line.split() for line in lines_of(result.stdout)]
-    assert rows == [["2", "E5116", "is-unsupported-operand", "error", "[~]", "2", "unsafe-fixable"],
-                    ["2", "W5301", "augmented-assign-to-input", "warning", "[*]", "2", "fixable"],
-                    ["1", "E5101", "try-in-graph", "error"],
-                    ["1", "E5103", "import-in-graph", "error", "[~]", "1", "unsafe-fixable"]]
+    *table, summary = lines_of(result.stdout)
+    assert [line.split() for line in table] == [
+        ["2", "E5116", "is-unsupported-operand", "error", "[~]", "2", "unsafe-fixable"],
+        ["2", "W5301", "augmented-assign-to-input", "warning", "[*]", "2", "fixable"],
+        ["1", "E5101", "try-in-graph", "error"],
+        ["1", "E5103", "import-in-graph", "error", "[~]", "1", "unsafe-fixable"]]
+    assert summary == "Found 4 errors, 2 warnings in 3 files (2 fixable with --fix, 3 more with --fix --unsafe-fixes)."
     records = json.loads(run_graphlint("--statistics", "--output-format", "json", ".", cwd=tmp_path).stdout)
     assert records[0] == {"count": 2, "id": "E5116", "symbol": "is-unsupported-operand", "severity": "error",
                           "safe_fixes": 0, "unsafe_fixes": 2}
@@ -627,7 +682,8 @@ def test_result_cache(tmp_path):
     # A change to a file the run read from disk (not one of its files) invalidates the entry.
     write(tmp_path, "pkg/base.py", "class Block:\n    pass\n")
     second = run_graphlint("pkg/model.py", cwd=tmp_path)
-    assert second.returncode == 0 and second.stdout == "" and second.stderr == ""
+    assert second.returncode == 0 and second.stderr == ""
+    assert second.stdout == "All checks passed: 1 file checked (7 lines), no findings.\n"
     # So does a change to a file of the run, and a change of options.
     write(tmp_path, "pkg/base.py", BLOCK_BASE)
     assert run_graphlint("pkg/model.py", cwd=tmp_path).returncode == 1
@@ -696,6 +752,21 @@ def test_explain_and_list_rules(capsys):
     assert "try-in-graph" in capsys.readouterr().out
 
 
+def test_an_option_written_as_a_subcommand_names_the_command_meant(tmp_path):
+    """`graphlint explain E5101` is not a lint of two missing files: one line naming the command meant, exit 2;
+    a file or folder of that name is still linted."""
+    for args, meant in ((["explain", "E5101"], "graphlint --explain E5101"),
+                        (["list-rules"], "graphlint --list-rules"),
+                        (["fix", "src/"], "graphlint --fix src/")):
+        result = run_graphlint(*args, cwd=tmp_path)
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr == (f"graphlint: error: {args[0]!r} is neither a subcommand nor a path; "
+                                 f"did you mean `{meant}`?\n")
+    write(tmp_path, "explain/model.py", BROKEN_CELL)
+    result = run_graphlint("explain", cwd=tmp_path)
+    assert result.returncode == 1 and result.stdout.startswith("explain/model.py:7:9: E5101")
+
+
 def test_subcommands(tmp_path):
     import importlib.util
 
@@ -730,7 +801,7 @@ def test_baseline_reports_only_new_findings(tmp_path, capsys):
     capsys.readouterr()
     assert main([bad, "--baseline", baseline]) == 1
     out = capsys.readouterr().out.strip().splitlines()
-    assert len(out) == 1 and ":17:9: E5101" in out[0]
+    assert len(out) == 2 and ":17:9: E5101" in out[0] and out[1] == "Found 1 error in 1 file."
 
 
 def test_jobs_fall_back_to_one_process_when_a_process_fails(tmp_path, monkeypatch):
@@ -775,7 +846,10 @@ def test_jobs_report_unreadable_and_unparsable_files_as_one_process_does(tmp_pat
     assert outputs["1"] == outputs["2"]
     assert [line.split(":")[0] for line in outputs["2"][1].splitlines()] == [
         "zoo/f_plain.py", "zoo/g_latin.py", "zoo/e_broken.py"]
-    assert len(outputs["2"][0].splitlines()) == 4  # the other files' findings
+    *findings, summary = outputs["2"][0].splitlines()
+    assert len(findings) == 4  # the other files' findings
+    assert summary == ("Found 2 errors, 2 warnings in 4 files (1 fixable with --fix --unsafe-fixes); "
+                       "3 files could not be checked.")
 
 
 def test_max_memory_lints_a_project_too_large_for_it_in_bounded_processes(tmp_path):

@@ -91,7 +91,9 @@ def test_cli_on_any_program_file(program):
     assert "Traceback" not in err and "internal error" not in err, err
     if support.parses(text):
         assert code in (0, 1) and err == "", (code, err)
-        assert all(line.startswith(path + ":") for line in out.splitlines()), out
+        *findings, summary = out.splitlines()
+        assert all(line.startswith(path + ":") for line in findings), out
+        assert summary.startswith("Found " if findings else "All checks passed: "), out
     else:
         assert code == 2, (code, out, err)
         assert len(err.splitlines()) == 1 and err.startswith(f"{path}: cannot check: "), err
