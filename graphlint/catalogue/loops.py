@@ -585,9 +585,106 @@ RANGE_OF_TENSOR = Rule(
 )
 
 
+# message fields: {iterable} - the sliced Tensor as written
+LOOP_OVER_RUNTIME_SLICE = Rule(
+    id="E5905",
+    symbol="loop-over-runtime-slice",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`for` over `{iterable}`, a Tensor computed in the graph and sliced to a length known only at run time: "
+            "graph mode unrolls the loop over the Tensor's full static length, and the steps past the bound fail; "
+            "loop over the full length and mask the steps past the bound",
+    summary="A `for` loop over a slice `y[:n]` of a Tensor computed inside the graph (`y = feats[b]`, `y = x * 2`) "
+            "whose bound `n` is a run-time value (`int(lengths[b])`, a Tensor).",
+    why=(
+        "A `for` over a Tensor is unrolled while compiling, one step per row of its static shape. A slice bounded "
+        "by a run-time value has a dynamic length, and for a Tensor computed in the graph MindSpore 2.10 unrolls "
+        "the loop over the length the Tensor had before slicing: the first step past the bound stops the graph "
+        "with \"For 'StridedSlice', ... 'begin[0]' must be in [-2, 2)\" at both levels (measured). PYNATIVE runs "
+        "the loop `n` times. Slicing a graph input directly (`x[:n]`, `feats[b, :n]`) compiled and ran correctly "
+        "in the same measurements."
+    ),
+    mindspore_error="IndexError: For 'StridedSlice', the 'strides[0]' cannot be negative number and 'begin[0]' must "
+                    "be in [-2, 2) when 'shrink_axis_mask' is greater than 0, but got 'strides[0]': 1, 'begin[0]': 2.",
+    fix="Loop over the full static length and mask the rows past the bound (`keep = ops.arange(y.shape[0]) < n`, "
+        "then `ops.where(keep[i], row, 0)`), or reduce without a loop (`(y * keep[:, None]).sum(0)`).",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, feats):
+                    total = feats[0, 0] * 0
+                    n = int((feats[1, :, 0] > 0).sum())
+                    rows = feats[1]
+                    for row in rows[:n]:
+                        total = total + row
+                    return total
+            """,
+            error="For 'StridedSlice'",
+            inputs="(Tensor(np.array([[[1., 2.], [3., 4.], [5., 6.]], [[1., 2.], [3., 4.], [-5., 6.]]], "
+                   "np.float32)),)",
+            title="`for` over a run-time slice of a computed Tensor",
+            lines=6,
+            fields={"iterable": "rows[:n]"},
+        ),
+        fails(
+            """
+            class Tagger(nn.Cell):
+                def construct(self, feats, lengths):
+                    scores = []
+                    for b in range(feats.shape[0]):
+                        n = int(lengths[b])
+                        for step in feats[b][:n]:
+                            scores.append(step.sum())
+                    return scores
+
+
+            if __name__ == "__main__":
+                print(Tagger()(Tensor(np.ones((2, 4, 3), np.float32)), Tensor(np.array([2, 3], np.int32))))
+            """,
+            error="For 'StridedSlice'",
+            entry="Tagger",
+            inputs="(Tensor(np.ones((2, 4, 3), np.float32)), Tensor(np.array([2, 3], np.int32)))",
+            title="per-sequence loop up to each length (a PyTorch habit)",
+            lines=6,
+            fields={"iterable": "feats[b][:n]"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, feats):
+                    n = (feats[1, :, 0] > 0).sum()
+                    rows = feats[1]
+                    keep = (ops.arange(rows.shape[0]) < n).astype(rows.dtype)
+                    return (rows * keep[:, None]).sum(0)
+            """,
+            inputs="(Tensor(np.array([[[1., 2.], [3., 4.], [5., 6.]], [[1., 2.], [3., 4.], [-5., 6.]]], "
+                   "np.float32)),)",
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    total = x[0] * 0
+                    n = int((x[:, 0] > 0).sum())
+                    for row in x[:n]:
+                        total = total + row
+                    return total
+            """,
+            inputs="(Tensor(np.array([[1., 2.], [3., 4.], [-5., 6.]], np.float32)),)",
+            title="`for` over a run-time slice of a graph input",
+        ),
+    ),
+)
+
+
 RULES = (
     PYTHON_LOOP_EXCEEDS_CALL_DEPTH,
     PYTHON_LOOP_UNROLLS,
     TENSOR_WHILE_CARRY_CHANGES_SHAPE,
     RANGE_OF_TENSOR,
+    LOOP_OVER_RUNTIME_SLICE,
 )

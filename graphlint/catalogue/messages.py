@@ -124,4 +124,6 @@ PYTHON_ERRORS: dict[str, tuple[str, tuple[str, ...]]] = {
     "python.bytes_required": (r"a bytes-like object is required, not 'str'", ("E5513",)),
     "ms.convert_recursion": (r"Detect recursion when converting python object", ("E5512",)),
     "ms.index_not_in": (r"Tensor\(shape=.*\) is not in", ("E6111",)),
+    "ms.strided_slice_begin": (r"For 'StridedSlice', the 'strides\[0\]' cannot be negative number and 'begin\[0\]' "
+                               r"must be in", ("E5905",)),
 }

@@ -46,6 +46,7 @@ class LoopsChecker(Checker):
         for node in graph_nodes(graph.node):
             if isinstance(node, nodes.For):
                 self._check_range_bound(node)
+                self._check_runtime_slice(node)
             if isinstance(node, _LOOP_NODES):
                 self._check_unrolled(node)
             if isinstance(node, nodes.While):
@@ -70,6 +71,36 @@ class LoopsChecker(Checker):
                 self.report(rules.RANGE_OF_TENSOR, loop, self._graph, anchor=call, arg=arg.as_string(),
                             assumes=assumption)
                 return
+
+    def _check_runtime_slice(self, loop: nodes.For) -> None:
+        """``for row in y[:n]``: a Tensor computed in the graph, sliced to a run-time length."""
+        iterable = loop.iter
+        if not (isinstance(iterable, nodes.Subscript) and isinstance(iterable.slice, nodes.Slice)):
+            return
+        base = self._values.value(iterable.value)
+        if not (base.is_tensor and base.var) or not self._computed_here(iterable.value):
+            return
+        assumption = None
+        for bound in (iterable.slice.lower, iterable.slice.upper):
+            if bound is None:
+                continue
+            if self._values.from_tensor(bound, numeric=True):
+                assumption = ""
+                break
+            assumption = assumption or self._values.tensor_assumption(bound) or None
+        if assumption is not None:
+            self.report(rules.LOOP_OVER_RUNTIME_SLICE, loop, self._graph, anchor=iterable,
+                        iterable=iterable.as_string(), assumes=assumption)
+
+    def _computed_here(self, expr) -> bool:
+        """``expr`` is a Tensor the graph computes (an op's result, a subscript, a local name bound only to such),
+        not one it receives (an argument, an attribute of the Cell)."""
+        if isinstance(expr, nodes.Name):
+            element = self._values.cfg.element_of(expr)
+            definitions = self._values.cfg.reaching(element, expr.name) if element is not None else ()
+            return bool(definitions) and all(
+                d.kind == "assign" and d.value is not None and self._computed_here(d.value) for d in definitions)
+        return isinstance(expr, (nodes.Subscript, nodes.Call, nodes.BinOp))
 
     def _check_unrolled(self, loop) -> None:
         count = self._trip_count(loop)
