@@ -25,7 +25,7 @@ from graphlint.config import Config
 from graphlint.results import FileProblem, LintResult, printable
 from graphlint.runner import Finding, run_checkers
 
-__all__ = ["FileProblem", "LintResult", "LintSession", "fix_availability", "printable"]
+__all__ = ["FileProblem", "LintResult", "LintSession", "printable"]
 
 
 class LintSession:
@@ -349,6 +349,9 @@ class LintSession:
             return [], {}, "too deeply nested to analyse"
         fixes = {}
         if fix_markers and findings:
+            # imported here: libcst and the fixers load only when a run asks for fix markers
+            from graphlint.fixers.planner import fix_availability
+
             source = self.sources.get(shown)
             fixes = fix_availability(self.analysis, info, findings, source.text if source is not None else "")
         return findings, fixes, ""
@@ -364,34 +367,3 @@ def _run_order(files):
     """Sort key of problems: their file's place in the run (problems of paths given before the run first)."""
     position = {path: index for index, path in enumerate(files)}
     return lambda problem: position.get(problem.path, -1)
-
-
-def fix_availability(analysis, info: ModuleInfo, findings, text: str, tree=None) -> dict[int, str]:
-    """``{id(finding): "safe" | "unsafe" | "display-only"}`` for the findings a fixer would rewrite (or
-    suggest a rewrite for) in the file as it is: the fix planner's first answer, as ``--fix`` would plan it.
-    Findings that their fixer refuses, or that no fixer handles, are absent. ``tree``: the libcst tree of
-    ``text``, if the caller has it."""
-    from graphlint.fixers import fixers_for
-
-    fixable = [f for f in findings if fixers_for(f.rule)]
-    if not fixable or not text:
-        return {}
-    from graphlint.fixers.base import Edit, FixContext
-
-    try:
-        context = FixContext(text, analysis, info, tree)
-    except Exception:  # noqa: BLE001 - libcst cannot parse what Python can: no fix (as --fix would say)
-        return {}
-    context.findings = list(findings)
-    fixes = {}
-    for finding in fixable:
-        for fixer in fixers_for(finding.rule):
-            try:
-                plan = fixer.plan(finding, context)
-            except Exception:  # noqa: BLE001 - a fixer bug: --fix reports it; here, no marker
-                plan = None
-            if plan is not None:
-                if isinstance(plan, Edit):
-                    fixes[id(finding)] = plan.applicability.value
-                break
-    return fixes

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 
 from graphlint.analysis.source import SourceProblem
 from graphlint.analysis.tree import deep_recursion
-from graphlint.catalogue.model import FixSafety
 from graphlint.config import Config
 from graphlint.files import WriteRefused, unified_diff, write_atomic
 from graphlint.fixers import fixers_for
-from graphlint.fixers.base import Edit, FixContext, Refusal, apply_edits, edit_tree
+from graphlint.fixers.base import Edit, apply_edits, edit_tree
+from graphlint.fixers.planner import CannotPlan, Verdict, fix_availability, open_module, parse_problem, plan_fix
 from graphlint.lint import LintResult, lint_paths
 from graphlint.runner import Finding
 
@@ -160,8 +160,7 @@ def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bo
     else:
         lint = lint_paths(paths, config)
         report = FixReport(lint=lint)
-        results, report.remaining = fix_findings(lint, lint.findings, config, unsafe, validate, lint.session,
-                                                 write)
+        results, report.remaining = fix_findings(lint.session, lint.findings, config, unsafe, validate, write)
         if fix_markers:
             report.remaining_fixes = remaining_fixes(lint.session, report.remaining, results)
     for _path, (outcome, remaining) in sorted(results.items()):  # by path: not the order files finished in
@@ -171,24 +170,24 @@ def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bo
     return report
 
 
-def fix_findings(lint, findings, config: Config, unsafe: bool, validate: bool, session,
+def fix_findings(session, findings, config: Config, unsafe: bool, validate: bool,
                  write: bool) -> tuple[dict, list]:
-    """Fix the files of ``findings`` (found in ``lint``, re-linted with ``session``), writing the fixed ones if
-    ``write``: ``({path: (FileFix, findings left)}, the findings of files no fixer could touch)``."""
+    """Fix the files of ``findings`` (found and re-linted in ``session``), writing the fixed ones if ``write``:
+    ``({path: (FileFix, findings left)}, the findings of files no fixer could touch)``."""
     by_path: dict[str, list[Finding]] = {}
     for finding in findings:
         by_path.setdefault(finding.path, []).append(finding)
     runs, untouched = {}, []
     for path, found in by_path.items():
-        if path not in lint.sources or not any(fixers_for(f.rule) for f in found):
+        if path not in session.sources or not any(fixers_for(f.rule) for f in found):
             untouched.extend(found)
             continue
-        runs[path] = _fix_file(path, lint, found, config, unsafe, validate)
+        runs[path] = _fix_file(session, path, found, config, unsafe, validate)
     results = _run_in_rounds(runs, session)
     for path, (outcome, _left) in results.items():
         if outcome.changed and write:
             try:
-                write_atomic(lint.sources[path], outcome.after)
+                write_atomic(session.sources[path], outcome.after)
                 outcome.written = True
             except (WriteRefused, OSError) as exc:
                 outcome.error = f"not written: {exc}"
@@ -200,8 +199,6 @@ def fix_findings(lint, findings, config: Config, unsafe: bool, validate: bool, s
 def remaining_fixes(session, untouched, results: dict) -> dict:
     """Fix availability (``{id(finding): safety}``) of the findings --fix left, in the files as it left them:
     ``untouched`` (the findings of files no fixer touched) and those of ``results`` (see :func:`fix_findings`)."""
-    from graphlint.session import fix_availability
-
     by_path: dict[str, list] = {}
     for finding in untouched:
         by_path.setdefault(finding.path, []).append(finding)
@@ -219,10 +216,10 @@ def remaining_fixes(session, untouched, results: dict) -> dict:
     return fixes
 
 
-def fix_file(path, lint, findings, session, config: Config, *, unsafe: bool = False, validate: bool = False):
-    """Fix one file of ``lint`` (anything with ``sources`` and ``analysis``) as ``--fix`` does, re-linting it
-    with ``session`` between rounds: ``(FileFix, findings left)`` (the language server's fix-all)."""
-    return _run_in_rounds({path: _fix_file(path, lint, findings, config, unsafe, validate)}, session)[path]
+def fix_file(session, path, findings, config: Config, *, unsafe: bool = False, validate: bool = False):
+    """Fix one file of ``session`` as ``--fix`` does, re-linting it in the session between rounds:
+    ``(FileFix, findings left)`` (the language server's fix-all)."""
+    return _run_in_rounds({path: _fix_file(session, path, findings, config, unsafe, validate)}, session)[path]
 
 
 def _run_in_rounds(runs: dict, session) -> dict:
@@ -245,15 +242,15 @@ def _run_in_rounds(runs: dict, session) -> dict:
     return results
 
 
-def _fix_file(path, lint, findings, config, unsafe, validate):
-    """Fix one file round by round (a generator: it yields ``(path, fixed text)`` to be re-linted and is sent
-    ``(findings, info)`` or the :class:`SourceProblem`; it returns ``(FileFix, findings left)``)."""
-    source = lint.sources[path]
+def _fix_file(session, path, findings, config, unsafe, validate):
+    """Fix one file of ``session`` round by round (a generator: it yields ``(path, fixed text)`` to be re-linted
+    and is sent ``(findings, info)`` or the :class:`SourceProblem`; it returns ``(FileFix, findings left)``)."""
+    source = session.sources[path]
     text = original = source.text
     outcome = FileFix(path=path, before=original, after=original)
     settled: set[tuple] = set()  # keys (see _round_keys) of findings refused or applied: not retried
     waiting: dict[tuple, Refused] = {}  # refusals put off to the next round, reported if it never decides them
-    analysis, info = lint.analysis, lint.analysis.project.info(source.module)
+    analysis, info = session.analysis, session.analysis.project.info(source.module)
     round_text = text
     tree = None  # the libcst tree of `text`, once a round has one (parsed, or what its edits produced)
 
@@ -268,41 +265,32 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
         if not any(keys[id(f)] not in settled and fixers_for(f.rule) for f in findings):
             break  # every finding left was planned before (or has no fixer): no need to parse the text again
         try:
-            context = FixContext(text, analysis, info, tree)
+            context = open_module(text, analysis, info, findings, tree)
             tree = context.tree
-        except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can: leave the file
-            outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, f"libcst cannot parse the file: {exc}",
-                                           column=f.column)
+        except CannotPlan as exc:  # leave the file
+            outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, str(exc), column=f.column)
                                    for f in findings if fixers_for(f.rule))
             break
-        context.findings = findings
         edits: list[Edit] = []
         refusals: list[tuple[tuple, Finding, Refused, bool]] = []  # ..., whether the fixer itself refused
         for finding in findings:
             key = keys[id(finding)]
             if key in settled:
                 continue
-            fixer, plan = _plan(finding, context, suggest=round_number == 0)
+            plan = plan_fix(finding, context, unsafe=unsafe, suggest=round_number == 0)
             if plan is None:  # no fixer has anything to offer for this finding
                 continue
-            refusal, suggested = None, ""
-            if isinstance(plan, Refusal) and fixer.safety is FixSafety.DISPLAY:
+            if plan.verdict is Verdict.SILENT:
                 settled.add(key)  # a suggestion that cannot be made is simply not offered
                 continue
-            if isinstance(plan, Refusal):
-                refusal = plan.reason
-            elif plan.applicability is FixSafety.DISPLAY:
-                refusal = "display-only: " + (plan.description or "rewrite by hand")
-                suggested = _suggested(context, plan)
-            elif plan.applicability is FixSafety.UNSAFE and not unsafe:
-                refusal = "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes"
-            if refusal:
-                refusals.append((key, finding, Refused(
-                    path, finding.line, finding.rule.id, finding.rule.symbol, refusal,
-                    unified_diff(path, text, suggested) if suggested else "", suggested, finding.column),
-                    plan if isinstance(plan, Refusal) else None))
+            if plan.applies:
+                edits.append(plan.edit)
                 continue
-            edits.append(plan)
+            suggested = plan.suggestion
+            refusals.append((key, finding, Refused(
+                path, finding.line, finding.rule.id, finding.rule.symbol, plan.reason,
+                unified_diff(path, text, suggested) if suggested else "", suggested, finding.column),
+                plan.verdict is Verdict.REFUSED))
         for key, finding, refused, by_fixer in refusals:
             if by_fixer and (_encloses_an_edit(finding, edits) or _shares_a_function(finding, edits)):
                 # A fix inside it, or in its function, lands first and may settle what the fixer could not
@@ -325,7 +313,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
                                                f"internal error applying the fix: {type(exc).__name__}: {exc}",
                                                column=edit.finding.column))
             continue
-        problem = _parse_problem(new_text)
+        problem = parse_problem(new_text)
         if problem:
             for edit in applied:
                 settled.add(keys[id(edit.finding)])
@@ -351,7 +339,7 @@ def _fix_file(path, lint, findings, config, unsafe, validate):
             break
         text, tree = new_text, edited
         relinted = yield (path, text)
-        if isinstance(relinted, SourceProblem):  # pragma: no cover - guarded by _parse_problem
+        if isinstance(relinted, SourceProblem):  # pragma: no cover - guarded by parse_problem
             outcome.error = f"re-linting the fixed text failed: {relinted}"
             text, tree = outcome.before, None
             break
@@ -440,46 +428,6 @@ def _encloses_an_edit(finding: Finding, edits: list[Edit]) -> bool:
     if last is None:
         return False
     return any(edit.finding is not finding and finding.line < edit.finding.line <= last for edit in edits)
-
-
-def _plan(finding, context, suggest: bool = True):
-    """(fixer, Edit | Refusal | None) from the first of the rule's fixers that offers something.
-
-    Display-only suggestions are made for the file as the author wrote it (``suggest``), not for code that
-    an earlier round of fixes wrote."""
-    for fixer in fixers_for(finding.rule):
-        if fixer.safety is FixSafety.DISPLAY and not suggest:
-            continue
-        try:
-            plan = fixer.plan(finding, context)
-        except Exception as exc:  # noqa: BLE001 - a fixer bug must not stop the run
-            plan = Refusal(finding, fixer, f"internal error in the fixer: {type(exc).__name__}: {exc}")
-        if plan is not None:
-            return fixer, plan
-    return None, None
-
-
-def _suggested(context, edit) -> str:
-    """The file with a display-only rewrite applied (empty if it cannot be applied or would not parse)."""
-    try:
-        suggested, _, _ = apply_edits(context, [edit])
-    except Exception:  # noqa: BLE001 - a suggestion is optional
-        return ""
-    return "" if _parse_problem(suggested) else suggested
-
-
-def _parse_problem(text: str) -> str:
-    import warnings
-
-    try:
-        with warnings.catch_warnings():  # warnings about the user's code are not ours to print
-            warnings.simplefilter("ignore")
-            compile(text, "<fixed>", "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        return f"line {exc.lineno}: {exc.msg}"
-    except (ValueError, RecursionError, MemoryError) as exc:
-        return str(exc) or type(exc).__name__
-    return ""
 
 
 def _validated(path, text, context, applied, config, outcome, settled, keys):

@@ -48,7 +48,7 @@ def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, 
             progress.start("fixing", len(work))
 
         def run(indexes):
-            return _fix_modules(session, lint, work, indexes, config, unsafe, fix_markers, write)
+            return _fix_modules(session, work, indexes, config, unsafe, fix_markers, write)
 
         if parallel.worth_it(session, work, jobs):
             costs = [parallel.cost(session, info) for _shown, info in work]
@@ -82,7 +82,7 @@ def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, 
     return lint, results, untouched, markers
 
 
-def _fix_modules(session, lint, work, indexes, config, unsafe, fix_markers, write) -> dict[int, FixedModule]:
+def _fix_modules(session, work, indexes, config, unsafe, fix_markers, write) -> dict[int, FixedModule]:
     from graphlint.fixers.driver import fix_findings, remaining_fixes
 
     saved, session.progress = session.progress, None  # the parent draws progress, per module done
@@ -95,7 +95,7 @@ def _fix_modules(session, lint, work, indexes, config, unsafe, fix_markers, writ
             fixed[index].problem = problem
             fixed[index].found = list(findings)
             found.extend(findings)
-        results, untouched = fix_findings(lint, found, config, unsafe, False, session, write)
+        results, untouched = fix_findings(session, found, config, unsafe, False, write)
         fixes = remaining_fixes(session, untouched, results) if fix_markers else {}
     finally:
         session.progress = saved

@@ -16,7 +16,6 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 from graphlint.analysis.project import ModuleInfo
 from graphlint.analysis.source import SourceFile, SourceProblem, module_name_for, read_source
@@ -24,7 +23,8 @@ from graphlint.catalogue.model import FixSafety
 from graphlint.config import Config, ConfigError, find_pyproject
 from graphlint.config import config_for as read_config
 from graphlint.fixers import fixers_for
-from graphlint.fixers.base import Edit, FixContext, Refusal, apply_edits
+from graphlint.fixers.base import FixContext
+from graphlint.fixers.planner import FixPlan, Verdict, open_module, parse_problem, plan_fix
 from graphlint.lint import discover_files
 from graphlint.runner import Finding
 from graphlint.session import LintSession
@@ -285,16 +285,12 @@ class Engine:
         if result is None or result.info is None:
             return None
         if result.context is None:
-            result.context = FixContext(result.text, self.session.analysis, result.info)
-            result.context.findings = result.findings
+            result.context = open_module(result.text, self.session.analysis, result.info, result.findings)
         return result.context
 
     def fixes(self, path: str, findings: list[Finding]) -> list[Fix]:
         """Code actions for ``findings`` of the open document at ``path``: each finding's fix (or why there is
         none), and its "disable for this line"."""
-        from graphlint.fixers.driver import _parse_problem, _plan, _suggested
-        from graphlint.files import unified_diff
-
         result = self.results.get(os.path.abspath(path))
         if result is None:
             return []
@@ -306,41 +302,41 @@ class Engine:
                 if context is None:
                     try:
                         context = self._context(path)
-                    except Exception as exc:  # noqa: BLE001 - libcst cannot parse what Python can
-                        log.info("no fixes for %s: libcst cannot parse it: %s", path, exc)
+                    except Exception as exc:  # noqa: BLE001 - CannotPlan: libcst cannot parse what Python can
+                        log.info("no fixes for %s: %s", path, exc)
                         context = False
                 if context:
-                    fixer, plan = _plan(finding, context)
-                    if isinstance(plan, Refusal) and fixer is not None and fixer.safety is not FixSafety.DISPLAY:
+                    # unsafe edits are offered too, titled as such: the author picks the action
+                    plan = plan_fix(finding, context, unsafe=True)
+                    if plan is not None and plan.verdict is Verdict.REFUSED:
                         actions.append(Fix(finding, f"graphlint cannot fix {rule.symbol}: {plan.reason}", "refused",
                                            message=f"{rule.id} {rule.symbol}: no fix: {plan.reason}"))
-                    elif isinstance(plan, Edit):
-                        actions.append(self._edit_action(path, finding, context, plan, _parse_problem, _suggested,
-                                                         unified_diff))
+                    elif plan is not None and plan.edit is not None:
+                        actions.append(self._edit_action(path, plan))
             actions.append(self._disable_action(finding, result.text))
         return [a for a in actions if a is not None]
 
     @staticmethod
-    def _edit_action(path, finding, context, plan, parse_problem, suggested, unified_diff) -> Fix | None:
-        rule = finding.rule
-        description = plan.description or plan.fixer.description or f"fix {rule.symbol}"
-        safety = plan.applicability
-        if safety is FixSafety.DISPLAY:
-            text = suggested(context, plan)
-            diff = unified_diff(os.path.basename(path), context.text, text) if text else ""
+    def _edit_action(path, plan: FixPlan) -> Fix:
+        """The code action of a plan that offers an edit: the suggestion as a diff, or the rewritten document."""
+        from graphlint.files import unified_diff
+
+        finding, rule, edit = plan.finding, plan.finding.rule, plan.edit
+        description = edit.description or edit.fixer.description or f"fix {rule.symbol}"
+        if plan.verdict is Verdict.SUGGEST:
+            text = plan.suggestion
+            diff = unified_diff(os.path.basename(path), plan.context.text, text) if text else ""
             return Fix(finding, f"graphlint suggests (display-only, not applied): {description}", "display-only",
                        message=f"{rule.id} {rule.symbol} (display-only, rewrite by hand): {description}\n{diff}")
         try:
-            new_text, applied, _ = apply_edits(context, [plan])
+            new_text, reason = plan.rewritten()
         except Exception as exc:  # noqa: BLE001 - a fixer bug must not stop the server
             log.exception("internal error applying the fix for %s", rule.id)
             return Fix(finding, f"graphlint cannot fix {rule.symbol}: internal error", "refused",
                        message=f"internal error applying the fix: {type(exc).__name__}: {exc}")
-        problem = parse_problem(new_text)
-        if not applied or new_text == context.text or problem:
-            reason = f"the rewrite would not parse ({problem})" if problem else "the rewrite changes nothing"
+        if reason:
             return Fix(finding, f"graphlint cannot fix {rule.symbol}: {reason}", "refused", message=reason)
-        if safety is FixSafety.UNSAFE:
+        if edit.applicability is FixSafety.UNSAFE:
             return Fix(finding, f"graphlint: {description} ({UNSAFE_NOTE})", "unsafe", new_text)
         return Fix(finding, f"graphlint: {description} (safe fix)", "safe", new_text)
 
@@ -361,12 +357,10 @@ class Engine:
         if result is None or result.info is None or not any(fixers_for(f.rule) for f in result.findings):
             return None
         session = self.session
-        source = session.sources.get(path)
-        if source is None:
+        if session.sources.get(path) is None:
             return None
-        run = SimpleNamespace(sources={path: source}, analysis=session.analysis)
         try:
-            outcome, _remaining = fix_file(path, run, result.findings, session, self.config_for(path))
+            outcome, _remaining = fix_file(session, path, result.findings, self.config_for(path))
         except Exception:  # noqa: BLE001
             log.exception("internal error fixing %s", path)
             return None
@@ -408,9 +402,7 @@ def disable_on_line(text: str, line: int, symbol: str) -> str | None:
         new = body.rstrip() + f"  # pylint: disable={symbol}"
     lines[line - 1] = new + (ending or "")
     candidate = "".join(lines)
-    from graphlint.fixers.driver import _parse_problem
-
-    if _parse_problem(candidate) or _tokens_differ(text, candidate):
+    if parse_problem(candidate) or _tokens_differ(text, candidate):
         return None
     return candidate
 
