@@ -168,14 +168,6 @@ def boolean(left: cst.BaseExpression, op: str, right: cst.BaseExpression) -> cst
     return cst.BooleanOperation(left=operand(left, level), operator=operator, right=operand(right, level + 1))
 
 
-def negate(expr: cst.BaseExpression) -> cst.UnaryOperation:
-    return cst.UnaryOperation(operator=cst.Minus(), expression=operand(expr, UNARY))
-
-
-def if_exp(test, body, orelse) -> cst.IfExp:
-    return cst.IfExp(test=operand(test, OR), body=operand(body, OR), orelse=operand(orelse, IFEXP))
-
-
 def tuple_of(items, bare: bool = False) -> cst.Tuple:
     """``(a, b)``; ``a, b`` with ``bare`` (a return value or an assignment's right side)."""
     items = [cst.Element(value=operand(i, IFEXP if bare else LAMBDA)) for i in items]

@@ -222,7 +222,7 @@ class _Lowering:
                 if problem:
                     return problem
                 for inner in statement.body[:-1]:
-                    problem = self._guardable(inner, entry, must_guard=True)
+                    problem = self._guardable(inner, entry)
                     if problem:
                         return problem
                 if isinstance(exit_node, nodes.Return):
@@ -232,7 +232,7 @@ class _Lowering:
                 flagged = True
                 continue
             if flagged:
-                problem = self._guardable(statement, entry, must_guard=False)
+                problem = self._guardable(statement, entry)
                 if problem:
                     return problem
         return ""
@@ -246,7 +246,7 @@ class _Lowering:
         problem, _ = self.facts.effects(test)
         return f"{problem} in the exit condition" if problem else ""
 
-    def _guardable(self, statement, entry, must_guard: bool) -> str:
+    def _guardable(self, statement, entry) -> str:
         """A statement after an exit point runs only when no flag is up: it must be an assignment of names."""
         if not isinstance(statement, nodes.Assign) or len(statement.targets) != 1:
             return (f"`{_short(statement)}` follows a `break`/`continue`/`return` point: only assignments there "

@@ -210,9 +210,9 @@ class Engine:
         self.open.pop(path, None)
         self.results.pop(path, None)
         if self.session is not None:
-            self.disk_changed(path, relint=False)
+            self.disk_changed(path)
 
-    def disk_changed(self, path: str, relint: bool = True) -> None:
+    def disk_changed(self, path: str) -> None:
         """A file changed on disk (or was created or deleted) outside the editor."""
         path = os.path.abspath(path)
         if os.path.basename(path) == "pyproject.toml":
@@ -372,13 +372,6 @@ class Engine:
                 except SourceProblem:
                     pass
         return outcome.after if outcome.changed else None
-
-    def findings_at(self, path: str, line: int, column: int) -> list[Finding]:
-        """Findings whose span holds (line, column): 1-based, column in UTF-8 bytes as findings count them."""
-        result = self.results.get(os.path.abspath(path))
-        if result is None:
-            return []
-        return [f for f in result.findings if (f.line, f.column) <= (line, column) <= (f.end_line, f.end_column)]
 
 
 def disable_on_line(text: str, line: int, symbol: str) -> str | None:

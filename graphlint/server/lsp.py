@@ -38,7 +38,6 @@ class GraphlintServer(LanguageServer):
         self.debounce = DEFAULT_DEBOUNCE
         self.docs_url = ""  # "https://host/docs/rules/{id}.md"; default: the checkout's docs/rules, when present
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        self._published: dict[str, list] = {}  # path -> identities of the diagnostics last published
         self._problems: dict[str, str] = {}  # path -> the problem last logged for it
 
     # -- messages -------------------------------------------------------------------------------------
