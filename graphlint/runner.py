@@ -15,7 +15,7 @@ from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.scope import GraphFunction
 from graphlint.analysis.tree import graph_nodes_kept
 from graphlint.analysis.values import FunctionValues
-from graphlint.catalogue import Rule, Severity
+from graphlint.catalogue import Level, Rule, Severity
 from graphlint.config import Config
 
 
@@ -103,7 +103,8 @@ class ModuleContext:
         if key in self._seen:
             return None
         self._seen.add(key)
-        severity = rule.severity(self.config.syntax_level, self._target)
+        level = Level.STRICT if graph is not None and graph.fullgraph else self.config.syntax_level
+        severity = rule.severity(level, self._target)
         note = graph.reached_note() if graph else ""
         if assumes:
             severity = severity.lowered

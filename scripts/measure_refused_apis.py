@@ -566,6 +566,17 @@ class Entry(nn.Cell):
         return x
 
 
+def structure(value):
+    """What kind of Python object graph code handed back (encode() turns NumPy arrays into Tensors too)."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, np.ndarray):
+        return "ndarray"
+    if isinstance(value, (tuple, list)):
+        return f"{type(value).__name__} of {len(value)}"
+    return type(value).__name__
+
+
 def _first_line(exc):
     lines = [line.strip() for line in str(exc).splitlines() if line.strip().strip("-")]
     return lines[0][:400] if lines else type(exc).__name__
@@ -586,7 +597,9 @@ def drive(call, target, inputs):
             cell = globals()[name]()
             run = cell if level != "strict" else ms.jit(cell, fullgraph=True)
             out = run(*inputs[0])
-            results[name] = {"status": "ok", "out": encode(out)}
+            results[name] = {"status": "ok", "out": encode(out), "kind": structure(out)}
+            # Further inputs (same shapes, other values) show whether the output's shape depends on values.
+            results[name]["more"] = [encode(run(*args)) for args in inputs[1:]]
         except BaseException as exc:  # a probe may raise anything
             results[name] = {"status": "error", "type": type(exc).__name__, "error": _first_line(exc),
                              "message": str(exc)[:3000]}
@@ -602,24 +615,32 @@ def _class_name(index: int) -> str:
     return f"Probe{index:03d}"
 
 
-def module_source(indexed_probes) -> str:
-    parts = [HEADER]
+def module_source(indexed_probes, preamble: str = "") -> str:
+    """The probes as Cells; a probe with an ``init`` (statements on ``self``) gets an ``__init__`` running it."""
+    parts = [HEADER, preamble]
     names = []
     for index, probe in indexed_probes:
         name = _class_name(index)
         names.append(name)
         body = textwrap.indent(probe.body, " " * 8)
-        parts.append(f"\n\nclass {name}(Base):  # {probe.key}\n    def construct(self, x):\n{body}\n")
+        init = getattr(probe, "init", "")
+        init = ("    def __init__(self):\n        super().__init__()\n" + textwrap.indent(init, " " * 8) + "\n\n"
+                if init else "")
+        parts.append(f"\n\nclass {name}(Base):  # {probe.key}\n{init}    def construct(self, x):\n{body}\n")
     parts.append(f"\n\nPROBES = {names!r}\n")
     return "".join(parts)
 
 
-def run_batch(indexed_probes) -> dict:
+PROBE_INPUTS = "(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3) - 2),)"
+
+
+def run_batch(indexed_probes, inputs: str = PROBE_INPUTS, preamble: str = "") -> dict:
+    """Compile and run the probes in one child process; ``inputs`` is a tuple of arguments or a list of them."""
     job = {
-        "source": module_source(indexed_probes),
+        "source": module_source(indexed_probes, preamble),
         "module_name": "graphlint_probes",
         "entry": "Entry",
-        "inputs": "(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3) - 2),)",
+        "inputs": inputs,
         "calls": 1,
         "runs": ["pynative", "graph", "strict"],
     }
@@ -670,18 +691,19 @@ def message_key(text: str) -> str:
     return ""
 
 
-def measure(probes, log=print) -> dict:
+def run_probes(probes, log=print, batch_size: int = BATCH, **batch_options) -> dict:
+    """index in ``probes`` -> {level: record}; a batch whose child fails as a whole is rerun probe by probe."""
     indexed = list(enumerate(probes))
     raw = {}  # index -> {level: record}
-    for start in range(0, len(indexed), BATCH):
-        batch = indexed[start:start + BATCH]
-        log(f"batch {start // BATCH + 1}: {len(batch)} probes")
-        levels = run_batch(batch)
+    for start in range(0, len(indexed), batch_size):
+        batch = indexed[start:start + batch_size]
+        log(f"batch {start // batch_size + 1}: {len(batch)} probes")
+        levels = run_batch(batch, **batch_options)
         failed = [level for level, records in levels.items() if "__failed__" in records]
         if failed:
             log(f"  batch run failed at {failed}: {levels[failed[0]]['__failed__']}; rerunning one by one")
             for item in batch:
-                single = run_batch([item])
+                single = run_batch([item], **batch_options)
                 raw[item[0]] = {level: single[level].get(_class_name(item[0]),
                                                          {"status": single[level].get("__status__", "error"),
                                                           "type": "", "error": single[level].get("__failed__", "")})
@@ -689,6 +711,12 @@ def measure(probes, log=print) -> dict:
         else:
             for index, _ in batch:
                 raw[index] = {level: levels[level][_class_name(index)] for level in levels}
+    return raw
+
+
+def measure(probes, log=print) -> dict:
+    raw = run_probes(probes, log)
+    indexed = list(enumerate(probes))
     measured = {}
     for index, probe in indexed:
         records = raw[index]

@@ -19,6 +19,64 @@ from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST
 
 MEASURED_WITH = "2.10.0"  # the MindSpore release the hand-made tables below were measured with
 
+
+# -- tables derived from generated.api_measured (written by scripts/measure_api_behaviour.py) --------------------
+def _probes(families: str | tuple, forms: tuple = ()) -> list:
+    """The measured probes of some families (and call forms) that ran: a call MindSpore lacks, or has no CPU
+    kernel for, tells nothing about what it returns."""
+    from graphlint.analysis.generated import api_measured
+
+    families = (families,) if isinstance(families, str) else families
+    return [entry for entry in api_measured.MEASURED.values()
+            if entry["family"] in families and (not forms or entry["form"] in forms)
+            and (entry["pynative_result"] or entry["graph_result"])]
+
+
+def _names(families: str | tuple, fact, forms: tuple = ()) -> frozenset:
+    return frozenset(entry["name"] for entry in _probes(families, forms) if fact(entry))
+
+
+def _container_methods(owner: str, fact) -> frozenset:
+    """Methods of ``owner`` every probe of which has ``fact``."""
+    entries = [entry for entry in _probes("container", (owner,))]
+    return frozenset(entry["name"] for entry in entries
+                     if all(fact(other) for other in entries if other["name"] == entry["name"]))
+
+
+def _is_tuple(entry) -> bool:
+    return entry["pynative_result"].startswith("tuple") or entry["graph_result"].startswith("tuple")
+
+
+def _in_graph(entry) -> bool:
+    return entry["lax"] == entry["strict"] == "fine"
+
+
+def _falls_back(entry) -> bool:
+    return entry["lax"] == "fine" and entry["verdict"] == "falls back"
+
+
+def _keeps_float16(entry) -> bool:
+    return entry["pynative_dtype"] == entry["graph_dtype"] == "float16"
+
+
+def _result_kind(structure: str) -> str:
+    """A measured result structure as a value kind; a Python scalar from a Tensor follows its dtype: UNKNOWN."""
+    head = structure.split(" of ")[0]
+    return {"list": LIST, "tuple": TUPLE, "ndarray": NUMPY, "Tensor": TENSOR}.get(head, UNKNOWN)
+
+
+def _const_kind(structure: str) -> str:
+    return {"int": INT, "bool": BOOL, "float": FLOAT}.get(structure, UNKNOWN)
+
+
+def _arguments_of_kind(kind: str) -> dict:
+    """{nn layer: (position, keyword)} of the arguments the layer accepts only as a ``kind`` (measured)."""
+    from graphlint.analysis.generated import api_measured
+
+    return {layer: (position, keyword) for layer, arguments in api_measured.LAYER_INPUT_KINDS.items()
+            for keyword, (position, accepted) in arguments.items() if accepted == kind}
+
+
 # -- how public names are spelt -------------------------------------------------------------------------------
 # MindSpore re-exports its internals under short public names: ``mindspore.ops.operations.Shape`` is
 # ``ops.Shape``, ``mindspore.nn.layer.basic.Dense`` is ``nn.Dense``, ``mindspore.common.tensor.Tensor`` is
@@ -81,14 +139,15 @@ TENSOR_CONST_ATTRIBUTES = {"shape": TUPLE, "ndim": INT, "dtype": DTYPE, "size": 
                            "nbytes": INT, "strides": TUPLE}
 # Attributes that are not values computed by the graph (a superset of the above: device placement too).
 TENSOR_METADATA_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "device", "itemsize", "nbytes", "strides"})
-TENSOR_CONST_METHODS = {"dim": INT, "ndimension": INT, "numel": INT, "nelement": INT}
+TENSOR_CONST_METHODS = {entry["name"]: _const_kind(entry["graph_result"]) for entry in _probes("shape query")
+                        if entry["graph_result"] in ("int", "bool", "float")}
 # Methods whose result is a compile-time number (shape queries).
 TENSOR_SHAPE_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "stride", "element_size",
                                   "dtype"})
 # Attributes that are views of the same data.
 TENSOR_VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
 # Methods that copy a value to the host, and the kind of what they return.
-HOST_METHODS = {"item": UNKNOWN, "tolist": LIST, "asnumpy": NUMPY, "numpy": NUMPY}
+HOST_METHODS = {entry["name"]: _result_kind(entry["pynative_result"]) for entry in _probes("host copy")}
 HOST_ARRAY_METHODS = frozenset({"asnumpy", "numpy"})  # -> a NumPy array (the JIT fallback)
 # Builtins that turn a Tensor into a Python scalar (TensorToScalar in graph code).
 SCALAR_CONVERSIONS = ("int", "float", "bool")
@@ -98,15 +157,14 @@ TENSOR_ONLY_METHODS = frozenset({
     "count_nonzero", "any", "all", "abs", "astype", "to", "int", "long", "float", "bool", "squeeze", "unsqueeze",
     "view", "reshape", "flatten", "nonzero", "masked_select", "expand_dims", "transpose", "permute", "norm", "clip",
     "clamp", "round", "floor", "ceil"})
-# ops functions and Tensor methods that return a tuple of Tensors.
-TUPLE_RESULT_OPS = frozenset({
-    "split", "chunk", "unbind", "meshgrid", "unique", "unique_consecutive", "topk", "sort", "max", "min",
-    "tensor_split", "vsplit", "hsplit", "dsplit", "broadcast_tensors", "unique_with_pad", "median", "mode",
-    "std_mean", "var_mean", "aminmax", "frexp", "lu_unpack", "svd", "qr", "eig", "eigh", "slogdet", "histogram",
-    "nonzero"})
+# ops functions and Tensor methods some call form of which returns a tuple of Tensors (measured), and names
+# MindSpore 2.10 does not have (`ops.frexp`, `ops.eigh` ...: their probes fail with AttributeError), kept for code
+# written against other releases.
+TUPLE_RESULT_OPS_NOT_IN_MINDSPORE = frozenset({"broadcast_tensors", "mode", "frexp", "eigh", "histogram"})
+TUPLE_RESULT_OPS = _names(("tuple result", "unique"), _is_tuple) | TUPLE_RESULT_OPS_NOT_IN_MINDSPORE
 # `Tensor.max` / `Tensor.min` with a positional axis: (values, indices) in PYNATIVE_MODE, the values only in graph
-# code (both levels); with `dim=` a pair in both, with `axis=` the values in both (measured, MindSpore 2.10).
-PAIRED_ONLY_WITH_DIM = frozenset({"max", "min"})
+# code (both levels); with `dim=` a pair in both, with `axis=` the values in both (measured).
+PAIRED_ONLY_WITH_DIM = _names("positional axis", lambda entry: entry["lax"] == "differs: structure", ("method",))
 # Functions whose result is a compile-time constant even for Tensor arguments.
 CONST_FUNCTIONS = {
     "mindspore.ops.shape": TUPLE, "mindspore.ops.rank": INT, "mindspore.ops.dtype": DTYPE,
@@ -132,30 +190,25 @@ DTYPE_ALIASES = {"float_": "float32", "half": "float16", "single": "float32", "d
 # Names under `mindspore.` that are dtypes (constants of the graph).
 DTYPE_CONSTANTS = DTYPE_NAMES | frozenset({"float_", "int_", "number"})
 BOOL_DTYPES = frozenset({"mindspore.bool_", "mindspore.bool"})
-# ops whose result has the dtype of their first Tensor argument, and Tensor methods likewise.
-SAME_DTYPE_OPS = frozenset({
-    "zeros_like", "ones_like", "full_like", "relu", "sigmoid", "tanh", "abs", "neg", "exp", "log", "sqrt", "square",
-    "softmax", "transpose", "reshape", "squeeze", "expand_dims", "flatten", "clip_by_value", "clamp", "clip",
-    "stop_gradient", "identity", "flip", "tile", "broadcast_to"})
-SAME_DTYPE_METHODS = frozenset({"reshape", "transpose", "squeeze", "expand_dims", "view", "flatten", "copy", "clone",
-                                "abs", "exp", "log", "sqrt", "clip", "clamp", "permute", "swapaxes", "tile",
-                                "broadcast_to"})
+# ops whose result has the dtype of their first Tensor argument, and Tensor methods likewise (measured on a float16
+# Tensor; `Tensor.clone` has no CPU kernel in 2.10 and stays as typed).
+SAME_DTYPE_OPS = _names("same dtype", _keeps_float16, ("op", "mint"))
+SAME_DTYPE_METHODS = _names("same dtype", _keeps_float16, ("method",)) | {"clone"}
 # Tensor methods that cast, and the dtype they cast to.
 CASTING_METHODS = {"float": "float32", "int": "int32", "bool": "bool_"}
 CAST_OPS = frozenset({"mindspore.ops.cast", "mindspore.ops.Cast"})
 CAST_METHODS = frozenset({"astype", "to"})
-# Element-wise predicates: their result is a bool Tensor.
-BOOL_RESULT_OPS = frozenset({
-    "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isneginf",
-    "isposinf", "isclose", "eq", "ne", "gt", "ge", "lt", "le", "greater", "greater_equal", "less",
-    "less_equal", "equal", "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor", "isreal", "signbit"})
-BOOL_RESULT_METHODS = BOOL_RESULT_OPS | {"bool"}
+# Element-wise predicates: their result is a bool Tensor (measured; bitwise_* on bool Tensors).
+BOOL_RESULT_OPS = _names("bool result", lambda entry: entry["pynative_dtype"] == "bool", ("op", "mint"))
+BOOL_RESULT_METHODS = _names("bool result", lambda entry: entry["pynative_dtype"] == "bool", ("method",))
 
 # -- dynamic shapes -------------------------------------------------------------------------------------------
 # Function names (last part, under OPS_NAMESPACES) and Tensor methods whose output size depends on values.
-MASKED_SELECT_OPS = frozenset({"masked_select"})
-NONZERO_OPS = frozenset({"nonzero", "argwhere", "flatnonzero"})
-UNIQUE_OPS = frozenset({"unique", "unique_consecutive"})
+# (measured: the output's shape differs between two inputs of one shape; `mindspore.numpy.flatnonzero` is not in
+# MindSpore 2.10 and stays as typed)
+MASKED_SELECT_OPS = _names("masked_select", lambda entry: entry["dynamic_shape"])
+NONZERO_OPS = _names("nonzero", lambda entry: entry["dynamic_shape"]) | {"flatnonzero"}
+UNIQUE_OPS = _names("unique", lambda entry: entry["dynamic_shape"])
 MASKED_SELECT_PRIMITIVES = frozenset({"MaskedSelect"})
 NONZERO_PRIMITIVES = frozenset({"NonZero", "NonZeroExt", "Argwhere"})
 UNIQUE_PRIMITIVES = frozenset({"Unique", "UniqueConsecutive"})
@@ -292,14 +345,14 @@ NUMPY_ARRAY_MAKERS = frozenset({
     "triu", "diag", "stack", "vstack", "hstack", "concatenate", "reshape", "transpose", "tile", "repeat",
     "frombuffer", "fromiter", "meshgrid"})
 
-# nn layers that type-check an input as a tuple: {layer: (position in the call, keyword)}. Measured with MindSpore
-# 2.10: `nn.LSTM` stops with "For 'LSTM', the 'hx' must be Tuple, but got Tensor" when `hx` is an attribute that
-# graph code also writes (read back as an interpreted object); `nn.GRU` takes such an `hx` (a Tensor).
-# What calling an instance of an `nn` layer gives in graph code: a Tensor, except these (measured with MindSpore
-# 2.10: a 2-tuple of Tensors each) and the containers, whose result is whatever their members give.
-NN_TUPLE_RESULT_LAYERS = frozenset({"LSTM", "GRU", "RNN", "LSTMCell", "MultiheadAttention"})
+# What calling an instance of an `nn` layer gives in graph code: a Tensor, except these (measured: a tuple) and the
+# containers, whose result is whatever their members give.
+NN_TUPLE_RESULT_LAYERS = _names(("layer result", "layer state"), _is_tuple)
 NN_CONTAINER_CELLS = frozenset({"SequentialCell", "CellList", "CellDict", "GraphCell", "Identity"})
-NN_TUPLE_STATE_INPUTS = {"mindspore.nn.LSTM": (1, "hx")}
+# nn layers that type-check an input as a tuple: {layer: (position in the call, keyword)} (measured: they refuse a
+# Tensor there). `nn.LSTM(x, self.hidden)` stops with "For 'LSTM', the 'hx' must be Tuple, but got Tensor" when
+# `hidden` is an attribute that graph code also writes (read back as an interpreted object); `nn.GRU` takes a Tensor.
+NN_TUPLE_STATE_INPUTS = _arguments_of_kind("tuple")
 
 # -- Cells and attributes ---------------------------------------------------------------------------------------
 # Calls that add parameters or sub-cells to a Cell dynamically (attribute facts cannot be read statically).
@@ -379,16 +432,16 @@ FALLBACK_BUILTINS = _fallback_builtins()
 # max/min cannot compare Tensors held in nested sequences ("max() cannot support tensor in list or tuple nested").
 NESTED_TENSOR_REDUCTIONS = frozenset({"max", "min"})
 # Methods graph code runs natively (measured); other methods of these types compile only by JIT fallback.
-STR_METHODS_IN_GRAPH = frozenset({"lower", "upper", "format"})
-LIST_METHODS_IN_GRAPH = frozenset({"append", "pop", "index", "count", "insert", "extend", "reverse", "clear"})
-DICT_METHODS_IN_GRAPH = frozenset({"get", "keys", "items", "values", "update", "pop", "clear", "fromkeys", "has_key"})
-TUPLE_METHODS_IN_GRAPH = frozenset({"index", "count"})
+STR_METHODS_IN_GRAPH = _container_methods("str", _in_graph)
+LIST_METHODS_IN_GRAPH = _container_methods("list", _in_graph)
+DICT_METHODS_IN_GRAPH = _container_methods("dict", _in_graph)  # (not `pop`: measured refused, its value misread)
+TUPLE_METHODS_IN_GRAPH = _container_methods("tuple", _in_graph)
 # Methods that exist on list/dict and compile only by JIT fallback (measured); str: every str method but the above.
-LIST_METHODS_FALLING_BACK = frozenset({"copy"})
-DICT_METHODS_FALLING_BACK = frozenset({"copy", "setdefault", "popitem"})
+LIST_METHODS_FALLING_BACK = _container_methods("list", _falls_back)
+DICT_METHODS_FALLING_BACK = _container_methods("dict", _falls_back)
 STR_METHODS = frozenset(name for name in dir(str) if not name.startswith("_"))
 # List methods that GRAPH_MODE (lax) runs on a copy: the list itself is left unchanged (measured: diverges).
-LIST_MUTATIONS_LOST = frozenset({"remove", "sort"})
+LIST_MUTATIONS_LOST = _container_methods("list", lambda entry: entry["lax"].startswith("differs"))
 INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
 # `reversed(seq)`: the parser does not convert it (generated.builtins: unsupported_external_type), the JIT fallback
 # runs it, and STRICT needs every name its argument mentions to be a constant ("the inputs should be constant, but

@@ -49,6 +49,12 @@ class GraphFunction:
     def is_entry(self) -> bool:
         return self.kind != "helper"
 
+    @property
+    def fullgraph(self) -> bool:
+        """Its entry is decorated ``@jit(fullgraph=True)``: compiled at the STRICT level whatever the context."""
+        root = self.root
+        return root.kind == "jit" and jit_fullgraph(root.info, root.node)
+
     def reached_note(self) -> str:
         """Appended to messages of findings inside helpers."""
         if self.is_entry:
@@ -76,6 +82,17 @@ def _capture_mode(call: nodes.Call | None) -> str | None:
         if keyword.arg == "capture_mode" and isinstance(keyword.value, nodes.Const):
             return keyword.value.value
     return None
+
+
+def jit_fullgraph(info: ModuleInfo, func: nodes.FunctionDef) -> bool:
+    """``@jit(..., fullgraph=True)``: MindSpore compiles the function at the STRICT syntax level."""
+    for decorator in func.decorators.nodes if func.decorators else ():
+        qualified, call = _decorator_qualified(info, decorator)
+        if qualified in JIT_DECORATORS and call is not None and any(
+                keyword.arg == "fullgraph" and isinstance(keyword.value, nodes.Const) and keyword.value.value is True
+                for keyword in call.keywords or ()):
+            return True
+    return False
 
 
 def is_jit_decorated(info: ModuleInfo, func: nodes.FunctionDef) -> bool:
