@@ -13,6 +13,7 @@ from graphlint.analysis.generated import api_measured, refused_measured
 from graphlint.config import Config
 from graphlint.lint import lint_text
 from scripts import measure_api_behaviour as script
+from scripts.measure_refused_apis import PROBE_SETUP
 from tests import test_generated_tables as generated_tables
 from tests.test_generated_tables import mindspore_importable  # noqa: F401 - a fixture
 
@@ -103,6 +104,39 @@ def test_an_lstm_cell_state_kept_on_self_is_reported_like_an_lstm_one():
     assert findings == [("E5211", 16)]  # the call passing the state
 
 
+# Measured outcomes graphlint does not report on the probe itself, each with the reason.
+KNOWN_MISSES = {
+    "Tensor:x.max(1)": "divergence rules report the result unpacked as a pair, not returned whole",
+    "Tensor:x.min(1)": "divergence rules report the result unpacked as a pair, not returned whole",
+    "dict.pop": "no rule yet: graph code misreads dict.pop's value (a TupleGetItem on it fails)",
+    "dict.pop (Tensor)": "no rule yet: graph code misreads dict.pop's value (indexes a Tensor with a str)",
+}
+PROBE_MODULE = PROBE_SETUP + "\n\nclass Probe(Base):\n"
+PROBED = sorted((key, entry) for key, entry in MEASURED.items() if entry["verdict"] != "pynative fails")
+
+
+@pytest.mark.parametrize("key, entry", PROBED, ids=[key for key, _ in PROBED])
+def test_each_probe_gets_the_finding_its_outcome_calls_for(key, entry):
+    if key in KNOWN_MISSES:
+        pytest.skip(KNOWN_MISSES[key])
+    init = ("    def __init__(self):\n        super().__init__()\n" + textwrap.indent(entry["init"], " " * 8) + "\n\n"
+            if entry["init"] else "")
+    head = PROBE_MODULE + init + "    def construct(self, x):\n"
+    text = head + textwrap.indent(entry["source"], " " * 8) + "\n"
+    found = {level: [f for f in lint_text(text, Config(syntax_level=level)) if f.line > head.count("\n")]
+             for level in ("lax", "strict")}
+    errors = {level: [f.rule.id for f in findings if f.severity.value == "error"] for level, findings in found.items()}
+    verdict = entry["verdict"]
+    if verdict == "refused":
+        assert errors["lax"], key
+    elif verdict == "falls back":
+        assert not errors["lax"] and errors["strict"], (key, errors)
+    elif verdict in ("differs", "dynamic shape"):
+        assert found["lax"], f"{key}: {verdict}, nothing reported"
+    else:
+        assert not errors["lax"] and not errors["strict"], (key, errors)
+
+
 @pytest.mark.compile
 def test_a_sample_of_probes_still_measures_the_same(mindspore_importable):  # noqa: F811 - the fixture
     """Re-measure the key probes and a seeded sample of the others in ONE child process (about 15 s)."""
@@ -114,5 +148,6 @@ def test_a_sample_of_probes_still_measures_the_same(mindspore_importable):  # no
     changed = {key: {field: (MEASURED[key][field], measured[key][field]) for field in RECORDED
                      if MEASURED[key][field] != measured[key][field]}
                for key in sample}
-    assert not {key: fields for key, fields in changed.items() if fields}, (
-        "the installed MindSpore behaves otherwise: rerun scripts/measure_api_behaviour.py and review the diff")
+    changed = {key: fields for key, fields in changed.items() if fields}  # field: (recorded, measured now)
+    assert not changed, (f"the installed MindSpore behaves otherwise: {changed}; "
+                         "rerun scripts/measure_api_behaviour.py and review the diff")
