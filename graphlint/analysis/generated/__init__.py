@@ -14,11 +14,15 @@ only, so importing them never imports MindSpore:
 * :mod:`.refused_measured`: measured, not read: what compiling a small program
   that uses each refused API (and a selection of builtins and container
   methods) does at each syntax level; written by
-  ``scripts/measure_refused_apis.py``.
+  ``scripts/measure_refused_apis.py``;
+* :mod:`.api_measured`: measured too: what the Tensor methods, ops / mint
+  functions, nn layer calls, builtins and container methods graphlint models
+  do at each level, which api.py derives its tables from; written by
+  ``scripts/measure_api_behaviour.py``.
 
 Each module has ``MINDSPORE_VERSION``. ``tests/test_generated_tables.py`` fails
 when the installed MindSpore's lists differ from these files; rerun both
 scripts after upgrading MindSpore.
 """
 
-MODULES = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "refused_measured")
+MODULES = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "refused_measured", "api_measured")
