@@ -1171,12 +1171,12 @@ STATE_ATTRIBUTE_WRITTEN_IN_GRAPH = Rule(
     strict=E,
     message="`self.{attr}` is passed as the `{keyword}` of `{layer}` and graph code also assigns it: the read gives "
             "an interpreted object that `{layer}` rejects (it needs a tuple); keep the state in a local variable",
-    summary="A recurrent layer's state (`nn.LSTM`'s `hx`) passed as a `self` attribute that graph code also assigns "
+    summary="A recurrent layer's state (`nn.LSTM`'s or `nn.LSTMCell`'s `hx`) passed as a `self` attribute that graph code also assigns "
             "(`out, self.hidden = self.lstm(x, self.hidden)`), the PyTorch habit of keeping the hidden state on "
             "the module.",
     why=(
         "An attribute that graph code assigns is handled by the JIT fallback: reading it gives an interpreted "
-        "Python object, which `nn.LSTM`'s input check takes for a Tensor. Measured with MindSpore 2.10: "
+        "Python object, which the input check of `nn.LSTM` and `nn.LSTMCell` takes for a Tensor. Measured with MindSpore 2.10: "
         "GRAPH_MODE stops with \"For 'LSTM', the 'hx' must be Tuple, but got Tensor\" whether the write comes "
         "before the call or after it, and `jit(fullgraph=True)` rejects the write itself (the attribute is no "
         "Parameter). Reading the same attribute without writing it, or keeping the state in a local variable, "
@@ -1209,6 +1209,26 @@ STATE_ATTRIBUTE_WRITTEN_IN_GRAPH = Rule(
             title="an LSTM's hidden state kept on `self`",
             lines=12,
             fields={"attr": "hidden", "layer": "LSTM", "keyword": "hx"},
+        ),
+        Example(
+            """
+            class Stepper(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.cell = nn.LSTMCell(3, 4)
+                    self.state = (ops.zeros((2, 4), ms.float32), ops.zeros((2, 4), ms.float32))
+
+                def construct(self, x):
+                    self.state = self.cell(x, self.state)
+                    return self.state[0]
+            """,
+            lax=FAILS,
+            strict=SKIP,  # (STRICT stops at the write first: attribute-write-in-graph says it)
+            error="the 'hx' must be",
+            entry="Stepper",
+            title="an LSTMCell's state kept on `self`",
+            lines=8,
+            fields={"attr": "state", "layer": "LSTMCell", "keyword": "hx"},
         ),
     ),
     clean=(
