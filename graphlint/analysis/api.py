@@ -439,6 +439,8 @@ TUPLE_METHODS_IN_GRAPH = _container_methods("tuple", _in_graph)
 # Methods that exist on list/dict and compile only by JIT fallback (measured); str: every str method but the above.
 LIST_METHODS_FALLING_BACK = _container_methods("list", _falls_back)
 DICT_METHODS_FALLING_BACK = _container_methods("dict", _falls_back)
+# Dict methods graph code refuses at the lax level too (measured: `pop` misreads its value or fails).
+DICT_METHODS_REFUSED = _container_methods("dict", lambda entry: entry["lax"] == "refused")
 STR_METHODS = frozenset(name for name in dir(str) if not name.startswith("_"))
 # List methods that GRAPH_MODE (lax) runs on a copy: the list itself is left unchanged (measured: diverges).
 LIST_MUTATIONS_LOST = _container_methods("list", lambda entry: entry["lax"].startswith("differs"))

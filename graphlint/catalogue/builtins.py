@@ -7,7 +7,7 @@ graph methods. Beyond that: nested sequences of Tensors, dict keys that are run-
 not fit int64, and Python sequences indexed by a Tensor. Measured with MindSpore 2.10 (CPU).
 """
 
-from graphlint.catalogue.model import DIVERGES, FAILS, Example, Rule, Severity, falls_back, fails, passes
+from graphlint.catalogue.model import DIVERGES, FAILS, OK, SKIP, Example, Rule, Severity, falls_back, fails, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "builtins"
@@ -775,6 +775,92 @@ INDEX_OF_CONSTANT_TENSOR = Rule(
     ),
 )
 
+# message fields: {method}
+DICT_POP_IN_GRAPH = Rule(
+    id="E6112",
+    symbol="dict-pop-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`dict.{method}()` in graph code returns a wrong value or stops compiling, and STRICT refuses it; read "
+            "the value with `d[key]` and build a dict without the key if you need one",
+    summary="`d.pop(key)` on a dict in graph code (the methods the measured API table finds refused at the lax "
+            "level: `pop` in MindSpore 2.10).",
+    why=(
+        "Measured with MindSpore 2.10 (CPU): in GRAPH_MODE `{'a': x, 'b': x * 2}.pop('a')` returned the first row "
+        "of `x` instead of `x`, and so did `pop` with a default; reading the dict after a `pop` failed with "
+        "\"Unsupported Python object type received: <class 'str'>\"; on a dict of ints the popped value failed "
+        "with \"For 'TupleGetItem', input[0] should be Sequence\", and so did `kwargs.pop(key)` on a passed "
+        "keyword; only `kwargs.pop(key, default)` of a key no call passes compiled. `jit(fullgraph=True)` refuses the "
+        "method: \"the Dictionary[...] object has no attribute: 'pop'\". Reported one severity lower where the "
+        "finding rests on a keyword being passed."
+    ),
+    mindspore_error="IndexError: Unsupported Python object type received: <class 'str'>. Supported types for tensor "
+                    "indexing are: list, int, float, tuple, slice, ellipsis, None, array, bool, or Tensor.",
+    fix="Read the value with `d[key]` (or `d.get(key, default)`), and where the rest is needed build it: "
+        "`rest = {k: v for k, v in d.items() if k != key}`.",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outputs = {"logits": x, "scores": x * 2}
+                    logits = outputs.pop("logits")
+                    return logits
+            """,
+            lax=DIVERGES,
+            strict=FAILS,
+            error="has no attribute: 'pop'",
+            title="the value `dict.pop` returns",
+            lines=4,
+            fields={"method": "pop"},
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outputs = {"logits": x, "scores": x * 2}
+                    outputs.pop("logits")
+                    return outputs["scores"]
+            """,
+            lax=FAILS,
+            strict=SKIP,  # (STRICT refuses `pop` itself, as in the example above)
+            error="Unsupported Python object type received",
+            title="the dict after `dict.pop`",
+            lines=4,
+            fields={"method": "pop"},
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, **kwargs):
+                    if kwargs.pop("scale", False) is not False:
+                        x = x * 2
+                    return x
+            """,
+            lax=OK,  # (no call passes `scale`: popping a missing key with a default compiles; a passed one fails)
+            strict=FAILS,
+            error="has no attribute: 'pop'",
+            title="`kwargs.pop(key, default)`",
+            lines=3,
+            fields={"method": "pop"},
+            assumes="`scale` is passed",
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outputs = {"logits": x, "scores": x * 2}
+                    logits = outputs["logits"]
+                    return logits + outputs.get("scores", x)
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     BUILTIN_OVER_NESTED_TENSORS,
     BUILTIN_FALLS_BACK,
@@ -787,4 +873,5 @@ RULES = (
     REVERSED_ITERATION_BREAKS,
     REVERSED_CELL_SEQUENCE,
     INDEX_OF_CONSTANT_TENSOR,
+    DICT_POP_IN_GRAPH,
 )

@@ -86,6 +86,9 @@ class BuiltinsChecker(Checker):
         method = func.attrname
         if kind == LIST and method in api.LIST_MUTATIONS_LOST:
             self.report(rules.LIST_MUTATION_LOST, call, graph, method=method)
+        elif kind == DICT and method in api.DICT_METHODS_REFUSED:
+            self.report(rules.DICT_POP_IN_GRAPH, call, graph, method=method,
+                        assumes=_keyword_assumed_passed(graph, values, func.expr, call))
         elif method in _FALLING_BACK[kind]:
             self.report(rules.CONTAINER_METHOD_FALLS_BACK, call, graph, method=f"{kind}.{method}", kind=kind)
 
@@ -286,3 +289,15 @@ def _short_number(value: int) -> str:
 
 
 CHECKER = BuiltinsChecker
+
+
+def _keyword_assumed_passed(graph, values, receiver, call: nodes.Call) -> str:
+    """``kwargs.pop("key", ...)`` on the function's own ``**kwargs``: the code around it compiles when no call passes
+    ``key`` (a default is returned, or an ``if "key" in kwargs:`` branch is dropped; measured), so the finding rests
+    on the key being passed; "" otherwise."""
+    kwargs = graph.node.args.kwarg
+    if not (kwargs and isinstance(receiver, nodes.Name) and receiver.name == kwargs and call.args
+            and all(d.kind == "param" for d in values.cfg.defs_by_name.get(receiver.name, ()))
+            and isinstance(call.args[0], nodes.Const)):
+        return ""
+    return f"`{call.args[0].value}` is passed"
