@@ -108,8 +108,6 @@ def test_an_lstm_cell_state_kept_on_self_is_reported_like_an_lstm_one():
 KNOWN_MISSES = {
     "Tensor:x.max(1)": "divergence rules report the result unpacked as a pair, not returned whole",
     "Tensor:x.min(1)": "divergence rules report the result unpacked as a pair, not returned whole",
-    "dict.pop": "no rule yet: graph code misreads dict.pop's value (a TupleGetItem on it fails)",
-    "dict.pop (Tensor)": "no rule yet: graph code misreads dict.pop's value (indexes a Tensor with a str)",
 }
 PROBE_MODULE = PROBE_SETUP + "\n\nclass Probe(Base):\n"
 PROBED = sorted((key, entry) for key, entry in MEASURED.items() if entry["verdict"] != "pynative fails")
