@@ -131,6 +131,7 @@ PRIMITIVE_BASES = frozenset({"mindspore.ops.Primitive", "mindspore.ops.Primitive
 TENSOR_CONSTRUCTORS = frozenset({"mindspore.Tensor", "mindspore.tensor"})
 PARAMETER = "mindspore.Parameter"
 PARAMETER_MAKERS = frozenset({PARAMETER, "mindspore.ParameterTuple"})
+PARAMETER_LISTING_METHODS = frozenset({"get_parameters", "trainable_params"})  # a Cell's Parameters
 # Calls that make a Tensor (a constant of the graph when called in graph code).
 TENSOR_MAKERS = frozenset({"mindspore.Tensor", "mindspore.tensor", "mindspore.Parameter", "mindspore.COOTensor",
                            "mindspore.CSRTensor", "mindspore.RowTensor"})

@@ -645,6 +645,60 @@ class Analysis:
             found.append((passed[0], f"{parameter}={passed[0]!r} in `{self._call_text(path, call_at)}` at {where}"))
         return found
 
+    def gathered_parameters(self, cls: nodes.ClassDef, name: str) -> tuple[str, frozenset[str]] | None:
+        """``self.name = ParameterTuple(source.get_parameters())`` (or ``trainable_params()``) in ``__init__``, where
+        ``source`` is a Cell the class does not hold as a sub-Cell (an ``__init__`` argument, or a local instance):
+        (``source``, the literal names its class gives its Parameters). MindSpore prefixes a Parameter's name with
+        the attribute path only when its Cell becomes a sub-Cell, so these keep the bare names. None otherwise, or
+        when the instantiations in the class's module do not all pass instances of one project Cell class."""
+        assignments = self.attribute_assignments(cls).get(name, ())
+        if len(assignments) != 1 or assignments[0][1].name != "__init__":
+            return None
+        value, init = assignments[0]
+        info = self.project.info(init.root())
+        if not (isinstance(value, nodes.Call) and len(value.args) == 1
+                and api.canonical(info.imports.qualify(value.func) or "") == "mindspore.ParameterTuple"):
+            return None
+        gathered = value.args[0]
+        while isinstance(gathered, nodes.Call) and isinstance(gathered.func, nodes.Name) \
+                and gathered.func.name in ("list", "tuple") and len(gathered.args) == 1:
+            gathered = gathered.args[0]
+        if not (isinstance(gathered, nodes.Call) and isinstance(gathered.func, nodes.Attribute)
+                and gathered.func.attrname in api.PARAMETER_LISTING_METHODS
+                and isinstance(gathered.func.expr, nodes.Name)):
+            return None
+        source = gathered.func.expr.name
+        if any(isinstance(held, nodes.Name) and held.name == source
+               for found in self.attribute_assignments(cls).values() for held, _method in found):
+            return None  # held as a sub-Cell too: its Parameters take the attribute's prefix
+        source_class = self._instance_class_of(cls, init, gathered.func.expr)
+        if source_class is None:
+            return None
+        names = frozenset(host.parameter_name(made) for found in self.attribute_assignments(source_class).values()
+                          for made, method in found
+                          if method.name == "__init__" and isinstance(made, nodes.Call)
+                          and self.project.info(method.root()).imports.qualify(made.func) == api.PARAMETER
+                          and host.parameter_name(made))
+        return (source, names) if names else None
+
+    def _instance_class_of(self, cls, init: nodes.FunctionDef, source: nodes.Name) -> nodes.ClassDef | None:
+        """The project Cell class ``source`` (in ``__init__``) is an instance of: a local ``Inner()``, or an argument
+        every instantiation of ``cls`` in its own module passes an instance of that one class."""
+        info = self.project.info(init.root())
+        if source.name not in {a.name for a in signatures.positional_parameters(init)}:
+            return host.instance_class(self.project, info, source)
+        found = set()
+        for path, where, _at, _arguments in self._instantiations(cls):
+            if path != info.path:
+                return None  # (an instantiation elsewhere: what it passes is another module's text)
+            call = next((c for c in nodes_of_class(info.module, nodes.Call) if reference_of(c) == where), None)
+            passed = _constructor_argument(init, call, source.name) if call is not None else None
+            found.add(host.instance_class(self.project, info, passed) if passed is not None else None)
+        if len(found) != 1 or None in found:
+            return None
+        source_class = found.pop()
+        return source_class if self.project.is_cell(source_class) else None
+
     def _instantiations(self, cls: nodes.ClassDef) -> list[tuple]:
         """Calls of ``cls`` anywhere in the run: ``(module path, where in it, "file:line", arguments)``, the
         arguments as :func:`_passed_constants` gives them."""
@@ -669,6 +723,17 @@ class Analysis:
             if reference_of(call) == where:
                 return _one_line(call.as_string())
         return ""
+
+
+def _constructor_argument(init: nodes.FunctionDef, call: nodes.Call, name: str):
+    """What ``Class(...)`` passes to parameter ``name`` of its ``__init__`` (None: nothing, or unknown)."""
+    positional = [a.name for a in signatures.positional_parameters(init)][1:]  # (self is implicit)
+    for index, argument in enumerate(call.args):
+        if isinstance(argument, nodes.Starred):
+            return None
+        if index < len(positional) and positional[index] == name:
+            return argument
+    return next((keyword.value for keyword in call.keywords or () if keyword.arg == name), None)
 
 
 def _module_instantiations(analysis: Analysis, info: ModuleInfo) -> dict:

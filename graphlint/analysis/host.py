@@ -111,6 +111,14 @@ def instantiated_class(project: Project, info: ModuleInfo, call: nodes.Call) -> 
     return resolved.node if resolved is not None and resolved.kind == "class" else None
 
 
+def instance_class(project: Project, info: ModuleInfo, expr) -> nodes.ClassDef | None:
+    """The project class whose instance ``expr`` is: ``Inner()``, or a name bound once to such a call."""
+    if isinstance(expr, nodes.Name):
+        binding = _single_binding(expr)
+        expr = binding.parent.value if isinstance(binding, nodes.AssignName) else None
+    return instantiated_class(project, info, expr) if isinstance(expr, nodes.Call) else None
+
+
 def _single_binding(name: nodes.Name):
     """The one node that binds ``name`` where it is read (an AssignName, a ClassDef, ...), or None when there
     are several (a loop, two branches, ``+=``) or none."""

@@ -85,7 +85,8 @@ DUPLICATE_PARAMETER_NAME_IN_JIT = Rule(
             "holds one Parameter per name: give them unique names",
     summary="A graph entry (a `@jit` function or a Cell's `construct`) that receives two Parameters created with "
             "the same `name=`: read from module globals or from a function that encloses it, or passed as "
-            "arguments (by a call in the same module), or an argument named like one of the Cell's own Parameters.",
+            "arguments (by a call in the same module), or an argument named like one of the Cell's own Parameters, or "
+            "gathered with `ParameterTuple(net.get_parameters())` from Cells it does not hold as sub-Cells.",
     why=(
         "A graph compiles the Parameters it reads or receives under their names; names given by hand are not "
         "prefixed by any attribute path, so two alike stop compilation at every level: \"The parameter ..., its "
@@ -151,6 +152,38 @@ DUPLICATE_PARAMETER_NAME_IN_JIT = Rule(
             lines=6,
             fields={"name": "w", "holder": "bias", "other": "the Cell's own Parameter 'w'"},
         ),
+        fails(
+            """
+            from mindspore import ParameterTuple
+
+
+            class Inner(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.weight = Parameter(Tensor(np.ones((3,), np.float32)), name="weight")
+
+                def construct(self, x):
+                    return x * self.weight
+
+
+            class Outer(nn.Cell):
+                def __init__(self, first, second):
+                    super().__init__()
+                    self.first_params = ParameterTuple(first.get_parameters())
+                    self.second_params = ParameterTuple(second.get_parameters())
+
+                def construct(self, x):
+                    return x * self.first_params[0] + self.second_params[0]
+
+
+            net = Outer(Inner(), Inner())
+            """,
+            error="already exists. Please set a unique name for the parameter",
+            entry="net",
+            title="the Parameters of two Cells that are not sub-Cells, gathered with `ParameterTuple`",
+            lines=20,
+            fields={"name": "weight", "holder": "self.second_params"},
+        ),
     ),
     clean=(
         passes(
@@ -180,6 +213,34 @@ DUPLICATE_PARAMETER_NAME_IN_JIT = Rule(
                 print(Net()(Tensor(np.ones((2, 3), np.float32)), Parameter(Tensor(np.ones((2, 3), np.float32)), name="b")))
             """,
             inputs="(Tensor(np.ones((2, 3), np.float32)), Parameter(Tensor(np.ones((2, 3), np.float32)), name='b'))",
+        ),
+        passes(
+            """
+            from mindspore import ParameterTuple
+
+
+            class Inner(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.weight = Parameter(Tensor(np.ones((3,), np.float32)), name="weight")
+
+                def construct(self, x):
+                    return x * self.weight
+
+
+            class Outer(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.first = Inner()
+                    self.second = Inner()
+                    self.first_params = ParameterTuple(self.first.get_parameters())
+                    self.second_params = ParameterTuple(self.second.get_parameters())
+
+                def construct(self, x):
+                    return x * self.first_params[0] + self.second_params[0]
+            """,
+            entry="Outer",
+            title="the same Parameters gathered from sub-Cells (their names are prefixed)",
         ),
     ),
 )

@@ -58,6 +58,7 @@ class ParametersChecker(Checker):
                 value = values.value(node)
                 if value.parameter:
                     entering.append((node, value.parameter, node.name))
+        entering += self._gathered(graph, values)
         first: dict[str, tuple] = {}
         for node, name, holder in entering:
             if name in own:
@@ -68,6 +69,24 @@ class ParametersChecker(Checker):
                             other=f"`{first[name][1]}` (line {first[name][0].lineno})")
             else:
                 first.setdefault(name, (node, holder))
+
+    def _gathered(self, graph, values) -> list[tuple]:
+        """(the first read of ``self.attr``, a Parameter's name, where it comes from) for each attribute the graph
+        reads that gathers the Parameters of a Cell the class does not hold (``ParameterTuple(net.get_parameters())``
+        of an ``__init__`` argument): those Parameters enter the graph under their bare names."""
+        if graph.cls is None or values.self_name is None:
+            return []
+        found, seen = [], set()
+        for node in graph_nodes(graph.node):
+            if not (isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name)
+                    and node.expr.name == values.self_name) or node.attrname in seen:
+                continue
+            seen.add(node.attrname)
+            gathered = self.context.analysis.gathered_parameters(graph.cls, node.attrname)
+            if gathered is not None:
+                _source, names = gathered
+                found += [(node, name, f"self.{node.attrname}") for name in sorted(names)]
+        return found
 
     def _attribute_parameters(self, graph, values):
         if graph.cls is None or not self.context.project.is_cell(graph.cls):
