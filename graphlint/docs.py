@@ -13,16 +13,46 @@ OUTCOME_WORDS = {
     CRASHES: "crashes the process",
     SKIP: "not checked",
 }
+TRACE_WORDS = {
+    OK: "every call matches PYNATIVE_MODE",
+    FAILS: "fails",
+    DIVERGES: "a later call returns something else than PYNATIVE_MODE",
+    CRASHES: "crashes the process",
+}
+
+
+# The severity columns: the AST capture at both syntax levels, then the other capture modes (catalogue.model).
+SEVERITY_COLUMNS = ("lax", "strict", "bytecode", "bytecode+fullgraph", "trace")
 
 
 def rule_table() -> str:
-    rows = [f"{'id':6} {'symbol':40} {'lax':8} {'strict':8} summary"]
+    widths = {column: max(8, len(column) + 1) for column in SEVERITY_COLUMNS}
+    rows = [f"{'id':6} {'symbol':40} " + "".join(f"{column:{widths[column]}}" for column in SEVERITY_COLUMNS)
+            + "summary"]
     for rule in RULES:
-        rows.append(f"{rule.id:6} {rule.symbol:40} {rule.lax.value:8} {rule.strict.value:8} {rule.summary}")
+        shown = rule.profile_severities()
+        rows.append(f"{rule.id:6} {rule.symbol:40} "
+                    + "".join(f"{shown[column]:{widths[column]}}" for column in SEVERITY_COLUMNS) + rule.summary)
     return "\n".join(rows)
 
 
+def _severity_sentence(rule: Rule) -> str:
+    if rule.in_ast:
+        text = (f"Severity: **{rule.lax.value}** at the default `lax` syntax level, **{rule.strict.value}** at "
+                f"`strict` (what MindIR export and `jit(fullgraph=True)` need)")
+    else:
+        text = "Not reported in code compiled from its AST (`jit`'s default capture)"
+    others = [f"**{severity.value}** under `capture_mode=\"{mode}\"`"
+              for mode, severity in (("trace", rule.trace), ("bytecode", rule.bytecode)) if severity is not None]
+    if rule.bytecode_fullgraph is not None:
+        others.append(f"**{rule.bytecode_fullgraph.value}** under `capture_mode=\"bytecode\", fullgraph=True`")
+    return text + (("; " + ", ".join(others)) if others else "; not reported under `capture_mode=\"trace\"` "
+                   "or `\"bytecode\"`") + "."
+
+
 def _claim(example: Example) -> str:
+    if example.trace != SKIP and example.lax == SKIP:
+        return f"under `capture_mode=\"trace\"`: {TRACE_WORDS[example.trace]}"
     parts = [f"lax: {OUTCOME_WORDS[example.lax]}"]
     if example.strict != SKIP:
         parts.append(f"strict: {OUTCOME_WORDS[example.strict]}")
@@ -38,8 +68,7 @@ def render_rule(rule: Rule) -> str:
     lines = [
         f"# {rule.id} `{rule.symbol}`",
         "",
-        f"Family: `{rule.family}`. Severity: **{rule.lax.value}** at the default `lax` syntax level, "
-        f"**{rule.strict.value}** at `strict` (what MindIR export needs)."
+        f"Family: `{rule.family}`. {_severity_sentence(rule)}"
         + (f" Releases: {rule.releases} (`target-mindspore`)." if rule.releases else ""),
         "",
         "## What it detects",
@@ -168,10 +197,15 @@ def matrix_section() -> str:
 
 
 def rules_index() -> str:
-    lines = ["# graphlint rules", "", "| id | symbol | lax | strict | what it detects |", "| --- | --- | --- | --- | --- |"]
+    lines = ["# graphlint rules", "",
+             "Severities in code compiled from its AST (`lax`, `strict`: `jit(fullgraph=True)`) and in functions "
+             "jitted with `capture_mode=\"bytecode\"` or `\"trace\"` (`-`: not reported there).", "",
+             "| id | symbol | " + " | ".join(SEVERITY_COLUMNS) + " | what it detects |",
+             "| --- | --- |" + " --- |" * len(SEVERITY_COLUMNS) + " --- |"]
     for rule in RULES:
-        lines.append(f"| [{rule.id}]({rule.id}.md) | `{rule.symbol}` | {rule.lax.value} | {rule.strict.value} | "
-                     f"{rule.summary} |")
+        shown = rule.profile_severities()
+        lines.append(f"| [{rule.id}]({rule.id}.md) | `{rule.symbol}` | "
+                     + " | ".join(shown[column] for column in SEVERITY_COLUMNS) + f" | {rule.summary} |")
     return "\n".join(lines) + "\n"
 
 

@@ -12,7 +12,7 @@ from astroid import nodes
 
 from graphlint.analysis.engine import Analysis
 from graphlint.analysis.project import ModuleInfo, Project
-from graphlint.analysis.scope import GraphFunction
+from graphlint.analysis.scope import AST_CAPTURE, GraphFunction
 from graphlint.analysis.tree import graph_nodes_kept
 from graphlint.analysis.values import FunctionValues
 from graphlint.catalogue import Level, Rule, Severity
@@ -33,13 +33,16 @@ class Finding:
     payload: object = field(default=None, repr=False, compare=False)  # an instance of rule.payload, for fixers
     severity: Severity = Severity.WARNING
     graph: GraphFunction | None = field(default=None, repr=False, compare=False)  # where it was found
+    profile: str = "ast"  # the capture profile it was found in (catalogue.model.PROFILES)
 
     @property
     def message(self) -> str:
+        template = self.rule.trace_message if self.profile == "trace" and self.rule.trace_message else \
+            self.rule.message
         try:
-            text = self.rule.message.format(**self.args)
+            text = template.format(**self.args)
         except (KeyError, IndexError, ValueError):
-            text = self.rule.message
+            text = template
         return text + self.note
 
     @property
@@ -90,6 +93,11 @@ class ModuleContext:
             raise TypeError(f"{rule.symbol} declares no payload of type {type(payload).__name__}")
         if not self.config.enabled(rule) or not rule.applies_to(self._target):
             return None
+        capture = graph.capture if graph is not None else AST_CAPTURE
+        level = Level.STRICT if capture.fullgraph else self.config.syntax_level
+        severity = rule.severity_in(capture.profile, level, self._target)
+        if severity is None:
+            return None  # (the rule does not hold under that capture mode)
         if graph is not None and rule.family not in PARSER_FAMILIES and node is not None:
             values = self.analysis.values(graph) if _inside(node, graph.node) else None
             if values is not None and values.in_dead_branch(node):
@@ -103,15 +111,13 @@ class ModuleContext:
         if key in self._seen:
             return None
         self._seen.add(key)
-        level = Level.STRICT if graph is not None and graph.fullgraph else self.config.syntax_level
-        severity = rule.severity(level, self._target)
         note = graph.reached_note() if graph else ""
         if assumes:
             severity = severity.lowered
             note = f" (if {assumes}: no call in the project says){note}"
         finding = Finding(rule=rule, path=self.info.path, line=line, column=column, end_line=end_line,
                           end_column=end_column, args=args, note=note, node=node, payload=payload,
-                          severity=severity, graph=graph)
+                          severity=severity, graph=graph, profile=capture.profile)
         self.findings.append(finding)
         return finding
 

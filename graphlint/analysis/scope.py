@@ -1,8 +1,8 @@
 """Graph scope: the functions MindSpore compiles, and the helpers they reach.
 
 Entries are ``construct`` (and ``bprop``) of every ``nn.Cell`` subclass,
-functions and methods decorated with ``jit`` / ``ms_function`` (AST capture
-mode), functions passed to ``mindspore.jit(fn)``, and the methods of
+functions and methods decorated with ``jit`` / ``ms_function``, functions passed to ``mindspore.jit(fn)``
+(and ``construct`` of Cells passed to it), and the methods of
 ``@jit_class`` classes when graph code calls them (``obj.method(...)``: a jit_class
 often has host-only methods too). A function referenced from graph code (called, or
 passed as a loop body) is a helper and is graph code too, transitively.
@@ -20,6 +20,45 @@ from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.tree import nodes_of_class
 
 
+CAPTURE_MODES = NON_AST_CAPTURE_MODES | {"ast"}
+UNKNOWN_CAPTURE = "unknown"  # capture_mode given by a run-time value: linted as "ast"
+
+
+@dataclass(frozen=True)
+class Capture:
+    """How MindSpore captures an entry: ``mode`` is ``"ast"``, ``"bytecode"``, ``"trace"`` or ``"unknown"``
+    (a value known only at run time, linted as ``"ast"``); ``fullgraph``: ``jit(..., fullgraph=True)``."""
+    mode: str = "ast"
+    fullgraph: bool = False
+
+    @property
+    def suffix(self) -> str:
+        """What follows the kind in an entry's summary ("" for plain ``ast``: summaries of AST code unchanged)."""
+        if self.mode == "ast" and not self.fullgraph:
+            return ""
+        return "@" + self.mode + ("+fullgraph" if self.fullgraph else "")
+
+    @classmethod
+    def of_kind(cls, kind: str) -> tuple[str, "Capture"]:
+        """``"jit@trace"`` -> ``("jit", Capture("trace"))``."""
+        base, _, suffix = kind.partition("@")
+        if not suffix:
+            return base, cls()
+        mode, _, flag = suffix.partition("+")
+        return base, cls(mode, flag == "fullgraph")
+
+    @property
+    def profile(self) -> str:
+        """The rule profile it is linted with: ``ast``, ``bytecode``, ``bytecode-fullgraph`` or ``trace``
+        (``fullgraph`` on ``ast`` is the STRICT syntax level, not a profile of its own)."""
+        if self.mode == "bytecode":
+            return "bytecode-fullgraph" if self.fullgraph else "bytecode"
+        return "trace" if self.mode == "trace" else "ast"
+
+
+AST_CAPTURE = Capture()
+
+
 @dataclass(eq=False)
 class GraphFunction:
     node: nodes.FunctionDef
@@ -29,6 +68,11 @@ class GraphFunction:
     entry: str  # display name of the graph entry that reaches it, e.g. "Net.construct"
     via: tuple[str, ...] = ()  # helpers called on the way, entry excluded
     root_of: object = field(default=None, repr=False)  # () -> the GraphFunction of the entry (None: itself)
+    own_capture: Capture = AST_CAPTURE  # an entry's capture, read from its kind ("jit@trace")
+
+    def __post_init__(self) -> None:
+        if "@" in self.kind:
+            self.kind, self.own_capture = Capture.of_kind(self.kind)
 
     @property
     def root(self) -> "GraphFunction":
@@ -50,10 +94,14 @@ class GraphFunction:
         return self.kind != "helper"
 
     @property
+    def capture(self) -> Capture:
+        """How its entry is captured (``jit(capture_mode=..., fullgraph=...)``)."""
+        return self.root.own_capture
+
+    @property
     def fullgraph(self) -> bool:
-        """Its entry is decorated ``@jit(fullgraph=True)``: compiled at the STRICT level whatever the context."""
-        root = self.root
-        return root.kind == "jit" and jit_fullgraph(root.info, root.node)
+        """Its entry is jitted with ``fullgraph=True``: compiled at the STRICT level whatever the context."""
+        return self.capture.fullgraph
 
     def reached_note(self) -> str:
         """Appended to messages of findings inside helpers."""
@@ -75,32 +123,60 @@ def _decorator_qualified(info: ModuleInfo, decorator) -> tuple[str | None, nodes
     return info.imports.qualify(target), call
 
 
-def _capture_mode(call: nodes.Call | None) -> str | None:
-    if call is None or not call.keywords:
-        return None
-    for keyword in call.keywords:
-        if keyword.arg == "capture_mode" and isinstance(keyword.value, nodes.Const):
-            return keyword.value.value
+def _keyword(call: nodes.Call | None, name: str):
+    for keyword in (call.keywords or ()) if call is not None else ():
+        if keyword.arg == name:
+            return keyword.value
     return None
+
+
+def capture_of(call: nodes.Call | None) -> Capture:
+    """The capture a ``jit`` call or decorator asks for (``None``: a bare ``@jit``). A ``capture_mode`` that is
+    not a literal MindSpore knows is unknown until run time."""
+    mode = _keyword(call, "capture_mode")
+    if mode is None:
+        name = "ast"
+    elif isinstance(mode, nodes.Const) and mode.value in CAPTURE_MODES:
+        name = mode.value
+    else:
+        name = UNKNOWN_CAPTURE
+    fullgraph = _keyword(call, "fullgraph")
+    return Capture(name, isinstance(fullgraph, nodes.Const) and fullgraph.value is True)
+
+
+def jit_decorator(info: ModuleInfo, func: nodes.FunctionDef):
+    """The ``@jit`` / ``@jit(...)`` decorator of ``func`` (None if it has none)."""
+    for decorator in func.decorators.nodes if func.decorators else ():
+        qualified, _call = _decorator_qualified(info, decorator)
+        if qualified in JIT_DECORATORS:
+            return decorator
+    return None
+
+
+def jit_capture(info: ModuleInfo, func: nodes.FunctionDef) -> Capture | None:
+    """How ``@jit(...)`` on ``func`` captures it (None: not decorated)."""
+    decorator = jit_decorator(info, func)
+    if decorator is None:
+        return None
+    return capture_of(decorator if isinstance(decorator, nodes.Call) else None)
 
 
 def jit_fullgraph(info: ModuleInfo, func: nodes.FunctionDef) -> bool:
     """``@jit(..., fullgraph=True)``: MindSpore compiles the function at the STRICT syntax level."""
-    for decorator in func.decorators.nodes if func.decorators else ():
-        qualified, call = _decorator_qualified(info, decorator)
-        if qualified in JIT_DECORATORS and call is not None and any(
-                keyword.arg == "fullgraph" and isinstance(keyword.value, nodes.Const) and keyword.value.value is True
-                for keyword in call.keywords or ()):
-            return True
-    return False
+    capture = jit_capture(info, func)
+    return capture is not None and capture.fullgraph
 
 
 def is_jit_decorated(info: ModuleInfo, func: nodes.FunctionDef) -> bool:
-    for decorator in func.decorators.nodes if func.decorators else ():
-        qualified, call = _decorator_qualified(info, decorator)
-        if qualified in JIT_DECORATORS and _capture_mode(call) not in NON_AST_CAPTURE_MODES:
-            return True
-    return False
+    return jit_decorator(info, func) is not None
+
+
+def unknown_capture_site(info: ModuleInfo, func: nodes.FunctionDef):
+    """Where an entry's ``capture_mode`` is given by a run-time value: its decorator's keyword, else None."""
+    decorator = jit_decorator(info, func)
+    if isinstance(decorator, nodes.Call) and capture_of(decorator).mode == UNKNOWN_CAPTURE:
+        return _keyword(decorator, "capture_mode")
+    return None
 
 
 def is_jit_class(info: ModuleInfo, cls: nodes.ClassDef) -> bool:
@@ -132,20 +208,46 @@ def find_entries(project: Project, info: ModuleInfo) -> list[GraphFunction]:
                 if isinstance(method, nodes.FunctionDef) and method.name in CELL_ENTRY_METHODS:
                     entries.append(GraphFunction(method, info, cls, method.name, qualified_display(method, cls)))
     for func in nodes_of_class(info.module, nodes.FunctionDef):
-        if is_jit_decorated(info, func):
+        capture = jit_capture(info, func)
+        if capture is not None:
             cls = enclosing_class(func)
-            entries.append(GraphFunction(func, info, cls, "jit", qualified_display(func, cls)))
+            entries.append(GraphFunction(func, info, cls, "jit" + capture.suffix, qualified_display(func, cls)))
     for call in nodes_of_class(info.module, nodes.Call):
-        # mindspore.jit(fn) / ms_function(fn): fn is compiled.
+        # mindspore.jit(fn) / ms_function(fn): fn is compiled; jit(net) compiles net.construct.
         if info.imports.qualify(call.func) not in JIT_DECORATORS or not call.args:
             continue
-        if _capture_mode(call) in NON_AST_CAPTURE_MODES:
-            continue
+        capture = capture_of(call)
         target = function_reference(project, info, call.args[0], _class_of(call))
         if target is not None:
             func, cls, where = target
-            entries.append(GraphFunction(func, where, cls, "jit", qualified_display(func, cls)))
+            entries.append(GraphFunction(func, where, cls, "jit" + capture.suffix, qualified_display(func, cls)))
+            continue
+        if not capture.suffix:
+            continue  # (a Cell jitted at the AST default is already an entry)
+        cell = _jitted_cell(project, info, call.args[0])
+        if cell is not None:
+            cls, where = cell
+            for method in cls.body:
+                if isinstance(method, nodes.FunctionDef) and method.name == "construct":
+                    entries.append(GraphFunction(method, where, cls, "construct" + capture.suffix,
+                                                 qualified_display(method, cls)))
     return entries
+
+
+def _jitted_cell(project: Project, info: ModuleInfo, expr):
+    """The Cell class of ``jit(Net(...), ...)`` or ``jit(net, ...)`` where ``net = Net(...)`` in the same scope:
+    ``(ClassDef, module)``, else None."""
+    if isinstance(expr, nodes.Name):
+        frame = expr.frame()
+        assigned = [node.parent.value for node in nodes_of_class(frame, nodes.AssignName)
+                    if node.name == expr.name and isinstance(node.parent, nodes.Assign)]
+        expr = assigned[-1] if len(assigned) == 1 else None
+    if not isinstance(expr, nodes.Call):
+        return None
+    resolved = project.resolve_expr(info, expr.func)
+    if resolved is None or resolved.kind != "class" or not project.is_cell(resolved.node):
+        return None
+    return resolved.node, resolved.info
 
 
 def function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None):
@@ -318,13 +420,31 @@ def discover_keyed(module_scopes, function_summary) -> KeyedScope:
     summaries: dict = {}
     queue: deque = deque()
     methods: dict[str, list] = {}
+    module_scopes = list(module_scopes)
+    captured = {}  # key -> the kind of the first entry of it with a capture of its own ("jit@trace")
     for module in module_scopes:
-        for key, kind, display in module.entries:
-            if key not in found or found[key].kind == "helper":
-                found[key] = ScopeEntry(key, kind, display, (), key, display)
-                queue.append(key)
+        for key, kind, _display in module.entries:
+            if "@" in kind:
+                captured.setdefault(key, kind)
         for name, targets in module.jit_class_methods.items():
             methods.setdefault(name, []).extend(targets)
+    # AST entries first: a helper that both an AST and a traced entry reach keeps its AST findings.
+    for plain in (True, False):
+        for module in module_scopes:
+            for key, kind, display in module.entries:
+                if (key in captured) == plain or key in found:
+                    continue
+                found[key] = ScopeEntry(key, captured.get(key, kind), display, (), key, display)
+                queue.append(key)
+        _reach(found, references, summaries, queue, methods, function_summary)
+    by_path: dict = {}
+    for key in found:
+        by_path.setdefault(key[0], []).append(key)
+    return KeyedScope(found, references, by_path, summaries)
+
+
+def _reach(found, references, summaries, queue, methods, function_summary) -> None:
+    """Breadth-first from ``queue``: every function the graph functions found reference, as helpers."""
     while queue:
         key = queue.popleft()
         graph = found[key]
@@ -345,10 +465,6 @@ def discover_keyed(module_scopes, function_summary) -> KeyedScope:
                 continue
             found[target] = ScopeEntry(target, "helper", graph.entry, graph.via + (display,), graph.root, display)
             queue.append(target)
-    by_path: dict = {}
-    for key in found:
-        by_path.setdefault(key[0], []).append(key)
-    return KeyedScope(found, references, by_path, summaries)
 
 
 class ScopeIndex:
@@ -374,7 +490,8 @@ class ScopeIndex:
     def module_scope(self, info: ModuleInfo) -> ModuleScope:
         cached = self._modules.get(id(info.module))
         if cached is None or cached[0] is not info:
-            entries = tuple((self.key(g.node), g.kind, g.name) for g in find_entries(self.project, info))
+            entries = tuple((self.key(g.node), g.kind + g.own_capture.suffix, g.name)
+                            for g in find_entries(self.project, info))
             methods = {name: [(self.key(method), qualified_display(method, cls)) for method, cls, _ in targets]
                        for name, targets in _jit_class_methods_in(info).items()}
             cached = (info, ModuleScope(entries, methods))

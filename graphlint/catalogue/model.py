@@ -29,6 +29,11 @@ class Level(str, enum.Enum):
     STRICT = "strict"  # mindspore.jit(..., fullgraph=True) and MindIR export
 
 
+# The capture profiles a rule's severity is given for (see :class:`graphlint.analysis.scope.Capture`): "ast" is
+# MindSpore's default capture at the configured syntax level (STRICT under ``fullgraph=True``).
+PROFILES = ("ast", "bytecode", "bytecode-fullgraph", "trace")
+
+
 class FixSafety(str, enum.Enum):
     SAFE = "safe"  # same semantics: applied by --fix
     UNSAFE = "unsafe"  # may differ in corner cases: applied only with --unsafe-fixes
@@ -73,6 +78,9 @@ class Example:
     dynamic_shape: bool = False  # calls with equal input shapes return different output shapes
     export: str = SKIP  # outcome of mindspore.export + load + run, where the rule speaks of export
     timeout: float = 300.0
+    # outcome under ``mindspore.jit(entry, capture_mode="trace")`` (the entry as the code jits it), compared with
+    # PYNATIVE over the example's calls: a traced example gives two different inputs
+    trace: str = SKIP
     # For an example the rule flags: the lines of ``code`` (1 = its first line) it is reported at, every one,
     # and message fields whose values matter (checked against each report of the rule).
     lines: tuple[int, ...] = ()
@@ -88,7 +96,7 @@ class Example:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", textwrap.dedent(self.code).strip("\n") + "\n")
-        for level in (self.lax, self.strict, self.export):
+        for level in (self.lax, self.strict, self.export, self.trace):
             if level not in OUTCOMES:
                 raise ValueError(f"unknown outcome {level!r}")
         if isinstance(self.lines, int):
@@ -135,6 +143,19 @@ def passes(code: str, **kw) -> Example:
     return Example(code, lax=OK, strict=kw.pop("strict", OK), **kw)
 
 
+TRACE_INPUTS = ("[(Tensor(np.array([1.0, 2.0, 3.0], np.float32)),), "
+                "(Tensor(np.array([-4.0, 5.0, -6.0], np.float32)),)]")
+
+
+def traced(code: str, trace: str, driver: str = "", **kw) -> Example:
+    """Run under ``capture_mode="trace"`` only (the code jits its entry so), over two different inputs; ``driver``
+    (a module-level ``drive``, unindented) is appended to ``code``."""
+    kw.setdefault("inputs", TRACE_INPUTS)
+    kw.setdefault("entry", "fn")
+    return Example(textwrap.dedent(code).strip("\n") + "\n" + textwrap.dedent(driver), lax=SKIP, strict=SKIP,
+                   trace=trace, **kw)
+
+
 def _release(text: str) -> tuple[int, int]:
     major, minor = text.split(".")[:2]
     return int(major), int(minor)
@@ -164,11 +185,33 @@ class Rule:
     # and, for targets before ``stricter_before[0]``, the severity the rule has there at both levels.
     since: str = ""
     stricter_before: tuple = ()  # (release, Severity)
+    # Severity in functions jitted with another capture mode (None: not reported there). ``in_ast=False``: a rule
+    # of those modes only (its ``lax``/``strict`` then repeat its severity there, for the id letter and selectors).
+    trace: Severity | None = None
+    bytecode: Severity | None = None
+    bytecode_fullgraph: Severity | None = None
+    in_ast: bool = True
+    # the message where the function is traced (same fields): what tracing freezes, instead of what graph mode does
+    trace_message: str = ""
 
     def severity(self, level: Level | str, target: tuple[int, int] | None = None) -> Severity:
         if target is not None and self.stricter_before and target < _release(self.stricter_before[0]):
             return self.stricter_before[1]
         return self.strict if Level(level) is Level.STRICT else self.lax
+
+    def severity_in(self, profile: str, level: Level | str, target: tuple[int, int] | None = None) -> Severity | None:
+        """The severity in a capture profile (:data:`PROFILES`; ``level`` counts for "ast"), None: not reported."""
+        if profile == "ast":
+            return self.severity(level, target) if self.in_ast else None
+        return {"trace": self.trace, "bytecode": self.bytecode, "bytecode-fullgraph": self.bytecode_fullgraph}[profile]
+
+    def profile_severities(self) -> dict[str, str]:
+        """Column -> severity (or "-") for the docs and ``--list-rules``."""
+        def shown(severity):
+            return severity.value if severity is not None else "-"
+        return {"lax": shown(self.lax if self.in_ast else None), "strict": shown(self.strict if self.in_ast else None),
+                "bytecode": shown(self.bytecode), "bytecode+fullgraph": shown(self.bytecode_fullgraph),
+                "trace": shown(self.trace)}
 
     def applies_to(self, target: tuple[int, int] | None) -> bool:
         return target is None or not self.since or target >= _release(self.since)

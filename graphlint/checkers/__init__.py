@@ -5,11 +5,11 @@ A checker is registered by listing its module here; a misspelt module is an impo
 from __future__ import annotations
 
 from graphlint.checkers import (branches, divergence, dynamic_shape, fallback, functional_loops, host_sync, inplace,
-                                builtins, loops, parameters, refused, statements)
+                                builtins, loops, parameters, refused, statements, trace)
 from graphlint.runner import Checker
 
 CHECKERS: tuple[type[Checker], ...] = (
     statements.CHECKER, divergence.CHECKER, inplace.CHECKER, functional_loops.CHECKER, fallback.CHECKER,
     dynamic_shape.CHECKER, host_sync.CHECKER, branches.CHECKER, loops.CHECKER, refused.CHECKER,
-    builtins.CHECKER, parameters.CHECKER,
+    builtins.CHECKER, parameters.CHECKER, trace.CHECKER,
 )

@@ -12,6 +12,7 @@ class, a function, or a factory), example inputs, and the runs to make:
 * ``graph``: GRAPH_MODE at MindSpore's default (lax) syntax level;
 * ``strict``: ``mindspore.jit(entry, fullgraph=True)``, the level MindIR
   export needs;
+* ``trace``: the entry as the module jits it with ``capture_mode="trace"`` (PYNATIVE context);
 * ``mindir``: ``mindspore.export`` to MindIR, reload with ``mindspore.load``
   and run the loaded graph;
 * ``fixed-<mode>``: one of the above on the job's ``fixed_source`` (a rewrite
@@ -191,6 +192,9 @@ def _entry_objects(job: dict, module: types.ModuleType):
             target = target(**job.get("init", {}))
     is_cell = isinstance(target, ms.nn.Cell)
     plain = target if is_cell else getattr(target, "__wrapped__", target)
+    owner = getattr(target, "__self__", None)
+    if isinstance(owner, ms.nn.Cell) and plain is not target:
+        plain = types.MethodType(plain, owner)  # jit(net, ...) wraps the unbound construct
     return target, is_cell, plain
 
 
@@ -210,6 +214,9 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
         ms.set_context(mode=pynative)
         target, is_cell, plain = _entry_objects(job, module)
         call = target if is_cell else plain
+        traced_construct = getattr(type(target).construct, "__wrapped__", None) if is_cell else None
+        if traced_construct is not None and "trace" in job.get("runs", ()):
+            call = types.MethodType(traced_construct, target)  # (the reference runs the undecorated method)
     elif mode == "graph":
         ms.set_context(mode=ms.GRAPH_MODE)
         target, is_cell, plain = _entry_objects(job, module)
@@ -221,6 +228,10 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
         ms.set_context(mode=pynative)
         target, is_cell, plain = _entry_objects(job, module)
         call = ms.jit(target if is_cell else plain, fullgraph=True)
+    elif mode == "trace":
+        ms.set_context(mode=pynative)
+        target, is_cell, plain = _entry_objects(job, module)
+        call = target  # (the module jits it: the capture the linter reads is the one run)
     elif mode == "compile":
         # Compile only, from placeholders: Tensor(shape=[None, 3], dtype=...) or dynamic rank.
         ms.set_context(mode=ms.GRAPH_MODE)
@@ -268,6 +279,15 @@ def _error_record(exc: BaseException) -> dict:
     }
 
 
+def _in_thread(function, *args):
+    """``function(*args)`` in a thread of its own: MindSpore's trace reads the source line of every caller frame
+    and fails on a frame without one ("<frozen runpy>", under ``python -m``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args).result()
+
+
 def main(argv: list[str]) -> int:
     job_path, result_path = argv[1], argv[2]
     with open(job_path, encoding="utf-8") as handle:
@@ -284,7 +304,10 @@ def main(argv: list[str]) -> int:
         result["in_progress"] = mode
         _write(result_path, result)
         try:
-            result["runs"][mode] = _one_run(job, mode, index)
+            if mode == "trace":
+                result["runs"][mode] = _in_thread(_one_run, job, mode, index)
+            else:
+                result["runs"][mode] = _one_run(job, mode, index)
         except BaseException as exc:  # user code may raise anything, SystemExit included
             result["runs"][mode] = _error_record(exc)
         result["in_progress"] = None

@@ -18,6 +18,7 @@ class Verdict:
     export: str
     problems: list[str]
     result: JobResult
+    trace: str = SKIP
 
     @property
     def holds(self) -> bool:
@@ -25,7 +26,11 @@ class Verdict:
 
 
 def example_job(example: Example) -> dict:
-    runs = ["pynative", "graph"]
+    runs = ["pynative"]
+    if example.lax != SKIP or example.fixed:
+        runs.append("graph")
+    if example.trace != SKIP:
+        runs.append("trace")
     if example.strict != SKIP:
         runs.append("strict")
     if example.export != SKIP:
@@ -66,7 +71,7 @@ def prove(example: Example) -> Verdict:
         problems.append(f"PYNATIVE_MODE reference did not run: {reference.describe()}")
         return Verdict("?", "?", "?", problems, result)
     seen = {}
-    for level, mode in (("lax", "graph"), ("strict", "strict"), ("export", "mindir")):
+    for level, mode in (("lax", "graph"), ("strict", "strict"), ("export", "mindir"), ("trace", "trace")):
         claim = getattr(example, level)
         if claim == SKIP:
             seen[level] = SKIP
@@ -92,7 +97,11 @@ def prove(example: Example) -> Verdict:
         shapes = [tuple(o.get("shape", ())) for o in graph.outputs if o.get("t") == "tensor"]
         if not graph.ok or len(set(shapes)) < 2:
             problems.append(f"dynamic shape claimed, but GRAPH_MODE output shapes were {shapes}")
-    return Verdict(seen["lax"], seen["strict"], seen["export"], problems, result)
+    if example.trace == DIVERGES and len(reference.outputs) > 1 and not outputs_difference(
+            reference.outputs[1:], result["trace"].outputs[1:]):
+        problems.append("trace: the second input's output matches PYNATIVE (the divergence must show past the "
+                        "first call)")
+    return Verdict(seen["lax"], seen["strict"], seen["export"], problems, result, seen["trace"])
 
 
 def _main(argv: list[str]) -> int:
@@ -112,7 +121,7 @@ def _main(argv: list[str]) -> int:
             status = "holds" if verdict.holds else "WRONG"
             failed += not verdict.holds
             print(f"{status:5} {rule.id} {rule.symbol} {kind}[{index}] lax={verdict.lax} "
-                  f"strict={verdict.strict} export={verdict.export}")
+                  f"strict={verdict.strict} export={verdict.export} trace={verdict.trace}")
             for problem in verdict.problems:
                 print(f"      {problem}")
             for mode, run in verdict.result.runs.items():
