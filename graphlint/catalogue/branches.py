@@ -22,7 +22,7 @@ moments decide what is allowed (measured with MindSpore 2.10 on CPU):
 
 from dataclasses import dataclass
 
-from graphlint.catalogue.model import DIVERGES, OK, Example, Rule, Severity, fails, falls_back, passes
+from graphlint.catalogue.model import DIVERGES, Example, OK, Rule, Severity, fails, falls_back, passes, traced
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "branches"
@@ -898,6 +898,12 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
     family=FAMILY,
     lax=I,
     strict=I,
+    trace=E,
+    trace_message=(
+        "this {kind} on a Tensor takes the branch of the first call for every later call (a trace records the"
+        " path the first call took; it depends on {origin}): select with `ops.where`, or jit with the default"
+        " capture"
+    ),
     message=(
         "this {kind} depends on {origin}, so graph mode compiles it as run-time control flow; {hint}"
     ),
@@ -937,6 +943,19 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
         "non-Tensor carries, a carry that changes shape)."
     ),
     flagged=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                if x.sum() > 0:
+                    return x * 2
+                return x - 1
+            ''',
+            trace=DIVERGES,
+            title="a Tensor `if` in a traced function",
+            lines=3,
+            fields={"kind": "`if`"},
+        ),
         Example(
             """
             class Net(nn.Cell):
@@ -994,6 +1013,14 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return ops.where(x.sum() > 0, x * 2, x - 1)
+            ''',
+            trace=OK,
+        ),
         passes(
             """
             class Net(nn.Cell):

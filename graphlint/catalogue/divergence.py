@@ -9,15 +9,16 @@ same Python on every call. Every rule here was measured with MindSpore 2.10
 
 from graphlint.catalogue.model import (
     DIVERGES,
+    Example,
     FAILS,
     OK,
-    SKIP,
-    Example,
     Rule,
+    SKIP,
     Severity,
     diverges,
     falls_back,
     passes,
+    traced,
 )
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -30,6 +31,11 @@ PYTHON_RANDOM_IN_GRAPH = Rule(
     family=FAMILY,
     lax=W,
     strict=W,
+    trace=E,
+    trace_message=(
+        "`{call}` is drawn once, on the first call, and every later call of the traced function reuses that "
+        "value; draw it outside and pass a Tensor argument"
+    ),
     message=(
         "`{call}` is drawn once, when the graph is compiled, and every call reuses that value; "
         "use a MindSpore random op (ops.uniform, ops.standard_normal, ops.rand_like, nn.Dropout)"
@@ -56,6 +62,19 @@ PYTHON_RANDOM_IN_GRAPH = Rule(
         "once may be drawn in `__init__`."
     ),
     flagged=(
+        traced(
+            '''
+            import random
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * random.random()
+            ''',
+            trace=DIVERGES,
+            title="`random.random()` in a traced function",
+            lines=6,
+        ),
         diverges(
             """
             import random
@@ -104,6 +123,22 @@ PYTHON_RANDOM_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            import random
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x, scale):
+                return x * scale
+
+
+            def drive(call, target, inputs):
+                for args in inputs:
+                    yield call(*args, Tensor(random.random(), ms.float32))
+            ''',
+            trace=OK,
+        ),
         # MindSpore random ops draw on every call: the outputs differ between calls at every level.
         passes(
             """
@@ -315,6 +350,11 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
     family=FAMILY,
     lax=W,
     strict=W,
+    trace=E,
+    trace_message=(
+        "global `{name}` is read on the first call only: later calls of the traced function keep that value "
+        "though the module changes it; pass it as a Tensor argument"
+    ),
     message=(
         "global `{name}` is frozen into the graph when it is compiled, but the module changes it; "
         "pass the value as an argument (or keep it in a Parameter updated with ops.assign)"
@@ -337,6 +377,27 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
         "(`requires_grad=False`) and change it with `ops.assign`. Keep module globals constant."
     ),
     flagged=(
+        traced(
+            '''
+            SCALE = 1.0
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * SCALE
+
+
+            def drive(call, target, inputs):
+                global SCALE
+                for args in inputs:
+                    yield call(*args)
+                    SCALE = SCALE + 1.0
+            ''',
+            trace=DIVERGES,
+            title="a global changed between traced calls",
+            lines=6,
+            fields={"name": "SCALE"},
+        ),
         diverges(
             """
             SCALE = 2.0
@@ -377,6 +438,24 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            SCALE = 1.0
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x, scale):
+                return x * scale
+
+
+            def drive(call, target, inputs):
+                global SCALE
+                for args in inputs:
+                    yield call(*args, Tensor(SCALE, ms.float32))
+                    SCALE = SCALE + 1.0
+            ''',
+            trace=OK,
+        ),
         passes(
             """
             import math
@@ -410,6 +489,11 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
     family=FAMILY,
     lax=W,
     strict=W,
+    trace=E,
+    trace_message=(
+        "`global {name}` written in a traced function: the write runs on the first call only; keep the state "
+        "outside the traced function"
+    ),
     message=(
         "`global {name}` written in graph code: the module global never changes and the graph "
         "does not see the new value; return the value, or keep it in a Parameter updated with "
@@ -428,6 +512,27 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
         "it with `ops.assign_add`, or return the value and update the global outside the Cell."
     ),
     flagged=(
+        traced(
+            '''
+            CALLS = 0
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                global CALLS
+                CALLS = CALLS + 1
+                return x * 2
+
+
+            def drive(call, target, inputs):
+                for args in inputs:
+                    yield call(*args), CALLS
+            ''',
+            trace=DIVERGES,
+            title="a global written in a traced function",
+            lines=7,
+            fields={"name": "CALLS"},
+        ),
         diverges(
             """
             COUNT = 0
@@ -448,6 +553,24 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            CALLS = 0
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * 2
+
+
+            def drive(call, target, inputs):
+                global CALLS
+                for args in inputs:
+                    CALLS = CALLS + 1
+                    yield call(*args), CALLS
+            ''',
+            trace=OK,
+        ),
         passes(
             """
             class Net(nn.Cell):

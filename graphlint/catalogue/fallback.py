@@ -8,7 +8,8 @@ exported to MindIR. Every rule here is a warning at the lax level and an error
 at the strict level.
 """
 
-from graphlint.catalogue.model import DIVERGES, FAILS, OK, Example, Rule, Severity, diverges, fails, falls_back, passes
+from graphlint.catalogue.model import (DIVERGES, FAILS, OK, Example, Rule, Severity, diverges, fails, falls_back,
+                                      passes, traced)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "fallback"
@@ -31,6 +32,11 @@ ASNUMPY_IN_GRAPH = Rule(
     family=FAMILY,
     lax=W,
     strict=E,
+    trace=E,
+    trace_message=(
+        "`Tensor.{method}()` leaves the trace: what it computes on the first call is a constant in every "
+        "later call; keep the value a Tensor and use mindspore.ops"
+    ),
     message="`Tensor.{method}()` in graph code needs JIT fallback and blocks MindIR export; "
     "keep the value a Tensor and use mindspore.ops",
     summary="`Tensor.asnumpy()` or `Tensor.numpy()` called inside graph code.",
@@ -55,6 +61,17 @@ ASNUMPY_IN_GRAPH = Rule(
         "in the Tensor's dtype, not in NumPy's float64."
     ),
     flagged=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return Tensor(np.tanh(x.asnumpy())) + x
+            ''',
+            trace=DIVERGES,
+            title="`.asnumpy()` in a traced function",
+            lines=3,
+            fields={"method": "asnumpy"},
+        ),
         falls_back(
             """
             class Net(nn.Cell):
@@ -98,6 +115,14 @@ ASNUMPY_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return ops.tanh(x) + x
+            ''',
+            trace=OK,
+        ),
         passes(
             """
             class Net(nn.Cell):
@@ -118,6 +143,11 @@ NUMPY_CALL_ON_TENSOR = Rule(
     family=FAMILY,
     lax=W,
     strict=E,
+    trace=E,
+    trace_message=(
+        "`{func}(...)` runs on the first call only: its result is a constant in every later call of the "
+        "traced function; use the mindspore.ops equivalent"
+    ),
     message="`{func}(...)` on a Tensor in graph code needs JIT fallback and blocks MindIR export; "
     "use the mindspore.ops equivalent",
     summary="A NumPy function called with a Tensor (a graph value) as an argument inside graph code.",
@@ -148,6 +178,17 @@ NUMPY_CALL_ON_TENSOR = Rule(
         "are not rewritten: on a Tensor they raise TypeError in MindSpore 2.10."
     ),
     flagged=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return Tensor(np.tanh(x.asnumpy())) + x
+            ''',
+            trace=DIVERGES,
+            title="NumPy on a Tensor in a traced function",
+            lines=3,
+            fields={"func": "np.tanh"},
+        ),
         falls_back(
             """
             class Net(nn.Cell):
@@ -181,6 +222,14 @@ NUMPY_CALL_ON_TENSOR = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return ops.tanh(x) + x
+            ''',
+            trace=OK,
+        ),
         passes(
             """
             class Net(nn.Cell):

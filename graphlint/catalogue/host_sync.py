@@ -9,7 +9,7 @@ at both levels and in MindIR), while `.tolist()` is implemented with
 with other jobs (load average about 9 on 2 cores): treat them as rough.
 """
 
-from graphlint.catalogue.model import FAILS, OK, Example, Rule, Severity, falls_back, passes
+from graphlint.catalogue.model import DIVERGES, Example, FAILS, OK, Rule, Severity, falls_back, passes, traced
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "host_sync"
@@ -21,6 +21,11 @@ TENSOR_ITEM_IN_GRAPH = Rule(
     family=FAMILY,
     lax=I,
     strict=I,
+    trace=E,
+    trace_message=(
+        "`{expr}.item()` is read on the first call only: every later call reuses that number (a trace records"
+        " it as a constant); keep the value a Tensor"
+    ),
     message=(
         "`{expr}.item()` turns a Tensor into a Python scalar: a device-to-host sync in PYNATIVE, "
         "a scalar in the graph; keep the value a Tensor if you only compute with it"
@@ -47,6 +52,17 @@ TENSOR_ITEM_IN_GRAPH = Rule(
         "Python's float64/int (measured: a float32 0.1 is `> 0.1` only as a Python float)."
     ),
     flagged=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * x.max().item()
+            ''',
+            trace=DIVERGES,
+            title="`.item()` in a traced function",
+            lines=3,
+            fields={"expr": "x.max()"},
+        ),
         Example(
             """
             class Net(nn.Cell):
@@ -88,6 +104,14 @@ TENSOR_ITEM_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * x.max()
+            ''',
+            trace=OK,
+        ),
         passes(
             """
             class Net(nn.Cell):
@@ -107,6 +131,11 @@ TENSOR_TOLIST_IN_GRAPH = Rule(
     family=FAMILY,
     lax=I,
     strict=E,
+    trace=E,
+    trace_message=(
+        "`{expr}.tolist()` is read on the first call only: every later call reuses those numbers (a trace "
+        "records them as constants); keep the value a Tensor"
+    ),
     message=(
         "`{expr}.tolist()` runs `asnumpy()` in the Python interpreter (JIT fallback; rejected by "
         "jit(fullgraph=True) and export); index the Tensor instead"
@@ -131,6 +160,17 @@ TENSOR_TOLIST_IN_GRAPH = Rule(
         "with `.tolist()` outside the Cell."
     ),
     flagged=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * sum(x.tolist())
+            ''',
+            trace=DIVERGES,
+            title="`.tolist()` in a traced function",
+            lines=3,
+            fields={"expr": "x"},
+        ),
         falls_back(
             """
             class Net(nn.Cell):
@@ -145,6 +185,14 @@ TENSOR_TOLIST_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * x.sum()
+            ''',
+            trace=OK,
+        ),
         passes(
             """
             class Net(nn.Cell):
@@ -164,6 +212,11 @@ TENSOR_TO_PYTHON_SCALAR_IN_GRAPH = Rule(
     family=FAMILY,
     lax=I,
     strict=I,
+    trace=E,
+    trace_message=(
+        "`{func}({expr})` is read on the first call only: every later call reuses that number (a trace "
+        "records it as a constant); keep it a Tensor (`ops.cast`)"
+    ),
     message=(
         "`{func}({expr})` turns a Tensor into a Python scalar: a device-to-host sync in PYNATIVE, "
         "a scalar in the graph; keep it a Tensor (ops.cast) if you only compute with it"
@@ -184,6 +237,17 @@ TENSOR_TO_PYTHON_SCALAR_IN_GRAPH = Rule(
         "instead of `if bool(t):`), or convert outside the Cell."
     ),
     flagged=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * float(x.max())
+            ''',
+            trace=DIVERGES,
+            title="`float(tensor)` in a traced function",
+            lines=3,
+            fields={"func": "float"},
+        ),
         Example(
             """
             class Net(nn.Cell):
@@ -217,6 +281,14 @@ TENSOR_TO_PYTHON_SCALAR_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * x.max()
+            ''',
+            trace=OK,
+        ),
         passes(
             """
             class Net(nn.Cell):
