@@ -51,7 +51,7 @@ class Finding:
 
 
 # Families whose rules are the parser's: it reads every branch, before type inference decides any.
-PARSER_FAMILIES = frozenset({"statements", "branches"})
+PARSER_FAMILIES = frozenset({"statements"})
 
 
 def _inside(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:

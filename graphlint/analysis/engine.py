@@ -339,13 +339,53 @@ class Analysis:
         return bound
 
     def _entry_binding(self, graph: GraphFunction) -> dict[str, Value] | None:
-        """A graph entry's parameters as the calls of its own module pass them (:mod:`host`); None without
+        """A graph entry's parameters as the calls of its own module pass them (:mod:`host`); for a sub-Cell's
+        ``construct``, the parameters no call of its holders passes keep their literal default. None without
         such calls."""
-        calls = self.entry_calls(graph)
-        if not calls:
-            return None
         defaults = parameter_values(graph.node, signatures.receiver_name(graph.node, graph.cls) is not None, None)
-        return host.bind_entry(self.project, graph.info, graph.node, graph.cls, calls, defaults)
+        calls = self.entry_calls(graph)
+        if calls:
+            return host.bind_entry(self.project, graph.info, graph.node, graph.cls, calls, defaults)
+        unpassed = self._never_passed(graph) if graph.kind == "construct" else None
+        if not unpassed:
+            return None
+        literal = {name: _literal_value(_default_of(graph.node, name)) for name in unpassed}
+        return {**defaults, **{name: value for name, value in literal.items() if not value.var}}
+
+    def _never_passed(self, graph: GraphFunction) -> set[str]:
+        """The parameters with a default of a Cell's ``construct`` that no call passes, when every instance of the
+        Cell is a sub-Cell of a class in its own module (``self.attn = Attn()``) and every use of it there is a
+        call (``self.attn(x)``) whose arguments can be counted; empty otherwise."""
+        cls, info = graph.cls, graph.info
+        instantiations = self._instantiations(cls) if cls is not None else []
+        if not instantiations:
+            return set()
+        names = [a.name for a in signatures.positional_parameters(graph.node)][1:]  # (self is implicit)
+        with_default = set(names[len(names) - len(graph.node.args.defaults or []):])
+        with_default |= {a.name for a, d in zip(graph.node.args.kwonlyargs or [], graph.node.args.kw_defaults or [])
+                         if d is not None}
+        passed: set[str] = set()
+        for path, where, _at, _arguments in instantiations:
+            if path != info.path:
+                return set()  # (an instance made in another module may be called there)
+            call = next((c for c in nodes_of_class(info.module, nodes.Call) if reference_of(c) == where), None)
+            target = call.parent.targets[0] if call is not None and isinstance(call.parent, nodes.Assign) \
+                and len(call.parent.targets) == 1 else None
+            holder = enclosing_class(call.parent.frame()) if target is not None else None
+            if not (isinstance(target, nodes.AssignAttr) and isinstance(target.expr, nodes.Name)
+                    and target.expr.name == "self" and holder is not None):
+                return set()
+            for use in nodes_of_class(holder, nodes.Attribute):
+                if not (use.attrname == target.attrname and isinstance(use.expr, nodes.Name) and use.expr.name == "self"
+                        and not isinstance(use, nodes.AssignAttr)):
+                    continue
+                called = use.parent
+                if not (isinstance(called, nodes.Call) and called.func is use) \
+                        or any(isinstance(a, nodes.Starred) for a in called.args) \
+                        or any(k.arg is None for k in called.keywords or ()):
+                    return set()  # handed on, or arguments that cannot be counted
+                passed |= set(names[:len(called.args)]) | {k.arg for k in called.keywords or ()}
+        return with_default - passed
 
     def entry_calls(self, graph: GraphFunction) -> list[nodes.Call]:
         """The calls of a graph entry in its own module (:func:`host.entry_calls`)."""

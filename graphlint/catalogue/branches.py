@@ -286,6 +286,22 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
                     return x * mask
             """,
         ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self, refine=False):
+                    super().__init__()
+                    self.refine = refine
+
+                def construct(self, x):
+                    if self.refine:  # False for every instance the project makes: type inference drops the branch
+                        if x.sum() > 0:
+                            y = x * 2
+                        return y
+                    return x
+            """,
+            title="a name bound in one branch, inside a branch `__init__` makes dead",
+        ),
     ),
 )
 
@@ -1063,6 +1079,21 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
                     return forward(self, x)
             """,
             title="helper called through a variable, passed the Cell",
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self, gated=False):
+                    super().__init__()
+                    self.gated = gated
+
+                def construct(self, x):
+                    if self.gated:  # False for every instance the project makes: type inference drops the branch
+                        if x.sum() > 0:
+                            x = x * 2
+                    return x
+            """,
+            title="a Tensor `if` inside a branch `__init__` makes dead",
         ),
     ),
 )
