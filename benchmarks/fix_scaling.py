@@ -150,7 +150,7 @@ def measure(count: int, profile: bool = False, jobs: int = 1, rounds: int = 1) -
             if jobs == 1 and number == 0:  # with more, the workers spend most of the parts
                 timers.wrap(LintSession, "update_many", "re-lint (LintSession.update_many)")
                 timers.wrap(Analysis, "replace_modules", "  of which Analysis.replace_modules")
-                timers.wrap(driver, "_plan", "planning (fixers, incl. positions)")
+                timers.wrap(driver, "plan_fix", "planning (fixers, incl. positions)")
                 timers.wrap(driver, "edit_tree", "applying edits")
                 timers.wrap(base.FixContext, "__init__", "libcst parse")
             profiler = cProfile.Profile() if profile and number == 0 else None
