@@ -833,6 +833,22 @@ BRANCH_JOINS_NONE_AND_TENSOR = Rule(
                     return out
             """,
         ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self, keep_cache=False):
+                    super().__init__()
+                    self.keep_cache = keep_cache
+
+                def construct(self, x):
+                    cache = x
+                    if self.keep_cache:  # False for every instance the project makes: the branch is dropped
+                        if x.sum() > 0:
+                            cache = None
+                    return x if cache is None else cache
+            """,
+            title="a None/Tensor join inside a branch `__init__` makes dead",
+        ),
     ),
 )
 
