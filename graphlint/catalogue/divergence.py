@@ -714,6 +714,11 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
     family=FAMILY,
     lax=W,
     strict=W,
+    trace=E,
+    trace_message=(
+        "`{expr}` mutates the Python container `{target}` on the first call only: a traced function replays "
+        "Tensor ops, so later calls leave it unchanged; keep the container outside the traced function"
+    ),
     message=(
         "`{expr}` mutates the Python container `{target}` from graph code: the graph works on a "
         "compile-time copy and the host object is not reliably updated; return the values instead"
@@ -744,6 +749,26 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
         "are fine."
     ),
     flagged=(
+        traced(
+            '''
+            HISTORY = []
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                HISTORY.append(1)
+                return x * 2
+
+
+            def drive(call, target, inputs):
+                for args in inputs:
+                    yield call(*args), len(HISTORY)
+            ''',
+            trace=DIVERGES,
+            title="a global list appended to in a traced function",
+            lines=6,
+            fields={"target": "HISTORY"},
+        ),
         diverges(
             """
             CALLS = []
@@ -844,6 +869,23 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            '''
+            HISTORY = []
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * 2
+
+
+            def drive(call, target, inputs):
+                for args in inputs:
+                    HISTORY.append(1)
+                    yield call(*args), len(HISTORY)
+            ''',
+            trace=OK,
+        ),
         # A local list built and consumed inside construct is fine.
         passes(
             """

@@ -7,7 +7,7 @@ families that also hold under trace (Tensor conditions, ``.item()``, NumPy, rand
 what freezes. Measured with MindSpore 2.10 (CPU), each example compared with PYNATIVE over two inputs.
 """
 
-from graphlint.catalogue.model import FAILS, DIVERGES, OK, Rule, Severity, traced
+from graphlint.catalogue.model import DIVERGES, FAILS, OK, Rule, Severity, passes, traced
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "trace"
@@ -350,6 +350,48 @@ CHECK_ON_TENSOR_IN_TRACED_FUNCTION = Rule(
     ),
 )
 
+# message fields: {entry}
+CAPTURE_MODE_UNKNOWN = Rule(
+    id="W6306",
+    symbol="capture-mode-unknown",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="`capture_mode` of `{entry}` is a value known only at run time: graphlint checks it as `\"ast\"` "
+            "(jit's default); write the mode as a string literal so that the checks match how it is captured",
+    summary="`jit(..., capture_mode=name)` where the mode is not a string literal.",
+    why="What is wrong in a function depends on how MindSpore captures it: `\"ast\"` compiles the source, "
+        "`\"trace\"` records the first call and replays it, `\"bytecode\"` compiles the bytecode with graph "
+        "breaks. A mode chosen at run time cannot be told from the source; the function is checked as `\"ast\"`.",
+    fix="Write the mode as a literal: `@jit(capture_mode=\"trace\")`; to switch modes, jit two functions.",
+    flagged=(
+        passes(
+            '''
+            MODE = "ast"
+
+
+            @ms.jit(capture_mode=MODE)
+            def fn(x):
+                return x * 2
+            ''',
+            entry="fn",
+            title="a `capture_mode` given by a variable",
+            lines=4,
+            fields={"entry": "fn"},
+        ),
+    ),
+    clean=(
+        passes(
+            '''
+            @ms.jit(capture_mode="ast")
+            def fn(x):
+                return x * 2
+            ''',
+            entry="fn",
+        ),
+    ),
+)
+
 
 RULES = (
     PRINT_IN_TRACED_FUNCTION,
@@ -357,4 +399,5 @@ RULES = (
     PARAMETER_UPDATE_IN_TRACED_FUNCTION,
     NUMPY_ARGUMENT_TO_TRACED_FUNCTION,
     CHECK_ON_TENSOR_IN_TRACED_FUNCTION,
+    CAPTURE_MODE_UNKNOWN,
 )

@@ -381,8 +381,10 @@ class BranchesChecker(Checker):
                     hint = "fine for a data-dependent loop as long as what it carries keeps its shape"
                 else:
                     kind, anchor, hint = "conditional expression", node, select
+                # (a trace keys its records on Python scalar arguments: a bare parameter no call describes may be one)
+                assumes = self.values.tensor_assumption(node.test) if self.graph.capture.profile == "trace" else ""
                 self.report(rules.TENSOR_CONDITION_CONTROL_FLOW, node, self.graph, anchor=anchor, kind=kind,
-                            origin=origin, hint=hint)
+                            origin=origin, hint=hint, assumes=assumes)
 
     def _walk(self):
         """Nodes of the function itself (nested functions and lambdas have their own values)."""

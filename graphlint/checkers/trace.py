@@ -1,12 +1,13 @@
 """What a trace (``jit(capture_mode="trace")``) freezes beyond the other families: prints, Cell state, Parameter
-updates, NumPy arguments and checks on Tensor values. Its rules exist in traced functions only (the runner
-drops them elsewhere), so the checker looks at traced graph functions only."""
+updates, NumPy arguments and checks on Tensor values (rules of traced functions only), and entries whose capture
+mode is known only at run time."""
 
 from __future__ import annotations
 
 from astroid import nodes
 
 from graphlint.analysis import capture
+from graphlint.analysis.scope import UNKNOWN_CAPTURE, unknown_capture_site
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import trace as rules
 from graphlint.runner import Checker
@@ -16,6 +17,10 @@ class TraceChecker(Checker):
     family = "trace"
 
     def check_function(self, graph) -> None:
+        if graph.is_entry and graph.own_capture.mode == UNKNOWN_CAPTURE:
+            site = unknown_capture_site(graph.info, graph.node)
+            self.report(rules.CAPTURE_MODE_UNKNOWN, site if site is not None else graph.node, graph,
+                        anchor=None if site is not None else _definition_line(graph.node), entry=graph.name)
         if graph.capture.profile != "trace":
             return
         values = self.context.values(graph)
@@ -45,6 +50,17 @@ class TraceChecker(Checker):
         if graph.is_entry:
             for call, argument in capture.numpy_arguments(graph.info, graph.node):
                 self.report(rules.NUMPY_ARGUMENT_TO_TRACED_FUNCTION, argument, graph, argument=argument.as_string())
+
+
+def _definition_line(func: nodes.FunctionDef):
+    """Where a finding about a whole function is shown: its ``def`` line (not its decorators or body)."""
+    return _Span(func.lineno, func.col_offset, func.lineno, func.col_offset + len("def ") + len(func.name))
+
+
+class _Span:
+    def __init__(self, lineno, col_offset, end_lineno, end_col_offset):
+        self.lineno, self.col_offset, self.end_lineno, self.end_col_offset = lineno, col_offset, end_lineno, \
+            end_col_offset
 
 
 def _reads_self(node: nodes.Attribute, graph) -> bool:
