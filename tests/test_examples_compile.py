@@ -3,14 +3,19 @@ compile, `graphlint explain-error` must name the example's rule from MindSpore's
 
 import pytest
 
-from graphlint.catalogue.model import FAILS
+from graphlint.catalogue.model import FAILS, SKIP
 from graphlint.explain_error import explain
-from graphlint.validate.examples import prove
+from graphlint.validate.examples import prove, prove_batch
 from tests.examples import all_examples
 
 
+def _traced_only(param) -> bool:
+    example = param.values[2]
+    return example.trace != SKIP and example.lax == SKIP
+
+
 @pytest.mark.compile
-@pytest.mark.parametrize("rule, kind, example", all_examples())
+@pytest.mark.parametrize("rule, kind, example", [param for param in all_examples() if not _traced_only(param)])
 def test_example_claim_holds(rule, kind, example):
     verdict = prove(example)
     assert verdict.holds, "\n".join(verdict.problems)
@@ -22,3 +27,14 @@ def test_example_claim_holds(rule, kind, example):
             explained = explain(f"{run.error_type}: {run.message}", source=example.source)
             assert rule in explained.rules, (level, explained.key, [r.symbol for r in explained.rules],
                                              run.message[:300])
+
+
+@pytest.mark.compile
+def test_traced_example_claims_hold():
+    """The examples run under ``capture_mode="trace"`` only, in one batch process (a trace runs in a fraction of a
+    second; importing MindSpore per example would cost ten times that)."""
+    params = [param for param in all_examples() if _traced_only(param)]
+    verdicts = prove_batch([param.values[2] for param in params])
+    wrong = [f"{param.id}: {'; '.join(verdict.problems)}" for param, verdict in zip(params, verdicts)
+             if not verdict.holds]
+    assert len(params) >= 30 and not wrong, "\n".join(wrong)

@@ -2,7 +2,7 @@
 
 Importing MindSpore costs seconds; compiling a small program a fraction of that. A batch child
 (``python -m graphlint.validate.batch JOB RESULT``) runs one program after the other, each in its own module,
-with the runs of :mod:`graphlint.validate.child` (``pynative``, ``graph``, ``strict``, ``mindir``), and rewrites
+with the runs of :mod:`graphlint.validate.child` (``pynative``, ``graph``, ``strict``, ``mindir``, ``trace``), and rewrites
 its result file after every run. When a program crashes the process or hangs, the parent records that run as
 crashed (or timed out) and starts a new child for the programs left.
 """
@@ -136,7 +136,7 @@ def _progress(path: str) -> int:
 
 def main(argv: list[str]) -> int:
     """The child: run every program of the job, one after the other."""
-    from graphlint.validate.child import _error_record, _one_run, _write
+    from graphlint.validate.child import _error_record, _in_thread, _one_run, _write
 
     job_path, result_path = argv[1], argv[2]
     with open(job_path, encoding="utf-8") as handle:
@@ -153,7 +153,10 @@ def main(argv: list[str]) -> int:
             result["in_progress"], result["partial"] = (position, mode), runs
             _write(result_path, result)
             try:
-                runs[mode] = _one_run(program, mode, run_index)
+                if mode == "trace":
+                    runs[mode] = _in_thread(_one_run, program, mode, run_index)
+                else:
+                    runs[mode] = _one_run(program, mode, run_index)
             except BaseException as exc:  # user code may raise anything
                 runs[mode] = _error_record(exc)
         result["programs"][position], result["in_progress"], result["partial"] = runs, None, {}

@@ -64,7 +64,27 @@ def observed(reference: RunRecord, run: RunRecord) -> str:
 
 
 def prove(example: Example) -> Verdict:
-    result = run_job(example_job(example), timeout=example.timeout)
+    return judge(example, run_job(example_job(example), timeout=example.timeout))
+
+
+def prove_batch(examples: list[Example]) -> list[Verdict]:
+    """:func:`prove` for many examples in few processes (one import of MindSpore for all: suits traced examples,
+    whose runs take a fraction of a second)."""
+    from graphlint.validate.batch import run_programs
+
+    # A trace that raises stays open in MindSpore 2.10: the process's later eager calls are traced too (measured:
+    # the next program's PYNATIVE run failed inside jit_trace). Those examples get a process of their own.
+    alone = {index for index, example in enumerate(examples) if example.trace == FAILS}
+    shared = [index for index in range(len(examples)) if index not in alone]
+    jobs = [{**example_job(examples[index]), "module_name": f"graphlint_example_{index}"} for index in shared]
+    records = run_programs(jobs, per_program_timeout=max(examples[index].timeout for index in shared)) if jobs else []
+    verdicts = {index: judge(examples[index], JobResult(runs, 0)) for index, runs in zip(shared, records)}
+    verdicts.update((index, prove(examples[index])) for index in alone)
+    return [verdicts[index] for index in range(len(examples))]
+
+
+def judge(example: Example, result: JobResult) -> Verdict:
+    """What the runs of ``example`` show against its claims."""
     problems: list[str] = []
     reference = result["pynative"]
     if not reference.ok:
