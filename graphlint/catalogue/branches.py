@@ -976,13 +976,13 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 if x.sum() > 0:
                     return x * 2
                 return x - 1
-            ''',
+            """,
             trace=DIVERGES,
             title="a Tensor `if` in a traced function",
             lines=3,
@@ -1046,11 +1046,11 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return ops.where(x.sum() > 0, x * 2, x - 1)
-            ''',
+            """,
             trace=OK,
         ),
         passes(

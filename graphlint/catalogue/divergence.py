@@ -63,14 +63,14 @@ PYTHON_RANDOM_IN_GRAPH = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             import random
 
 
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return x * random.random()
-            ''',
+            """,
             trace=DIVERGES,
             title="`random.random()` in a traced function",
             lines=6,
@@ -124,7 +124,7 @@ PYTHON_RANDOM_IN_GRAPH = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             import random
 
 
@@ -136,7 +136,7 @@ PYTHON_RANDOM_IN_GRAPH = Rule(
             def drive(call, target, inputs):
                 for args in inputs:
                     yield call(*args, Tensor(random.random(), ms.float32))
-            ''',
+            """,
             trace=OK,
         ),
         # MindSpore random ops draw on every call: the outputs differ between calls at every level.
@@ -258,6 +258,11 @@ ENVIRON_READ_IN_GRAPH = Rule(
     family=FAMILY,
     lax=W,
     strict=W,
+    trace=E,
+    trace_message=(
+        "`{call}` is read on the first call only: every later call of the traced function keeps that value; "
+        "read the variable outside and pass the value as a Tensor argument"
+    ),
     message=(
         "`{call}` is read once, when the graph is compiled; read the variable in `__init__` "
         "or outside the Cell and pass the value in"
@@ -276,6 +281,26 @@ ENVIRON_READ_IN_GRAPH = Rule(
         "as an argument when it must change between calls."
     ),
     flagged=(
+        traced(
+            """
+            import os
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * float(os.environ.get("GRAPHLINT_SCALE", "1"))
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    for index, args in enumerate(inputs):
+        os.environ["GRAPHLINT_SCALE"] = str(index + 1)
+        yield call(*args)
+""",
+            trace=DIVERGES,
+            title="`os.environ` read in a traced function",
+            lines=6,
+        ),
         diverges(
             """
             import os
@@ -316,6 +341,24 @@ ENVIRON_READ_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            """
+            import os
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x, scale):
+                return x * scale
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    for index, args in enumerate(inputs):
+        os.environ["GRAPHLINT_SCALE"] = str(index + 1)
+        yield call(*args, Tensor(float(os.environ["GRAPHLINT_SCALE"]), ms.float32))
+""",
+            trace=OK,
+        ),
         # Read in __init__: both modes use the value seen at construction time.
         passes(
             """
@@ -378,7 +421,7 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             SCALE = 1.0
 
 
@@ -392,7 +435,7 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
                 for args in inputs:
                     yield call(*args)
                     SCALE = SCALE + 1.0
-            ''',
+            """,
             trace=DIVERGES,
             title="a global changed between traced calls",
             lines=6,
@@ -439,7 +482,7 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             SCALE = 1.0
 
 
@@ -453,7 +496,7 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
                 for args in inputs:
                     yield call(*args, Tensor(SCALE, ms.float32))
                     SCALE = SCALE + 1.0
-            ''',
+            """,
             trace=OK,
         ),
         passes(
@@ -513,7 +556,7 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             CALLS = 0
 
 
@@ -527,7 +570,7 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
             def drive(call, target, inputs):
                 for args in inputs:
                     yield call(*args), CALLS
-            ''',
+            """,
             trace=DIVERGES,
             title="a global written in a traced function",
             lines=7,
@@ -554,7 +597,7 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             CALLS = 0
 
 
@@ -568,7 +611,7 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
                 for args in inputs:
                     CALLS = CALLS + 1
                     yield call(*args), CALLS
-            ''',
+            """,
             trace=OK,
         ),
         passes(
@@ -599,6 +642,11 @@ LOGGING_IN_GRAPH = Rule(
     family=FAMILY,
     lax=W,
     strict=W,
+    trace=E,
+    trace_message=(
+        "`{call}` runs on the first call only: a traced function replays Tensor ops, so later calls log "
+        "nothing; log the outputs after the call"
+    ),
     message=(
         "`{call}` runs once, when the graph is compiled, not on every call; use print() or "
         "ops.print_ (graph Print ops run on every call) or log outside the Cell"
@@ -620,6 +668,32 @@ LOGGING_IN_GRAPH = Rule(
         "code when the message must appear on every call."
     ),
     flagged=(
+        traced(
+            """
+            import logging
+
+            LOG = logging.getLogger("graphlint_example")
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                LOG.warning("a step")
+                return x * 2
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    LOG.addHandler(handler)
+    for args in inputs:
+        yield call(*args), len(records)
+""",
+            trace=DIVERGES,
+            title="logging in a traced function",
+            lines=8,
+        ),
         diverges(
             """
             import logging
@@ -671,6 +745,30 @@ LOGGING_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        traced(
+            """
+            import logging
+
+            LOG = logging.getLogger("graphlint_example")
+
+
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x * 2
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    LOG.addHandler(handler)
+    for args in inputs:
+        LOG.warning("a step")
+        yield call(*args), len(records)
+""",
+            trace=OK,
+        ),
         passes(
             """
             import functools
@@ -750,7 +848,7 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             HISTORY = []
 
 
@@ -763,7 +861,7 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
             def drive(call, target, inputs):
                 for args in inputs:
                     yield call(*args), len(HISTORY)
-            ''',
+            """,
             trace=DIVERGES,
             title="a global list appended to in a traced function",
             lines=6,
@@ -870,7 +968,7 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             HISTORY = []
 
 
@@ -883,7 +981,7 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
                 for args in inputs:
                     HISTORY.append(1)
                     yield call(*args), len(HISTORY)
-            ''',
+            """,
             trace=OK,
         ),
         # A local list built and consumed inside construct is fine.

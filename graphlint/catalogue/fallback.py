@@ -62,11 +62,11 @@ ASNUMPY_IN_GRAPH = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return Tensor(np.tanh(x.asnumpy())) + x
-            ''',
+            """,
             trace=DIVERGES,
             title="`.asnumpy()` in a traced function",
             lines=3,
@@ -116,11 +116,11 @@ ASNUMPY_IN_GRAPH = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return ops.tanh(x) + x
-            ''',
+            """,
             trace=OK,
         ),
         passes(
@@ -179,11 +179,11 @@ NUMPY_CALL_ON_TENSOR = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return Tensor(np.tanh(x.asnumpy())) + x
-            ''',
+            """,
             trace=DIVERGES,
             title="NumPy on a Tensor in a traced function",
             lines=3,
@@ -223,11 +223,11 @@ NUMPY_CALL_ON_TENSOR = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return ops.tanh(x) + x
-            ''',
+            """,
             trace=OK,
         ),
         passes(

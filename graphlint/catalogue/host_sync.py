@@ -53,11 +53,11 @@ TENSOR_ITEM_IN_GRAPH = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return x * x.max().item()
-            ''',
+            """,
             trace=DIVERGES,
             title="`.item()` in a traced function",
             lines=3,
@@ -105,11 +105,11 @@ TENSOR_ITEM_IN_GRAPH = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return x * x.max()
-            ''',
+            """,
             trace=OK,
         ),
         passes(
@@ -161,11 +161,11 @@ TENSOR_TOLIST_IN_GRAPH = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return x * sum(x.tolist())
-            ''',
+            """,
             trace=DIVERGES,
             title="`.tolist()` in a traced function",
             lines=3,
@@ -186,11 +186,11 @@ TENSOR_TOLIST_IN_GRAPH = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return x * x.sum()
-            ''',
+            """,
             trace=OK,
         ),
         passes(
@@ -238,11 +238,11 @@ TENSOR_TO_PYTHON_SCALAR_IN_GRAPH = Rule(
     ),
     flagged=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return x * float(x.max())
-            ''',
+            """,
             trace=DIVERGES,
             title="`float(tensor)` in a traced function",
             lines=3,
@@ -282,11 +282,11 @@ TENSOR_TO_PYTHON_SCALAR_IN_GRAPH = Rule(
     ),
     clean=(
         traced(
-            '''
+            """
             @ms.jit(capture_mode="trace")
             def fn(x):
                 return x * x.max()
-            ''',
+            """,
             trace=OK,
         ),
         passes(

@@ -23,7 +23,7 @@ the list is consumed by ``sum`` (493 compile, 494 fail). ``mindspore.set_recursi
 
 from dataclasses import dataclass
 
-from graphlint.catalogue.model import Rule, Severity, fails, passes
+from graphlint.catalogue.model import DIVERGES, OK, Rule, Severity, fails, passes, traced
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "loops"
@@ -453,6 +453,11 @@ RANGE_OF_TENSOR = Rule(
     family=FAMILY,
     lax=E,
     strict=E,
+    trace=E,
+    trace_message=(
+        "`range()` of a Tensor (`{arg}`) runs as many steps as on the first call: the trace records that many"
+        " iterations for every later call; loop over a Python int, or compute without the loop"
+    ),
     message="`range()` of a Tensor (`{arg}`) is not supported in graph code: its bounds must be Python ints; loop "
             "with a Tensor counter (`i = ops.zeros((), ms.int32)`; `while i < n: ...; i = i + 1`)",
     summary="`range(n)` in graph code where `n` is a Tensor (or computed from one).",
@@ -464,6 +469,19 @@ RANGE_OF_TENSOR = Rule(
     mindspore_error="TypeError: For 'make_range', the 0th input should be a int scalar but got AbstractTensor(...)",
     fix="Write a Tensor-counter `while i < n:` loop (compiled as a real loop), or pass the bound as a Python int.",
     flagged=(
+        traced(
+            """
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                y = x
+                for _ in range((x > 0).sum()):
+                    y = y + 1
+                return y
+            """,
+            trace=DIVERGES,
+            title="`range()` of a Tensor in a traced function",
+            lines=4,
+        ),
         fails(
             """
             class Net(nn.Cell):
@@ -551,6 +569,14 @@ RANGE_OF_TENSOR = Rule(
         ),
     ),
     clean=(
+        traced(
+            """
+            @ms.jit(capture_mode="trace")
+            def fn(x):
+                return x + (x > 0).sum()
+            """,
+            trace=OK,
+        ),
         passes(
             """
             class Net(nn.Cell):
