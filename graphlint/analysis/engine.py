@@ -579,9 +579,13 @@ class Analysis:
         for value, method in self.attribute_assignments(cls).get(name, ()):
             if method.name != "__init__" or not isinstance(value, nodes.Call):
                 return None
-            qualified = self.project.info(method.root()).imports.qualify(value.func)
-            if qualified is None:
-                return None
+            info = self.project.info(method.root())
+            qualified = info.imports.qualify(value.func)
+            if qualified is None:  # a class of the module itself (or of the function around it)
+                resolved = self.project.resolve_expr(info, value.func)
+                if resolved is None or resolved.kind != "class":
+                    return None
+                qualified = resolved.node.qname()
             found.add(qualified)
         return found.pop() if len(found) == 1 else None
 
