@@ -575,19 +575,52 @@ class Analysis:
     def attribute_instance_of(self, cls: nodes.ClassDef, name: str) -> str | None:
         """The qualified class (``mindspore.nn.LSTM``, ``mindspore.ops.Cast``) every ``self.name = ...`` of the
         class makes an instance of in ``__init__``, or None."""
-        found = set()
+        found = self.attribute_instances(cls, name)
+        return next(iter(found)) if found is not None and len(found) == 1 else None
+
+    def attribute_instances(self, cls: nodes.ClassDef, name: str) -> frozenset[str] | None:
+        """The qualified classes ``self.name`` holds an instance of, from its ``__init__`` assignments:
+        ``Cls(...)``, ``A(...) if c else B(...)``, and ``layer(...)`` with ``layer`` an ``__init__`` parameter whose
+        default class no instantiation overrides (``norm_layer=nn.LayerNorm``). None when one is anything else."""
+        found: set[str] = set()
         for value, method in self.attribute_assignments(cls).get(name, ()):
-            if method.name != "__init__" or not isinstance(value, nodes.Call):
+            if method.name != "__init__":
                 return None
-            info = self.project.info(method.root())
-            qualified = info.imports.qualify(value.func)
-            if qualified is None:  # a class of the module itself (or of the function around it)
-                resolved = self.project.resolve_expr(info, value.func)
-                if resolved is None or resolved.kind != "class":
+            made = [value.body, value.orelse] if isinstance(value, nodes.IfExp) else [value]
+            for call in made:
+                qualified = self._class_called(cls, method, call) if isinstance(call, nodes.Call) else None
+                if qualified is None:
                     return None
-                qualified = resolved.node.qname()
-            found.add(qualified)
-        return found.pop() if len(found) == 1 else None
+                found.add(qualified)
+        return frozenset(found) or None
+
+    def _class_called(self, cls: nodes.ClassDef, init: nodes.FunctionDef, call: nodes.Call) -> str | None:
+        info = self.project.info(init.root())
+        func = call.func
+        if isinstance(func, nodes.Name) and func.name in {a.name for a in signatures.positional_parameters(init)}:
+            if self._init_parameter_passed(cls, init, func.name):
+                return None
+            func = _default_of(init, func.name)  # (the class the parameter defaults to)
+            if not isinstance(func, (nodes.Name, nodes.Attribute)):
+                return None
+        qualified = info.imports.qualify(func)
+        if qualified is None:  # a class of the module itself (or of the function around it)
+            resolved = self.project.resolve_expr(info, func)
+            if resolved is None or resolved.kind != "class":
+                return None
+            qualified = resolved.node.qname()
+        return qualified
+
+    def _init_parameter_passed(self, cls: nodes.ClassDef, init: nodes.FunctionDef, parameter: str) -> bool:
+        """Some instantiation of ``cls`` passes ``parameter`` (or arguments that cannot be counted)."""
+        positional = [a.name for a in signatures.positional_parameters(init)][1:]
+        index = positional.index(parameter) if parameter in positional else None
+        for _path, _where, _at, (arguments, keywords) in self._instantiations(cls):
+            if STARRED in arguments or any(keyword is None for keyword, _ in keywords):
+                return True
+            if (index is not None and index < len(arguments)) or any(keyword == parameter for keyword, _ in keywords):
+                return True
+        return False
 
     def attribute_primitive(self, cls: nodes.ClassDef, name: str) -> str | None:
         """``mindspore.ops.Cast`` when the attribute holds an instance of that one Primitive class

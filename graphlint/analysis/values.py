@@ -608,7 +608,7 @@ class FunctionValues:
                 resolved = self.analysis.project.resolve_expr(self.info, func)
                 if resolved is not None and resolved.kind == "class" and self.analysis.project.is_cell(resolved.node):
                     return const(CELL)
-        layer = self._layer_call(func)
+        layer = self._layer_call(expr, element)
         if layer is not None:
             return layer
         if isinstance(func, nodes.Attribute):
@@ -640,28 +640,41 @@ class FunctionValues:
             return summary
         return unknown(any_var, origin)
 
-    def _layer_call(self, func) -> Value | None:
-        """``self.conv(x)`` where ``__init__`` made ``self.conv`` an ``nn`` layer: what the layer gives."""
+    def _layer_call(self, call: nodes.Call, element) -> Value | None:
+        """``self.conv(x)`` where ``__init__`` made ``self.conv`` an ``nn`` layer or a project Cell (or one of
+        several: ``DropPath(p) if p else nn.Identity()``): what it gives, joined; None when one is unknown."""
+        func = call.func
         if not (isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name)
                 and func.expr.name == self.self_name):
             return None
-        layer = self.analysis.attribute_instance_of(self.cls, func.attrname)
-        if not layer:
+        layers = self.analysis.attribute_instances(self.cls, func.attrname)
+        if not layers:
             return None
+        outputs = []
+        for layer in sorted(layers):
+            output = self._layer_output(layer, call, element, f"the output of `self.{func.attrname}`")
+            if output is None:
+                return None
+            outputs.append(output)
+        return join(*outputs)
+
+    def _layer_output(self, layer: str, call: nodes.Call, element, origin: str) -> Value | None:
         if not layer.startswith("mindspore."):
             # a Cell of the project: what its construct returns (its arguments taken as Tensors)
             output = self.analysis.cell_output(layer)
             if output is None or not output.kinds or UNKNOWN in output.kinds:
                 return None
-            return replace(output, var=True, origin=output.origin or f"the output of `self.{func.attrname}`",
-                           alias="", parameter="")
+            return replace(output, var=True, origin=output.origin or origin, alias="", parameter="")
         if not layer.startswith("mindspore.nn."):
             return None
         name = layer.rsplit(".", 1)[-1]
+        if name == "Identity" and len(call.args) == 1 and not call.keywords:
+            passed = self.eval(call.args[0], element)
+            return passed if passed.kinds and UNKNOWN not in passed.kinds else None
         if not name[:1].isupper() or name in api.NN_CONTAINER_CELLS:
             return None
         kind = TUPLE if name in api.NN_TUPLE_RESULT_LAYERS else TENSOR
-        return variable(kind, f"the output of `self.{func.attrname}`")
+        return variable(kind, origin)
 
     def _helper_summary(self, expr: nodes.Call) -> Value | None:
         """What a call to a project helper returns, with this call's arguments bound; None when it calls none
