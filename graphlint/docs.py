@@ -51,8 +51,11 @@ def _severity_sentence(rule: Rule) -> str:
 
 
 def _claim(example: Example) -> str:
-    if example.trace != SKIP and example.lax == SKIP:
-        return f"under `capture_mode=\"trace\"`: {TRACE_WORDS[example.trace]}"
+    if example.lax == SKIP:
+        captured = [f"under `capture_mode=\"{capture}\"`: {TRACE_WORDS[getattr(example, capture)]}"
+                    for capture in ("trace", "bytecode") if getattr(example, capture) != SKIP]
+        if captured:
+            return "; ".join(captured)
     parts = [f"lax: {OUTCOME_WORDS[example.lax]}"]
     if example.strict != SKIP:
         parts.append(f"strict: {OUTCOME_WORDS[example.strict]}")

@@ -37,8 +37,7 @@ class Finding:
 
     @property
     def message(self) -> str:
-        template = self.rule.trace_message if self.profile == "trace" and self.rule.trace_message else \
-            self.rule.message
+        template = self.rule.message_in(self.profile)
         try:
             text = template.format(**self.args)
         except (KeyError, IndexError, ValueError):

@@ -1,6 +1,6 @@
 """Entries carry how ``jit`` captures them (issue 32, item 1): from the decorator, from a ``jit(fn, ...)`` call and
-on ``construct`` of a Cell passed to ``jit(net, ...)``; the rules take the capture's severities (trace: its own
-profile; bytecode: none yet), a mode given by a variable is reported once and checked as ``"ast"``, and the
+on ``construct`` of a Cell passed to ``jit(net, ...)``; the rules take the capture's severities (trace and
+bytecode: profiles of their own), a mode given by a variable is reported once and checked as ``"ast"``, and the
 capture travels with the scope summaries that ``--jobs`` processes share."""
 
 import subprocess
@@ -78,7 +78,7 @@ def test_each_entry_is_checked_with_its_capture():
     found = sorted((f.line, f.rule.id, f.severity.value) for f in lint_text(PROGRAM, Config(syntax_level="lax")))
     assert found == [
         (14, "I5701", "error"),  # traced: `.item()` frozen; the `try` (line 10) is fine under trace
-        # bytecode_fn (17-23): no rule has a bytecode severity yet, nothing reported
+        # bytecode_fn (17-23): `try` and `.item()` are fine under bytecode capture, nothing reported
         (27, "E6301", "error"), (28, "W5501", "error"), (28, "W5502", "error"),  # jit(called_fn, trace)
         (32, "W5501", "error"), (32, "W5502", "error"),  # jit(fn, fullgraph=True): STRICT at the lax level
         (35, "W6306", "warning"),  # a mode known at run time: once, at the keyword ...

@@ -1,6 +1,6 @@
 """Each rule reports its flagged examples at exactly the lines they state (with the message fields they state),
 at both syntax levels, and stays quiet on its clean ones. An example run under ``capture_mode="trace"`` only
-takes the rule's trace severity at either level."""
+(or ``"bytecode"``) takes the rule's severity there at either level."""
 
 import pytest
 
@@ -19,8 +19,11 @@ def test_example_is_linted_as_claimed(rule, kind, example, level):
         reported = sorted({Example.code_line(f.line) for f in findings})
         assert reported == sorted(example.lines), \
             f"{rule.symbol} reported at code lines {reported}, the example states {list(example.lines)}"
-        profile = "trace" if example.trace != SKIP and example.lax == SKIP else "ast"
+        profiles = {"ast"} if example.lax != SKIP else \
+            ({"trace"} if example.trace != SKIP else {"bytecode", "bytecode-fullgraph"})
         for finding in findings:
+            assert finding.profile in profiles
+            profile = finding.profile
             if example.assumes:
                 assert finding.severity is rule.severity_in(profile, level).lowered
                 assert f"(if {example.assumes}: no call in the project says)" in finding.message

@@ -15,6 +15,7 @@ from graphlint.catalogue.model import (
     Rule,
     SKIP,
     Severity,
+    bytecoded,
     diverges,
     falls_back,
     passes,
@@ -398,6 +399,12 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
         "global `{name}` is read on the first call only: later calls of the traced function keep that value "
         "though the module changes it; pass it as a Tensor argument"
     ),
+    bytecode=E,
+    bytecode_fullgraph=E,
+    bytecode_message=(
+        "global `{name}` keeps the value it had on the first call: bytecode capture does not guard module "
+        "globals, so later calls reuse it though the module changes it; pass it as a Tensor argument"
+    ),
     message=(
         "global `{name}` is frozen into the graph when it is compiled, but the module changes it; "
         "pass the value as an argument (or keep it in a Parameter updated with ops.assign)"
@@ -420,6 +427,50 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
         "(`requires_grad=False`) and change it with `ops.assign`. Keep module globals constant."
     ),
     flagged=(
+        bytecoded(
+            """
+            SCALE = 1.0
+
+
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                return x * SCALE
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    global SCALE
+    for args in inputs:
+        yield call(*args)
+        SCALE = SCALE + 1.0
+""",
+            bytecode=DIVERGES,
+            title="a global changed between calls (bytecode)",
+            lines=6,
+            fields={"name": "SCALE"},
+        ),
+        bytecoded(
+            """
+            SCALE = 1.0
+
+
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                return x * SCALE
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    global SCALE
+    for args in inputs:
+        yield call(*args)
+        SCALE = SCALE + 1.0
+""",
+            bytecode=DIVERGES,
+            title="a global changed between calls (bytecode, fullgraph)",
+            lines=6,
+            fields={"name": "SCALE"},
+        ),
         traced(
             """
             SCALE = 1.0
@@ -481,6 +532,25 @@ MUTABLE_GLOBAL_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        bytecoded(
+            """
+            SCALE = 1.0
+
+
+            @ms.jit(capture_mode="bytecode")
+            def fn(x, scale):
+                return x * scale
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    global SCALE
+    for args in inputs:
+        yield call(*args, Tensor(SCALE, ms.float32))
+        SCALE = SCALE + 1.0
+""",
+            bytecode=OK,
+        ),
         traced(
             """
             SCALE = 1.0
@@ -537,6 +607,12 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
         "`global {name}` written in a traced function: the write runs on the first call only; keep the state "
         "outside the traced function"
     ),
+    bytecode=E,
+    bytecode_fullgraph=E,
+    bytecode_message=(
+        "`global {name}` written in a function captured from bytecode: the write runs on the first call only;"
+        " keep the state outside the jitted function"
+    ),
     message=(
         "`global {name}` written in graph code: the module global never changes and the graph "
         "does not see the new value; return the value, or keep it in a Parameter updated with "
@@ -555,6 +631,50 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
         "it with `ops.assign_add`, or return the value and update the global outside the Cell."
     ),
     flagged=(
+        bytecoded(
+            """
+            CALLS = 0
+
+
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                global CALLS
+                CALLS = CALLS + 1
+                return x * 2
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    for args in inputs:
+        yield call(*args), CALLS
+""",
+            bytecode=DIVERGES,
+            title="a global written (bytecode)",
+            lines=7,
+            fields={"name": "CALLS"},
+        ),
+        bytecoded(
+            """
+            CALLS = 0
+
+
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                global CALLS
+                CALLS = CALLS + 1
+                return x * 2
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    for args in inputs:
+        yield call(*args), CALLS
+""",
+            bytecode=DIVERGES,
+            title="a global written (bytecode, fullgraph)",
+            lines=7,
+            fields={"name": "CALLS"},
+        ),
         traced(
             """
             CALLS = 0
@@ -596,6 +716,25 @@ GLOBAL_WRITE_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        bytecoded(
+            """
+            CALLS = 0
+
+
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                return x * 2
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    global CALLS
+    for args in inputs:
+        CALLS = CALLS + 1
+        yield call(*args), CALLS
+""",
+            bytecode=OK,
+        ),
         traced(
             """
             CALLS = 0
@@ -817,6 +956,12 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
         "`{expr}` mutates the Python container `{target}` on the first call only: a traced function replays "
         "Tensor ops, so later calls leave it unchanged; keep the container outside the traced function"
     ),
+    bytecode=E,
+    bytecode_fullgraph=E,
+    bytecode_message=(
+        "`{expr}` mutates the Python container `{target}` on the first call only: bytecode capture replays "
+        "the graph without it; keep the container outside the jitted function"
+    ),
     message=(
         "`{expr}` mutates the Python container `{target}` from graph code: the graph works on a "
         "compile-time copy and the host object is not reliably updated; return the values instead"
@@ -847,6 +992,48 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
         "are fine."
     ),
     flagged=(
+        bytecoded(
+            """
+            HISTORY = []
+
+
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                HISTORY.append(1)
+                return x * 2
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    for args in inputs:
+        yield call(*args), len(HISTORY)
+""",
+            bytecode=DIVERGES,
+            title="a global list appended to (bytecode)",
+            lines=6,
+            fields={"target": "HISTORY"},
+        ),
+        bytecoded(
+            """
+            HISTORY = []
+
+
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                HISTORY.append(1)
+                return x * 2
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    for args in inputs:
+        yield call(*args), len(HISTORY)
+""",
+            bytecode=DIVERGES,
+            title="a global list appended to (bytecode, fullgraph)",
+            lines=6,
+            fields={"target": "HISTORY"},
+        ),
         traced(
             """
             HISTORY = []
@@ -967,6 +1154,24 @@ PYTHON_CONTAINER_MUTATION_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        bytecoded(
+            """
+            HISTORY = []
+
+
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                return x * 2
+            """,
+            driver="""
+
+def drive(call, target, inputs):
+    for args in inputs:
+        HISTORY.append(1)
+        yield call(*args), len(HISTORY)
+""",
+            bytecode=OK,
+        ),
         traced(
             """
             HISTORY = []

@@ -9,7 +9,8 @@ at both levels and in MindIR), while `.tolist()` is implemented with
 with other jobs (load average about 9 on 2 cores): treat them as rough.
 """
 
-from graphlint.catalogue.model import DIVERGES, Example, FAILS, OK, Rule, Severity, falls_back, passes, traced
+from graphlint.catalogue.model import (DIVERGES, FAILS, OK, Example, Rule, Severity, bytecoded, falls_back, passes,
+                                      traced)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "host_sync"
@@ -136,6 +137,12 @@ TENSOR_TOLIST_IN_GRAPH = Rule(
         "`{expr}.tolist()` is read on the first call only: every later call reuses those numbers (a trace "
         "records them as constants); keep the value a Tensor"
     ),
+    bytecode=E,
+    bytecode_fullgraph=E,
+    bytecode_message=(
+        "`{expr}.tolist()` is read on the first call only: bytecode capture keeps those numbers as constants "
+        "in every later call; keep the value a Tensor"
+    ),
     message=(
         "`{expr}.tolist()` runs `asnumpy()` in the Python interpreter (JIT fallback; rejected by "
         "jit(fullgraph=True) and export); index the Tensor instead"
@@ -160,6 +167,28 @@ TENSOR_TOLIST_IN_GRAPH = Rule(
         "with `.tolist()` outside the Cell."
     ),
     flagged=(
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                return x * sum(x.tolist())
+            """,
+            bytecode=DIVERGES,
+            title="`.tolist()` (bytecode)",
+            lines=3,
+            fields={"expr": "x"},
+        ),
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                return x * sum(x.tolist())
+            """,
+            bytecode=DIVERGES,
+            title="`.tolist()` (bytecode, fullgraph)",
+            lines=3,
+            fields={"expr": "x"},
+        ),
         traced(
             """
             @ms.jit(capture_mode="trace")
@@ -185,6 +214,14 @@ TENSOR_TOLIST_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                return x * x.sum()
+            """,
+            bytecode=OK,
+        ),
         traced(
             """
             @ms.jit(capture_mode="trace")

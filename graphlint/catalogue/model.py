@@ -81,6 +81,7 @@ class Example:
     # outcome under ``mindspore.jit(entry, capture_mode="trace")`` (the entry as the code jits it), compared with
     # PYNATIVE over the example's calls: a traced example gives two different inputs
     trace: str = SKIP
+    bytecode: str = SKIP  # the same under capture_mode="bytecode" (the code jits its entry so)
     # For an example the rule flags: the lines of ``code`` (1 = its first line) it is reported at, every one,
     # and message fields whose values matter (checked against each report of the rule).
     lines: tuple[int, ...] = ()
@@ -96,7 +97,7 @@ class Example:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", textwrap.dedent(self.code).strip("\n") + "\n")
-        for level in (self.lax, self.strict, self.export, self.trace):
+        for level in (self.lax, self.strict, self.export, self.trace, self.bytecode):
             if level not in OUTCOMES:
                 raise ValueError(f"unknown outcome {level!r}")
         if isinstance(self.lines, int):
@@ -150,10 +151,18 @@ TRACE_INPUTS = ("[(Tensor(np.array([1.0, 2.0, 3.0], np.float32)),), "
 def traced(code: str, trace: str, driver: str = "", **kw) -> Example:
     """Run under ``capture_mode="trace"`` only (the code jits its entry so), over two different inputs; ``driver``
     (a module-level ``drive``, unindented) is appended to ``code``."""
+    return _captured(code, driver, trace=trace, **kw)
+
+
+def bytecoded(code: str, bytecode: str, driver: str = "", **kw) -> Example:
+    """:func:`traced` for ``capture_mode="bytecode"`` (with or without ``fullgraph=True``: as the code jits it)."""
+    return _captured(code, driver, bytecode=bytecode, **kw)
+
+
+def _captured(code: str, driver: str, **kw) -> Example:
     kw.setdefault("inputs", TRACE_INPUTS)
     kw.setdefault("entry", "fn")
-    return Example(textwrap.dedent(code).strip("\n") + "\n" + textwrap.dedent(driver), lax=SKIP, strict=SKIP,
-                   trace=trace, **kw)
+    return Example(textwrap.dedent(code).strip("\n") + "\n" + textwrap.dedent(driver), lax=SKIP, strict=SKIP, **kw)
 
 
 def _release(text: str) -> tuple[int, int]:
@@ -193,6 +202,16 @@ class Rule:
     in_ast: bool = True
     # the message where the function is traced (same fields): what tracing freezes, instead of what graph mode does
     trace_message: str = ""
+    # the same where it is captured from bytecode (with or without fullgraph)
+    bytecode_message: str = ""
+
+    def message_in(self, profile: str) -> str:
+        """The message template of a finding in a capture profile (:data:`PROFILES`)."""
+        if profile == "trace" and self.trace_message:
+            return self.trace_message
+        if profile.startswith("bytecode") and self.bytecode_message:
+            return self.bytecode_message
+        return self.message
 
     def severity(self, level: Level | str, target: tuple[int, int] | None = None) -> Severity:
         if target is not None and self.stricter_before and target < _release(self.stricter_before[0]):

@@ -4,7 +4,8 @@ Importing MindSpore costs seconds; compiling a small program a fraction of that.
 (``python -m graphlint.validate.batch JOB RESULT``) runs one program after the other, each in its own module,
 with the runs of :mod:`graphlint.validate.child` (``pynative``, ``graph``, ``strict``, ``mindir``, ``trace``), and rewrites
 its result file after every run. When a program crashes the process or hangs, the parent records that run as
-crashed (or timed out) and starts a new child for the programs left.
+crashed (or timed out) and starts a new child for the programs left; so does a child that stops after a traced
+run that raised (MindSpore's trace then stays open in that process).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ def run_programs(programs: list[dict], *, per_program_timeout: float = PER_PROGR
     results: list[dict[str, RunRecord] | None] = [None] * len(programs)
     pending = list(range(len(programs)))
     while pending:
-        done, interrupted = _run_child([(index, programs[index]) for index in pending], per_program_timeout,
-                                       memory_mb)
+        done, interrupted, stopped = _run_child([(index, programs[index]) for index in pending],
+                                                per_program_timeout, memory_mb)
         for index, records in done.items():
             results[index] = records
         if interrupted is not None:
@@ -42,6 +43,8 @@ def run_programs(programs: list[dict], *, per_program_timeout: float = PER_PROGR
             if log:
                 log(f"program {index}: {mode} {record.status}: {record.summary}")
         pending = [index for index in pending if results[index] is None]
+        if interrupted is None and pending and stopped:
+            continue  # (the child stopped on purpose: a fresh one takes the rest)
         if interrupted is None and pending:  # the child ended without reporting them: should not happen
             for index in pending:
                 results[index] = {mode: RunRecord(mode, "not-run", summary="not reached")
@@ -102,6 +105,8 @@ def _run_child(indexed: list[tuple[int, dict]], per_program_timeout: float, memo
             record = RunRecord(mode, "crashed", summary=_crash_summary(process.returncode, "".join(stderr_chunks)))
         done[index] = partial
         interrupted = (index, mode, record)
+    elif raw.get("stopped"):
+        return done, None, True
     elif not raw.get("finished"):
         first = next((i for i, _ in indexed if i not in done), None)
         if first is not None:
@@ -109,7 +114,7 @@ def _run_child(indexed: list[tuple[int, dict]], per_program_timeout: float, memo
             interrupted = (first, mode, RunRecord(mode, "crashed", summary=_crash_summary(
                 process.returncode, "".join(stderr_chunks))))
             done[first] = {}
-    return done, interrupted
+    return done, interrupted, False
 
 
 def _record(mode: str, record: dict) -> RunRecord:
@@ -136,7 +141,7 @@ def _progress(path: str) -> int:
 
 def main(argv: list[str]) -> int:
     """The child: run every program of the job, one after the other."""
-    from graphlint.validate.child import _error_record, _in_thread, _one_run, _write
+    from graphlint.validate.child import _error_record, _in_thread, _one_run, _write, trace_left_open
 
     job_path, result_path = argv[1], argv[2]
     with open(job_path, encoding="utf-8") as handle:
@@ -160,6 +165,12 @@ def main(argv: list[str]) -> int:
             except BaseException as exc:  # user code may raise anything
                 runs[mode] = _error_record(exc)
         result["programs"][position], result["in_progress"], result["partial"] = runs, None, {}
+        if "trace" in runs and trace_left_open() and position + 1 < len(programs):
+            # A traced call that raises leaves MindSpore 2.10's trace open: every later traced function of the
+            # process then runs eagerly (measured). A fresh process takes the programs left.
+            result["stopped"] = True
+            _write(result_path, result)
+            return 0
         _write(result_path, result)
     result["finished"] = True
     _write(result_path, result)

@@ -12,7 +12,7 @@ class, a function, or a factory), example inputs, and the runs to make:
 * ``graph``: GRAPH_MODE at MindSpore's default (lax) syntax level;
 * ``strict``: ``mindspore.jit(entry, fullgraph=True)``, the level MindIR
   export needs;
-* ``trace``: the entry as the module jits it with ``capture_mode="trace"`` (PYNATIVE context);
+* ``trace`` / ``bytecode``: the entry as the module jits it with that ``capture_mode`` (PYNATIVE context);
 * ``mindir``: ``mindspore.export`` to MindIR, reload with ``mindspore.load``
   and run the loaded graph;
 * ``fixed-<mode>``: one of the above on the job's ``fixed_source`` (a rewrite
@@ -215,7 +215,7 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
         target, is_cell, plain = _entry_objects(job, module)
         call = target if is_cell else plain
         traced_construct = getattr(type(target).construct, "__wrapped__", None) if is_cell else None
-        if traced_construct is not None and "trace" in job.get("runs", ()):
+        if traced_construct is not None and {"trace", "bytecode"} & set(job.get("runs", ())):
             call = types.MethodType(traced_construct, target)  # (the reference runs the undecorated method)
     elif mode == "graph":
         ms.set_context(mode=ms.GRAPH_MODE)
@@ -228,7 +228,7 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
         ms.set_context(mode=pynative)
         target, is_cell, plain = _entry_objects(job, module)
         call = ms.jit(target if is_cell else plain, fullgraph=True)
-    elif mode == "trace":
+    elif mode in ("trace", "bytecode"):
         ms.set_context(mode=pynative)
         target, is_cell, plain = _entry_objects(job, module)
         call = target  # (the module jits it: the capture the linter reads is the one run)
@@ -277,6 +277,14 @@ def _error_record(exc: BaseException) -> dict:
         "message": message[:MAX_MESSAGE],
         "traceback": "".join(traceback.format_exception(exc))[-4000:],
     }
+
+
+def trace_left_open() -> bool:
+    """A traced call raised and MindSpore's trace is still open: later traced calls of this process would run
+    eagerly (``jit_trace`` runs the function untraced while a jit context is set)."""
+    from mindspore.graph.jit_context import jit_context
+
+    return jit_context() is not None
 
 
 def _in_thread(function, *args):

@@ -19,6 +19,7 @@ class Verdict:
     problems: list[str]
     result: JobResult
     trace: str = SKIP
+    bytecode: str = SKIP
 
     @property
     def holds(self) -> bool:
@@ -29,8 +30,9 @@ def example_job(example: Example) -> dict:
     runs = ["pynative"]
     if example.lax != SKIP or example.fixed:
         runs.append("graph")
-    if example.trace != SKIP:
-        runs.append("trace")
+    for capture in ("trace", "bytecode"):
+        if getattr(example, capture) != SKIP:
+            runs.append(capture)
     if example.strict != SKIP:
         runs.append("strict")
     if example.export != SKIP:
@@ -72,15 +74,10 @@ def prove_batch(examples: list[Example]) -> list[Verdict]:
     whose runs take a fraction of a second)."""
     from graphlint.validate.batch import run_programs
 
-    # A trace that raises stays open in MindSpore 2.10: the process's later eager calls are traced too (measured:
-    # the next program's PYNATIVE run failed inside jit_trace). Those examples get a process of their own.
-    alone = {index for index, example in enumerate(examples) if example.trace == FAILS}
-    shared = [index for index in range(len(examples)) if index not in alone]
-    jobs = [{**example_job(examples[index]), "module_name": f"graphlint_example_{index}"} for index in shared]
-    records = run_programs(jobs, per_program_timeout=max(examples[index].timeout for index in shared)) if jobs else []
-    verdicts = {index: judge(examples[index], JobResult(runs, 0)) for index, runs in zip(shared, records)}
-    verdicts.update((index, prove(examples[index])) for index in alone)
-    return [verdicts[index] for index in range(len(examples))]
+    jobs = [{**example_job(example), "module_name": f"graphlint_example_{index}"}
+            for index, example in enumerate(examples)]
+    records = run_programs(jobs, per_program_timeout=max(example.timeout for example in examples))
+    return [judge(example, JobResult(runs, 0)) for example, runs in zip(examples, records)]
 
 
 def judge(example: Example, result: JobResult) -> Verdict:
@@ -91,7 +88,8 @@ def judge(example: Example, result: JobResult) -> Verdict:
         problems.append(f"PYNATIVE_MODE reference did not run: {reference.describe()}")
         return Verdict("?", "?", "?", problems, result)
     seen = {}
-    for level, mode in (("lax", "graph"), ("strict", "strict"), ("export", "mindir"), ("trace", "trace")):
+    for level, mode in (("lax", "graph"), ("strict", "strict"), ("export", "mindir"), ("trace", "trace"),
+                        ("bytecode", "bytecode")):
         claim = getattr(example, level)
         if claim == SKIP:
             seen[level] = SKIP
@@ -117,11 +115,12 @@ def judge(example: Example, result: JobResult) -> Verdict:
         shapes = [tuple(o.get("shape", ())) for o in graph.outputs if o.get("t") == "tensor"]
         if not graph.ok or len(set(shapes)) < 2:
             problems.append(f"dynamic shape claimed, but GRAPH_MODE output shapes were {shapes}")
-    if example.trace == DIVERGES and len(reference.outputs) > 1 and not outputs_difference(
-            reference.outputs[1:], result["trace"].outputs[1:]):
-        problems.append("trace: the second input's output matches PYNATIVE (the divergence must show past the "
-                        "first call)")
-    return Verdict(seen["lax"], seen["strict"], seen["export"], problems, result, seen["trace"])
+    for capture in ("trace", "bytecode"):
+        if getattr(example, capture) == DIVERGES and len(reference.outputs) > 1 and not outputs_difference(
+                reference.outputs[1:], result[capture].outputs[1:]):
+            problems.append(f"{capture}: the second input's output matches PYNATIVE (the divergence must show past "
+                            "the first call)")
+    return Verdict(seen["lax"], seen["strict"], seen["export"], problems, result, seen["trace"], seen["bytecode"])
 
 
 def _main(argv: list[str]) -> int:
