@@ -22,7 +22,8 @@ moments decide what is allowed (measured with MindSpore 2.10 on CPU):
 
 from dataclasses import dataclass
 
-from graphlint.catalogue.model import DIVERGES, Example, OK, Rule, Severity, fails, falls_back, passes, traced
+from graphlint.catalogue.model import (DIVERGES, FAILS, OK, Example, Rule, Severity, bytecoded, fails, falls_back,
+                                      passes, traced)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "branches"
@@ -936,6 +937,13 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
         " path the first call took; it depends on {origin}): select with `ops.where`, or jit with the default"
         " capture"
     ),
+    bytecode=W,
+    bytecode_fullgraph=E,
+    bytecode_message=(
+        "this {kind} on a Tensor is a graph break under bytecode capture: Python decides it and the graph is "
+        "split there, and `fullgraph=True` refuses it ('Data-dependent conditional control flow is not "
+        "supported'); compute both sides and select with `ops.where`"
+    ),
     message=(
         "this {kind} depends on {origin}, so graph mode compiles it as run-time control flow; {hint}"
     ),
@@ -975,6 +983,33 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
         "non-Tensor carries, a carry that changes shape)."
     ),
     flagged=(
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                if x.sum() > 0:
+                    return x * 2
+                return x - 1
+            """,
+            bytecode=OK,
+            title="a Tensor `if` under bytecode capture",
+            lines=3,
+            fields={"kind": "`if`"},
+        ),
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                if x.sum() > 0:
+                    return x * 2
+                return x - 1
+            """,
+            bytecode=FAILS,
+            error="Data-dependent conditional control flow is not supported",
+            title="a Tensor `if` under bytecode capture with fullgraph",
+            lines=3,
+            fields={"kind": "`if`"},
+        ),
         traced(
             """
             @ms.jit(capture_mode="trace")
@@ -1045,6 +1080,14 @@ TENSOR_CONDITION_CONTROL_FLOW = Rule(
         ),
     ),
     clean=(
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                return ops.where(x.sum() > 0, x * 2, x - 1)
+            """,
+            bytecode=OK,
+        ),
         traced(
             """
             @ms.jit(capture_mode="trace")
