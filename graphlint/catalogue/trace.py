@@ -1,4 +1,5 @@
-"""Functions jitted with ``capture_mode="trace"``: what the trace freezes that the other families do not cover.
+"""Functions jitted with ``capture_mode="trace"``: what the trace freezes that the other families do not cover
+(checks on Tensor values are graph breaks under ``capture_mode="bytecode"`` too).
 
 A traced function runs eagerly on its first call per input key (shapes, dtypes, scalar arguments), which is
 recorded; every later call replays the recorded Tensor ops only. Python side effects and values read from the
@@ -7,7 +8,7 @@ families that also hold under trace (Tensor conditions, ``.item()``, NumPy, rand
 what freezes. Measured with MindSpore 2.10 (CPU), each example compared with PYNATIVE over two inputs.
 """
 
-from graphlint.catalogue.model import DIVERGES, FAILS, OK, Rule, Severity, passes, traced
+from graphlint.catalogue.model import DIVERGES, FAILS, OK, Rule, Severity, bytecoded, passes, traced
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "trace"
@@ -291,7 +292,12 @@ CHECK_ON_TENSOR_IN_TRACED_FUNCTION = Rule(
     lax=E,
     strict=E,
     trace=E,
+    bytecode=W,
+    bytecode_fullgraph=E,
     in_ast=False,
+    bytecode_message="this `{statement}` on a Tensor value is a graph break under bytecode capture (Python checks it "
+                     "on every call, between two graphs), and `fullgraph=True` refuses it ('Data-dependent "
+                     "conditional control flow is not supported'); check the inputs before the call",
     message="this `{statement}` on a Tensor value is checked on the first call only: later calls replay the "
             "recorded ops and never fail; check the inputs before calling the traced function",
     summary="`assert` on a Tensor value, or `raise` under an `if` on one, in a function jitted with "
@@ -311,6 +317,33 @@ CHECK_ON_TENSOR_IN_TRACED_FUNCTION = Rule(
             driver=_REFUSALS,
             trace=DIVERGES,
             title="`assert` on a Tensor in a traced function",
+            lines=3,
+            fields={"statement": "assert"},
+        ),
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                assert (x > 0).all(), "inputs must be positive"
+                return x * 2
+            """,
+            driver=_REFUSALS,
+            bytecode=OK,
+            title="`assert` on a Tensor under bytecode capture",
+            lines=3,
+            fields={"statement": "assert"},
+        ),
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                assert (x > 0).all(), "inputs must be positive"
+                return x * 2
+            """,
+            driver=_REFUSALS,
+            bytecode=FAILS,
+            error="Data-dependent conditional control flow is not supported",
+            title="`assert` on a Tensor under bytecode capture with fullgraph",
             lines=3,
             fields={"statement": "assert"},
         ),

@@ -1,6 +1,6 @@
 """What a trace (``jit(capture_mode="trace")``) freezes beyond the other families: prints, Cell state, Parameter
-updates, NumPy arguments and checks on Tensor values (rules of traced functions only), and entries whose capture
-mode is known only at run time."""
+updates, NumPy arguments and checks on Tensor values (the last also a graph break under bytecode capture), and
+entries whose capture mode is known only at run time."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ class TraceChecker(Checker):
             site = unknown_capture_site(graph.info, graph.node)
             self.report(rules.CAPTURE_MODE_UNKNOWN, site if site is not None else graph.node, graph,
                         anchor=None if site is not None else _definition_line(graph.node), entry=graph.name)
-        if graph.capture.profile != "trace":
-            return
+        if graph.capture.profile == "ast":
+            return  # (the rules below are of the other captures: the runner keeps those with a severity there)
         values = self.context.values(graph)
         if values is None:
             return
