@@ -1604,6 +1604,12 @@ TENSOR_MAX_POSITIONAL_AXIS = Rule(
             title="`values, indices = x.max(axis)` unpacked",
             lines=3,
             fields={"call": "x.max(1)", "method": "max"},
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        best, index = x.max(dim=1)
+                        return best * 2, index
+            """,
         ),
         diverges(
             """
@@ -1615,6 +1621,11 @@ TENSOR_MAX_POSITIONAL_AXIS = Rule(
             title="`x.min(axis)[1]` read as the indices",
             lines=3,
             fields={"method": "min"},
+            fixed="""
+                @ms.jit
+                def lowest_index(x):
+                    return x.min(dim=0)[1] * 2
+            """,
         ),
     ),
     clean=(
