@@ -1,7 +1,7 @@
 """Issue 32: does graphlint report, as errors, what ``jit(capture_mode="trace")`` (and ``"bytecode"``) silently
 gets wrong?
 
-44 small programs written in the habits of PyTorch ports (a Tensor `if`, `.item()`, NumPy on the way, a global
+46 small programs written in the habits of PyTorch ports (a Tensor `if`, `.item()`, NumPy on the way, a global
 step counter, `print`, `self.training`, ...), each a traced function or Cell. Every program is run with MindSpore
 eagerly (PYNATIVE, the undecorated function) and traced, over two different inputs (or its own ``drive``); it
 diverges when a call's outputs differ or only one of the two raises. Each program is linted with graphlint.
@@ -95,6 +95,11 @@ def fn(x):
 def fn(x):
     mean = np.mean(x.asnumpy())
     return x - Tensor(mean, ms.float32)
+"""),
+    "numpy-tanh-residual": (DIVERGES, f"""
+{TRACED}
+def fn(x):
+    return Tensor(np.tanh(x.asnumpy())) + x
 """),
     "python-random-dropout": (DIVERGES, f"""
 import random

@@ -8,8 +8,8 @@ exported to MindIR. Every rule here is a warning at the lax level and an error
 at the strict level.
 """
 
-from graphlint.catalogue.model import (DIVERGES, FAILS, OK, Example, Rule, Severity, diverges, fails, falls_back,
-                                      passes, traced)
+from graphlint.catalogue.model import (DIVERGES, FAILS, OK, Example, Rule, Severity, bytecoded, diverges, fails,
+                                      falls_back, passes, traced)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "fallback"
@@ -37,6 +37,14 @@ ASNUMPY_IN_GRAPH = Rule(
         "`Tensor.{method}()` leaves the trace: what it computes on the first call is a constant in every "
         "later call; keep the value a Tensor and use mindspore.ops"
     ),
+    bytecode=W,
+    bytecode_fullgraph=E,
+    bytecode_message=(
+        "`Tensor.{method}()` is a graph break under bytecode capture: it runs in Python between two graphs "
+        "and its result may be kept as a constant (measured: `Tensor(np.tanh(x.asnumpy())) + x` kept the "
+        "first call's value), and `fullgraph=True` refuses it ('Unsupported function'); keep the value a "
+        "Tensor and use mindspore.ops"
+    ),
     message="`Tensor.{method}()` in graph code needs JIT fallback and blocks MindIR export; "
     "keep the value a Tensor and use mindspore.ops",
     summary="`Tensor.asnumpy()` or `Tensor.numpy()` called inside graph code.",
@@ -61,6 +69,29 @@ ASNUMPY_IN_GRAPH = Rule(
         "in the Tensor's dtype, not in NumPy's float64."
     ),
     flagged=(
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                return Tensor(np.tanh(x.asnumpy())) + x
+            """,
+            bytecode=DIVERGES,
+            title="`.asnumpy()` under bytecode capture",
+            lines=3,
+            fields={"method": "asnumpy"},
+        ),
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                return Tensor(np.tanh(x.asnumpy())) + x
+            """,
+            bytecode=FAILS,
+            error="Unsupported function",
+            title="`.asnumpy()` under bytecode capture with fullgraph",
+            lines=3,
+            fields={"method": "asnumpy"},
+        ),
         traced(
             """
             @ms.jit(capture_mode="trace")
@@ -115,6 +146,14 @@ ASNUMPY_IN_GRAPH = Rule(
         ),
     ),
     clean=(
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                return ops.tanh(x) + x
+            """,
+            bytecode=OK,
+        ),
         traced(
             """
             @ms.jit(capture_mode="trace")
@@ -148,6 +187,14 @@ NUMPY_CALL_ON_TENSOR = Rule(
         "`{func}(...)` runs on the first call only: its result is a constant in every later call of the "
         "traced function; use the mindspore.ops equivalent"
     ),
+    bytecode=W,
+    bytecode_fullgraph=E,
+    bytecode_message=(
+        "`{func}(...)` on a Tensor is a graph break under bytecode capture: it runs in Python between two "
+        "graphs and its result may be kept as a constant (measured: `Tensor(np.tanh(x.asnumpy())) + x` kept "
+        "the first call's value), and `fullgraph=True` refuses it ('Unsupported function'); use the "
+        "mindspore.ops equivalent"
+    ),
     message="`{func}(...)` on a Tensor in graph code needs JIT fallback and blocks MindIR export; "
     "use the mindspore.ops equivalent",
     summary="A NumPy function called with a Tensor (a graph value) as an argument inside graph code.",
@@ -178,6 +225,29 @@ NUMPY_CALL_ON_TENSOR = Rule(
         "are not rewritten: on a Tensor they raise TypeError in MindSpore 2.10."
     ),
     flagged=(
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                return Tensor(np.tanh(x.asnumpy())) + x
+            """,
+            bytecode=DIVERGES,
+            title="NumPy on a Tensor under bytecode capture",
+            lines=3,
+            fields={"func": "np.tanh"},
+        ),
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                return Tensor(np.tanh(x.asnumpy())) + x
+            """,
+            bytecode=FAILS,
+            error="Unsupported function",
+            title="NumPy on a Tensor under bytecode capture with fullgraph",
+            lines=3,
+            fields={"func": "np.tanh"},
+        ),
         traced(
             """
             @ms.jit(capture_mode="trace")
@@ -222,6 +292,14 @@ NUMPY_CALL_ON_TENSOR = Rule(
         ),
     ),
     clean=(
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                return ops.tanh(x) + x
+            """,
+            bytecode=OK,
+        ),
         traced(
             """
             @ms.jit(capture_mode="trace")
