@@ -76,6 +76,12 @@ TENSOR_ITEM_IN_GRAPH = Rule(
             export=OK,
             title="`t.item()`",
             lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        scale = x.max()
+                        return x / scale
+            """,
         ),
         Example(
             """

@@ -1,4 +1,7 @@
-"""`t.item()` / `t.asnumpy()` that only feeds a comparison used as a condition -> compare the Tensor itself.
+"""`t.item()` / `t.asnumpy()` kept a Tensor where the Python number is not needed.
+
+A comparison used as a condition compares the Tensor itself; a number that only feeds arithmetic with Tensors
+of its own dtype stays a 0-d Tensor.
 
 ``if x.sum().item() > 0:`` becomes ``if x.sum() > 0:``: the value never leaves the condition, so it can
 stay a Tensor. Only a comparison (``<``, ``<=``, ``>``, ``>=``, ``==``, ``!=``) whose other operands are
@@ -20,6 +23,7 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import SCALARS, TENSOR, UNKNOWN
+from graphlint.analysis.rewrite_facts import tensor_facts
 from graphlint.catalogue import fallback as fallback_rules
 from graphlint.catalogue import host_sync as host_sync_rules
 from graphlint.catalogue.model import FixSafety
@@ -92,4 +96,83 @@ def _number_or_tensor(operand: nodes.NodeNG, values) -> bool:
     return value.var and value.kinds <= {TENSOR, UNKNOWN}
 
 
-FIXERS = (CompareTensorNotHostValue(),)
+_ARITHMETIC = ("+", "-", "*", "/")
+
+
+class KeepItemTensor(Fixer):
+    """``scale = x.max().item(); return x / scale`` -> ``scale = x.max()``.
+
+    Only when the receiver is proven 0-d and every use of the number is an operand of ``+ - * /`` with a Tensor
+    proven of the receiver's dtype: then no broadcast (a (1, 1) Tensor would widen the result's shape, where
+    its ``.item()`` does not) and no dtype promotion differs. Unsafe all the same: the result is computed from
+    the Tensor, not from a Python number (a float64 `float` or an unbounded `int`), and a later edit that
+    passes the value to a call, an index or a shape would now hand it a Tensor."""
+
+    rules = (host_sync_rules.TENSOR_ITEM_IN_GRAPH,)
+    safety = FixSafety.UNSAFE
+    description = "drop `.item()` whose number only feeds arithmetic with Tensors of its dtype"
+
+    def plan(self, finding, context):
+        call = finding.node
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)
+                and call.func.attrname == "item" and not call.args and not call.keywords):
+            return None
+        if finding.profile != "ast":
+            # The rewrite is proven by compiling AST-captured graphs; traced code is not compiled after a fix yet.
+            return self.refuse(finding, f"under capture_mode=\"{finding.profile}\" the rewrite is not proven by "
+                                        "compiling: drop `.item()` by hand (the value is then read on every call)")
+        if context.analysis is None or finding.graph is None:
+            return self.refuse(finding, "no analysis of the graph code: the receiver's shape and dtype are unknown")
+        refusal = self._unprovable(call, tensor_facts(context.analysis.values(finding.graph)))
+        if refusal:
+            return self.refuse(finding, refusal)
+        node = context.find(call)
+        if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+            return self.refuse(finding, "the `.item()` call was not found")
+        receiver = node.func.value
+        return self.edit(finding, [(node, receiver.with_changes(lpar=node.lpar or receiver.lpar,
+                                                                rpar=node.rpar or receiver.rpar))],
+                         description=f"`{context.code(node)}` -> `{context.code(receiver)}`, a 0-d Tensor")
+
+    @staticmethod
+    def _unprovable(call: nodes.Call, facts) -> str:
+        """Why keeping the Tensor is not proven to compute what the number did ('' when it is)."""
+        receiver = call.func.expr
+        text = receiver.as_string()
+        if facts.shape(receiver) != ("0d",):
+            return (f"`{text}` is not proven 0-d: a one-element Tensor of another shape would broadcast where "
+                    f"its number does not; reduce it to 0-d (`{text}.reshape(())`)")
+        uses = _number_uses(call)
+        if isinstance(uses, str):
+            return uses
+        dtype = facts.dtype(receiver)
+        for use in uses:
+            operation = use.parent
+            if not isinstance(operation, nodes.BinOp) or operation.op not in _ARITHMETIC:
+                return (f"the number is used as `{operation.as_string()}`, not as an operand of `+ - * /`: there "
+                        "the Python type may matter (a call, an index, a shape, a graph output)")
+            other = operation.right if use is operation.left else operation.left
+            if dtype is None or facts.dtype(other) != dtype or not facts.values.value(other).is_tensor:
+                return (f"`{other.as_string()}` is not proven a Tensor of `{text}`'s dtype: against a 0-d Tensor "
+                        "the result's dtype may be promoted where a Python number keeps the Tensor's")
+        return ""
+
+
+def _number_uses(call: nodes.Call) -> list[nodes.NodeNG] | str:
+    """Where the number ``call`` gives is used: the call itself, or the reads of the one name it is assigned
+    to (a refusal reason when neither)."""
+    parent = call.parent
+    if not (isinstance(parent, nodes.Assign) and len(parent.targets) == 1
+            and isinstance(parent.targets[0], nodes.AssignName)):
+        return [call]
+    name = parent.targets[0].name
+    function = call.scope()
+    if not isinstance(function, nodes.FunctionDef):
+        return f"`{name}` is not a local of a function"
+    if sum(1 for bound in function.nodes_of_class(nodes.AssignName) if bound.name == name) != 1:
+        return f"`{name}` is assigned more than once: rename the number before keeping it a Tensor"
+    reads = [read for read in function.nodes_of_class(nodes.Name) if read.name == name]
+    return reads or f"`{name}` is never read"
+
+
+FIXERS = (CompareTensorNotHostValue(), KeepItemTensor())
