@@ -358,7 +358,7 @@ def speed(repeat: int, cores: int) -> None:
         warm = best(["--cache-dir", cache, *folders], work, max(repeat, 3))
         print(f"  cold {cold:6.1f} s, warm {warm:5.2f} s: {100 * warm / cold:4.1f} % of cold  target < 10 %: "
               f"{'holds' if warm < 0.1 * cold else 'DOES NOT HOLD'}")
-        # One-file edits, each run after the last: the cache re-checks what the edit reaches (graphlint.incremental).
+        # One-file edits, each run after the last: the cache re-checks what the edit reaches (graphlint.run.incremental).
         edited = os.path.join(work, "mindcv", "models", "resnet.py")
         edits = [
             ("a comment at the end of a model", "", "# an edit\n"),

@@ -20,7 +20,7 @@ import textwrap
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from graphlint.config import Config  # noqa: E402
-from graphlint.fixers.driver import fix_paths  # noqa: E402
+from graphlint.run.fix import fix_paths  # noqa: E402
 from graphlint.validate.runner import run_job  # noqa: E402
 
 BODIES = {

@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from graphlint.catalogue import RULES  # noqa: E402
 from graphlint.catalogue.model import DIVERGES, FAILS, OK, SKIP  # noqa: E402
 from graphlint.config import Config  # noqa: E402
-from graphlint.fixers.driver import fix_paths  # noqa: E402
+from graphlint.run.fix import fix_paths  # noqa: E402
 from graphlint.validate.examples import observed  # noqa: E402
 from graphlint.validate.runner import run_job  # noqa: E402
 

@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from graphlint.config import Config  # noqa: E402
-from graphlint.fixers.driver import fix_paths  # noqa: E402
+from graphlint.run.fix import fix_paths  # noqa: E402
 from graphlint.validate.compare import outputs_difference  # noqa: E402
 from graphlint.validate.runner import run_job  # noqa: E402
 

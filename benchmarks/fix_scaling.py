@@ -51,7 +51,8 @@ from graphlint.collector import one_shot_run  # noqa: E402
 from graphlint.config import Config  # noqa: E402
 from graphlint.fixers import base, driver  # noqa: E402
 from graphlint.lint import lint_paths  # noqa: E402
-from graphlint.parallel import default_jobs  # noqa: E402
+from graphlint.run.fix import fix_paths  # noqa: E402
+from graphlint.run.parallel import default_jobs  # noqa: E402
 from graphlint.session import LintSession  # noqa: E402
 
 HEADER = "import mindspore as ms\nfrom mindspore import nn, ops\n\n\n"
@@ -158,7 +159,7 @@ def measure(count: int, profile: bool = False, jobs: int = 1, rounds: int = 1) -
             if profiler:
                 profiler.enable()
             with one_shot_run():
-                report = driver.fix_paths([folder], Config(), unsafe=True, write=False, jobs=jobs)
+                report = fix_paths([folder], Config(), unsafe=True, write=False, jobs=jobs)
             if profiler:
                 profiler.disable()
                 pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)

@@ -59,7 +59,7 @@ def run_chunk(name: str, examples: int, seed: int, unsafe: bool = True) -> dict:
     from hypothesis import seed as hypothesis_seed
 
     from graphlint.config import Config
-    from graphlint.fixers.driver import fix_paths
+    from graphlint.run.fix import fix_paths
     from tests import robustness_support as support
 
     warnings.simplefilter("ignore")
@@ -122,7 +122,7 @@ def run_corpus(names, unsafe: bool = True) -> dict:
     from corpus import fetch, python_files
 
     from graphlint.config import Config
-    from graphlint.fixers.driver import fix_paths
+    from graphlint.run.fix import fix_paths
     from graphlint.lint import lint_paths
     from tests import robustness_support as support
 

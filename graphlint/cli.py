@@ -328,7 +328,7 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
     want_fixes = args.statistics or args.show_fixes or fmt in ("full", "json") or _summary_counts_fixes(args, fmt)
     try:
         if stdin:
-            from graphlint.lint import lint_stdin
+            from graphlint.run.lint import lint_stdin
 
             text = _read_stdin()
             if text is None:
@@ -421,20 +421,20 @@ def _read_stdin() -> str | None:
 
 def _lint(args, config, paths, progress, want_fixes):
     """Find the files; answer from the result cache if none changed (without loading the analysis), else lint."""
-    from graphlint.parallel import default_jobs, memory_budget
     from graphlint.results import discover_files
 
     files, problems = discover_files(paths, config)
     cache = None
     if not args.no_cache and not os.environ.get("GRAPHLINT_NO_CACHE"):
-        from graphlint.cache import ResultCache, default_folder
+        from graphlint.run.cache import ResultCache, default_folder
 
         cache = ResultCache(default_folder(config))
         cached = cache.load(files, problems, config, want_fixes)
         if cached is not None:
             _verbose(args, f"result cache: {cache.outcome}")
             return cached
-    from graphlint.lint import lint_discovered
+    from graphlint.run.lint import lint_discovered
+    from graphlint.run.parallel import default_jobs, memory_budget
 
     jobs = args.jobs or default_jobs()
     result = lint_discovered(files, problems, config, jobs=jobs, progress=progress,
@@ -483,19 +483,20 @@ def _fixes_listing(result, color: bool) -> str:
 
 def _fix(args, config, paths, progress, color) -> int:
     from graphlint.files import unified_diff
-    from graphlint.fixers.driver import fix_paths
-    from graphlint.lint import reporting_progress
-    from graphlint.parallel import default_jobs
+    from graphlint.run.fix import fix_paths
+    from graphlint.run.parallel import default_jobs
     from graphlint.report import RENDERERS, RenderOptions, summary_line
 
     fmt = _format(config)
     want_fixes = not args.diff and (fmt in ("full", "json") or _summary_counts_fixes(args, fmt))
     try:
-        with reporting_progress(progress, "fixing and validating" if args.validate else "fixing"):
-            report = fix_paths(paths, config, unsafe=args.unsafe_fixes, validate=args.validate,
-                               write=args.fix and not args.diff, jobs=args.jobs or default_jobs(),
-                               fix_markers=want_fixes)
+        progress.animate(True)  # a spinner while validation runs
+        report = fix_paths(paths, config, unsafe=args.unsafe_fixes, validate=args.validate,
+                           write=args.fix and not args.diff, jobs=args.jobs or default_jobs(),
+                           fix_markers=want_fixes, progress=progress,
+                           phase="fixing and validating" if args.validate else "fixing")
     finally:
+        progress.animate(False)
         progress.close()
     for problem in report.lint.problems:
         print(problem.line(), file=sys.stderr)

@@ -218,7 +218,7 @@ def _quoted(rule: Rule, text: str) -> bool:
 
 def _findings_at(location: Location, source: str | None, rules) -> list:
     from graphlint.config import Config, config_for
-    from graphlint.lint import lint_paths, lint_text
+    from graphlint.run.lint import lint_paths, lint_text
 
     try:
         if source is not None:

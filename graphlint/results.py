@@ -1,6 +1,6 @@
 """What a lint run gives (findings, files that could not be checked) and which files it reads.
 
-Nothing here imports astroid or the analysis: a run answered by the result cache (:mod:`graphlint.cache`)
+Nothing here imports astroid or the analysis: a run answered by the result cache (:mod:`graphlint.run.cache`)
 never loads them.
 """
 

@@ -1,6 +1,6 @@
 """The one lint pipeline: read and parse files, analyse them together, run the checkers, apply pragmas.
 
-A :class:`LintSession` holds a run's project and analysis. The CLI lints a set of files with it, the fix driver
+A :class:`LintSession` holds a run's project and analysis. The run layer (:mod:`graphlint.run`) lints a set of files with it, the fix driver
 re-lints each rewritten text in it (:meth:`LintSession.update`: only the changed module and what depends on
 it are analysed again), the Pylint plugin feeds it the modules Pylint parsed, and an editor server keeps one
 open across edits. All of them get the same findings for the same code.
@@ -49,7 +49,7 @@ class LintSession:
         # absolute path -> (interface digest, graph function names) of each module checked, when the result cache
         # asks for them (None: not recorded): what a later run compares to tell what an edit affects
         self.interfaces: dict[str, tuple[str, list]] | None = None
-        # why the last lint_files ran in bounded processes (what -v says), or None
+        # why the run layer linted in bounded processes (what -v says), or None
         self.bounded_because: str | None = None
 
     def config_of(self, path: str) -> Config:
@@ -240,68 +240,9 @@ class LintSession:
         result.findings.sort(key=lambda f: f.sort_key)
         return result
 
-    def lint_files(self, files, problems=(), jobs: int = 1, progress=None, fix_markers: bool = False,
-                   memory: int | None = None, fork: bool = True) -> LintResult:
-        """Read, parse and lint ``files``. With ``jobs`` > 1 each process parses only its share of the files
-        (:func:`graphlint.parallel.lint_partitioned`). ``memory``: the bytes the run's processes may hold
-        together (None: no bound); a run whose trees would not fit is linted in processes that stop before they
-        outgrow it, whatever ``jobs`` (:func:`graphlint.parallel.lint_streamed`). Either way findings come back
-        without astroid nodes. ``fork=False``: in this process only."""
-        from graphlint import parallel
-
-        forking = fork and parallel.available()
-        unchecked: list | None = [] if forking else None  # with other processes, they check the syntax
-        to_parse = self.read_files(files, problems, unchecked)
-        streamed = forking and memory is not None and parallel.needs_streaming(to_parse, jobs, memory)
-        if streamed:
-            self.bounded_because = (f"the run's trees would take about {parallel.tree_memory(to_parse, jobs) >> 20} "
-                                    f"MB, more than the memory budget of {memory >> 20} MB (--max-memory): "
-                                    f"parsed twice, by processes that stop before they outgrow it")
-        if not streamed and (not forking or jobs < 2 or len(to_parse) < 2 * jobs):
-            for path, text in unchecked or ():
-                self.check_syntax(path, text)
-            self.problems.sort(key=_run_order(files))
-            self.parse_files(to_parse, progress)
-            return self.lint(progress=progress, fix_markers=fix_markers)
-        self.register_run_modules(to_parse)
-        with deep_recursion():
-            if streamed:
-                outcome = parallel.lint_streamed(self, to_parse, unchecked, jobs, memory, progress, fix_markers)
-            else:
-                outcome = parallel.lint_partitioned(self, to_parse, unchecked, jobs, progress, fix_markers)
-        if outcome is None:  # a process failed: lint in this one, from a fresh start
-            fresh = LintSession(self.config, self._config_for)
-            fresh.interfaces = {} if self.interfaces is not None else None
-            return fresh.lint_files(files, problems, progress=progress, fix_markers=fix_markers, fork=False)
-        outcomes, met_elsewhere, read, interfaces = outcome
-        if self.interfaces is not None:
-            self.interfaces.update(interfaces)
-        result = self.new_result()
-        result.problems.extend(FileProblem(path, reason) for path, reason in met_elsewhere)
-        # As one process reports them: the files that could not be read or whose syntax is wrong, then those that
-        # could not be parsed, each in the run's order.
-        parsed = {path for path, _source in to_parse}
-        in_order = _run_order(files)
-        result.problems.sort(key=lambda problem: (problem.path in parsed, in_order(problem)))
-        self.project.unparsed -= {os.path.abspath(problem.path) for problem in result.problems}
-        failed = {problem.path for problem in result.problems}
-        for path, source in to_parse:
-            if path not in failed:
-                self.sources[path] = source
-        self.read_elsewhere = set(read)
-        for path, (findings, fixes, problem) in outcomes.items():
-            if not problem and path not in self.sources:  # a file without MindSpore, reached by graph code
-                try:
-                    self.sources[path] = read_source(path)
-                except SourceProblem as exc:  # changed since the process that checked it read it
-                    findings, fixes, problem = [], {}, str(exc)
-            result.add(path, findings, fixes, problem)
-        result.findings.sort(key=lambda f: f.sort_key)
-        return result
-
     def register_run_modules(self, to_parse) -> None:
         """Make the files read by :meth:`read_files` modules of the run that are parsed where they are needed
-        (not all in this process, or not all in this run: see :mod:`graphlint.incremental`)."""
+        (not all in this process, or not all in this run: see :mod:`graphlint.run.incremental`)."""
         for path, source in to_parse:
             absolute = os.path.abspath(path)
             self.project.run_files.add(absolute)
@@ -362,8 +303,3 @@ class LintSession:
         own = [info.path for info in self.project.modules if os.path.isabs(info.path)]
         return own + sorted(set(self.read_elsewhere) - set(own))
 
-
-def _run_order(files):
-    """Sort key of problems: their file's place in the run (problems of paths given before the run first)."""
-    position = {path: index for index, path in enumerate(files)}
-    return lambda problem: position.get(problem.path, -1)

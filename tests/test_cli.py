@@ -603,7 +603,7 @@ def test_bounded_processes_bind_a_helper_from_what_its_checked_callers_passed(tm
     order) and each hands on what its graph code passes to the helpers it calls; the process that checks the
     helper binds the helper's parameters from that (the mask is the caller's Tensor argument) instead of reading
     the caller again, and reports the same finding."""
-    from graphlint import parallel
+    from graphlint.run import parallel
     from graphlint.config import Config
     from graphlint.lint import lint_files
     from graphlint.results import discover_files
@@ -633,7 +633,7 @@ def test_callers_first_ranks_callers_before_helpers_and_breaks_cycles_in_path_or
     across three files, against path order), a cycle of calls broken at its first path, calls within a module and
     modules outside the run ignored."""
     from graphlint.analysis.scope import KeyedScope
-    from graphlint.parallel import callers_first
+    from graphlint.run.parallel import callers_first
 
     def key(name, function="f"):
         return (os.path.abspath(name), function)
@@ -887,7 +887,7 @@ def test_max_memory_lints_a_project_too_large_for_it_in_bounded_processes(tmp_pa
 def test_default_memory_budget_is_350_mb_per_process_within_what_is_available():
     """Without --max-memory the run's processes share 350 MB each (700 MB with --jobs 2: mindone 0.5.0 is then
     linted by bounded processes), but never more than three quarters of the memory available."""
-    from graphlint import parallel
+    from graphlint.run import parallel
 
     def three_quarters_available():
         with open("/proc/meminfo", encoding="ascii") as handle:
@@ -906,7 +906,7 @@ def test_bounded_processes_hand_over_and_give_a_lost_task_again(tmp_path, monkey
     """Processes that stop after every task (a budget of one byte), and one that dies holding a task: the run
     still gives one process's findings; a task that kills every process it is given is a failure (the caller
     then lints in one process)."""
-    from graphlint import parallel
+    from graphlint.run import parallel
     from graphlint.config import Config
     from graphlint.lint import lint_files
     from graphlint.results import discover_files

@@ -9,7 +9,7 @@ from graphlint.catalogue import RULES
 from graphlint.config import Config
 from graphlint.docs import example_fix_safety
 from graphlint.fixers import fixers_for
-from graphlint.fixers.driver import fix_paths
+from graphlint.run.fix import fix_paths
 
 CASES = [pytest.param(rule, index, example, id=f"{rule.id}-{rule.symbol}-flagged{index}")
          for rule in RULES if fixers_for(rule) for index, example in enumerate(rule.flagged)]

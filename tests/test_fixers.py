@@ -13,7 +13,7 @@ from graphlint.catalogue import RULES, lookup
 from graphlint.catalogue.model import FixSafety
 from graphlint.config import Config
 from graphlint.fixers import FIXER_MODULES, FIXERS, fix_safety, fixers_for
-from graphlint.fixers.driver import fix_paths
+from graphlint.run.fix import fix_paths
 from graphlint.validate.validator import EntryRef, validate_entry
 
 # Fixture pairs grouped per rule: fixtures/fixes/<rule symbol>/<case>_input.py and <case>_expected.py.

@@ -5,7 +5,7 @@ the catalogue examples (tests/test_examples_compile.py); the two-argument form i
 import pytest
 
 from graphlint.config import Config
-from graphlint.fixers.driver import fix_paths
+from graphlint.run.fix import fix_paths
 from graphlint.validate.compare import outputs_difference
 from graphlint.validate.runner import run_job
 

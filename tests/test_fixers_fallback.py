@@ -11,7 +11,7 @@ import pytest
 
 from graphlint.analysis.equivalents import NOT_REWRITTEN, OPS_EQUIVALENTS
 from graphlint.config import Config
-from graphlint.fixers.driver import fix_paths
+from graphlint.run.fix import fix_paths
 from graphlint.validate.compare import difference
 from graphlint.validate.runner import run_job
 

@@ -8,7 +8,7 @@ import os
 import textwrap
 
 from graphlint.config import Config
-from graphlint.fixers.driver import fix_paths
+from graphlint.run.fix import fix_paths
 from graphlint.fixers.planner import CannotPlan, Verdict, fix_availability, open_module, parse_problem, plan_fix
 from graphlint.lint import lint_paths
 from tests.support import ROOT, run_graphlint, write

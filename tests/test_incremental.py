@@ -1,5 +1,5 @@
 """The result cache after an edit: only the modules whose findings the edit can change are checked again, and the
-findings are those of a fresh run, down to the line and the message (graphlint.incremental)."""
+findings are those of a fresh run, down to the line and the message (graphlint.run.incremental)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import os
 import pytest
 
 from graphlint.analysis.source import module_name_for
-from graphlint.cache import ResultCache
+from graphlint.run.cache import ResultCache
 from graphlint.config import Config
-from graphlint.incremental import ModuleResolver, import_targets
+from graphlint.run.incremental import ModuleResolver, import_targets
 from graphlint.lint import lint_paths
 from tests.support import run_graphlint, write
 
@@ -263,7 +263,7 @@ def test_import_targets_and_their_modules(tmp_path):
 
 def test_the_newest_runs_keep_their_state(tmp_path, monkeypatch):
     """Every distinct run keeps its results (up to KEEP); only the newest KEEP_STATES keep the larger state."""
-    from graphlint import cache as cache_module
+    from graphlint.run import cache as cache_module
 
     monkeypatch.setattr(cache_module, "KEEP", 3)
     monkeypatch.setattr(cache_module, "KEEP_STATES", 2)

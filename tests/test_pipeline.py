@@ -94,8 +94,8 @@ def test_classmethod_called_on_the_class_binds_the_same():
 def test_fix_processes_keep_a_helper_with_the_graph_code_that_calls_it(tmp_path):
     """--fix --jobs: a fix changes graph-function bodies, which the modules of their callers and helpers read,
     so those modules go to one process; modules that share nothing balance the load."""
-    from graphlint.fixers.parallel import component_chunks
-    from graphlint.parallel import cost
+    from graphlint.run.fix import component_chunks
+    from graphlint.run.parallel import cost
     from graphlint.results import LintResult
     from graphlint.session import LintSession
 
@@ -211,7 +211,7 @@ def test_each_share_summarised_alone_gives_the_whole_runs_scope_and_facts():
 def test_partitioned_processes_start_on_regions_of_neighbours_and_end_on_the_others_far_ends():
     """--jobs N cuts the files, in path order, into N runs of neighbours of about equal cost; each process walks its
     own from the front, then the others' from the back, where their own processes arrive last."""
-    from graphlint.parallel import cost_regions, walk_regions
+    from graphlint.run.parallel import cost_regions, walk_regions
 
     paths = ["pkg/b.py", "pkg/a.py", "pkg/d.py", "pkg/c.py", "pkg/e.py"]
     regions = cost_regions(paths, [10, 10, 10, 10, 40], 2)
@@ -228,7 +228,7 @@ def test_files_move_between_regions_towards_the_modules_they_import(tmp_path):
     """Cut in path order, the first region's small model imports the second's small layers module, and the
     second's big model imports the first's ``__init__.py`` (and, through it, base): the small files move to the
     region that imports them (a move may leave a region a tenth over an equal share); base is too big to."""
-    from graphlint.parallel import cost_regions, import_needs, import_regions
+    from graphlint.run.parallel import cost_regions, import_needs, import_regions
 
     texts = {
         "pkg/__init__.py": "import mindspore\nfrom pkg.base import Base\n",

@@ -20,7 +20,7 @@ from hypothesis import Phase, assume, given
 
 from graphlint.cli import main
 from graphlint.config import Config
-from graphlint.fixers.driver import fix_paths
+from graphlint.run.fix import fix_paths
 from tests import robustness_support as support
 
 # Per-test counts are multiples of the base count: hypothesis starts with tiny programs and grows them,

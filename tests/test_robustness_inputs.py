@@ -20,7 +20,7 @@ from graphlint.analysis.source import read_source
 from graphlint.cli import main
 from graphlint.config import Config
 from graphlint.files import WriteRefused, write_atomic
-from graphlint.fixers.driver import fix_paths
+from graphlint.run.fix import fix_paths
 from graphlint.validate.runner import run_job
 from tests.robustness_support import parses
 from tests.support import BROKEN_CELL, CLEAN_CELL, ROOT, run_cli, write

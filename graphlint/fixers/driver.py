@@ -6,13 +6,12 @@ import os
 from dataclasses import dataclass, field
 
 from graphlint.analysis.source import SourceProblem
-from graphlint.analysis.tree import deep_recursion
 from graphlint.config import Config
 from graphlint.files import WriteRefused, unified_diff, write_atomic
 from graphlint.fixers import fixers_for
 from graphlint.fixers.base import Edit, apply_edits, edit_tree
 from graphlint.fixers.planner import CannotPlan, Verdict, fix_availability, open_module, parse_problem, plan_fix
-from graphlint.lint import LintResult, lint_paths
+from graphlint.results import LintResult
 from graphlint.runner import Finding
 
 MAX_ROUNDS = 8
@@ -134,40 +133,6 @@ def _round_keys(findings: list[Finding], text: str) -> dict[int, tuple]:
         after = sum(1 for other in lines[finding.line:last] if other.strip() == line)
         keys[id(finding)] = (finding.rule.symbol, owner, line, before, after, ordinal)
     return keys
-
-
-def fix_paths(paths, config: Config, *, unsafe: bool = False, validate: bool = False,
-              write: bool = True, jobs: int = 1, fix_markers: bool = False) -> FixReport:
-    """``--fix`` on files and directories.
-
-    ``jobs`` > 1 lints and fixes in that many processes (not with ``validate``, which compiles with MindSpore
-    in this one): see :mod:`graphlint.fixers.parallel`. ``fix_markers`` fills ``report.remaining_fixes`` with
-    what a fixer would still do for the findings left (those unsafe without ``unsafe``, say)."""
-    with deep_recursion():  # deep expressions, as in linting
-        return _fix_paths(paths, config, unsafe=unsafe, validate=validate, write=write, jobs=jobs,
-                          fix_markers=fix_markers)
-
-
-def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bool, jobs: int,
-               fix_markers: bool) -> FixReport:
-    from graphlint import parallel
-
-    if jobs > 1 and not validate and parallel.available():
-        from graphlint.fixers.parallel import fix_in_processes
-
-        lint, results, remaining, markers = fix_in_processes(paths, config, unsafe, jobs, fix_markers, write)
-        report = FixReport(lint=lint, remaining=remaining, remaining_fixes=markers)
-    else:
-        lint = lint_paths(paths, config)
-        report = FixReport(lint=lint)
-        results, report.remaining = fix_findings(lint.session, lint.findings, config, unsafe, validate, write)
-        if fix_markers:
-            report.remaining_fixes = remaining_fixes(lint.session, report.remaining, results)
-    for _path, (outcome, remaining) in sorted(results.items()):  # by path: not the order files finished in
-        report.remaining.extend(remaining)
-        report.files.append(outcome)
-    report.remaining.sort(key=lambda f: f.sort_key)
-    return report
 
 
 def fix_findings(session, findings, config: Config, unsafe: bool, validate: bool,

@@ -25,7 +25,7 @@ from graphlint.config import config_for as read_config
 from graphlint.fixers import fixers_for
 from graphlint.fixers.base import FixContext
 from graphlint.fixers.planner import FixPlan, Verdict, open_module, parse_problem, plan_fix
-from graphlint.lint import discover_files
+from graphlint.results import discover_files
 from graphlint.runner import Finding
 from graphlint.session import LintSession
 

@@ -1,6 +1,6 @@
 """Lint again after an edit: parse and check only the modules whose findings the edit can change.
 
-A run that the result cache (:mod:`graphlint.cache`) stores keeps, beside its findings, what the next run needs
+A run that the result cache (:mod:`graphlint.run.cache`) stores keeps, beside its findings, what the next run needs
 to tell which findings still hold, as plain data:
 
 - per module read (the run's files and the modules loaded for their helpers): a digest of its text, the modules
@@ -30,6 +30,10 @@ from dataclasses import dataclass
 from graphlint.analysis.dependencies import Dependencies, importers
 from graphlint.analysis.scope import FunctionSummary, ModuleScope, RunSummary
 from graphlint.analysis.tree import deep_recursion
+from graphlint.results import FileProblem, finding_from_record, finding_to_record
+from graphlint.run.digests import file_hash, read_regular
+from graphlint.run.records import check_from_record, check_unit
+from graphlint.session import LintSession
 
 # Past this share of the run's modules to parse again or check (and past a few), a fresh run, in parallel, is
 # about as fast.
@@ -304,8 +308,6 @@ def record(session, result, hashes: dict, stored: dict | None = None, known: Kno
                          "interface": interface, "graph": list(graph)}
     dependencies = Dependencies(analysis, lambda path: modules[path]["hash"] if path in modules else "?")
     by_path: dict[str, list] = {}
-    from graphlint.results import finding_to_record
-
     for finding in result.findings:
         by_path.setdefault(finding.path, []).append(finding_to_record(finding, result.fixes.get(id(finding))))
     units = {}
@@ -334,7 +336,6 @@ def checked_units(session, summary) -> list[str]:
 
 def _text(path: str) -> str:
     """The text of a regular file ("" for anything else)."""
-    from graphlint.cache import read_regular
 
     data = read_regular(path)
     return data.decode("utf-8", "replace") if isinstance(data, bytes) else ""
@@ -357,9 +358,6 @@ class _Rerun:
     """One run after an edit, in three steps, each of which may find that a fresh run is needed (its reason)."""
 
     def __init__(self, entry, modules, files, hashes, config, config_for):
-        from graphlint.cache import file_hash
-        from graphlint.session import LintSession
-
         self.entry, self.modules, self.files, self.hashes = entry, modules, files, hashes
         self.absolute = {shown: os.path.abspath(shown) for shown in files}
         # (an added file is a changed one too)
@@ -467,7 +465,6 @@ class _Rerun:
         return None
 
     def text_of(self, path: str) -> str:
-        from graphlint.cache import file_hash
 
         digest = self.hashes_now.get(path)
         if digest is None:
@@ -476,9 +473,6 @@ class _Rerun:
 
     def check(self, fix_markers: bool, progress):
         """Check the modules whose findings may have changed; the others keep theirs."""
-        from graphlint.parallel import _check_from_record, _check_unit
-        from graphlint.results import FileProblem, finding_from_record
-
         session = self.session
         dependencies = Dependencies(session.analysis, self.text_of)
         units = checked_units(session, self.summary)
@@ -496,11 +490,11 @@ class _Rerun:
         with deep_recursion():
             for shown in again:
                 path = os.path.abspath(shown)
-                outcome = _check_unit(session, shown, self.sources[path][1] if path in self.sources else None,
+                outcome = check_unit(session, shown, self.sources[path][1] if path in self.sources else None,
                                       fix_markers)
                 if outcome is None:
                     return "a module cannot be loaded"
-                result.add(shown, *_check_from_record(outcome))
+                result.add(shown, *check_from_record(outcome))
                 if progress is not None:
                     progress.advance(detail=shown)
         checked = set(again)

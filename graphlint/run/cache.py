@@ -1,5 +1,5 @@
 """The result cache: a run over files that have not changed is answered without parsing them; after an edit,
-only the modules whose findings it can change are checked again (:mod:`graphlint.incremental`).
+only the modules whose findings it can change are checked again (:mod:`graphlint.run.incremental`).
 
 An entry is keyed by graphlint itself (its version and the fingerprint of its own sources, so that editing
 a checker invalidates it), the options that change findings, the Python version, the working folder and the
@@ -20,9 +20,10 @@ import json
 import os
 import sys
 import tempfile
-from stat import S_ISREG
 
 from graphlint import __version__
+from graphlint.results import FileProblem, LintResult, finding_from_record, finding_to_record
+from graphlint.run.digests import file_hash
 
 FORMAT = 2
 KEEP = 32  # entries kept per cache folder (one per distinct run: paths, options)
@@ -51,31 +52,6 @@ def tool_fingerprint() -> str:
     return _TOOL_FINGERPRINT
 
 
-def file_hash(path: str) -> str:
-    """SHA-256 of a regular file's bytes; a marker for a missing, unreadable or special file."""
-    data = read_regular(path)
-    return hashlib.sha256(data).hexdigest() if isinstance(data, bytes) else data
-
-
-def read_regular(path: str) -> bytes | str:
-    """The bytes of a regular file, or a marker for a missing, unreadable or special one (never read: a FIFO
-    would block, /dev/zero would never end)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        return "missing"
-    except OSError as exc:
-        return f"unreadable:{exc.errno}"
-    try:
-        with os.fdopen(fd, "rb") as handle:
-            stat = os.fstat(handle.fileno())
-            if not S_ISREG(stat.st_mode):
-                return f"special:{stat.st_mode:o}"
-            return handle.read()
-    except OSError as exc:
-        return f"unreadable:{exc.errno}"
-
-
 def default_folder(config) -> str:
     """``cache-dir`` (relative to the configuration file), ``GRAPHLINT_CACHE_DIR``, or ``.graphlint_cache``
     next to the configuration file (in the working folder without one)."""
@@ -89,7 +65,7 @@ class ResultCache:
     def __init__(self, folder: str):
         self.folder = folder
         self.hits = 0
-        self.partial_hits = 0  # runs answered by re-checking only what changed (graphlint.incremental)
+        self.partial_hits = 0  # runs answered by re-checking only what changed (graphlint.run.incremental)
         self._hashes: dict[str, str] = {}
         self.previous: dict | None = None  # the entry of the last run over the same files, when some changed (or
         # of the family's newest run, over a few files more or fewer)
@@ -137,7 +113,7 @@ class ResultCache:
             if entry.get("format") != FORMAT or list(entry["run"]) != list(files):
                 return None
             if entry["run"] != self._hashes or any(file_hash(file) != digest for file, digest in entry["read"].items()):
-                self.previous = entry  # what graphlint.incremental starts from
+                self.previous = entry  # what graphlint.run.incremental starts from
                 return None
             result = self._result(entry)
         except (AttributeError, KeyError, TypeError, ValueError):
@@ -170,7 +146,8 @@ class ResultCache:
     def _load_family(self, files, problems, config, fix_markers: bool) -> None:
         """No run over these files: start from the newest run of the family when only a few files were added
         to it or removed (its entry becomes :attr:`previous`)."""
-        from graphlint.incremental import few_enough
+        # imported here: a run the cache answers whole never loads the analysis (start-up)
+        from graphlint.run.incremental import few_enough
 
         key = self._pointed_key(self._entry_path(self._family(problems, config, fix_markers), "last"))
         entry = self._read(self._entry_path(key)) if key is not None else None
@@ -190,8 +167,6 @@ class ResultCache:
 
     @staticmethod
     def _result(entry):
-        from graphlint.results import FileProblem, LintResult, finding_from_record
-
         result = LintResult(files=int(entry["files"]), lines=int(entry["lines"]), from_cache=True)
         for record in entry["findings"]:
             finding, fix = finding_from_record(record)
@@ -204,9 +179,10 @@ class ResultCache:
     # -- writing ------------------------------------------------------------------------------------------
     def changed_run(self, files, problems, config, *, config_for=None, fix_markers: bool = False, progress=None):
         """After a :meth:`load` that found the last run over ``files`` with some of them changed: lint again
-        only what the change reaches (:func:`graphlint.incremental.lint_changed`) and store the result; None when
+        only what the change reaches (:func:`graphlint.run.incremental.lint_changed`) and store the result; None when
         a fresh run is needed."""
-        from graphlint.incremental import lint_changed
+        # imported here: a run the cache answers whole never loads the analysis (start-up)
+        from graphlint.run.incremental import lint_changed
 
         if self.previous is None:
             return None
@@ -237,10 +213,10 @@ class ResultCache:
 
     def store(self, files, problems, config, fix_markers: bool, result, known=None) -> None:
         """Record ``result`` (a run over ``files``); silently does nothing if the folder is not writable.
-        ``known``: what :func:`graphlint.incremental.lint_changed` gives beside its result, when the run
+        ``known``: what :func:`graphlint.run.incremental.lint_changed` gives beside its result, when the run
         re-checked what changed since :attr:`previous`."""
-        from graphlint import incremental
-        from graphlint.results import finding_to_record
+        # imported here: a run the cache answers whole never loads the analysis (start-up)
+        from graphlint.run import incremental
 
         session = result.session
         hashes = self._hashes

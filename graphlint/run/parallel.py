@@ -1,7 +1,7 @@
 """``--jobs N``: lint in N processes.
 
 Lint (:func:`lint_partitioned`) forks before parsing: each process parses and summarises its share of the files,
-the summaries are exchanged, and each checks its share. ``--fix`` (:mod:`graphlint.fixers.parallel`) forks once
+the summaries are exchanged, and each checks its share. ``--fix`` (:mod:`graphlint.run.fix`) forks once
 the project is parsed (:func:`run_chunks`): each process inherits the whole project copy-on-write and fixes its
 share. Either way processes take neighbouring files as they go and send their results back as plain records; a
 process that dies is not fatal. A project whose trees would not fit the memory budget (``--max-memory``) is linted
@@ -15,8 +15,11 @@ import os
 import pickle
 import signal
 
+from graphlint.analysis.scope import RunSummary
+from graphlint.analysis.source import builder
 from graphlint.collector import frozen_for_fork
-from graphlint.results import finding_from_record, finding_to_record
+from graphlint.run.incremental import ModuleResolver
+from graphlint.run.records import check_from_record, check_unit, interfaces_of
 
 
 # the runs of files each process of a partitioned lint summarises at a time (see lint_partitioned)
@@ -137,9 +140,8 @@ def import_regions(regions: list[list[int]], needs: list[set[int]], costs: list[
 
 def import_needs(to_parse: list) -> list[set[int]]:
     """For each file of ``to_parse`` (``[(shown path, SourceFile)]``), the indexes of the others it imports, as its
-    text reads (:meth:`graphlint.incremental.ModuleResolver.imports_of`); a package's ``__init__.py`` stands for
+    text reads (:meth:`graphlint.run.incremental.ModuleResolver.imports_of`); a package's ``__init__.py`` stands for
     what it imports in turn (names are read through it)."""
-    from graphlint.incremental import ModuleResolver
 
     paths = [os.path.abspath(path) for path, _source in to_parse]
     index_of = {path: index for index, path in enumerate(paths)}
@@ -187,8 +189,6 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)] met by the other processes, paths of the
     modules read)``, or None when a process failed (the caller then lints in one process)."""
     import multiprocessing
-
-    from graphlint.analysis.scope import RunSummary
 
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
@@ -292,7 +292,7 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
             shown = units[index]
             if shown in failed or not take(index):
                 continue
-            record = _check_unit(session, shown, to_parse[index][1] if index < len(to_parse) else None, fix_markers)
+            record = check_unit(session, shown, to_parse[index][1] if index < len(to_parse) else None, fix_markers)
             if record is not None:
                 records[shown] = record
             if progress is not None:
@@ -327,8 +327,8 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         for records, worker_read in answers:
             outcomes.update(records)
             read.update(worker_read)
-        return ({shown: _check_from_record(record) for shown, record in outcomes.items()}, problems, read,
-                _interfaces(outcomes))
+        return ({shown: check_from_record(record) for shown, record in outcomes.items()}, problems, read,
+                interfaces_of(outcomes))
     except (EOFError, OSError, pickle.UnpicklingError, RecursionError, MemoryError):
         return None  # (a worker is gone, or the parent's own share is too deep: one process says which file)
     finally:
@@ -405,8 +405,6 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     task failed twice (the caller then lints in one process)."""
     import multiprocessing
 
-    from graphlint.analysis.scope import RunSummary
-
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
 
@@ -467,7 +465,7 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
         records, passed = {}, {}
         for index in chunk:
             shown = units[index][0]
-            record = _check_unit(session, shown, units[index][1], fix_markers)
+            record = check_unit(session, shown, units[index][1], fix_markers)
             if record is None:
                 continue
             records[shown] = record
@@ -496,8 +494,8 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     records = {}
     for task in range(len(tasks)):
         records.update(outcomes[task][0])
-    return ({shown: _check_from_record(record) for shown, record in records.items()}, problems,
-            read | read_checking, _interfaces(records))
+    return ({shown: check_from_record(record) for shown, record in records.items()}, problems,
+            read | read_checking, interfaces_of(records))
 
 
 def _resident() -> int:
@@ -561,8 +559,6 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
     again once; None if it fails again."""
     from collections import deque
     from multiprocessing.connection import wait
-
-    from graphlint.analysis.source import builder
 
     builder()  # (inherited by every process forked here, rather than made again by each)
     queue = deque(range(len(tasks)))
@@ -727,53 +723,6 @@ def _claimer(context, chunks: list):
         return chunks[position]
 
     return claim, counter
-
-
-def _check_unit(session, shown: str, source, fix_markers: bool):
-    """The record of checking the run module ``shown`` (None if it cannot be loaded): parsed here if another
-    process parsed it; ``source``, the file as the run read it (None: read it now), gives the text that pragmas
-    and fixes need."""
-    from graphlint.analysis.source import SourceProblem, read_source
-
-    info = session.project.module_at(os.path.abspath(shown))
-    if info is None:
-        return None
-    if shown not in session.sources:
-        try:
-            source = source if source is not None else read_source(shown)
-        except SourceProblem as exc:
-            return _check_record(([], {}, str(exc)))
-        source.module = info.module
-        session.sources[shown] = source
-    outcome = session.check_module(shown, info, fix_markers)
-    return _check_record(outcome, session.interfaces.get(info.path) if session.interfaces is not None else None)
-
-
-def _check_record(outcome, interface=None):
-    """A checked module as plain data: its findings, or the problem met checking it, and its interface
-    (:attr:`LintSession.interfaces`) when the session records them."""
-    findings, fixes, problem = outcome
-    if problem:
-        return ("problem", [], problem, None)
-    return ("ok", [finding_to_record(f, fixes.get(id(f))) for f in findings], "", interface)
-
-
-def _interfaces(records) -> dict:
-    """``{absolute path: interface}`` of the checked modules whose records carry one."""
-    return {os.path.abspath(shown): record[3] for shown, record in records.items() if record[3] is not None}
-
-
-def _check_from_record(record):
-    status, found, problem, _interface = record
-    if status != "ok":
-        return [], {}, problem
-    findings, fixes = [], {}
-    for item in found:
-        finding, fix = finding_from_record(item)
-        findings.append(finding)
-        if fix:
-            fixes[id(finding)] = fix
-    return findings, fixes, ""
 
 
 def _import_fixers() -> None:

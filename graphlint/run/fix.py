@@ -1,6 +1,7 @@
-"""``--fix --jobs N``: lint and fix a project's files in N processes.
+"""``--fix`` on files and directories: in this process, or (``--fix --jobs N``) in N processes; the fix driver
+(:mod:`graphlint.fixers.driver`) fixes the files of a session it is handed.
 
-As for linting (:mod:`graphlint.parallel`), the parent reads and parses every file and finds the graph scope,
+As for linting (:mod:`graphlint.run.parallel`), the parent reads and parses every file and finds the graph scope,
 then forks; each process checks its share of the modules and fixes them round by round, re-linting what it
 rewrote in its own copy of the project. A fix changes only the bodies of graph functions (see
 :meth:`Analysis.replace_modules`), which the modules of their callers and helpers read: those modules are
@@ -13,9 +14,49 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graphlint import parallel
 from graphlint.analysis.tree import deep_recursion
+from graphlint.config import Config
+from graphlint.fixers.driver import FixReport, fix_findings, remaining_fixes
 from graphlint.results import FileProblem, discover_files, finding_from_record, finding_to_record
+from graphlint.run import parallel
+from graphlint.run.lint import lint_paths
+from graphlint.session import LintSession
+
+
+def fix_paths(paths, config: Config, *, unsafe: bool = False, validate: bool = False,
+              write: bool = True, jobs: int = 1, fix_markers: bool = False, progress=None,
+              phase: str = "fixing") -> FixReport:
+    """``--fix`` on files and directories.
+
+    ``jobs`` > 1 lints and fixes in that many processes (not with ``validate``, which compiles with MindSpore
+    in this one): see :func:`fix_in_processes`. ``fix_markers`` fills ``report.remaining_fixes`` with
+    what a fixer would still do for the findings left (those unsafe without ``unsafe``, say). ``progress`` (a
+    :class:`graphlint.report.Progress`) shows the lint, then each re-lint of a fixed file under ``phase``."""
+    with deep_recursion():  # deep expressions, as in linting
+        return _fix_paths(paths, config, unsafe=unsafe, validate=validate, write=write, jobs=jobs,
+                          fix_markers=fix_markers, progress=progress, phase=phase)
+
+
+def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bool, jobs: int,
+               fix_markers: bool, progress, phase: str) -> FixReport:
+    if jobs > 1 and not validate and parallel.available():
+        lint, results, remaining, markers = fix_in_processes(paths, config, unsafe, jobs, fix_markers, write,
+                                                             progress)
+        report = FixReport(lint=lint, remaining=remaining, remaining_fixes=markers)
+    else:
+        lint = lint_paths(paths, config, progress=progress)
+        if lint.session is not None:  # each re-lint of a fixed file ticks the progress
+            lint.session.progress, lint.session.progress_phase = progress, phase
+        report = FixReport(lint=lint)
+        results, report.remaining = fix_findings(lint.session, lint.findings, config, unsafe, validate, write)
+        if fix_markers:
+            report.remaining_fixes = remaining_fixes(lint.session, report.remaining, results)
+    for _path, (outcome, remaining) in sorted(results.items()):  # by path: not the order files finished in
+        report.remaining.extend(remaining)
+        report.files.append(outcome)
+    report.remaining.sort(key=lambda f: f.sort_key)
+    return report
+
 
 
 @dataclass
@@ -29,13 +70,9 @@ class FixedModule:
     fixes: dict = field(default_factory=dict)  # id(finding left) -> fix safety (fix_markers)
 
 
-def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, write: bool):
+def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, write: bool, progress=None):
     """``(lint result, {path: (FileFix, findings left)}, findings of files no fixer touched, fix markers of
     the findings left)``, as the driver computes them in one process."""
-    from graphlint.lint import current_progress
-    from graphlint.session import LintSession
-
-    progress = current_progress()
     files, problems = discover_files(paths, config)
     session = LintSession(config)
     session.add_files(files, problems, progress=progress)
@@ -56,10 +93,9 @@ def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, 
 
             def before_fork():
                 # checking one small module computes the project's facts once for every process (its findings
-                # are cached for its fix); libcst and the fixers are imported once
+                # are cached for its fix); libcst and the fixers are imported with this module, before the fork
                 if primer is not None:
                     session.check_module(*work[primer])
-                import graphlint.fixers.base  # noqa: F401
 
             outcomes = parallel.run_chunks(
                 component_chunks(session, work, jobs, costs), jobs, run, _to_record, _from_record, progress,
@@ -83,8 +119,6 @@ def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, 
 
 
 def _fix_modules(session, work, indexes, config, unsafe, fix_markers, write) -> dict[int, FixedModule]:
-    from graphlint.fixers.driver import fix_findings, remaining_fixes
-
     saved, session.progress = session.progress, None  # the parent draws progress, per module done
     try:
         fixed = {index: FixedModule() for index in indexes}
