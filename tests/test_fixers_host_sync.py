@@ -4,7 +4,7 @@ what is not proven is refused with the reason, and the rewritten Cell gives PYNA
 import pytest
 
 from graphlint.config import Config
-from graphlint.fixers.driver import fix_paths
+from graphlint.run.fix import fix_paths
 from graphlint.validate.compare import outputs_difference
 from graphlint.validate.runner import run_job
 
