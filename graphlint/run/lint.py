@@ -26,7 +26,7 @@ def lint_paths(paths, config: Config, *, config_for=None, jobs: int = 1, progres
     """Lint files and directories.
 
     ``jobs`` > 1 checks in that many processes (findings then carry no astroid nodes: report them, do not fix
-    them); ``cache`` (a :class:`graphlint.cache.ResultCache`) answers an unchanged run without parsing."""
+    them); ``cache`` (a :class:`graphlint.run.cache.ResultCache`) answers an unchanged run without parsing."""
     files, problems = discover_files(paths, config)
     if cache is not None:
         cached = cache.load(files, problems, config, fix_markers)
