@@ -939,6 +939,31 @@ def drive(call, target, inputs):
                     return x * 2
             """,
         ),
+        passes(
+            """
+            import logging
+
+            logger = logging.getLogger("model")
+
+
+            class Block(nn.Cell):
+                def construct(self, x, mask=None):
+                    if mask is not None:  # no call passes a mask: type inference drops the branch
+                        logger.warning("masking the input")
+                        x = x * mask
+                    return x
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.block = Block()
+
+                def construct(self, x):
+                    return self.block(x) * 2
+            """,
+            title="logging under `if arg is not None:` where no call passes the argument",
+        ),
     ),
 )
 
