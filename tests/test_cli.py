@@ -103,7 +103,8 @@ def test_full_format_help_is_the_whole_first_sentence_of_the_fix(tmp_path):
     helps = [line for line in out.splitlines() if line.startswith("  = help: ")]
     assert helps == [
         "  = help: Keep the value as a 0-d Tensor (`x / x.max()`; `ops.cast` to change its dtype) and call "
-        "`.item()` outside the Cell when a Python number is really needed. (graphlint --explain I5701)",
+        "`.item()` outside the Cell when a Python number is really needed. `graphlint --fix --unsafe-fixes` "
+        "rewrites it (unsafe fix: check the diff). (graphlint --explain I5701)",
         "  = help: Return a tuple in a fixed order (e.g. `return x, y`) and build the dict outside the graph. "
         "(graphlint --explain W5507)"]
 

@@ -55,8 +55,8 @@ def test_traced_code_is_refused_until_the_rewrite_is_compiled_there(tmp_path):
     target, report = _fix(tmp_path, text)
     assert target.read_text(encoding="utf-8") == text
     assert [(r.line, r.reason) for r in report.refused if r.symbol == "tensor-item-in-graph"] == [
-        (6, "under capture_mode=\"trace\" the rewrite is not proven by compiling: drop `.item()` by hand (the "
-            "value is then read on every call)")]
+        (6, "under capture_mode=\"trace\" the rewrite is not proven by compiling (only AST-captured graphs are): "
+            "change it by hand")]
 
 
 @pytest.mark.compile

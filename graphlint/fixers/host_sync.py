@@ -117,10 +117,6 @@ class KeepItemTensor(Fixer):
         if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)
                 and call.func.attrname == "item" and not call.args and not call.keywords):
             return None
-        if finding.profile != "ast":
-            # The rewrite is proven by compiling AST-captured graphs; traced code is not compiled after a fix yet.
-            return self.refuse(finding, f"under capture_mode=\"{finding.profile}\" the rewrite is not proven by "
-                                        "compiling: drop `.item()` by hand (the value is then read on every call)")
         if context.analysis is None or finding.graph is None:
             return self.refuse(finding, "no analysis of the graph code: the receiver's shape and dtype are unknown")
         refusal = self._unprovable(call, tensor_facts(context.analysis.values(finding.graph)))

@@ -101,9 +101,15 @@ def plan_fix(finding, context: FixContext, *, unsafe: bool = False, suggest: boo
     """The plan for ``finding`` from the first of its rule's fixers that offers something (None: no fixer
     does). ``unsafe``: unsafe edits are applied (``--unsafe-fixes``). ``suggest``: display-only fixers are asked
     too; ``--fix`` asks them only for the file as the author wrote it, not for code an earlier round wrote."""
+    mode = getattr(finding, "profile", "ast")
     for fixer in fixers_for(finding.rule):
         if fixer.safety is FixSafety.DISPLAY and not suggest:
             continue
+        if mode != "ast":
+            # (the rewrites are proven by compiling from the AST; a trace or bytecode capture runs them otherwise)
+            offered = Refusal(finding, fixer, f"under capture_mode=\"{mode}\" the rewrite is not proven by "
+                                              "compiling (only AST-captured graphs are): change it by hand")
+            return _judged(finding, fixer, offered, context, unsafe)
         try:
             offered = fixer.plan(finding, context)
         except Exception as exc:  # noqa: BLE001 - a fixer bug refuses this finding, it does not stop the run
