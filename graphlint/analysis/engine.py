@@ -368,7 +368,7 @@ class Analysis:
         for path, where, _at, _arguments in instantiations:
             if path != info.path:
                 return set()  # (an instance made in another module may be called there)
-            call = next((c for c in nodes_of_class(info.module, nodes.Call) if reference_of(c) == where), None)
+            call = _call_in(info.module, where)
             target = call.parent.targets[0] if call is not None and isinstance(call.parent, nodes.Assign) \
                 and len(call.parent.targets) == 1 else None
             holder = enclosing_class(call.parent.frame()) if target is not None else None
@@ -614,13 +614,8 @@ class Analysis:
     def _init_parameter_passed(self, cls: nodes.ClassDef, init: nodes.FunctionDef, parameter: str) -> bool:
         """Some instantiation of ``cls`` passes ``parameter`` (or arguments that cannot be counted)."""
         positional = [a.name for a in signatures.positional_parameters(init)][1:]
-        index = positional.index(parameter) if parameter in positional else None
-        for _path, _where, _at, (arguments, keywords) in self._instantiations(cls):
-            if STARRED in arguments or any(keyword is None for keyword, _ in keywords):
-                return True
-            if (index is not None and index < len(arguments)) or any(keyword == parameter for keyword, _ in keywords):
-                return True
-        return False
+        return any(_instantiation_argument(passed, positional, parameter) is not None
+                   for _path, _where, _at, passed in self._instantiations(cls))
 
     def attribute_primitive(self, cls: nodes.ClassDef, name: str) -> str | None:
         """``mindspore.ops.Cast`` when the attribute holds an instance of that one Primitive class
@@ -703,20 +698,12 @@ class Analysis:
         elif default is not None:
             return []  # a default graphlint cannot read: the value is unknown
         positional = [a.name for a in signatures.positional_parameters(init)][1:]
-        for path, call_at, where, (arguments, keywords) in self._instantiations(cls):
-            passed = None
-            for index, argument in enumerate(arguments):
-                if argument is STARRED:
-                    return []
-                if index < len(positional) and positional[index] == parameter:
-                    passed = argument
-            for name, argument in keywords:
-                if name is None:
-                    return []
-                if name == parameter:
-                    passed = argument
+        for path, call_at, where, arguments in self._instantiations(cls):
+            passed = _instantiation_argument(arguments, positional, parameter)
             if passed is None:
                 continue
+            if passed is STARRED:
+                return []
             if passed is NOT_CONSTANT:
                 return []  # some instantiation passes a value graphlint cannot read
             found.append((passed[0], f"{parameter}={passed[0]!r} in `{self._call_text(path, call_at)}` at {where}"))
@@ -768,7 +755,7 @@ class Analysis:
         for path, where, _at, _arguments in self._instantiations(cls):
             if path != info.path:
                 return None  # (an instantiation elsewhere: what it passes is another module's text)
-            call = next((c for c in nodes_of_class(info.module, nodes.Call) if reference_of(c) == where), None)
+            call = _call_in(info.module, where)
             passed = _constructor_argument(init, call, source.name) if call is not None else None
             found.add(host.instance_class(self.project, info, passed) if passed is not None else None)
         if len(found) != 1 or None in found:
@@ -796,10 +783,31 @@ class Analysis:
     def _call_text(self, path: str, where) -> str:
         """The source of the call at ``where`` in the module at ``path``, on one line."""
         info = self.project.module_at(path)
-        for call in nodes_of_class(info.module, nodes.Call) if info is not None else ():
-            if reference_of(call) == where:
-                return _one_line(call.as_string())
-        return ""
+        call = _call_in(info.module, where) if info is not None else None
+        return _one_line(call.as_string()) if call is not None else ""
+
+
+def _instantiation_argument(passed: tuple, positional: list[str], parameter: str):
+    """What one instantiation, as :func:`_passed_constants` records it, passes to ``__init__``'s ``parameter``:
+    ``(value,)``, NOT_CONSTANT, STARRED (``*a`` / ``**k``: it cannot be told), or None (nothing)."""
+    arguments, keywords = passed
+    found = None
+    for index, argument in enumerate(arguments):
+        if argument is STARRED:
+            return STARRED
+        if index < len(positional) and positional[index] == parameter:
+            found = argument
+    for name, argument in keywords:
+        if name is None:
+            return STARRED
+        if name == parameter:
+            found = argument
+    return found
+
+
+def _call_in(module: nodes.Module, where) -> nodes.Call | None:
+    """The call of ``module`` at ``where`` (an instantiation's :func:`reference_of`)."""
+    return next((call for call in nodes_of_class(module, nodes.Call) if reference_of(call) == where), None)
 
 
 def _constructor_argument(init: nodes.FunctionDef, call: nodes.Call, name: str):

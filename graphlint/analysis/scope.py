@@ -98,11 +98,6 @@ class GraphFunction:
         """How its entry is captured (``jit(capture_mode=..., fullgraph=...)``)."""
         return self.root.own_capture
 
-    @property
-    def fullgraph(self) -> bool:
-        """Its entry is jitted with ``fullgraph=True``: compiled at the STRICT level whatever the context."""
-        return self.capture.fullgraph
-
     def reached_note(self) -> str:
         """Appended to messages of findings inside helpers."""
         if self.is_entry:
@@ -159,12 +154,6 @@ def jit_capture(info: ModuleInfo, func: nodes.FunctionDef) -> Capture | None:
     if decorator is None:
         return None
     return capture_of(decorator if isinstance(decorator, nodes.Call) else None)
-
-
-def jit_fullgraph(info: ModuleInfo, func: nodes.FunctionDef) -> bool:
-    """``@jit(..., fullgraph=True)``: MindSpore compiles the function at the STRICT syntax level."""
-    capture = jit_capture(info, func)
-    return capture is not None and capture.fullgraph
 
 
 def is_jit_decorated(info: ModuleInfo, func: nodes.FunctionDef) -> bool:

@@ -320,6 +320,16 @@ class FunctionValues:
 
         return from_tensor_computation(expr, self, self.analysis, numeric=numeric)
 
+    def computed_in_graph(self, expr) -> bool:
+        """``expr`` is a value this graph computes (an op's result, a subscript, a local name bound only to such),
+        not one it receives (an argument, an attribute of the Cell)."""
+        if isinstance(expr, nodes.Name):
+            element = self.cfg.element_of(expr)
+            definitions = self.cfg.reaching(element, expr.name) if element is not None else ()
+            return bool(definitions) and all(
+                d.kind == "assign" and d.value is not None and self.computed_in_graph(d.value) for d in definitions)
+        return isinstance(expr, (nodes.Subscript, nodes.Call, nodes.BinOp))
+
     def tensor_assumption(self, expr) -> str:
         """What would make ``expr`` (read as a number) computed from a Tensor when nothing in the module says:
         "`n` is a Tensor", "`h`, `w` are Tensors"; "" when it is known either way."""

@@ -78,7 +78,7 @@ class LoopsChecker(Checker):
         if not (isinstance(iterable, nodes.Subscript) and isinstance(iterable.slice, nodes.Slice)):
             return
         base = self._values.value(iterable.value)
-        if not (base.is_tensor and base.var) or not self._computed_here(iterable.value):
+        if not (base.is_tensor and base.var) or not self._values.computed_in_graph(iterable.value):
             return
         assumption = None
         for bound in (iterable.slice.lower, iterable.slice.upper):
@@ -91,16 +91,6 @@ class LoopsChecker(Checker):
         if assumption is not None:
             self.report(rules.LOOP_OVER_RUNTIME_SLICE, loop, self._graph, anchor=iterable,
                         iterable=iterable.as_string(), assumes=assumption)
-
-    def _computed_here(self, expr) -> bool:
-        """``expr`` is a Tensor the graph computes (an op's result, a subscript, a local name bound only to such),
-        not one it receives (an argument, an attribute of the Cell)."""
-        if isinstance(expr, nodes.Name):
-            element = self._values.cfg.element_of(expr)
-            definitions = self._values.cfg.reaching(element, expr.name) if element is not None else ()
-            return bool(definitions) and all(
-                d.kind == "assign" and d.value is not None and self._computed_here(d.value) for d in definitions)
-        return isinstance(expr, (nodes.Subscript, nodes.Call, nodes.BinOp))
 
     def _check_unrolled(self, loop) -> None:
         count = self._trip_count(loop)
