@@ -644,3 +644,15 @@ def test_two_namesakes_that_would_get_one_module_level_name_are_refused(tmp_path
     assert not report.applied
     reason = "another function's `body` would get the same module-level name: rename one of them first (by hand)"
     assert sorted((r.line, r.reason) for r in report.refused) == [(9, reason), (16, reason)]
+
+
+def test_math_on_a_python_float_is_not_rewritten_to_ops(tmp_path):
+    """`math.exp(-float(t.asnumpy()))` computes on a Python float: `ops.exp` of it is not the same function on
+    a Tensor. The NumPy/math fixer asks the analysis whether the argument is a Tensor and refuses when it is not."""
+    target, original, report = _fixed_copy("math-call-on-tensor/python_float_refused", tmp_path)
+    assert _read(target) == original
+    assert "sharpness = math.exp(-float(entropy.asnumpy()))" in _read(target)
+    [refused] = [r for r in report.refused if r.symbol == "math-call-on-tensor"]
+    assert refused.line == 12
+    assert refused.reason.startswith("`-float(entropy.asnumpy())`, the data of `math.exp`, is not proven a Tensor "
+                                     "(the analysis finds: float)")

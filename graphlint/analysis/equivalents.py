@@ -38,6 +38,9 @@ class OpsEquivalent:
     required: int = 1  # arguments the call must pass (positional or keyword): `np.where(c)` is another function
     keywords: dict = field(default_factory=dict)  # NumPy keyword -> ops keyword
     axis_none_differs: bool = False  # `axis=None` means "flatten" in NumPy but is not accepted by ops
+    operands: int = 1  # the leading arguments that are the data: one of them must be a Tensor, the others
+    # Tensors or numbers (`np.maximum(y, 0)`); the arguments after them are options (an axis, a shape, a bound)
+    sequence: bool = False  # the data is one list or tuple of Tensors (`np.concatenate((x, y))`)
 
 
 def _same(*names: str, prefix: str = "numpy") -> dict:
@@ -45,7 +48,7 @@ def _same(*names: str, prefix: str = "numpy") -> dict:
 
 
 def _binary(*names: str) -> dict:
-    return {f"numpy.{name}": OpsEquivalent(name, positional=2, required=2) for name in names}
+    return {f"numpy.{name}": OpsEquivalent(name, positional=2, required=2, operands=2) for name in names}
 
 
 _AXIS = {"axis": "axis"}
@@ -58,18 +61,18 @@ OPS_EQUIVALENTS: dict[str, OpsEquivalent] = {
     "numpy.negative": OpsEquivalent("neg"),
     "numpy.arctan": OpsEquivalent("atan"),
     **_binary("maximum", "minimum", "logical_and", "logical_or", "matmul"),
-    "numpy.power": OpsEquivalent("pow", positional=2, required=2),
-    "numpy.where": OpsEquivalent("where", positional=3, required=3),
+    "numpy.power": OpsEquivalent("pow", positional=2, required=2, operands=2),
+    "numpy.where": OpsEquivalent("where", positional=3, required=3, operands=3),
     "numpy.clip": OpsEquivalent("clamp", positional=3, required=3, keywords={"a_min": "min", "a_max": "max"}),
     "numpy.reshape": OpsEquivalent("reshape", positional=2, required=2),
-    "numpy.concatenate": OpsEquivalent("cat", positional=2, keywords=_AXIS, axis_none_differs=True),
-    "numpy.stack": OpsEquivalent("stack", positional=2, keywords=_AXIS, axis_none_differs=True),
+    "numpy.concatenate": OpsEquivalent("cat", positional=2, keywords=_AXIS, axis_none_differs=True, sequence=True),
+    "numpy.stack": OpsEquivalent("stack", positional=2, keywords=_AXIS, axis_none_differs=True, sequence=True),
     "numpy.cumsum": OpsEquivalent("cumsum", positional=2, required=2, keywords=_AXIS, axis_none_differs=True),
     "numpy.argmax": OpsEquivalent("argmax", positional=2, keywords={"axis": "dim", "keepdims": "keepdim"}),
     **_same("sqrt", "exp", "log", "sin", "cos", "tan", "tanh", "atan", "log2", "log10", "log1p", "expm1",
             prefix="math"),
     "math.fabs": OpsEquivalent("abs"),
-    "math.pow": OpsEquivalent("pow", positional=2, required=2),
+    "math.pow": OpsEquivalent("pow", positional=2, required=2, operands=2),
 }
 
 _REDUCTION = ("`{func}` on a Tensor raises TypeError in MindSpore 2.10 (NumPy calls the Tensor's own method "

@@ -18,6 +18,7 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.equivalents import NOT_REWRITTEN, OPS_EQUIVALENTS, OpsEquivalent
+from graphlint.analysis.kinds import LIST, NONE, NUMPY, SCALARS, TENSOR, TUPLE
 from graphlint.catalogue import fallback as fallback_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
@@ -44,7 +45,9 @@ class NumpyMathToOps(Fixer):
         equivalent = OPS_EQUIVALENTS.get(qualified)
         if equivalent is None:
             return None  # no ops function known to match: the rule's advice stands
-        problem = _argument_problem(call, equivalent, func)
+        problem = _argument_problem(call, equivalent, func) or \
+            _not_tensor_data(call, equivalent, func, context.analysis.values(finding.graph)
+                             if context.analysis is not None else None)
         if problem:
             return self.refuse(finding, problem)
         node = context.find(call)
@@ -99,6 +102,51 @@ def _argument_problem(call: nodes.Call, equivalent: OpsEquivalent, func: str) ->
         if any(isinstance(value, nodes.Const) and value.value is None for value in axis):
             return f"`axis=None` flattens in `{func}`; `ops.{equivalent.name}` needs an axis"
     return ""
+
+
+_OPERAND_KINDS = SCALARS | {TENSOR}
+_OPTION_KINDS = SCALARS | {TENSOR, NONE, TUPLE, LIST}
+
+
+def _not_tensor_data(call: nodes.Call, equivalent: OpsEquivalent, func: str, values) -> str:
+    """Why the analysis does not prove that ``call`` computes on a Tensor ('' when it does): one of the data
+    arguments a proven Tensor (every element, for a sequence), the other data arguments Tensors or numbers, the
+    options no NumPy array. `math.exp(-float(t.asnumpy()))` computes on a Python float: `ops.exp` of it is
+    another function, not the same one on a Tensor."""
+    target = f"ops.{equivalent.name}"
+    if values is None:
+        return f"no analysis of the graph code: the arguments of `{func}` are not proven Tensors"
+    data, options = call.args[:equivalent.operands], call.args[equivalent.operands:]
+    options = list(options) + [keyword.value for keyword in call.keywords or ()]
+    proven = False
+    for argument in data:
+        parts = argument.elts if equivalent.sequence and isinstance(argument, (nodes.List, nodes.Tuple)) \
+            else [argument]
+        for part in parts:
+            value = values.value(part)
+            if value.is_tensor:
+                proven = True
+            elif equivalent.sequence or not value.kinds or not value.kinds <= _OPERAND_KINDS:
+                return _unproven(part, value, func, target)
+    if not proven:
+        return _unproven(data[0], values.value(data[0]), func, target) if data else \
+            f"`{func}` gets no Tensor to compute on"
+    for option in options:
+        value = values.value(option)
+        if value.may_be(NUMPY) or not value.kinds <= _OPTION_KINDS:
+            return _unproven(option, value, func, target, "an argument of")
+    return ""
+
+
+def _unproven(argument: nodes.NodeNG, value, func: str, target: str, role: str = "the data of") -> str:
+    text = argument.as_string()
+    kinds = " or ".join(sorted(value.kinds)) if value.kinds else "unknown"
+    if value.may_be(NUMPY):
+        return (f"`{text}`, {role} `{func}`, is a NumPy array, not a Tensor: keep the value a Tensor (no "
+                "`.asnumpy()`) and compute it with ops by hand")
+    return (f"`{text}`, {role} `{func}`, is not proven a Tensor (the analysis finds: {kinds}): `{target}` "
+            f"computes the same only on a Tensor; make the value a Tensor (no `float()`/`.item()`/"
+            f"`.asnumpy()` before it) to have it rewritten")
 
 
 def _host_array_argument(call: nodes.Call) -> str:
