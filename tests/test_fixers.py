@@ -656,3 +656,27 @@ def test_math_on_a_python_float_is_not_rewritten_to_ops(tmp_path):
     assert refused.line == 12
     assert refused.reason.startswith("`-float(entropy.asnumpy())`, the data of `math.exp`, is not proven a Tensor "
                                      "(the analysis finds: float)")
+
+
+def test_validation_blockers_come_from_the_session_in_hand(tmp_path):
+    # What GRAPH_MODE still fails on in a candidate rewrite is what the run's session reports for it, with the
+    # rest of the project: main.py passes `n` as the Python int 3, so `range(n)` is no Tensor range there. The
+    # same text linted on its own (no caller known) takes `n` for a Tensor and would name E5904 as a blocker.
+    from graphlint.fixers.driver import _blockers, _restored
+    from graphlint.run.lint import lint_paths, lint_text
+
+    model, main = tmp_path / "model.py", tmp_path / "main.py"
+    model.write_text("import mindspore.nn as nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x, n):\n"
+                     "        for i in range(n):\n            x = x + 1\n        del i\n        return x\n")
+    main.write_text("import numpy as np\nfrom mindspore import Tensor\nfrom model import Net\n\n"
+                    "print(Net()(Tensor(np.ones(3)), 3))\n")
+    session = lint_paths([str(model), str(main)], Config()).session
+    text = _read(model)
+    candidate = text.replace("        del i\n", "")
+    assert [(b.rule, b.place) for b in _blockers(session, str(model), text)] == [("E5102", "model.py:8")]
+    assert _blockers(session, str(model), candidate) == []
+    assert session.sources[str(model)].text == candidate  # the candidate was re-linted in the session
+    assert [f.rule.id for f in lint_text(candidate, Config(), str(model), "model")] == ["E5904"]
+    _restored(session, str(model), text)  # the round's text is put back for the other files of the round
+    assert session.sources[str(model)].text == text
+    assert [b.rule for b in _blockers(session, str(model), text)] == ["E5102"]

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from graphlint.analysis.source import SourceProblem
+from graphlint.catalogue.model import Severity
 from graphlint.config import Config
 from graphlint.files import WriteRefused, unified_diff, write_atomic
 from graphlint.fixers import fixers_for
@@ -289,8 +290,8 @@ def _fix_file(session, path, findings, config, unsafe, validate):
         validations, blocked = {}, {}
         if validate:
             generated = new_text
-            new_text, applied, validations, blocked = _validated(path, text, context, applied, config, outcome,
-                                                                 settled, keys)
+            new_text, applied, validations, blocked = _validated(session, path, text, context, applied, config,
+                                                                 outcome, settled, keys)
             if new_text != generated:  # validation dropped edits: the next round parses what it kept
                 edited = None
         for edit in applied:
@@ -316,7 +317,7 @@ def _fix_file(session, path, findings, config, unsafe, validate):
         still = {left[id(f)] for f in findings}
         outcome.refused.extend(refused for key, refused in waiting.items() if key in still and key not in settled)
     if validate:
-        _settle_pending(path, outcome, findings, config, validate)
+        _settle_pending(session, path, outcome, findings, config)
     outcome.renumber(outcome.after)
     # A refused finding whose line another fix changed is met again with the same verdict: report it once.
     unique = {}
@@ -395,7 +396,7 @@ def _encloses_an_edit(finding: Finding, edits: list[Edit]) -> bool:
     return any(edit.finding is not finding and finding.line < edit.finding.line <= last for edit in edits)
 
 
-def _validated(path, text, context, applied, config, outcome, settled, keys):
+def _validated(session, path, text, context, applied, config, outcome, settled, keys):
     """Keep the edits whose rewrite validates; refuse the others with the reason.
 
     Each edit is judged on its own, on top of those already kept. An edit that fails is tried again once
@@ -419,7 +420,7 @@ def _validated(path, text, context, applied, config, outcome, settled, keys):
                 verdict = validate_entry(entry, path, text, candidate_text, source_root,
                                          config.validate_inputs.get(entry.key), config.validate_timeout,
                                          config.validate_memory_mb,
-                                         blockers=_blockers(path, candidate_text, config, entry.module_name))
+                                         blockers=_blockers(session, path, candidate_text))
                 verdict_ok, reason = verdict.ok, verdict.reason
                 if verdict.ok and verdict.pending:
                     blocked[id(edit)] = verdict.pending
@@ -433,6 +434,7 @@ def _validated(path, text, context, applied, config, outcome, settled, keys):
         if len(retry) == len(pending):  # no progress: what is left fails on its own
             break
         pending = retry
+    _restored(session, path, text)
     for edit in pending:
         if id(edit) in failures:
             settled.add(keys[id(edit.finding)])
@@ -445,26 +447,36 @@ def _validated(path, text, context, applied, config, outcome, settled, keys):
     return new_text, kept_applied, notes, blocked
 
 
-def _blockers(path, text, config, module_name):
-    """The errors graphlint reports in ``text`` (at MindSpore's default level, which GRAPH_MODE compiles at)."""
-    from graphlint.analysis.source import SourceProblem
-    from graphlint.catalogue.model import Severity
-    from graphlint.lint import lint_text
-    from graphlint.validate.validator import Blocker, blocker_errors
+def _blockers(session, path, text):
+    """The errors graphlint reports in ``text`` as the text of ``path``, re-linted in ``session`` with the rest of
+    the project (at MindSpore's default level, which GRAPH_MODE compiles at). The session is left holding
+    ``text``: see :func:`_restored`."""
+    from graphlint.validate.validator import Blocker, blocker_errors  # MindSpore's side: only with --validate
 
-    try:
-        found = lint_text(text, config, path, module_name or "fixed")
-    except SourceProblem:
-        return []
+    source = session.sources.get(path)
+    if source is not None and source.text == text and source.module is not None:
+        found = session.findings_of(session.project.info(source.module), text)  # the text in hand: linted
+    else:
+        try:
+            found, _info = session.update(path, text)
+        except SourceProblem:
+            return []
     shown = os.path.basename(path)
     return [Blocker(f.rule.id, f.rule.symbol, f.line, f"{shown}:{f.line}", blocker_errors(f.rule))
             for f in found if f.rule.lax is Severity.ERROR]
 
 
-def _settle_pending(path, outcome, findings, config, validate):
+def _restored(session, path, text):
+    """Put ``text`` back as the session's text of ``path`` after :func:`_blockers` re-linted candidates in its
+    place: the other files of the round are planned against the project as the round found it."""
+    source = session.sources.get(path)
+    if source is not None and source.text != text:
+        session.update(path, text)
+
+
+def _settle_pending(session, path, outcome, findings, config):
     """Name, in the final text, what still blocks compiling each compile-pending fix; when nothing does any
     more (the blockers were fixed by other fixes), judge the whole fixed file once per entry."""
-    from graphlint.catalogue.model import Severity
     from graphlint.validate.validator import sys_root_for, validate_entry
 
     pending = [a for a in outcome.applied if a.blocked_by]
@@ -494,7 +506,7 @@ def _settle_pending(path, outcome, findings, config, validate):
             final[entry.key] = validate_entry(
                 entry, path, outcome.before, outcome.after, sys_root_for(path), config.validate_inputs.get(entry.key),
                 config.validate_timeout, config.validate_memory_mb,
-                blockers=_blockers(path, outcome.after, config, entry.module_name))
+                blockers=_blockers(session, path, outcome.after))
         verdict = final[entry.key]
         item.blocked_by = [b.describe() for b in verdict.pending]
         item.validation = f"the fixed file: {verdict.reason}"
