@@ -1,6 +1,8 @@
 """graphlint: find and fix the Python that breaks, slows or silently changes MindSpore GRAPH_MODE."""
 
-__version__ = "0.1.0"
+from graphlint.version import __version__
+
+__all__ = ["__version__", "register"]
 
 
 def register(linter) -> None:

@@ -15,6 +15,8 @@ else:  # pragma: no cover - Python 3.10
 
 LEVELS = ("lax", "strict")
 SEVERITIES = ("error", "warning", "info")  # selectors for the severity at the configured syntax level
+# the output formats (--output-format, `output-format =`): graphlint.report.RENDERERS has one renderer for each
+FORMATS = ("full", "concise", "text", "json", "sarif", "github")
 DEFAULT_EXCLUDES = (".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "env", ".env", "__pycache__",
                     "build", "dist", "site-packages", "node_modules", ".eggs", ".mypy_cache", ".pytest_cache",
                     ".ruff_cache", ".graphlint_cache")
@@ -71,8 +73,6 @@ class Config:
     def __post_init__(self) -> None:
         if self.syntax_level not in LEVELS:
             raise ConfigError(f"syntax level must be one of {', '.join(LEVELS)}, not {self.syntax_level!r}")
-        from graphlint.report import FORMATS
-
         if self.format and self.format not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
         if self.unroll_warn < 1:

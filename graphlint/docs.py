@@ -184,8 +184,8 @@ def matrix_section() -> str:
         "",
         "## The coverage matrix",
         "",
-        "Every construct graphlint knows, in every context graph code is written in (`python -m "
-        "graphlint.catalogue.matrix --measure` compiles them; the test suite compiles them again and checks that "
+        "Every construct graphlint knows, in every context graph code is written in (`python "
+        "scripts/measure_matrix.py` compiles them; the test suite compiles them again and checks that "
         "graphlint reports each failing cell at error severity and no compiling one). Each cell: the outcome at "
         "lax / strict (/ MindIR export), then the rules graphlint reports (at the strict level). Contexts: "
         "`construct`; a `@jit` function; a module helper and a method helper the Cell calls; a `@jit_class` method; "

@@ -1,8 +1,9 @@
 """Output: the formats (full, concise, json, sarif, github), the run summary, ``--statistics``, colours and the
 progress bar.
 
-A renderer is ``render_<name>(findings, problems, options=None) -> str``; :data:`RENDERERS` lists them and
-:data:`FORMATS` (what ``--output-format`` and ``output-format =`` accept) is derived from it.
+A renderer is ``render_<name>(findings, problems, options=None) -> str``; :data:`RENDERERS` lists them under the
+names of :data:`graphlint.config.FORMATS` (what ``--output-format`` and ``output-format =`` accept; the
+configuration checks its option against them without importing the renderers).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
-from graphlint import __version__
 from graphlint.catalogue import RULES
+from graphlint.config import FORMATS
+from graphlint.version import __version__
 
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
@@ -321,7 +323,8 @@ def render_sarif(findings, problems=(), options: RenderOptions | None = None) ->
 
 RENDERERS = {"full": render_full, "concise": render_concise, "text": render_concise, "json": render_json,
              "sarif": render_sarif, "github": render_github}
-FORMATS = tuple(RENDERERS)  # the output formats, as --output-format and `output-format =` take them
+if tuple(RENDERERS) != FORMATS:  # pragma: no cover - a renderer added without its name in config.FORMATS
+    raise ImportError(f"graphlint.config.FORMATS {FORMATS} must name the renderers {tuple(RENDERERS)}, in order")
 MACHINE_FORMATS = ("json", "sarif", "github")
 
 

@@ -1,4 +1,5 @@
-"""The rule runner: findings, the checker base class, and running the registered checkers on a module.
+"""The rules' base: findings, the module context checkers report into, and the checker base class (the
+registered checkers are run by :func:`graphlint.checkers.run_checkers`).
 
 It sits above the analysis: checkers ask :class:`graphlint.analysis.engine.Analysis` for facts (graph scope,
 values, provenance, dtypes) and decide which rules to report; the analysis knows nothing of rules.
@@ -13,7 +14,6 @@ from astroid import nodes
 from graphlint.analysis.engine import Analysis
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.scope import AST_CAPTURE, GraphFunction
-from graphlint.analysis.tree import graph_nodes_kept
 from graphlint.analysis.values import FunctionValues
 from graphlint.catalogue import Level, Rule, Severity
 from graphlint.config import Config
@@ -134,21 +134,3 @@ class Checker:
 
     def check_function(self, graph: GraphFunction) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
-
-
-def run_checkers(info: ModuleInfo, analysis: Analysis, config: Config | None = None) -> list[Finding]:
-    """All findings of one module, in source order (pragmas not applied)."""
-    from graphlint.checkers import CHECKERS
-
-    config = config or analysis.config
-    context = ModuleContext(info, analysis, config)
-    graphs = analysis.graph_functions(info)
-    if graphs:
-        with graph_nodes_kept():
-            for checker_class in CHECKERS:
-                if not config.family_enabled(checker_class.family):
-                    continue
-                checker = checker_class(context)
-                for graph in graphs:
-                    checker.check_function(graph)
-    return sorted(context.findings, key=lambda f: f.sort_key)

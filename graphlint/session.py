@@ -23,7 +23,8 @@ from graphlint.analysis.tree import deep_recursion
 from graphlint.catalogue import RULES
 from graphlint.config import Config
 from graphlint.results import FileProblem, LintResult, printable
-from graphlint.runner import Finding, run_checkers
+from graphlint.checkers import run_checkers
+from graphlint.runner import Finding
 
 __all__ = ["FileProblem", "LintResult", "LintSession", "printable"]
 

@@ -6,8 +6,9 @@ or a module function), a ``@jit_class`` method, under a constant condition, unde
 loop. Each cell is a complete program that the test suite compiles with MindSpore (PYNATIVE_MODE as the
 reference, GRAPH_MODE at the lax level, ``jit(fullgraph=True)`` for strict, and MindIR export where a construct
 is about export) and lints: a cell that fails at a level must get an error-level finding at that level, a cell
-that compiles none. The measured outcomes are kept in ``matrix_measured.json`` (``python -m
-graphlint.catalogue.matrix --measure`` refreshes them) and docs/coverage.md is generated from them.
+that compiles none. The measured outcomes are kept in ``matrix_measured.json`` (``python
+scripts/measure_matrix.py`` refreshes them: measuring runs MindSpore, which the catalogue never imports) and
+docs/coverage.md is generated from them.
 """
 
 from __future__ import annotations
@@ -125,71 +126,9 @@ def cells() -> list[Cell]:
     return found
 
 
-# -- measurements ---------------------------------------------------------------------------------------------
-def outcome(reference, run) -> str:
-    """"ok", "fails", "diverges" or "crashes" of one run against the PYNATIVE reference."""
-    from graphlint.validate.compare import outputs_difference
-
-    if run.status in ("crashed", "timeout"):
-        return "crashes"
-    if run.status != "ok":
-        return "fails"
-    if reference.status == "ok" and outputs_difference(reference.outputs, run.outputs):
-        return "diverges"
-    return "ok"
-
-
-def measure(selected: list[Cell], log=None) -> dict:
-    """Compile the cells; ``{cell key: {"pynative": ..., "lax": ..., "strict": ..., "export": ..., "error": ...}}``."""
-    from graphlint.validate.batch import run_programs
-
-    results = run_programs([cell.job() for cell in selected], log=log)
-    measured = {}
-    for cell, runs in zip(selected, results):
-        reference = runs.get("pynative")
-        record = {"pynative": "ok" if reference is not None and reference.status == "ok" else "fails"}
-        errors = []
-        for level, mode in (("lax", "graph"), ("strict", "strict"), ("export", "mindir")):
-            if mode in runs:
-                record[level] = outcome(reference, runs[mode])
-                if runs[mode].status != "ok":
-                    errors.append(f"{level}: {runs[mode].error_type}: {runs[mode].summary}"[:200])
-        record["error"] = errors[0] if errors else ""
-        measured[cell.key] = record
-    return measured
-
-
 def load_measured() -> dict:
     try:
         with open(MEASURED_PATH, encoding="utf-8") as handle:
             return json.load(handle)
     except (OSError, ValueError):
         return {}
-
-
-def main(argv=None) -> int:
-    import argparse
-    import sys
-
-    parser = argparse.ArgumentParser(prog="python -m graphlint.catalogue.matrix")
-    parser.add_argument("--measure", action="store_true", help="compile every cell and rewrite the measurements")
-    parser.add_argument("--only", nargs="*", default=(), help="construct keys to measure")
-    args = parser.parse_args(argv)
-    selected = [c for c in cells() if not args.only or c.construct.key in args.only]
-    if not args.measure:
-        print(f"{len(selected)} cells")
-        return 0
-    measured = load_measured()
-    measured.update(measure(selected, log=lambda text: print(text, file=sys.stderr)))
-    known = {c.key for c in cells()}
-    measured = {k: v for k, v in sorted(measured.items()) if k in known}
-    with open(MEASURED_PATH + ".part", "w", encoding="utf-8") as handle:
-        json.dump(measured, handle, indent=1, sort_keys=True)
-        handle.write("\n")
-    os.replace(MEASURED_PATH + ".part", MEASURED_PATH)
-    print(f"measured {len(selected)} cells; {len(measured)} in {MEASURED_PATH}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

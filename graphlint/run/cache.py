@@ -21,7 +21,7 @@ import os
 import sys
 import tempfile
 
-from graphlint import __version__
+from graphlint.version import __version__
 from graphlint.results import FileProblem, LintResult, finding_from_record, finding_to_record
 from graphlint.run.digests import file_hash
 
