@@ -129,6 +129,15 @@ BUILTIN_FALLS_BACK = Rule(
                         out = out * 10 + t
                     return out
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    out = x
+                    for t in items[::-1]:
+                        out = out * 10 + t
+                    return out
+            """,
             error="the inputs should be constant, but found variable 'items'",
             title="`reversed()` of a list of Tensors",
             lines=5,
@@ -140,6 +149,14 @@ BUILTIN_FALLS_BACK = Rule(
                 def construct(self, x):
                     out = x[0]
                     for i in reversed(range(x.shape[0])):
+                        out = out * 2 + x[i]
+                    return out
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    out = x[0]
+                    for i in range(x.shape[0] - 1, -1, -1):
                         out = out * 2 + x[i]
                     return out
             """,
@@ -587,6 +604,15 @@ REVERSED_ITERATION_BREAKS = Rule(
                         outs.append(items[i] + 1)
                     return outs[0]
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    outs = []
+                    for i in range(len(items) - 1, -1, -1):
+                        outs.append(items[i] + 1)
+                    return outs[0]
+            """,
             lax=FAILS,
             strict=FAILS,
             # lax: "cannot get item by index from an empty sequence", STRICT: "the inputs should be constant"
@@ -602,6 +628,12 @@ REVERSED_ITERATION_BREAKS = Rule(
                     items = [x, x * 2, x * 3]
                     return ops.stack([t * 2 for t in reversed(items)])
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    return ops.stack([t * 2 for t in items[::-1]])
+            """,
             lax=DIVERGES,
             strict=FAILS,
             error="the inputs should be constant, but found variable 'items'",
@@ -616,6 +648,15 @@ REVERSED_ITERATION_BREAKS = Rule(
                     items = (x, x * 2, x * 3)
                     out = x
                     for i, t in enumerate(reversed(items)):
+                        out = out + t * i
+                    return out
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = (x, x * 2, x * 3)
+                    out = x
+                    for i, t in enumerate(items[::-1]):
                         out = out + t * i
                     return out
             """,
@@ -678,6 +719,17 @@ REVERSED_CELL_SEQUENCE = Rule(
                         x = layer(x)
                     return x
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layers = nn.CellList([nn.ReLU(), nn.Tanh()])
+
+                def construct(self, x):
+                    for layer in self.layers[::-1]:
+                        x = layer(x)
+                    return x
+            """,
             lax=FAILS,
             strict=FAILS,
             # lax (when run): "Unsupported element type[unknown] ...", STRICT: "the inputs should be constant"
@@ -694,6 +746,17 @@ REVERSED_CELL_SEQUENCE = Rule(
 
                 def construct(self, x):
                     for layer in reversed(self.layers):
+                        x = layer(x)
+                    return x
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layers = (nn.ReLU(), nn.Tanh())
+
+                def construct(self, x):
+                    for layer in self.layers[::-1]:
                         x = layer(x)
                     return x
             """,
