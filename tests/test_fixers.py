@@ -428,17 +428,28 @@ def test_a_value_before_a_loop_is_safe_only_when_the_loop_surely_assigns_it(tmp_
     report = fix_paths([str(target)], Config())
     assert [(r.line, r.reason.split(":")[0]) for r in report.refused] == [
         (14, "unsafe fix (it may change behaviour in corner cases)")]
-    _target, _original, report = _fixed_copy("variable-defined-in-loop/tensor_while_refused", tmp_path)
+    # before a `while` on a Tensor condition: `y = ops.zeros_like(x + 1)`, only with --unsafe-fixes
+    target, _original, report = _fixed_copy("variable-defined-in-loop/tensor_while_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused] == [
-        (11, "the `while` runs on a Tensor condition, so graph mode keeps it a loop whose carry needs one kind: "
-             "give `y` a value of the dtype and shape the body assigns before the loop (by hand)")]
+        (11, "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes")]
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    assert [(a.line, a.description) for a in report.applied] == [
+        (12, "`y = ops.zeros_like(x + 1)` before the `while`")]
+    assert "        y = ops.zeros_like(x + 1)\n        while x.sum() < 100:\n" in _read(target)
 
 
-def test_a_value_before_an_if_is_refused_under_a_tensor_condition_or_in_a_loop(tmp_path):
+def test_a_value_before_an_if_is_unsafe_under_a_tensor_condition_and_refused_in_a_loop(tmp_path):
+    """Under a Tensor condition the value is `ops.zeros_like(<what a branch assigns>)`: unsafe (a path that raised
+    UnboundLocalError now reads zeros), refused when that value reads a name the branch computes first."""
     _target, _original, report = _fixed_copy("variable-defined-in-one-branch/tensor_condition_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused if r.symbol == "variable-defined-in-one-branch"] == [
-        (10, "`x.sum() > 0` depends on Tensor values, so graph mode joins both branches and `y` needs a value of "
-             "the same dtype and shape in each: assign it in every branch (by hand)")]
+        (10, "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes")]
+    _target, _original, report = _fixed_copy("variable-defined-in-one-branch/tensor_condition_computed_in_branch_refused",
+                                             tmp_path)
+    assert [(r.line, r.reason) for r in report.refused if r.symbol == "variable-defined-in-one-branch"] == [
+        (11, "`x.sum() > 0` depends on Tensor values, so graph mode joins both paths and `out` needs a value of "
+             "the same dtype and shape on each: `h` has no value before the statement; assign it in every branch "
+             "(by hand)")]
     _target, _original, report = _fixed_copy("variable-defined-in-one-branch/in_loop_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused] == [
         (11, "the `if` is inside a loop: a value before it would reset `m` on every pass; assign it before the "

@@ -98,6 +98,13 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
                         y = x * 2
                     return y
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = ops.zeros_like(x * 2)
+                    y = ops.where(x.sum() > 0, x * 2, y)
+                    return y
+            """,
             error="The local variable 'y' is not defined in false branch, but defined in true branch",
             title="name assigned only under an `if` on a Tensor",
             lines=4,
@@ -127,6 +134,16 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
                     y = x * 2
                 return y
             """,
+            fixed="""
+            @ms.jit
+            def net(x):
+                y = ops.zeros_like(x * 2)
+                take_then = x.sum() < 0
+                scale_then = 1
+                y_else = x * 2
+                y = ops.where(take_then, y, y_else)
+                return y
+            """,
             error="The local variable 'y' is not defined in true branch, but defined in false branch",
             entry="net",
             title="name assigned only in the `else` branch",
@@ -140,6 +157,15 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
                         y = x * 2
                     elif x.sum() > 0:
                         y = x * 3
+                    return y
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = ops.zeros_like(x * 2)
+                    take_branch1 = x.sum() > 100
+                    take_branch2 = x.sum() > 0
+                    y = ops.where(take_branch1, x * 2, ops.where(take_branch2, x * 3, y))
                     return y
             """,
             error="The local variable 'y' is not defined in false branch, but defined in true branch",
@@ -419,6 +445,16 @@ VARIABLE_DEFINED_IN_LOOP = Rule(
                     y = x + 1
                 return y
             """,
+            fixed="""
+            @ms.jit
+            def net(x):
+                y = ops.zeros_like(x + 1)
+                while x.sum() < 100:
+                    x = x * 2
+                    y = x + 1
+                return y
+            """,
+            fix_safety="unsafe",
             error="The local variable 'y' defined in the 'while' loop body cannot be used outside of the loop body",
             entry="net",
             title="name first assigned in a `while` body",

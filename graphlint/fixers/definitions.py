@@ -4,8 +4,10 @@ MindSpore's parser needs every name read after an `if` defined in each branch, a
 loop defined before it, even where the missing path never runs. `None` is what the code had there (nothing):
 it compiles wherever type inference picks one branch, which is every condition not computed from Tensor
 values, and before any loop graph code unrolls (measured with MindSpore 2.10, GRAPH_MODE and STRICT). Under
-a Tensor condition, or before a `while` on one, the two paths join and need a value of the same kind: that is
-left to the author.
+a Tensor condition, or before a `while` on one, the two paths join and need a value of the same kind:
+`name = ops.zeros_like(v)`, where `v` is a Tensor a branch (or the body) assigns to `name`, computed from names
+that have their value before the statement and without side effects (unsafe: the zeros are read only on a path
+that raised UnboundLocalError in PYNATIVE_MODE).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import libcst as cst
 from astroid import nodes
 
 from graphlint.analysis.kinds import RANGE
+from graphlint.analysis.provenance import side_effect
 from graphlint.catalogue import branches as branches_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
@@ -59,9 +62,10 @@ class DefineBeforeIf(_DefineFirst):
         top = chain[-1]
         runtime = next((link.test for link in reversed(chain) if values.tensor_origin(link.test)), None)
         if runtime is not None:
-            return self.refuse(finding, f"`{_short(runtime)}` depends on Tensor values, so graph mode joins both "
-                                        f"branches and `{name}` needs a value of the same dtype and shape in each: "
-                                        "assign it in every branch (by hand)")
+            if _inside_loop(top):
+                return self.refuse(finding, f"the `if` is inside a loop: a value before it would reset `{name}` on "
+                                            "every pass; assign it before the loop (by hand)")
+            return _zeros_like_before(self, finding, context, values, top, name, "`if`", _short(runtime))
         unsure = next((link.test for link in reversed(chain) if not values.decided_while_compiling(link.test)), None)
         if unsure is not None:  # None joins no Tensor: only a condition inference evaluates may leave it there
             return self.refuse(finding, f"cannot tell whether `{_short(unsure)}` depends on Tensor values (if it "
@@ -87,9 +91,10 @@ class DefineBeforeLoop(_DefineFirst):
     def _plan(self, finding, context, loop, name, values):
         keyword = "for" if isinstance(loop, nodes.For) else "while"
         if isinstance(loop, nodes.While) and values.tensor_origin(loop.test):
-            return self.refuse(finding, f"the `while` runs on a Tensor condition, so graph mode keeps it a loop "
-                                        f"whose carry needs one kind: give `{name}` a value of the dtype and shape "
-                                        "the body assigns before the loop (by hand)")
+            if _inside_loop(loop):
+                return self.refuse(finding, f"the `while` is inside a loop: a value before it would reset `{name}` "
+                                            "on every pass; assign it before the outer loop (by hand)")
+            return _zeros_like_before(self, finding, context, values, loop, name, "`while`", _short(loop.test))
         if isinstance(loop, nodes.While) and not values.decided_while_compiling(loop.test):
             return self.refuse(finding, f"cannot tell whether `{_short(loop.test)}` depends on Tensor values (if it "
                                         f"does, the loop is compiled as one and `{name}` needs a value of the body's "
@@ -106,6 +111,101 @@ class DefineBeforeLoop(_DefineFirst):
                                         "this loop would reset it on every pass, and this loop may not assign it")
         return self._insert_before(finding, context, loop, name, FixSafety.SAFE if sure else FixSafety.UNSAFE,
                                    f"`{keyword}`")
+
+
+def _zeros_like_before(fixer, finding, context, values, top, name: str, where: str, condition: str):
+    """`name = ops.zeros_like(e)` before ``top`` (an `if` chain or a `while` on a Tensor condition), where
+    ``e`` is a value the branches (or the body) assign to ``name``: proven a Tensor, without side effects, and
+    reading only names that already have their value before ``top`` (in a loop: a value of the kind the loop
+    carries). Graph mode joins the paths with a Tensor of the same dtype and shape; on every path where the
+    original assigned ``name`` the zeros are overwritten before they are read, so only a path that raised
+    UnboundLocalError in PYNATIVE_MODE now reads them (unsafe)."""
+    refusal = (f"`{condition}` depends on Tensor values, so graph mode joins both paths and `{name}` needs a value "
+               f"of the same dtype and shape on each")
+    element = values.cfg.element_of(top.test)
+    if element is None or any(d.kind != "del" for d in _outside(values.cfg.reaching(element, name), top)):
+        return fixer.refuse(finding, f"`{name}` may already have a value before the {where}")
+    candidates = _assignments(top, name)  # an `if`'s own blocks hold its `elif` chain
+    if not candidates:
+        return fixer.refuse(finding, f"{refusal}: no plain `{name} = <Tensor>` in the {where} to take it from; "
+                                     "assign it in every branch (by hand)")
+    problems = []
+    for assign in candidates:
+        problem = _unmovable(values, assign.value, element, top, loop=isinstance(top, nodes.While))
+        if not problem:
+            break
+        problems.append(problem)
+    else:
+        return fixer.refuse(finding, f"{refusal}: {problems[0]}; assign it in every branch (by hand)")
+    node = context.find(top)
+    value = _cst_value(context, assign)
+    if not isinstance(node, (cst.If, cst.While)) or value is None:
+        return fixer.refuse(finding, f"the {where} was not found")
+    ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
+    zeros = build.call(f"{ops}.zeros_like", value)
+    first = build.assign(name, zeros, leading_lines=node.leading_lines)
+    replacement = cst.FlattenSentinel([first, node.with_changes(leading_lines=())])
+    return fixer.edit(finding, [(node, replacement)], safety=FixSafety.UNSAFE,
+                      imports=[ops_import] if ops_import else [],
+                      description=f"`{name} = {ops}.zeros_like({assign.value.as_string()})` before the {where}")
+
+
+def _assignments(statement, name: str) -> list[nodes.Assign]:
+    """The `name = value` statements in ``statement``'s own blocks (the body and `else` of an `if` or a
+    loop, and the `if` statements nested there), in order."""
+    found = []
+    blocks = [statement.body] + ([statement.orelse] if isinstance(statement, nodes.If) else [])
+    for block in blocks:
+        for child in block:
+            if isinstance(child, nodes.Assign) and len(child.targets) == 1 \
+                    and isinstance(child.targets[0], nodes.AssignName) and child.targets[0].name == name:
+                found.append(child)
+            elif isinstance(child, nodes.If):
+                found.extend(_assignments(child, name))
+    return found
+
+
+def _unmovable(values, expr, element, top, loop: bool) -> str:
+    """Why ``expr`` cannot be computed before ``top`` with the dtype and shape it has where it is written ('' when
+    it can)."""
+    text = _short(expr)
+    if not values.value(expr).is_tensor:
+        kinds = " or ".join(sorted(values.value(expr).kinds)) or "unknown"
+        return f"`{text}` is not proven a Tensor (the analysis finds: {kinds})"
+    if side_effect(values, expr) is not None:
+        return f"`{text}` calls `{_short(side_effect(values, expr).func)}`, which may have side effects"
+    if any(isinstance(node, (nodes.Lambda, nodes.ListComp, nodes.GeneratorExp, nodes.DictComp, nodes.SetComp,
+                             nodes.NamedExpr)) for node in expr.nodes_of_class(nodes.NodeNG)):
+        return f"`{text}` holds a nested scope or an assignment expression"
+    inner = values.cfg.element_of(expr)
+    for read in expr.nodes_of_class(nodes.Name):
+        before = _outside(values.cfg.reaching(element, read.name), top)
+        if not before or any(d.kind == "del" for d in before):
+            if read.name in values.cfg.defs_by_name:
+                return f"`{read.name}` has no value before the statement"
+            continue  # a global or a builtin
+        if not loop and inner is not None and \
+                {d.index for d in values.cfg.reaching(inner, read.name)} != {d.index for d in before}:
+            return f"`{read.name}` is assigned between the `if` and `{text}`"
+    return ""
+
+
+def _outside(definitions, statement) -> list:
+    """The definitions not made inside ``statement`` (a loop's own assignments reach its test again)."""
+    return [d for d in definitions if not _within(d.node, statement)]
+
+
+def _within(node, statement) -> bool:
+    while node is not None:
+        if node is statement:
+            return True
+        node = node.parent
+    return False
+
+
+def _cst_value(context, assign: nodes.Assign):
+    node = context.find(assign)
+    return node.value if isinstance(node, cst.Assign) else None
 
 
 def _runs_at_least_once(values, loop) -> bool:
