@@ -515,11 +515,22 @@ def _fix(args, config, paths, progress, color) -> int:
                                           lines=report.lint.lines, color=color) + "\n")
     if not args.quiet:
         _summary(report, wrote=not args.diff, show_fixes=args.show_fixes)
+    if args.validate and args.unsafe_fixes and config.validate_inputs:
+        _port(report, config, wrote=not args.diff, progress=progress)
     if report.lint.problems or any(f.error for f in report.files):
         return EXIT_ERROR
     if args.diff:
         return EXIT_FINDINGS if changed and not args.exit_zero else EXIT_CLEAN
     return EXIT_FINDINGS if report.remaining and not args.exit_zero else EXIT_CLEAN
+
+
+def _port(report, config, wrote: bool, progress) -> None:
+    """Port mode (``--fix --unsafe-fixes --validate``): what still blocks compiling each declared entry."""
+    from graphlint.port import port_entries, render
+
+    entries = port_entries(report, config)
+    if entries:
+        print(render(entries, wrote), file=sys.stderr)
 
 
 def _place(item) -> str:

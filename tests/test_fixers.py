@@ -215,7 +215,7 @@ def test_bundled_examples_fix_and_validate(tmp_path):
             "tensor-item-in-graph", "tensor-condition-control-flow"} <= {a.symbol for a in ported}
     for item in ported:
         assert item.blocked_by and item.blocked_by[0].startswith("E5101 at ported.py:"), item
-        assert "compile pending: compiles once E5101 at ported.py:" in item.validation, item.validation
+        assert "compile pending: compiling stops at E5101 at ported.py:" in item.validation, item.validation
     assert report.pending == ported
     # What is left has no fix to apply: a second run changes nothing.
     again = fix_paths([folder], config_for(folder), unsafe=True)

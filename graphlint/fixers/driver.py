@@ -14,6 +14,7 @@ from graphlint.fixers.base import Edit, apply_edits, edit_tree
 from graphlint.fixers.planner import CannotPlan, Verdict, fix_availability, open_module, parse_problem, plan_fix
 from graphlint.results import LintResult
 from graphlint.runner import Finding
+from graphlint.validate.validator import declared_entry
 
 MAX_ROUNDS = 8
 
@@ -299,7 +300,8 @@ def _fix_file(session, path, findings, config, unsafe, validate):
             outcome.applied.append(Applied(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
                                            edit.description or edit.fixer.description,
                                            validations.get(id(edit), ""), list(blocked.get(id(edit), ())),
-                                           _entry_for(edit.finding) if id(edit) in blocked else None,
+                                           declared_entry(_entry_for(edit.finding), config.validate_inputs)
+                                           if id(edit) in blocked else None,
                                            edit.applicability.value))
         if new_text == text:
             break
@@ -413,7 +415,7 @@ def _validated(session, path, text, context, applied, config, outcome, settled, 
         for edit in pending:
             # The same tree for every candidate: edits hold its nodes.
             candidate_text, _, _ = apply_edits(context, kept + [edit])
-            entry = _entry_for(edit.finding)
+            entry = declared_entry(_entry_for(edit.finding), config.validate_inputs)
             if entry is None:
                 verdict_ok, reason = False, "cannot validate: the change is not inside a Cell or a jit function"
             else:
@@ -495,9 +497,11 @@ def _settle_pending(session, path, outcome, findings, config):
             others = sorted((f for f in findings if f.rule.lax is Severity.ERROR and f not in still and f.graph is not None
                              and entry is not None and f.graph.root is not None
                              and f.graph.root.name.split(".")[0] == entry.name), key=lambda f: f.line)
-            then = f" (then {', '.join(f'{f.rule.id} at {shown}:{f.line}' for f in others)})" if others else ""
-            item.validation = f"{head}; GRAPH_MODE compile pending: compiles once " \
-                              f"{', '.join(item.blocked_by)} {'is' if len(still) == 1 else 'are'} fixed by hand{then}"
+            # Only what compiling showed is claimed: the first error stops it, so what follows is graphlint's.
+            then = f"; graphlint reports more behind it: {', '.join(f'{f.rule.id} at {shown}:{f.line}' for f in others)}" \
+                if others else ""
+            item.validation = f"{head}; GRAPH_MODE compile pending: compiling stops at " \
+                              f"{', '.join(item.blocked_by)}, to fix by hand{then}"
             continue
         entry = item.entry
         if entry is None:

@@ -16,7 +16,9 @@ class, a function, or a factory), example inputs, and the runs to make:
 * ``mindir``: ``mindspore.export`` to MindIR, reload with ``mindspore.load``
   and run the loaded graph;
 * ``fixed-<mode>``: one of the above on the job's ``fixed_source`` (a rewrite
-  of the module), for comparing a fix with the original in one process.
+  of the module), for comparing a fix with the original in one process;
+* ``parts``: port mode's probe: the model whole and each of its parts alone, lax
+  and STRICT (:mod:`graphlint.validate.parts`).
 
 The result file is rewritten after every run, with the run in progress
 marked, so the parent can tell which run a crash (a signal) happened in.
@@ -260,11 +262,61 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
         outputs = list(drive(call, target, inputs))
         times.append(time.perf_counter() - started)
     else:
-        for args in inputs:
-            begin = time.perf_counter()
-            outputs.append(call(*args))
-            times.append(time.perf_counter() - begin)
+        watch = _Exercised(module.__file__, job.get("exercises", "")) if job.get("exercises") else None
+        sys.setprofile(watch)
+        try:
+            for args in inputs:
+                begin = time.perf_counter()
+                outputs.append(call(*args))
+                times.append(time.perf_counter() - begin)
+        finally:
+            sys.setprofile(None)
+        if watch is not None:
+            return {"status": "ok", "outputs": [encode(o) for o in outputs], "seconds": times, "exercised": watch.seen}
     return {"status": "ok", "outputs": [encode(o) for o in outputs], "seconds": times}
+
+
+class _Exercised:
+    """``sys.setprofile`` hook: whether a function of ``name`` (a class's methods, or a function) in ``filename``
+    ran, for a rewrite validated through an entry that should call it."""
+
+    def __init__(self, filename: str, name: str):
+        self.filename, self.name, self.seen = filename, name, False
+
+    def __call__(self, frame, event, arg):
+        if event == "call" and not self.seen and frame.f_code.co_filename == self.filename:
+            qualname = getattr(frame.f_code, "co_qualname", frame.f_code.co_name)
+            self.seen = qualname == self.name or qualname.startswith(self.name + ".")
+
+
+def _parts_run(job: dict, run_index: int) -> dict:
+    """Port mode: record a PYNATIVE_MODE call, compile the whole entry (lax, then STRICT), then each part."""
+    import mindspore as ms
+
+    from graphlint.validate import parts
+
+    module = _load_module(job, run_index)
+    inputs = _make_inputs(job, module)[0]
+    ms.set_context(jit_syntax_level=ms.LAX, mode=ms.PYNATIVE_MODE)
+    target, is_cell, plain = _entry_objects(job, module)
+    try:
+        recorder = parts.record(target if is_cell else plain, inputs, module.__file__)
+    except BaseException as exc:  # the model itself fails: nothing to compile against
+        return {"status": "ok", "file": module.__file__, "pynative": _error_record(exc), "whole": {}, "parts": []}
+    whole = {}
+    for level in ("graph", "strict"):
+        try:
+            if level == "graph":
+                ms.set_context(mode=ms.GRAPH_MODE)
+                (target if is_cell or plain is not target else ms.jit(plain))(*inputs)
+            else:
+                ms.set_context(mode=ms.PYNATIVE_MODE)
+                ms.jit(target if is_cell else plain, fullgraph=True)(*inputs)
+            whole[level] = {"status": "ok"}
+        except BaseException as exc:
+            whole[level] = _error_record(exc)
+    found = parts.compile_parts(module, recorder, _error_record)
+    return {"status": "ok", "file": module.__file__, "pynative": {"status": "ok"}, "whole": whole, "parts": found}
 
 
 def _error_record(exc: BaseException) -> dict:
@@ -314,6 +366,8 @@ def main(argv: list[str]) -> int:
         try:
             if mode == "trace":
                 result["runs"][mode] = _in_thread(_one_run, job, mode, index)
+            elif mode == "parts":
+                result["runs"][mode] = _parts_run(job, index)
             else:
                 result["runs"][mode] = _one_run(job, mode, index)
         except BaseException as exc:  # user code may raise anything, SystemExit included

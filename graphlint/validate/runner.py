@@ -31,6 +31,7 @@ class RunRecord:
     summary: str = ""
     message: str = ""
     seconds: list = field(default_factory=list)
+    record: dict = field(default_factory=dict)  # the child's whole record (a ``parts`` run's compiles)
 
     @property
     def ok(self) -> bool:
@@ -130,7 +131,7 @@ def _collect(modes, raw, returncode, timed_out, timeout, stderr_text) -> JobResu
             runs[mode] = RunRecord(
                 mode=mode, status=record["status"], outputs=record.get("outputs", []),
                 error_type=record.get("error_type", ""), summary=record.get("summary", ""),
-                message=record.get("message", ""), seconds=record.get("seconds", []),
+                message=record.get("message", ""), seconds=record.get("seconds", []), record=record,
             )
         elif mode == in_progress and timed_out:
             runs[mode] = RunRecord(mode, "timeout", summary=f"no result within {timeout:g} s (hang?)")

@@ -40,6 +40,8 @@ class EntryRef:
     name: str  # "Net" (a Cell class) or "train_step" (a function)
     is_cell: bool
     arity: int  # positional arguments of construct / the function, self excluded
+    # the Cell class or function whose rewrite is validated through this entry (it has no inputs of its own)
+    through: str = ""
 
     @property
     def key(self) -> str:
@@ -136,6 +138,9 @@ def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root
         job["placeholders"] = placeholders
         result = run_job(job, timeout=timeout, memory_mb=memory_mb)
         run = result["compile"]
+        hint = _constructor_hint({"error_type": run.error_type, "summary": run.summary}, entry.name)
+        if hint:
+            return Validation(False, False, f"{entry.key}: cannot validate: {hint}")
         if not run.ok:
             blocked = blocking(run, blockers)
             if blocked:
@@ -151,14 +156,22 @@ def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root
         return Validation(False, False, f"{entry.key}: inputs must be a list of specs or a 'module:factory' string")
     job = _job(entry, path, before, sys_root, ["pynative", "fixed-pynative", "fixed-graph"], inputs, init, factory)
     job["fixed_source"] = after
+    if entry.through:
+        job["exercises"] = entry.through
     result = run_job(job, timeout=timeout, memory_mb=memory_mb)
     reference = result["pynative"]
+    hint = _constructor_hint({"error_type": reference.error_type, "summary": reference.summary}, entry.name)
+    if hint:
+        return Validation(False, False, f"{entry.key}: cannot validate: {hint}")
     if not reference.ok:
         return Validation(False, False, f"{entry.key}: the original code does not run in PYNATIVE_MODE: "
                                         f"{reference.describe()}")
     pynative = result["fixed-pynative"]
     if not pynative.ok:
         return Validation(False, True, f"{entry.key}: the rewritten code fails in PYNATIVE_MODE: {pynative.describe()}")
+    if entry.through and not pynative.record.get("exercised"):
+        return Validation(False, False, f"cannot validate: {entry.through} has no declared inputs and {entry.key}, "
+                                        "declared in its module, does not call it")
     difference = outputs_difference(reference.outputs, pynative.outputs)
     if difference:
         return Validation(False, True, f"{entry.key}: in PYNATIVE_MODE the rewritten code returns other values "
@@ -168,18 +181,69 @@ def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root
         blocked = blocking(graph, blockers)
         if blocked:
             names = ", ".join(b.describe() for b in blocked)
-            return Validation(True, True, f"{entry.key}: matches the original in PYNATIVE_MODE; GRAPH_MODE compile "
-                                          f"pending: compiles once {names} is fixed by hand", pending=blocked)
+            # (not "compiles once ... is fixed": nothing proves what follows the first error)
+            return Validation(True, True, f"{entry.key}{_through(entry)}: matches the original in PYNATIVE_MODE; GRAPH_MODE compile "
+                                          f"pending: compiling stops at {names}, to fix by hand", pending=blocked)
         return Validation(False, True, f"{entry.key}: the rewritten code fails in GRAPH_MODE: {graph.describe()}")
     difference = outputs_difference(reference.outputs, graph.outputs)
     if difference:
         return Validation(False, True, f"{entry.key}: in GRAPH_MODE the rewritten code returns other values "
                                        f"than the original in PYNATIVE_MODE ({difference})")
-    return Validation(True, True, f"{entry.key}: compiles in GRAPH_MODE and matches the original "
+    return Validation(True, True, f"{entry.key}{_through(entry)}: compiles in GRAPH_MODE and matches the original "
                                   "PYNATIVE_MODE outputs")
+
+
+def _through(entry: EntryRef) -> str:
+    return f" (which calls {entry.through})" if entry.through else ""
+
+
+def declared_entry(entry: EntryRef | None, declared: dict) -> EntryRef | None:
+    """The entry to validate a rewrite of ``entry`` through: itself when it has declared inputs, else an entry of
+    its module that has (its outputs then show the rewrite, if it calls it: the child checks that it does)."""
+    if entry is None or entry.key in declared:
+        return entry
+    for key in sorted(declared):
+        module_name, name = key.split(":", 1)
+        if module_name == entry.module_name and name != entry.name:
+            return EntryRef(module_name, name, True, 0, through=entry.name)
+    return entry
 
 
 def sys_root_for(path: str) -> str:
     from graphlint.analysis.source import package_root_for
 
     return package_root_for(os.path.abspath(path))
+
+
+def probe_parts(entry_key: str, path: str, text: str, sys_root: str, declared, timeout: float,
+                memory_mb: int) -> tuple[dict, str]:
+    """Port mode: compile the entry ``"module:Entry"`` of ``text`` whole and in parts (see
+    :mod:`graphlint.validate.parts`). Returns (the child's record, "") or ({}, why it could not be probed)."""
+    module_name, name = entry_key.split(":", 1)
+    init, factory, inputs = {}, None, declared
+    if isinstance(declared, dict):
+        init, factory, inputs = declared.get("init", {}), declared.get("factory"), declared.get("inputs")
+    if inputs is None or (isinstance(inputs, list) and any(_is_placeholder(str(s)) for s in inputs)):
+        return {}, "no runnable example inputs are declared (placeholders only compile; parts need a run)"
+    entry = EntryRef(module_name, name, True, 0)
+    job = _job(entry, path, text, sys_root, ["parts"], inputs, init, factory)
+    result = run_job(job, timeout=timeout, memory_mb=memory_mb)
+    run = result["parts"]
+    if not run.ok:
+        return {}, f"the probe did not finish: {run.describe()}"
+    pynative = run.record.get("pynative", {})
+    if pynative.get("status") != "ok":
+        return {}, _constructor_hint(pynative, name) or \
+            f"the model does not run in PYNATIVE_MODE: {pynative.get('error_type', '')}: {pynative.get('summary', '')}"
+    return run.record, ""
+
+
+def _constructor_hint(record: dict, name: str) -> str:
+    """For a constructor's missing arguments, what to declare (never a placeholder problem)."""
+    import re
+
+    found = re.search(r"__init__\(\) missing \d+ required positional arguments?: (.+)", record.get("summary", ""))
+    if not found or record.get("error_type") != "TypeError":
+        return ""
+    names = ", ".join(re.findall(r"'(\w+)'", found.group(1)))
+    return f"{name}.__init__ needs {names}: declare them as init = {{ ... }} under [tool.graphlint.validate.inputs]"
