@@ -12,6 +12,7 @@ test suite compiles). Tables read from MindSpore's own sources by ``scripts/mind
 
 from __future__ import annotations
 
+import enum
 import sys
 
 from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NONE, NUMPY, OBJECT, STR, TENSOR, TUPLE,
@@ -107,10 +108,49 @@ CELL_ENTRY_METHODS = ("construct", "bprop")
 CELL_BASE = "mindspore.nn.Cell"
 
 
+class ApiKind(enum.Enum):
+    """What a name of MindSpore's operator and layer API is: see :func:`api_kind`."""
+
+    PRIMITIVE = "a Primitive class"
+    CELL = "a Cell class"
+    FUNCTION = "a function"
+
+
+def api_kind(qualified: str | None, *, direct: bool = False) -> ApiKind | None:
+    """What a MindSpore name is, read from its spelling (MindSpore capitalises its classes); the one place that
+    reads it so. Under ``mindspore.ops`` a capitalised name is a Primitive class (or an object graph code calls
+    later, such as ``ops.WhileLoop``); under ``mindspore.nn`` a Cell class; a lower-case name under the Tensor
+    operation namespaces (:data:`OPS_NAMESPACES`: ``ops``, ``mint``, ``numpy``) is a function (the capitalised
+    ``mindspore.numpy.PINF`` is a number). None for every other name.
+
+    ``direct``: only a member of ``mindspore.ops`` or ``mindspore.nn`` itself (``mindspore.ops.Cast``, not
+    ``mindspore.ops.operations.Cast``), private names and the capitalised names that are not Primitive or Cell
+    classes (:data:`OPS_NON_PRIMITIVES`, :data:`NN_NON_CELLS`) left out: what a rule may state as a fact."""
+    if not qualified:
+        return None
+    namespace, _, name = qualified.rpartition(".")
+    first = name[:1]
+    if direct:
+        if namespace == "mindspore.ops":
+            if first.islower():
+                return ApiKind.FUNCTION
+            return ApiKind.PRIMITIVE if first.isupper() and name not in OPS_NON_PRIMITIVES else None
+        if namespace == "mindspore.nn" and first.isupper() and name not in NN_NON_CELLS:
+            return ApiKind.CELL
+        return None
+    if first.islower() and qualified.startswith(OPS_NAMESPACES):
+        return ApiKind.FUNCTION
+    if first.isupper() and qualified.startswith("mindspore.ops."):
+        return ApiKind.PRIMITIVE
+    if qualified.startswith("mindspore.nn.") and first.isupper():
+        return ApiKind.CELL
+    return None
+
+
 def is_mindspore_cell_name(qualified: str) -> bool:
-    """``mindspore.nn.Cell`` and MindSpore's own Cell classes (``nn.Dense``, ``nn.SequentialCell`` ...)."""
-    parts = qualified.split(".")
-    return len(parts) == 3 and parts[0] == "mindspore" and parts[1] == "nn" and parts[2][:1].isupper()
+    """``mindspore.nn.Cell`` and MindSpore's own Cell classes (``nn.Dense``, ``nn.SequentialCell`` ...): a
+    capitalised member of ``mindspore.nn`` itself."""
+    return qualified.count(".") == 2 and api_kind(qualified) is ApiKind.CELL
 
 
 # Capitalised names under mindspore.ops / mindspore.nn that are not Primitive / Cell classes.
@@ -419,6 +459,25 @@ JIT_FORBIDDEN_CONTEXT_MANAGERS = frozenset(
     if entry["name"] == "__init__" for public in entry["public"])
 JIT_FORBIDDEN_MODULES = frozenset(__import__("graphlint.analysis.generated.jit_forbidden",
                                              fromlist=["FORBIDDEN_MODULES"]).FORBIDDEN_MODULES)
+
+
+def jit_forbidden_name(qualified: str | None) -> str | None:
+    """The name MindSpore's error quotes for a forbidden API that ``qualified`` (a canonical name) is, or is an
+    attribute of: a registered function or class, or any public member of a module MindSpore forbids whole
+    (:data:`JIT_FORBIDDEN_MODULES`) but its constants (``context.GRAPH_MODE`` is read as a constant of the
+    graph: it compiles). None for any other name."""
+    if qualified is None:
+        return None
+    parts = qualified.split(".")
+    for end in range(len(parts), 1, -1):
+        registered = JIT_FORBIDDEN_NAMES.get(".".join(parts[:end]))
+        if registered is not None:
+            return registered
+    for module in sorted(JIT_FORBIDDEN_MODULES):
+        member = qualified[len(module) + 1:]
+        if qualified.startswith(module + ".") and not member.startswith("_") and not member.isupper():
+            return qualified
+    return None
 
 # -- builtins and container methods in graph code (measured with MindSpore 2.10; the builtin list is read from
 # its parser: generated.builtins.BUILTIN_SUPPORT) ----------------------------------------------------------------

@@ -621,7 +621,7 @@ class Analysis:
         """``mindspore.ops.Cast`` when the attribute holds an instance of that one Primitive class
         (``self.cast = ops.Cast()``), else None."""
         qualified = self.attribute_instance_of(cls, name)
-        if qualified and qualified.startswith("mindspore.ops.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+        if api.api_kind(qualified) is api.ApiKind.PRIMITIVE:
             return qualified
         return None
 
@@ -659,11 +659,10 @@ class Analysis:
             if qualified == api.PARAMETER:
                 return replace(variable(TENSOR, f"the Parameter `self.{name}`", alias=f"the Parameter `self.{name}`"),
                                parameter=host.parameter_name(expr))
-            if qualified in api.TENSOR_CONSTRUCTORS or (
-                    qualified and qualified.startswith(("mindspore.ops.", "mindspore.numpy."))
-                    and qualified.rsplit(".", 1)[-1][:1].islower()):
+            kind = api.api_kind(qualified)
+            if qualified in api.TENSOR_CONSTRUCTORS or kind is api.ApiKind.FUNCTION:
                 return variable(TENSOR, f"the Tensor attribute `self.{name}`", alias=f"the Tensor attribute `self.{name}`")
-            if qualified and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+            if kind is api.ApiKind.CELL:
                 return const(CELL)
             resolved = self.project.resolve_expr(info, expr.func)
             if resolved is not None and resolved.kind == "class":

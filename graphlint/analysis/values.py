@@ -681,7 +681,7 @@ class FunctionValues:
         if name == "Identity" and len(call.args) == 1 and not call.keywords:
             passed = self.eval(call.args[0], element)
             return passed if passed.kinds and UNKNOWN not in passed.kinds else None
-        if not name[:1].isupper() or name in api.NN_CONTAINER_CELLS:
+        if api.api_kind(layer) is not api.ApiKind.CELL or name in api.NN_CONTAINER_CELLS:
             return None
         kind = TUPLE if name in api.NN_TUPLE_RESULT_LAYERS else TENSOR
         return variable(kind, origin)
@@ -706,13 +706,14 @@ class FunctionValues:
         if qualified == "mindspore.mutable":
             inner = args[0] if args else unknown()
             return replace(inner, var=True, origin=f"the mutable value at line {expr.lineno}", const=NOTHING)
+        kind = api.api_kind(qualified)
         if qualified.startswith("mindspore.ops.") or qualified.startswith("mindspore.numpy."):
-            if name[:1].isupper():
+            if kind is api.ApiKind.PRIMITIVE:
                 return const(OBJECT)  # a primitive or functional-loop object: called later
             if name in api.TUPLE_RESULT_OPS:
                 return variable(TUPLE, origin or line_origin)
             return variable(TENSOR, origin or line_origin)
-        if qualified.startswith("mindspore.nn.") and name[:1].isupper():
+        if kind is api.ApiKind.CELL:
             return const(CELL)
         if qualified in ("mindspore.float32", "mindspore.int32"):
             return const(DTYPE)

@@ -572,8 +572,7 @@ def _plain_value(info, value, method) -> bool | None:
         qualified = info.imports.qualify(func)
         if qualified in api.TENSOR_CONSTRUCTORS or qualified in api.CONTAINER_FACTORIES:
             return True
-        if qualified and qualified.startswith(api.OPS_NAMESPACES) \
-                and qualified.rsplit(".", 1)[-1][:1].islower():
+        if api.api_kind(qualified) is api.ApiKind.FUNCTION:
             return True
         return None
     if isinstance(value, nodes.Name) and method is not None:

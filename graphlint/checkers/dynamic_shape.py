@@ -159,7 +159,7 @@ def _primitive_class(maker: nodes.Call, imports) -> str | None:
             and (imports.local_name(target.func) or "").rsplit(".", 1)[-1] == "_get_cache_prim":
         target = target.args[0]
     qualified = imports.qualify(target) if isinstance(target, (nodes.Name, nodes.Attribute)) else None
-    if qualified and qualified.startswith("mindspore.ops.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+    if api.api_kind(qualified) is api.ApiKind.PRIMITIVE:
         return qualified
     return None
 

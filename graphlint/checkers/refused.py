@@ -32,7 +32,7 @@ class RefusedChecker(Checker):
                     not (isinstance(node.parent, nodes.Attribute) and node.parent.expr is node):
                 # A reference to a member of a forbidden module (`ms.ParallelMode.STAND_ALONE`) fails too.
                 qualified = None if locally_bound(node, values) else imports.qualify(node)
-                registered = _forbidden_name(qualified)
+                registered = api.jit_forbidden_name(qualified)
                 if registered is not None and not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
                     self.report(rules.JIT_FORBIDDEN_API, node, graph, call=node.as_string(), registered=registered)
 
@@ -44,7 +44,7 @@ class RefusedChecker(Checker):
             if qualified in api.PARAMETER_MAKERS:
                 self.report(rules.PARAMETER_CREATED_IN_GRAPH, call, graph, name=_parameter_name(call))
                 return
-            registered = _forbidden_name(qualified)
+            registered = api.jit_forbidden_name(qualified)
             if registered is not None:
                 reported.add(id(func))
                 self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown, registered=registered)
@@ -99,23 +99,6 @@ def _in_for_body(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
             return True
         child, parent = parent, parent.parent
     return False
-
-
-def _forbidden_name(qualified: str | None) -> str | None:
-    """The registered name of a forbidden API that ``qualified`` is (or is an attribute of)."""
-    if qualified is None:
-        return None
-    parts = qualified.split(".")
-    for end in range(len(parts), 1, -1):
-        registered = api.JIT_FORBIDDEN_NAMES.get(".".join(parts[:end]))
-        if registered is not None:
-            return registered
-    for module in ("mindspore.log", "mindspore.context"):
-        member = qualified[len(module) + 1:]
-        if qualified.startswith(module + ".") and not member.startswith("_") and not member.isupper():
-            # (a module constant such as `context.GRAPH_MODE` is read as a constant of the graph: it compiles)
-            return qualified
-    return None
 
 
 def _default_of(func: nodes.FunctionDef, name: str):

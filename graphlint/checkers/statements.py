@@ -355,16 +355,9 @@ class StatementsChecker(Checker):
         project = self.context.project
         qualified = info.imports.qualify(expr)
         if qualified is not None:
-            parts = qualified.split(".")
-            name = parts[-1]
-            if qualified.startswith("mindspore.ops.") and len(parts) == 3 and name[:1].islower() \
-                    and not name.startswith("_"):
-                return "a function"
-            if api.is_mindspore_cell_name(qualified) and name not in api.NN_NON_CELLS:
-                return "a Cell class"
-            if qualified.startswith("mindspore.ops.") and len(parts) == 3 and name[:1].isupper() \
-                    and name not in api.OPS_NON_PRIMITIVES:
-                return "a Primitive class"
+            kind = api.api_kind(qualified, direct=True)
+            if kind is not None:
+                return kind.value  # "a function", "a Cell class", "a Primitive class"
             if qualified in ("math.pi", "math.e", "math.inf", "math.tau", "numpy.pi", "numpy.e", "numpy.inf"):
                 return "a float"
         resolved = project.resolve_expr(info, expr)
