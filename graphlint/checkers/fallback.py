@@ -52,23 +52,31 @@ class FallbackChecker(Checker):
             elif isinstance(node, nodes.Const) and isinstance(node.value, bytes):
                 self.report(rules.BYTES_LITERAL_IN_GRAPH, node, graph, literal=_short(node))
             elif isinstance(node, nodes.JoinedStr):
-                cell = next((part.value for part in node.values if isinstance(part, nodes.FormattedValue)
-                             and values.value(part.value).is_(CELL)), None)
-                if cell is not None:
-                    self.report(rules.CELL_FORMATTED_AS_STRING, node, graph, cell=_short(cell), how="an f-string")
-                elif any(isinstance(part, nodes.FormattedValue) and self._runtime(part.value, values)
-                       for part in node.values) and not _only_raised(node, graph.node):
-                    self.report(rules.TENSOR_TO_STRING, node, graph, how="an f-string")
+                self._check_f_string(graph, values, node)
             elif isinstance(node, nodes.Return) and top_level and node.value is not None:
-                if _returns_dict(node.value, values, graph):
-                    self.report(rules.DICT_OUTPUT_FROM_GRAPH, node, graph, anchor=node.value)
-                for part in _returned_parts(node.value, values):
-                    if isinstance(part, nodes.Call) and isinstance(part.func, nodes.Attribute) and \
-                            part.func.attrname in api.HOST_ARRAY_METHODS:
-                        continue  # `return t.asnumpy()`: asnumpy-in-graph says it
-                    if values.value(part).is_(NUMPY) or (isinstance(part, nodes.Call) and (
-                            graph.info.imports.qualify(part.func) or "").startswith("numpy.")):
-                        self.report(rules.HOST_OBJECT_RETURNED, part, graph, expr=_short(part), how="returns")
+                self._check_top_level_return(graph, values, node)
+
+    def _check_f_string(self, graph, values, node: nodes.JoinedStr) -> None:
+        """CELL_FORMATTED_AS_STRING / TENSOR_TO_STRING: an f-string of a Cell or a runtime value."""
+        cell = next((part.value for part in node.values if isinstance(part, nodes.FormattedValue)
+                     and values.value(part.value).is_(CELL)), None)
+        if cell is not None:
+            self.report(rules.CELL_FORMATTED_AS_STRING, node, graph, cell=_short(cell), how="an f-string")
+        elif any(isinstance(part, nodes.FormattedValue) and self._runtime(part.value, values)
+                 for part in node.values) and not _only_raised(node, graph.node):
+            self.report(rules.TENSOR_TO_STRING, node, graph, how="an f-string")
+
+    def _check_top_level_return(self, graph, values, node: nodes.Return) -> None:
+        """DICT_OUTPUT_FROM_GRAPH / HOST_OBJECT_RETURNED: what the top-level graph returns."""
+        if _returns_dict(node.value, values, graph):
+            self.report(rules.DICT_OUTPUT_FROM_GRAPH, node, graph, anchor=node.value)
+        for part in _returned_parts(node.value, values):
+            if isinstance(part, nodes.Call) and isinstance(part.func, nodes.Attribute) and \
+                    part.func.attrname in api.HOST_ARRAY_METHODS:
+                continue  # `return t.asnumpy()`: asnumpy-in-graph says it
+            if values.value(part).is_(NUMPY) or (isinstance(part, nodes.Call) and (
+                    graph.info.imports.qualify(part.func) or "").startswith("numpy.")):
+                self.report(rules.HOST_OBJECT_RETURNED, part, graph, expr=_short(part), how="returns")
 
     def _runtime(self, expr, values, numeric: bool = False) -> bool:
         return from_tensor_computation(expr, values, self.context.analysis, numeric=numeric)
@@ -79,61 +87,88 @@ class FallbackChecker(Checker):
 
     # -- calls ------------------------------------------------------------------
     def _check_call(self, graph, values, call: nodes.Call) -> None:
+        """Ask each rule about ``call`` in turn; the first whose kind of call it is (reported or not) ends it."""
+        local = locally_bound(call.func, values)
+        qualified = None if local else graph.info.imports.qualify(call.func)
+        self._printed_host_objects(graph, values, call, local)
+        for check in (self._host_array_call, self._numpy_or_math_call, self._tensor_constructor_call,
+                      self._builtin_of_runtime_value, self._str_format_call):
+            if check(graph, values, call, local, qualified):
+                return
+        cls_name = self._plain_class(graph, call.func, local)
+        if cls_name is not None and self._runtime_argument(call, values) \
+                and not isinstance(call.statement(), nodes.Raise):
+            self.report(rules.PYTHON_OBJECT_FROM_TENSOR, call, graph, cls=cls_name)
+
+    def _printed_host_objects(self, graph, values, call: nodes.Call, local: bool) -> None:
+        """HOST_OBJECT_RETURNED: ``print(array)`` of a NumPy value."""
         func = call.func
-        imports = graph.info.imports
-        local = locally_bound(func, values)
-        qualified = None if local else imports.qualify(func)
         if isinstance(func, nodes.Name) and func.name == "print" and not local:
             for argument in _arguments(call):
                 if values.value(argument).is_(NUMPY):
                     self.report(rules.HOST_OBJECT_RETURNED, argument, graph, expr=_short(argument), how="prints")
-        # Tensor.asnumpy() / Tensor.numpy()
-        if isinstance(func, nodes.Attribute) and func.attrname in api.HOST_ARRAY_METHODS \
-                and not call.args and not call.keywords and qualified is None:
-            receiver = values.value(func.expr)
-            if receiver.kinds and not receiver.kinds & {NUMPY} and \
-                    (receiver.may_be(TENSOR) or (receiver.may_be(UNKNOWN) and receiver.var)):
-                self.report(rules.ASNUMPY_IN_GRAPH, call, graph, method=func.attrname)
-            return
-        if qualified is not None:
-            top = qualified.split(".")[0]
-            if top in ("numpy", "math"):
-                # Shape-taking NumPy functions and `math` read their arguments as numbers: an
-                # unannotated entry parameter there is rather a Python number than a Tensor.
-                numeric = top == "math" or qualified.rsplit(".", 1)[-1] in api.NUMPY_SIZE_FUNCTIONS \
-                    or qualified.startswith("numpy.random.")
-                if self._runtime_argument(call, values, numeric):
-                    symbol = rules.NUMPY_CALL_ON_TENSOR if top == "numpy" else rules.MATH_CALL_ON_TENSOR
-                    self.report(symbol, call, graph, func=func.as_string())
-                return
-            if qualified in api.TENSOR_CONSTRUCTORS:
-                data = _first_argument(call, "input_data", "data")
-                if data is not None:
-                    value = values.value(data)
-                    if value.kinds & _WRAPPED_KINDS and not value.kinds & {NUMPY} and self._runtime(data, values):
-                        self.report(rules.TENSOR_CONSTRUCTOR_ON_TENSOR, call, graph)
-                return
-        if isinstance(func, nodes.Name) and not local and len(call.args) == 1 and not call.keywords:
+
+    def _host_array_call(self, graph, values, call: nodes.Call, local: bool, qualified: str | None) -> bool:
+        """ASNUMPY_IN_GRAPH: ``Tensor.asnumpy()`` / ``Tensor.numpy()``."""
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and func.attrname in api.HOST_ARRAY_METHODS
+                and not call.args and not call.keywords and qualified is None):
+            return False
+        receiver = values.value(func.expr)
+        if receiver.kinds and not receiver.kinds & {NUMPY} and \
+                (receiver.may_be(TENSOR) or (receiver.may_be(UNKNOWN) and receiver.var)):
+            self.report(rules.ASNUMPY_IN_GRAPH, call, graph, method=func.attrname)
+        return True
+
+    def _numpy_or_math_call(self, graph, values, call: nodes.Call, local: bool, qualified: str | None) -> bool:
+        """NUMPY_CALL_ON_TENSOR / MATH_CALL_ON_TENSOR: a NumPy or ``math`` function of a runtime value."""
+        top = qualified.split(".")[0] if qualified is not None else None
+        if top not in ("numpy", "math"):
+            return False
+        # Shape-taking NumPy functions and `math` read their arguments as numbers: an
+        # unannotated entry parameter there is rather a Python number than a Tensor.
+        numeric = top == "math" or qualified.rsplit(".", 1)[-1] in api.NUMPY_SIZE_FUNCTIONS \
+            or qualified.startswith("numpy.random.")
+        if self._runtime_argument(call, values, numeric):
+            symbol = rules.NUMPY_CALL_ON_TENSOR if top == "numpy" else rules.MATH_CALL_ON_TENSOR
+            self.report(symbol, call, graph, func=call.func.as_string())
+        return True
+
+    def _tensor_constructor_call(self, graph, values, call: nodes.Call, local: bool, qualified: str | None) -> bool:
+        """TENSOR_CONSTRUCTOR_ON_TENSOR: ``Tensor(t)`` of a runtime value."""
+        if qualified not in api.TENSOR_CONSTRUCTORS:
+            return False
+        data = _first_argument(call, "input_data", "data")
+        if data is not None:
+            value = values.value(data)
+            if value.kinds & _WRAPPED_KINDS and not value.kinds & {NUMPY} and self._runtime(data, values):
+                self.report(rules.TENSOR_CONSTRUCTOR_ON_TENSOR, call, graph)
+        return True
+
+    def _builtin_of_runtime_value(self, graph, values, call: nodes.Call, local: bool, qualified: str | None) -> bool:
+        """TYPE_OF_GRAPH_VALUE / TENSOR_TO_STRING: ``type(t)``, ``str(t)``, ``repr(t)`` of a runtime value."""
+        func = call.func
+        if not (isinstance(func, nodes.Name) and not local and len(call.args) == 1 and not call.keywords
+                and func.name in ("type", "str", "repr")):
+            return False
+        if self._runtime(call.args[0], values) and not _message_of_compile_time_raise(call, values):
             if func.name == "type":
-                if self._runtime(call.args[0], values) and not _message_of_compile_time_raise(call, values):
-                    self.report(rules.TYPE_OF_GRAPH_VALUE, call, graph)
-                return
-            if func.name in ("str", "repr"):
-                if self._runtime(call.args[0], values) and not _message_of_compile_time_raise(call, values):
-                    self.report(rules.TENSOR_TO_STRING, call, graph, how=f"{func.name}()")
-                return
-        if isinstance(func, nodes.Attribute) and func.attrname == "format" and values.value(func.expr).is_(STR):
-            cell = next((a for a in _arguments(call) if values.value(a).is_(CELL)), None)
-            if cell is not None:
-                self.report(rules.CELL_FORMATTED_AS_STRING, call, graph, cell=_short(cell), how="str.format")
-                return
-            if self._runtime_argument(call, values) and not _message_of_compile_time_raise(call, values):
-                self.report(rules.TENSOR_TO_STRING, call, graph, how="str.format")
-            return
-        cls_name = self._plain_class(graph, func, local)
-        if cls_name is not None and self._runtime_argument(call, values) \
-                and not isinstance(call.statement(), nodes.Raise):
-            self.report(rules.PYTHON_OBJECT_FROM_TENSOR, call, graph, cls=cls_name)
+                self.report(rules.TYPE_OF_GRAPH_VALUE, call, graph)
+            else:
+                self.report(rules.TENSOR_TO_STRING, call, graph, how=f"{func.name}()")
+        return True
+
+    def _str_format_call(self, graph, values, call: nodes.Call, local: bool, qualified: str | None) -> bool:
+        """CELL_FORMATTED_AS_STRING / TENSOR_TO_STRING: ``"...".format(...)`` of a Cell or a runtime value."""
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and func.attrname == "format" and values.value(func.expr).is_(STR)):
+            return False
+        cell = next((a for a in _arguments(call) if values.value(a).is_(CELL)), None)
+        if cell is not None:
+            self.report(rules.CELL_FORMATTED_AS_STRING, call, graph, cell=_short(cell), how="str.format")
+        elif self._runtime_argument(call, values) and not _message_of_compile_time_raise(call, values):
+            self.report(rules.TENSOR_TO_STRING, call, graph, how="str.format")
+        return True
 
     def _plain_class(self, graph, func, local: bool) -> str | None:
         """The name of a project class (not a Cell, not a ``jit_class``) or namedtuple that ``func`` names."""
@@ -157,40 +192,14 @@ class FallbackChecker(Checker):
 
     # -- the top-level graph's boundary -----------------------------------------
     def _check_container_inputs(self, graph, values) -> None:
-        func = graph.node
-        args = func.args
-        positional = signatures.positional_parameters(func)
-        annotations = signatures.positional_annotations(func)
-        defaults = [None] * (len(positional) - len(args.defaults or [])) + list(args.defaults or [])
-        skip_first = signatures.implicit_first(func, graph.cls)
-        candidates = {}
-        # A parameter with a literal default (`cfg={"k": 1}`) is a setting, usually not passed at all.
-        for index, arg in enumerate(positional):
-            if (index == 0 and skip_first) or not _none_or_missing(defaults[index]):
-                continue
-            annotation = annotations[index] if index < len(annotations) else None
-            candidates[arg.name] = (arg, _container_annotation(annotation))
-        for arg, annotation, default in zip(args.kwonlyargs or [], args.kwonlyargs_annotations or [],
-                                            args.kw_defaults or []):
-            if _none_or_missing(default):
-                candidates[arg.name] = (arg, _container_annotation(annotation))
+        """CONTAINER_GRAPH_INPUT: a parameter of the top-level graph that callers pass a dict (or a tuple or list,
+        by its annotation)."""
+        candidates = _container_candidates(graph)
         if not candidates:
             return
         evidence = {name: kind for name, (_, kind) in candidates.items() if kind}
         if values is not None:
-            for node in graph_nodes(func):
-                if not isinstance(node, nodes.Name) or node.name not in candidates or node.name in evidence:
-                    continue
-                if not _is_parameter_use(node, values):
-                    continue
-                parent = node.parent
-                if isinstance(parent, nodes.Subscript) and parent.value is node \
-                        and isinstance(parent.slice, nodes.Const) and isinstance(parent.slice.value, str):
-                    evidence[node.name] = "dict"
-                elif isinstance(parent, nodes.Attribute) and parent.expr is node \
-                        and parent.attrname in api.DICT_METHODS and isinstance(parent.parent, nodes.Call) \
-                        and parent.parent.func is parent:
-                    evidence[node.name] = "dict"
+            evidence.update(_dict_uses(graph.node, values, set(candidates) - set(evidence)))
         for name, (arg, _) in candidates.items():
             if name in evidence:
                 self.report(rules.CONTAINER_GRAPH_INPUT, arg, graph, parameter=name,
@@ -198,6 +207,48 @@ class FallbackChecker(Checker):
 
 
 # -- helpers ----------------------------------------------------------------------
+def _container_candidates(graph) -> dict:
+    """``{name: (argument, container kind its annotation gives or None)}`` of the parameters of a top-level graph
+    that callers pass (a parameter with a literal default, ``cfg={"k": 1}``, is a setting, usually not passed)."""
+    func = graph.node
+    args = func.args
+    positional = signatures.positional_parameters(func)
+    annotations = signatures.positional_annotations(func)
+    defaults = [None] * (len(positional) - len(args.defaults or [])) + list(args.defaults or [])
+    skip_first = signatures.implicit_first(func, graph.cls)
+    candidates = {}
+    for index, arg in enumerate(positional):
+        if (index == 0 and skip_first) or not _none_or_missing(defaults[index]):
+            continue
+        annotation = annotations[index] if index < len(annotations) else None
+        candidates[arg.name] = (arg, _container_annotation(annotation))
+    for arg, annotation, default in zip(args.kwonlyargs or [], args.kwonlyargs_annotations or [],
+                                        args.kw_defaults or []):
+        if _none_or_missing(default):
+            candidates[arg.name] = (arg, _container_annotation(annotation))
+    return candidates
+
+
+def _dict_uses(func, values, names: set) -> dict:
+    """``{name: "dict"}`` for the parameters among ``names`` that ``func`` uses as a dict (``p["key"]``,
+    ``p.items()``)."""
+    found = {}
+    for node in graph_nodes(func):
+        if not isinstance(node, nodes.Name) or node.name not in names or node.name in found:
+            continue
+        if not _is_parameter_use(node, values):
+            continue
+        parent = node.parent
+        if isinstance(parent, nodes.Subscript) and parent.value is node \
+                and isinstance(parent.slice, nodes.Const) and isinstance(parent.slice.value, str):
+            found[node.name] = "dict"
+        elif isinstance(parent, nodes.Attribute) and parent.expr is node \
+                and parent.attrname in api.DICT_METHODS and isinstance(parent.parent, nodes.Call) \
+                and parent.parent.func is parent:
+            found[node.name] = "dict"
+    return found
+
+
 def _returned_parts(expr, values, depth: int = 0):
     """The returned expression, or the elements of a returned tuple (also one built earlier: `y = (a, b)`)."""
     if isinstance(expr, nodes.Tuple):
