@@ -1,4 +1,6 @@
-"""Every catalogue example, as pytest parameters."""
+"""Every catalogue example, as pytest parameters (skipped on a Python release its claims are not about)."""
+
+import sys
 
 import pytest
 
@@ -10,5 +12,8 @@ def all_examples():
     for rule in RULES:
         for kind, examples in (("flagged", rule.flagged), ("clean", rule.clean)):
             for index, example in enumerate(examples):
-                params.append(pytest.param(rule, kind, example, id=f"{rule.id}-{rule.symbol}-{kind}{index}"))
+                marks = () if example.holds_on(sys.version_info[:2]) else \
+                    (pytest.mark.skip(reason=f"about Python {example.python}"),)
+                params.append(pytest.param(rule, kind, example, id=f"{rule.id}-{rule.symbol}-{kind}{index}",
+                                           marks=marks))
     return params

@@ -78,7 +78,9 @@ def test_each_entry_is_checked_with_its_capture():
     found = sorted((f.line, f.rule.id, f.severity.value) for f in lint_text(PROGRAM, Config(syntax_level="lax")))
     assert found == [
         (14, "I5701", "error"),  # traced: `.item()` frozen; the `try` (line 10) is fine under trace
-        # bytecode_fn (17-23): `try` and `.item()` are fine under bytecode capture, nothing reported
+        # bytecode_fn (17-23): `try` and `.item()` are fine under bytecode capture, but on Python 3.11 the `try`
+        # makes PIJit run the whole function eagerly (W6405, measured)
+        *([(19, "W6405", "warning")] if sys.version_info[:2] == (3, 11) else []),
         (27, "E6301", "error"), (28, "W5501", "error"), (28, "W5502", "error"),  # jit(called_fn, trace)
         (32, "W5501", "error"), (32, "W5502", "error"),  # jit(fn, fullgraph=True): STRICT at the lax level
         (35, "W6306", "warning"),  # a mode known at run time: once, at the keyword ...

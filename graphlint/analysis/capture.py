@@ -1,4 +1,5 @@
-"""What ``mindspore.jit(capture_mode="trace")`` freezes, as facts about code (measured with MindSpore 2.10, CPU).
+"""What ``mindspore.jit(capture_mode="trace")`` freezes and what ``capture_mode="bytecode"`` (PIJit) breaks or keeps
+from the first call, as facts about code (measured with MindSpore 2.10, CPU).
 
 A traced function runs eagerly on its first call per input key (shapes, dtypes, scalar arguments), which is
 recorded; later calls replay the recorded ops only. Python side effects and values that are not Tensor ops of
@@ -7,10 +8,14 @@ the inputs (a print, a Cell attribute, ``self.training``, an assert) therefore k
 
 from __future__ import annotations
 
+import sys
+
 from astroid import nodes
 
 from graphlint.analysis import api
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.generated import pijit_skip
+from graphlint.analysis.kinds import TENSOR
+from graphlint.analysis.tree import graph_nodes, nodes_of_class
 
 # Cell attributes that MindSpore itself changes between calls (``set_train``): a trace keeps the first call's.
 CELL_MODE_ATTRIBUTES = frozenset({"training"})
@@ -72,3 +77,159 @@ def _numpy_made(info, expr) -> bool:
         return False
     qualified = info.imports.qualify(expr.func)
     return qualified is not None and qualified.startswith("numpy.") and not qualified.startswith("numpy.random.seed")
+
+
+# -- capture_mode="bytecode" (PIJit; measured with MindSpore 2.10 on Python 3.11, CPU) ------------------------------
+
+# NumPy functions whose result, given an array and nothing else, is one number (a NumPy scalar): PIJit guards a
+# scalar by its value, so `x - Tensor(np.mean(x.asnumpy()))` stays right (measured), unlike an array.
+NUMPY_SCALAR_REDUCTIONS = frozenset({"mean", "sum", "max", "min", "amax", "amin", "std", "var", "median", "prod",
+                                     "average", "nanmean", "nansum", "nanmax", "nanmin", "ptp", "count_nonzero"})
+ARRAY_SCALAR_METHODS = frozenset({"mean", "sum", "max", "min", "std", "var", "prod", "item", "ptp", "all", "any"})
+# Measured kept right though they make an array: `Tensor(np.abs(x.asnumpy())) + x` followed its input.
+NUMPY_KEPT_RIGHT = frozenset({"abs", "absolute"})
+# numpy.random draws and the position of the argument that makes them an array (rand(3), normal(0, 1, 3), ...);
+# without it they draw one number, which PIJit guards by value (measured: `x * np.random.rand()` stayed right).
+NUMPY_RANDOM_SIZE_POSITION = {
+    "rand": 0, "randn": 0, "random": 0, "random_sample": 0, "ranf": 0, "sample": 0, "standard_normal": 0,
+    "permutation": 0, "normal": 2, "uniform": 2, "binomial": 2, "randint": 2, "beta": 2, "gamma": 2,
+    "lognormal": 2, "laplace": 2, "logistic": 2, "poisson": 1, "exponential": 1, "choice": 1, "geometric": 1,
+    "standard_gamma": 1, "chisquare": 1, "bernoulli": 2, "shuffle": 0,
+}
+# Where a Tensor made of host data is kept right (measured): returned as it is, scaled by a Python number
+# (`* 2`, `/ 2`, `2 * ...`) or reduced (`.mean()`, `.sum()`) and returned; any other use (`+ x`, `+ 1`,
+# `ops.relu(...)`, `* x.sum()`) computes with the first call's data.
+_SCALING_OPERATORS = ("*", "/")
+
+
+def host_array(info, func: nodes.FunctionDef, expr, depth: int = 0) -> str | None:
+    """What makes ``expr`` a NumPy array that differs between calls (the source text: ``x.asnumpy()``,
+    ``np.random.rand(3)``), or None: data of a Tensor, or a sized ``numpy.random`` draw, through NumPy functions,
+    array methods, arithmetic and local names bound once; not a NumPy scalar (``np.mean(a)``, ``a.max()``)."""
+    if depth > 8:
+        return None
+    if isinstance(expr, nodes.Name):
+        bound = [name.parent.value for name in nodes_of_class(func, nodes.AssignName)
+                 if name.name == expr.name and isinstance(name.parent, nodes.Assign)
+                 and name.parent.targets == [name]]
+        return host_array(info, func, bound[0], depth + 1) if len(bound) == 1 else None
+    if isinstance(expr, (nodes.BinOp,)):
+        return host_array(info, func, expr.left, depth + 1) or host_array(info, func, expr.right, depth + 1)
+    if isinstance(expr, nodes.UnaryOp):
+        return host_array(info, func, expr.operand, depth + 1)
+    if not isinstance(expr, nodes.Call):
+        return None
+    callee = expr.func
+    qualified = info.imports.qualify(callee)
+    if qualified is None and isinstance(callee, nodes.Attribute):
+        if callee.attrname in ("asnumpy", "numpy") and not expr.args and not expr.keywords:
+            return expr.as_string()
+        if callee.attrname in ARRAY_SCALAR_METHODS and not expr.args and not expr.keywords:
+            return None
+        return host_array(info, func, callee.expr, depth + 1)  # a.astype(...), a.reshape(...), a.copy()
+    if qualified is None or not qualified.startswith("numpy."):
+        return None
+    name = qualified.rsplit(".", 1)[-1]
+    if qualified.startswith("numpy.random."):
+        position = NUMPY_RANDOM_SIZE_POSITION.get(name)
+        sized = position is not None and (len(expr.args) > position
+                                          or any(k.arg == "size" for k in expr.keywords or ()))
+        return expr.as_string() if sized else None
+    if name in NUMPY_KEPT_RIGHT:
+        return None
+    if name in NUMPY_SCALAR_REDUCTIONS and len(expr.args) == 1 \
+            and not any(k.arg in ("axis", "keepdims") for k in expr.keywords or ()):
+        return None
+    for argument in list(expr.args) + [k.value for k in expr.keywords or ()]:
+        found = host_array(info, func, argument, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def tensor_of_host_data(info, func: nodes.FunctionDef, call: nodes.Call) -> str | None:
+    """For ``Tensor(data, ...)`` / ``ms.tensor(data, ...)`` whose data is a host array (:func:`host_array`) and
+    whose value is used in a way PIJit computes with the first call's data: the array's source, else None."""
+    if info.imports.qualify(call.func) not in api.TENSOR_CONSTRUCTORS or not call.args:
+        return None
+    source = host_array(info, func, call.args[0])
+    if source is None or _kept_right(call, func):
+        return None
+    return source
+
+
+def _kept_right(call: nodes.Call, func: nodes.FunctionDef) -> bool:
+    parent = call.parent
+    if isinstance(parent, nodes.Assign) and len(parent.targets) == 1 \
+            and isinstance(parent.targets[0], nodes.AssignName):
+        name = parent.targets[0].name
+        uses = [n for n in nodes_of_class(func, nodes.Name) if n.name == name]
+        return bool(uses) and all(_returned_plainly(use) for use in uses)
+    return _returned_plainly(call)
+
+
+def _returned_plainly(expr) -> bool:
+    parent = expr.parent
+    if isinstance(parent, nodes.Return):
+        return True
+    if isinstance(parent, nodes.BinOp) and parent.op in _SCALING_OPERATORS and isinstance(parent.parent, nodes.Return):
+        other = parent.right if parent.left is expr else parent.left
+        return isinstance(other, nodes.Const) and isinstance(other.value, (int, float)) \
+            and not (parent.op == "/" and other is parent.left)
+    if isinstance(parent, nodes.Attribute) and parent.attrname in ARRAY_SCALAR_METHODS \
+            and isinstance(parent.parent, nodes.Call) and not parent.parent.args \
+            and isinstance(parent.parent.parent, nodes.Return):
+        return True
+    return False
+
+
+def skip_list_module(qualified: str | None) -> str | None:
+    """The module of PIJit's skip list (generated from the installed MindSpore) a qualified call goes into,
+    for a function (not a class or a NumPy scalar type, which PIJit builds: measured, ``np.float32(2.0)`` and
+    ``collections.OrderedDict()`` compile under ``fullgraph=True``), else None. ``operator`` functions are
+    excepted (measured: ``operator.add(x, x)`` compiles under ``fullgraph=True``; PIJit maps them)."""
+    if not qualified:
+        return None
+    parts = qualified.split(".")
+    module = next((".".join(parts[:n]) for n in range(len(parts) - 1, 0, -1)
+                   if ".".join(parts[:n]) in pijit_skip.SKIP_MODULES), None)
+    if module is None or module in PIJIT_TRACED_MODULES:
+        return None
+    last = parts[-1]
+    if last[:1].isupper() or (module == "numpy" and (last in api.DTYPE_NAMES or last in api.DTYPE_ALIASES
+                                                           or last in NUMPY_TYPES)):
+        return None
+    return module
+
+
+NUMPY_TYPES = frozenset({"bool_", "ndarray", "dtype", "generic", "number"})
+# Modules of the skip list whose functions PIJit still compiles (measured under fullgraph=True).
+PIJIT_TRACED_MODULES = frozenset({"operator"})
+
+
+def is_builtin_next(call: nodes.Call, values) -> bool:
+    """``next(...)``, the builtin (not a local or imported name)."""
+    func = call.func
+    return isinstance(func, nodes.Name) and func.name == "next" and func.name not in values.cfg.defs_by_name \
+        and func.name not in values.graph.info.module.locals and bool(call.args)
+
+
+def eager_fallback_construct(func: nodes.FunctionDef, values):
+    """The first statement or expression of ``func`` that makes PIJit on Python 3.11 run the whole function
+    eagerly (measured: 'JitCompileWithTry] got an unexpected c++ error' logged, no graph): a ``try``, a ``with``
+    or a subscript of a Tensor (``x[0]``, ``x[1:]``); with its label. None if it has none."""
+    for node in graph_nodes(func):
+        if isinstance(node, nodes.Try):
+            return node, "try"
+        if isinstance(node, nodes.With):
+            return node, "with"
+        if isinstance(node, nodes.Subscript) and not isinstance(node.parent, (nodes.Subscript,)) \
+                and values.value(node.value).may_be(TENSOR):
+            return node, "Tensor subscript"
+    return None
+
+
+def python_release() -> tuple[int, int]:
+    """The Python release bytecode capture is judged for: the interpreter graphlint runs on (graphlint's
+    configuration has no target Python; the result cache is keyed on the interpreter's version)."""
+    return sys.version_info[:2]

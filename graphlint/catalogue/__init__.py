@@ -8,13 +8,13 @@ objects, the fixers register for them, and the CLI, the Pylint plugin and the ge
 
 from __future__ import annotations
 
-from graphlint.catalogue import (branches, divergence, dynamic_shape, fallback, functional_loops, host_sync, inplace,
-                                 builtins, loops, parameters, refused, statements, trace)
+from graphlint.catalogue import (branches, bytecode, divergence, dynamic_shape, fallback, functional_loops, host_sync,
+                                 inplace, builtins, loops, parameters, refused, statements, trace)
 from graphlint.catalogue.model import Example, FixSafety, Level, Rule, Severity
 
 # The order here is the order of the docs and of `graphlint --list-rules`.
 FAMILY_MODULES = (statements, divergence, inplace, functional_loops, fallback, dynamic_shape, host_sync, branches,
-                  loops, refused, builtins, parameters, trace)
+                  loops, refused, builtins, parameters, trace, bytecode)
 FAMILIES: tuple[str, ...] = tuple(module.FAMILY for module in FAMILY_MODULES)
 RULES: tuple[Rule, ...] = tuple(rule for module in FAMILY_MODULES for rule in module.RULES)
 BY_NAME: dict[str, Rule] = {name: rule for rule in RULES for name in rule.names}

@@ -94,6 +94,9 @@ class Example:
     # For a flagged example whose finding rests on an assumption nothing in the module confirms ("`n` is a
     # Tensor": an entry parameter no call describes): the finding says so and is one severity lower.
     assumes: str = ""
+    # The Python releases the example's claims hold on ("3.11", ">=3.12"; "": every one): a rule about the
+    # interpreter (bytecode capture refuses 3.12+) is shown on the release it speaks of; the tests skip it elsewhere.
+    python: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", textwrap.dedent(self.code).strip("\n") + "\n")
@@ -104,6 +107,14 @@ class Example:
             object.__setattr__(self, "lines", (self.lines,))
         if self.fixed:
             object.__setattr__(self, "fixed", textwrap.dedent(self.fixed).strip("\n") + "\n")
+
+    def holds_on(self, release: tuple[int, int]) -> bool:
+        """Whether the example's claims hold on Python ``release`` (see :attr:`python`)."""
+        if not self.python:
+            return True
+        if self.python.startswith(">="):
+            return release >= _release(self.python[2:])
+        return release == _release(self.python)
 
     @property
     def source(self) -> str:

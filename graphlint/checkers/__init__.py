@@ -5,8 +5,8 @@ A checker is registered by listing its module here; a misspelt module is an impo
 
 from __future__ import annotations
 
-from graphlint.checkers import (branches, divergence, dynamic_shape, fallback, functional_loops, host_sync, inplace,
-                                builtins, loops, parameters, refused, statements, trace)
+from graphlint.checkers import (branches, bytecode, divergence, dynamic_shape, fallback, functional_loops, host_sync,
+                                inplace, builtins, loops, parameters, refused, statements, trace)
 from graphlint.analysis.engine import Analysis
 from graphlint.analysis.project import ModuleInfo
 from graphlint.analysis.tree import graph_nodes_kept
@@ -16,7 +16,7 @@ from graphlint.runner import Checker, Finding, ModuleContext
 CHECKERS: tuple[type[Checker], ...] = (
     statements.CHECKER, divergence.CHECKER, inplace.CHECKER, functional_loops.CHECKER, fallback.CHECKER,
     dynamic_shape.CHECKER, host_sync.CHECKER, branches.CHECKER, loops.CHECKER, refused.CHECKER,
-    builtins.CHECKER, parameters.CHECKER, trace.CHECKER,
+    builtins.CHECKER, parameters.CHECKER, trace.CHECKER, bytecode.CHECKER,
 )
 
 

@@ -18,11 +18,15 @@ only, so importing them never imports MindSpore:
 * :mod:`.api_measured`: measured too: what the Tensor methods, ops / mint
   functions, nn layer calls, builtins and container methods graphlint models
   do at each level, which api.py derives its tables from; written by
-  ``scripts/measure_api_behaviour.py``.
+  ``scripts/measure_api_behaviour.py``;
+* :mod:`.pijit_skip`: what PIJit (``capture_mode="bytecode"``) never captures, its skip list of modules and
+  the Python releases it refuses, read from ``mindspore/graph/_utils/pijit_context.py``; written by
+  ``scripts/pijit_tables.py``.
 
 Each module has ``MINDSPORE_VERSION``. ``tests/test_generated_tables.py`` fails
 when the installed MindSpore's lists differ from these files; rerun both
 scripts after upgrading MindSpore.
 """
 
-MODULES = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "refused_measured", "api_measured")
+MODULES = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "refused_measured", "api_measured",
+           "pijit_skip")
