@@ -24,6 +24,8 @@ int) gives the same `while i < n`; `for row in t` over a Tensor becomes an index
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import libcst as cst
 from astroid import nodes
 
@@ -45,145 +47,199 @@ class RangeLoopToTensorWhile(Fixer):
     description = "`for i in range(n)` -> `while i < n` on a Tensor counter"
 
     def plan(self, finding, context):
-        loop = finding.node
-        if not isinstance(loop, nodes.For):
-            return self.refuse(finding, "only `for` loops are rewritten")
-        node = context.find(loop)
-        if not isinstance(node, cst.For):
-            return self.refuse(finding, "the loop was not found")
-        if not isinstance(loop.target, nodes.AssignName):
-            return self.refuse(finding, "the loop target is not a single name")
-        if node.orelse is not None:
-            return self.refuse(finding, "`for ... else` has no `while` equivalent here")
-        values = context.values_of(finding)
-        if values is None:
-            return self.refuse(finding, "the function could not be analysed")
-        iterated = None  # `for row in t`: the Tensor iterated over
-        bounds = _range_bounds(loop)
-        if isinstance(bounds, str):
-            if not values.value(loop.iter).is_tensor:
-                return self.refuse(finding, bounds)
-            if not (isinstance(loop.iter, nodes.Name) or isinstance(loop.iter, nodes.Attribute)
-                    and isinstance(loop.iter.expr, nodes.Name) and loop.iter.expr.name == values.self_name):
-                return self.refuse(finding, "the loop iterates over an expression: name the Tensor first")
-            if isinstance(loop.iter, nodes.Name) and any(
-                    isinstance(a, nodes.AssignName) and a.name == loop.iter.name for a in loop.nodes_of_class(
-                        nodes.AssignName)):
-                return self.refuse(finding, f"the body reassigns `{loop.iter.name}`, which the loop iterates over")
-            iterated, bounds = loop.iter, None
-        collected = _collected_outputs(loop, values, context) if iterated is None else None
-        if isinstance(collected, str):
-            return self.refuse(finding, collected)
-        reason = _body_problem(loop, allowed=collected.append if collected else None)
-        if reason:
-            return self.refuse(finding, reason)
-        for grown, op in (finding.payload.shape_changes if finding.payload is not None else ()):
-            return self.refuse(finding, f"`{grown}` changes shape each step (`{op}`): a real loop needs carries "
-                                        "of fixed shape")
-        name = loop.target.name
-        region = values.cfg.loops.get(id(loop))
-        if region is None:
-            return self.refuse(finding, "the loop's data flow is unknown")
-        live_after = values.cfg.live_in(region.after)
-        if name in live_after:
-            return self.refuse(finding, f"`{name}` is read after the loop: a Python loop leaves it at the "
-                                        "last value, a counter loop one step further")
-        after = region.after.elements[0] if region.after.elements else None
-        carried = values.cfg.loop_carried(region) - {name}
-        entry = values.cfg.element_of(loop.iter)
-        facts = tensor_facts(values)
-        for carried_name in sorted(carried):
-            value = values.name_at(after, carried_name) if after is not None else None
-            if value is not None and (value.may_be("list") or value.may_be("dict")):
-                return self.refuse(finding, f"the loop carries the Python container `{carried_name}`")
-            problem = _carry_problem(values, facts, loop, entry, carried_name)
-            if problem:
-                return self.refuse(finding, problem)
-        lowering = _Lowering(loop, values, facts, context, name, carried, live_after)
-        problem = lowering.analyse()
+        checked = _loop_plan(finding, context)
+        if isinstance(checked, str):
+            return self.refuse(finding, checked)
+        built = _counter_loop(checked, context)
+        if isinstance(built, str):
+            return self.refuse(finding, built)
+        edits, imports, description = built
+        return self.edit(finding, edits, imports=imports, description=description)
+
+
+@dataclass
+class _LoopPlan:
+    """What :func:`_loop_plan` proved of a loop that can become a Tensor-counter `while`."""
+
+    loop: nodes.For
+    node: cst.For
+    name: str  # the loop variable
+    iterated: object  # `for row in t`: the Tensor iterated over (else None)
+    bounds: tuple | None  # (start, stop, step) of `range(...)`, else None
+    collected: object  # the per-step outputs collected (_Collected), else None
+    lowering: "_Lowering"
+
+
+def _loop_plan(finding, context) -> _LoopPlan | str:
+    """The precondition of :class:`RangeLoopToTensorWhile`: what the analysis proves of the loop, or the reason
+    it cannot be rewritten."""
+    loop = finding.node
+    if not isinstance(loop, nodes.For):
+        return "only `for` loops are rewritten"
+    node = context.find(loop)
+    if not isinstance(node, cst.For):
+        return "the loop was not found"
+    if not isinstance(loop.target, nodes.AssignName):
+        return "the loop target is not a single name"
+    if node.orelse is not None:
+        return "`for ... else` has no `while` equivalent here"
+    values = context.values_of(finding)
+    if values is None:
+        return "the function could not be analysed"
+    iteration = _iteration(loop, values)
+    if isinstance(iteration, str):
+        return iteration
+    iterated, bounds = iteration
+    collected = _collected_outputs(loop, values, context) if iterated is None else None
+    if isinstance(collected, str):
+        return collected
+    reason = _body_problem(loop, allowed=collected.append if collected else None)
+    if reason:
+        return reason
+    for grown, op in (finding.payload.shape_changes if finding.payload is not None else ()):
+        return f"`{grown}` changes shape each step (`{op}`): a real loop needs carries of fixed shape"
+    lowering = _flow_problem(loop, values, context)
+    if isinstance(lowering, str):
+        return lowering
+    if collected is not None and lowering.exits:
+        return "the body both collects per-step outputs and leaves early"
+    return _LoopPlan(loop, node, loop.target.name, iterated, bounds, collected, lowering)
+
+
+def _iteration(loop: nodes.For, values):
+    """``(None, (start, stop, step))`` for a loop over ``range(...)``, ``(the Tensor, None)`` for one over a named
+    Tensor, or the reason the loop cannot be rewritten."""
+    bounds = _range_bounds(loop)
+    if not isinstance(bounds, str):
+        return None, bounds
+    if not values.value(loop.iter).is_tensor:
+        return bounds
+    if not (isinstance(loop.iter, nodes.Name) or isinstance(loop.iter, nodes.Attribute)
+            and isinstance(loop.iter.expr, nodes.Name) and loop.iter.expr.name == values.self_name):
+        return "the loop iterates over an expression: name the Tensor first"
+    if isinstance(loop.iter, nodes.Name) and any(
+            isinstance(a, nodes.AssignName) and a.name == loop.iter.name for a in loop.nodes_of_class(
+                nodes.AssignName)):
+        return f"the body reassigns `{loop.iter.name}`, which the loop iterates over"
+    return loop.iter, None
+
+
+def _flow_problem(loop: nodes.For, values, context):
+    """The loop's data flow allows a counter loop: its :class:`_Lowering` (analysed), or the reason it does not."""
+    name = loop.target.name
+    region = values.cfg.loops.get(id(loop))
+    if region is None:
+        return "the loop's data flow is unknown"
+    live_after = values.cfg.live_in(region.after)
+    if name in live_after:
+        return f"`{name}` is read after the loop: a Python loop leaves it at the last value, a counter loop one " \
+               "step further"
+    after = region.after.elements[0] if region.after.elements else None
+    carried = values.cfg.loop_carried(region) - {name}
+    entry = values.cfg.element_of(loop.iter)
+    facts = tensor_facts(values)
+    for carried_name in sorted(carried):
+        value = values.name_at(after, carried_name) if after is not None else None
+        if value is not None and (value.may_be("list") or value.may_be("dict")):
+            return f"the loop carries the Python container `{carried_name}`"
+        problem = _carry_problem(values, facts, loop, entry, carried_name)
         if problem:
-            return self.refuse(finding, problem)
-        if collected is not None and lowering.exits:
-            return self.refuse(finding, "the body both collects per-step outputs and leaves early")
-        tensor, tensor_import = context.spelling("mindspore.Tensor", ("mindspore", None, "ms"))
-        int32, int32_import = context.spelling("mindspore.int32", ("mindspore", None, "ms"))
-        imports = [i for i in (tensor_import, int32_import) if i is not None]
-        taken = set(loop.scope().locals)
-        counter = name
-        before: list[cst.BaseStatement] = []
-        if iterated is not None:
-            counter = unused_name("index", taken)
-            taken.add(counter)
-            start, stop, step = build.integer(0), build.subscript(build.attribute(_cst_expr(context, iterated),
-                                                                                  "shape"), build.integer(0)), 1
-        else:
-            start_node, stop_node, step = bounds
-            start = _cst_arg(node, start_node) if start_node is not None else build.integer(0)
-            stop = _cst_arg(node, stop_node)
-        counter_start = build.assign(counter, build.call(build.dotted(tensor), start, build.dotted(int32)))
-        increment = build.assign(counter, build.binary(build.name(counter), "+" if step > 0 else "-",
-                                                       build.integer(abs(step))))
-        test = build.compare(build.name(counter), "<" if step > 0 else ">", stop)
-        body = node.body
-        statements = list(body.body) if isinstance(body, cst.IndentedBlock) else \
-            [cst.SimpleStatementLine(body=list(body.body))]  # `for i in range(n): x = x + 1` on one line
-        if iterated is not None:
-            statements.insert(0, build.assign(name, build.subscript(_cst_expr(context, iterated), build.name(counter))))
-        replacements = []
-        description = f"`for {name} in ...` -> `while {context.code(test).strip()}` on a Tensor counter"
-        ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
-        if collected is not None:
-            # Per-step outputs go into a preallocated Tensor: `outs = []` / `outs.append(h)` / `ops.stack(outs)`
-            # -> `outs = ops.zeros((n,) + h.shape, h.dtype)` / `outs[i - start] = h` / `outs`.
-            imports += [ops_import] if ops_import else []
-            buffer, item = collected.buffer, collected.item
-            shape = build.binary(build.tuple_of([build.integer(collected.count)]), "+",
-                                 build.attribute(build.name(item), "shape"))
-            before.append(build.assign(buffer, build.call(build.dotted(f"{ops}.zeros"), shape,
-                                                          build.attribute(build.name(item), "dtype"))))
-            index = build.name(name) if collected.start == 0 else \
-                build.binary(build.name(name), "-", build.integer(collected.start))
-            append_node = context.find(collected.append.parent)  # the `outs.append(h)` expression statement
-            if append_node is None:
-                return self.refuse(finding, "the `.append()` statement was not found")
-            store = cst.Assign(targets=[cst.AssignTarget(target=build.subscript(build.name(buffer), index))],
-                               value=build.name(item))
-            statements = [replace_nodes(s, [(append_node, store)]) for s in statements]
-            for created in collected.creations:
-                creation = context.find(created)
-                if creation is None:
-                    return self.refuse(finding, f"`{buffer} = []` was not found")
-                replacements.extend(context.remove_statement(creation))
-            for stack in collected.stacks:
-                stacked = context.find(stack)
-                if stacked is None:
-                    return self.refuse(finding, f"`stack({buffer})` was not found")
-                replacements.append((stacked, build.name(buffer)))
-            description += f", per-step outputs into a preallocated `{buffer}`"
-        if lowering.exits:
-            imports += [ops_import] if ops_import else []
-            bool_, bool_import = context.spelling("mindspore.bool_", ("mindspore", None, "ms"))
-            imports += [bool_import] if bool_import else []
-            lowered = lowering.lower(statements, ops, taken)
-            if isinstance(lowered, str):
-                return self.refuse(finding, lowered)
-            statements = lowered
-            if lowering.done:
-                before.append(build.assign(lowering.done, build.call(build.dotted(tensor), build.name("False"),
-                                                                     build.dotted(bool_))))
-                test = build.call(build.dotted(f"{ops}.logical_and"), test,
-                                  build.call(build.dotted(f"{ops}.logical_not"), build.name(lowering.done)))
-            kinds = sorted({type(e).__name__.lower() for e in lowering.exits})
-            description += " with " + "/".join(f"`{k}`" for k in kinds) + " lowered to flags"
-            if lowering.returned is not None:
-                problem = lowering.lower_return(replacements, ops)
-                if problem:
-                    return self.refuse(finding, problem)
-        loop_stmt = build.while_loop(test, statements + [increment])
-        first = (before + [counter_start])[0].with_changes(leading_lines=node.leading_lines)
-        new = [first] + (before + [counter_start])[1:] + [loop_stmt]
-        return self.edit(finding, [(node, cst.FlattenSentinel(new))] + replacements,
-                         imports=list(dict.fromkeys(imports)), description=description)
+            return problem
+    lowering = _Lowering(loop, values, facts, context, name, carried, live_after)
+    return lowering.analyse() or lowering
+
+
+def _counter_loop(plan: _LoopPlan, context):
+    """The libcst nodes of the rewrite: ``(edits, imports, description)``, or the reason a node it needs was not
+    found."""
+    loop, node, name, lowering = plan.loop, plan.node, plan.name, plan.lowering
+    tensor, tensor_import = context.spelling("mindspore.Tensor", ("mindspore", None, "ms"))
+    int32, int32_import = context.spelling("mindspore.int32", ("mindspore", None, "ms"))
+    imports = [i for i in (tensor_import, int32_import) if i is not None]
+    taken = set(loop.scope().locals)
+    counter = name
+    before: list[cst.BaseStatement] = []
+    if plan.iterated is not None:
+        counter = unused_name("index", taken)
+        taken.add(counter)
+        start, stop, step = build.integer(0), build.subscript(build.attribute(_cst_expr(context, plan.iterated),
+                                                                              "shape"), build.integer(0)), 1
+    else:
+        start_node, stop_node, step = plan.bounds
+        start = _cst_arg(node, start_node) if start_node is not None else build.integer(0)
+        stop = _cst_arg(node, stop_node)
+    counter_start = build.assign(counter, build.call(build.dotted(tensor), start, build.dotted(int32)))
+    increment = build.assign(counter, build.binary(build.name(counter), "+" if step > 0 else "-",
+                                                   build.integer(abs(step))))
+    test = build.compare(build.name(counter), "<" if step > 0 else ">", stop)
+    body = node.body
+    statements = list(body.body) if isinstance(body, cst.IndentedBlock) else \
+        [cst.SimpleStatementLine(body=list(body.body))]  # `for i in range(n): x = x + 1` on one line
+    if plan.iterated is not None:
+        statements.insert(0, build.assign(name, build.subscript(_cst_expr(context, plan.iterated),
+                                                                build.name(counter))))
+    replacements = []
+    description = f"`for {name} in ...` -> `while {context.code(test).strip()}` on a Tensor counter"
+    ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
+    if plan.collected is not None:
+        imports += [ops_import] if ops_import else []
+        statements = _into_buffer(plan.collected, name, statements, before, replacements, ops, context)
+        if isinstance(statements, str):
+            return statements
+        description += f", per-step outputs into a preallocated `{plan.collected.buffer}`"
+    if lowering.exits:
+        imports += [ops_import] if ops_import else []
+        bool_, bool_import = context.spelling("mindspore.bool_", ("mindspore", None, "ms"))
+        imports += [bool_import] if bool_import else []
+        statements = lowering.lower(statements, ops, taken)
+        if isinstance(statements, str):
+            return statements
+        if lowering.done:
+            before.append(build.assign(lowering.done, build.call(build.dotted(tensor), build.name("False"),
+                                                                 build.dotted(bool_))))
+            test = build.call(build.dotted(f"{ops}.logical_and"), test,
+                              build.call(build.dotted(f"{ops}.logical_not"), build.name(lowering.done)))
+        kinds = sorted({type(e).__name__.lower() for e in lowering.exits})
+        description += " with " + "/".join(f"`{k}`" for k in kinds) + " lowered to flags"
+        if lowering.returned is not None:
+            problem = lowering.lower_return(replacements, ops)
+            if problem:
+                return problem
+    loop_stmt = build.while_loop(test, statements + [increment])
+    first = (before + [counter_start])[0].with_changes(leading_lines=node.leading_lines)
+    new = [first] + (before + [counter_start])[1:] + [loop_stmt]
+    return [(node, cst.FlattenSentinel(new))] + replacements, list(dict.fromkeys(imports)), description
+
+
+def _into_buffer(collected, name: str, statements: list, before: list, replacements: list, ops: str, context):
+    """Per-step outputs go into a preallocated Tensor: `outs = []` / `outs.append(h)` / `ops.stack(outs)` ->
+    `outs = ops.zeros((n,) + h.shape, h.dtype)` / `outs[i - start] = h` / `outs`. The loop body's statements
+    (the buffer's creation added to ``before``, the other edits to ``replacements``), or the reason a node was
+    not found."""
+    buffer, item = collected.buffer, collected.item
+    shape = build.binary(build.tuple_of([build.integer(collected.count)]), "+",
+                         build.attribute(build.name(item), "shape"))
+    before.append(build.assign(buffer, build.call(build.dotted(f"{ops}.zeros"), shape,
+                                                  build.attribute(build.name(item), "dtype"))))
+    index = build.name(name) if collected.start == 0 else \
+        build.binary(build.name(name), "-", build.integer(collected.start))
+    append_node = context.find(collected.append.parent)  # the `outs.append(h)` expression statement
+    if append_node is None:
+        return "the `.append()` statement was not found"
+    store = cst.Assign(targets=[cst.AssignTarget(target=build.subscript(build.name(buffer), index))],
+                       value=build.name(item))
+    statements = [replace_nodes(s, [(append_node, store)]) for s in statements]
+    for created in collected.creations:
+        creation = context.find(created)
+        if creation is None:
+            return f"`{buffer} = []` was not found"
+        replacements.extend(context.remove_statement(creation))
+    for stack in collected.stacks:
+        stacked = context.find(stack)
+        if stacked is None:
+            return f"`stack({buffer})` was not found"
+        replacements.append((stacked, build.name(buffer)))
+    return statements
 
 
 class _Lowering:
@@ -461,28 +517,20 @@ class _Collected:
         self.append, self.creations, self.stacks = append, creations, stacks
 
 
+_COLLECT_HINT = ("; by hand: `outs = ops.zeros((n,) + x.shape, x.dtype)` before a Tensor-counter `while` and "
+                 "`outs[i] = x` in it")
+
+
 def _collected_outputs(loop: nodes.For, values, context):
     """The collection pattern of ``loop`` (None if it appends nothing, a reason if it cannot be rewritten)."""
-    appends = [call for call in loop.nodes_of_class(nodes.Call)
-               if isinstance(call.func, nodes.Attribute) and call.func.attrname == "append"]
-    if not appends:
-        return None
-    if len(appends) > 1:
-        return "the body appends more than once"
-    append = appends[0]
-    hint = ("; by hand: `outs = ops.zeros((n,) + x.shape, x.dtype)` before a Tensor-counter `while` and "
-            "`outs[i] = x` in it")
-    if not (isinstance(append.parent, nodes.Expr) and append.parent.parent is loop
-            and isinstance(append.func.expr, nodes.Name) and len(append.args) == 1 and not append.keywords
-            and isinstance(append.args[0], nodes.Name)):
-        return "the body collects per-step outputs other than by one `outs.append(name)` statement" + hint
+    append = _single_append(loop)
+    if append is None or isinstance(append, str):
+        return append
     buffer, item = append.func.expr.name, append.args[0].name
-    bounds = _range_bounds(loop)
-    if isinstance(bounds, str) or not all(isinstance(b, nodes.Const) and isinstance(b.value, int)
-                                          for b in bounds[:2] if b is not None) or bounds[2] != 1:
-        return "per-step outputs are collected over a range that is not constant with step 1" + hint
-    start = bounds[0].value if bounds[0] is not None else 0
-    count = max(bounds[1].value - start, 0)
+    span = _constant_span(loop)
+    if span is None:
+        return "per-step outputs are collected over a range that is not constant with step 1" + _COLLECT_HINT
+    start, count = span
     entry = values.cfg.element_of(loop.iter)
     if entry is None:
         return "the loop's data flow is unknown"
@@ -490,25 +538,57 @@ def _collected_outputs(loop: nodes.For, values, context):
     if not creations or not all(d.kind == "assign" and isinstance(d.value, nodes.List) and not d.value.elts
                                 and isinstance(d.node.parent, nodes.Assign) and len(d.node.parent.targets) == 1
                                 for d in creations):
-        return f"`{buffer}` is not an empty list made before the loop" + hint
+        return f"`{buffer}` is not an empty list made before the loop" + _COLLECT_HINT
     if values.cfg.may_be_undefined(entry, item) or not values.name_at(entry, item).is_tensor:
-        return f"`{item}` is not a Tensor carried into the loop, so the buffer's shape is unknown" + hint
-    function = loop.scope()
-    stacks, stray = [], []
-    for use in nodes_of_class(function, nodes.Name):
+        return f"`{item}` is not a Tensor carried into the loop, so the buffer's shape is unknown" + _COLLECT_HINT
+    stacks = _stacks_after(loop, buffer, append, context)
+    if stacks is None:
+        return f"`{buffer}` is used other than by `ops.stack({buffer})` after the loop" + _COLLECT_HINT
+    return _Collected(buffer, item, count, start, append, [d.node.parent for d in creations], stacks)
+
+
+def _single_append(loop: nodes.For):
+    """The one `outs.append(name)` statement at the top level of the body (None without any `.append()`, the
+    reason when there is another form)."""
+    appends = [call for call in loop.nodes_of_class(nodes.Call)
+               if isinstance(call.func, nodes.Attribute) and call.func.attrname == "append"]
+    if not appends:
+        return None
+    if len(appends) > 1:
+        return "the body appends more than once"
+    append = appends[0]
+    if not (isinstance(append.parent, nodes.Expr) and append.parent.parent is loop
+            and isinstance(append.func.expr, nodes.Name) and len(append.args) == 1 and not append.keywords
+            and isinstance(append.args[0], nodes.Name)):
+        return "the body collects per-step outputs other than by one `outs.append(name)` statement" + _COLLECT_HINT
+    return append
+
+
+def _constant_span(loop: nodes.For) -> tuple[int, int] | None:
+    """``(start, number of steps)`` of a loop over ``range`` of int constants with step 1, else None."""
+    bounds = _range_bounds(loop)
+    if isinstance(bounds, str) or not all(isinstance(b, nodes.Const) and isinstance(b.value, int)
+                                          for b in bounds[:2] if b is not None) or bounds[2] != 1:
+        return None
+    start = bounds[0].value if bounds[0] is not None else 0
+    return start, max(bounds[1].value - start, 0)
+
+
+def _stacks_after(loop: nodes.For, buffer: str, append: nodes.Call, context) -> list | None:
+    """The `ops.stack(buffer)` calls after the loop, when they are the only other uses of ``buffer`` (else
+    None)."""
+    stacks = []
+    for use in nodes_of_class(loop.scope(), nodes.Name):
         if use.name != buffer or use is append.func.expr:
             continue
         call = use.parent
-        if (isinstance(call, nodes.Call) and call.args and call.args[0] is use and use.lineno > loop.end_lineno
+        if not (isinstance(call, nodes.Call) and call.args and call.args[0] is use and use.lineno > loop.end_lineno
                 and context.info is not None and context.info.imports.qualify(call.func) == "mindspore.ops.stack"
                 and len(call.args) == 1 and all(k.arg == "axis" and isinstance(k.value, nodes.Const)
                                                 and k.value.value == 0 for k in call.keywords or ())):
-            stacks.append(call)
-        else:
-            stray.append(use)
-    if stray or not stacks:
-        return f"`{buffer}` is used other than by `ops.stack({buffer})` after the loop" + hint
-    return _Collected(buffer, item, count, start, append, [d.node.parent for d in creations], stacks)
+            return None
+        stacks.append(call)
+    return stacks or None
 
 
 def _body_problem(loop, allowed=None) -> str:
