@@ -1,7 +1,7 @@
 """Issue 32: does graphlint report, as errors, what ``jit(capture_mode="trace")`` (and ``"bytecode"``) silently
 gets wrong?
 
-46 small programs written in the habits of PyTorch ports (a Tensor `if`, `.item()`, NumPy on the way, a global
+52 small programs written in the habits of PyTorch ports (a Tensor `if`, `.item()`, NumPy on the way, a global
 step counter, `print`, `self.training`, ...), each a traced function or Cell. Every program is run with MindSpore
 eagerly (PYNATIVE, the undecorated function) and traced, over two different inputs (or its own ``drive``); it
 diverges when a call's outputs differ or only one of the two raises. Each program is linted with graphlint.
@@ -293,7 +293,44 @@ def fn(x):
     positives = (x > 0).sum().item()
     return x / max(positives, 1)
 """),
+    "mask-from-numpy": (DIVERGES, f"""
+{TRACED}
+def fn(x):
+    mask = Tensor((x.asnumpy() > 0).astype(np.float32))
+    return x * mask
+"""),
+    "softmax-weights-in-numpy": (DIVERGES, f"""
+{TRACED}
+def fn(x):
+    e = np.exp(x.asnumpy())
+    weights = Tensor(e / e.sum())
+    return (weights * x).sum()
+"""),
+    "percentile-clip": (DIVERGES, f"""
+{TRACED}
+def fn(x):
+    high = float(np.percentile(x.asnumpy(), 90))
+    return ops.clamp(x, max=high)
+"""),
+    "head-of-chunks": (OK, f"""
+{TRACED}
+def fn(x):
+    parts = iter(ops.chunk(x, 3))
+    head = next(parts)
+    return x - head
+"""),
     # --- programs that trace faithfully ------------------------------------------------------------------
+    "offset-by-first": (OK, f"""
+{TRACED}
+def fn(x):
+    return x - x[0]
+"""),
+    "activation-built-in-forward": (OK, f"""
+{TRACED}
+def fn(x):
+    act = nn.ReLU()
+    return act(x) + 1
+"""),
     "where-select": (OK, f"""
 {TRACED}
 def fn(x):

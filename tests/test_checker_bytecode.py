@@ -40,6 +40,22 @@ def test_host_array_through_names_and_its_kept_right_uses(python_311):
     assert found(body) == [(6, "E6401", "error"), (9, "E6401", "error")]
 
 
+def test_host_array_computed_with_a_scalar_of_its_data_is_guarded(python_311):
+    body = """
+    @ms.jit(capture_mode="bytecode")
+    def fn(x):
+        e = np.exp(x.asnumpy())
+        total = e.sum()
+        weights = Tensor(e / total)
+        centred = Tensor(e - np.mean(e))
+        doubled = Tensor(e * 2)
+        mask = Tensor((x.asnumpy() > 0).astype(np.float32))
+        return x * weights * centred * doubled * mask
+    """
+    # the scalar `total` / np.mean(e) is guarded by value (measured right); `e * 2` and the mask are not
+    assert found(body) == [(8, "E6401", "error"), (9, "E6401", "error")]
+
+
 def test_host_array_returned_scaled_or_reduced_is_quiet(python_311):
     body = """
     @ms.jit(capture_mode="bytecode")

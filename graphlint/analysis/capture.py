@@ -113,8 +113,11 @@ def host_array(info, func: nodes.FunctionDef, expr, depth: int = 0) -> str | Non
                  if name.name == expr.name and isinstance(name.parent, nodes.Assign)
                  and name.parent.targets == [name]]
         return host_array(info, func, bound[0], depth + 1) if len(bound) == 1 else None
-    if isinstance(expr, (nodes.BinOp,)):
+    if isinstance(expr, nodes.BinOp):
         return host_array(info, func, expr.left, depth + 1) or host_array(info, func, expr.right, depth + 1)
+    if isinstance(expr, nodes.Compare):  # a mask: (a > 0)
+        operands = [expr.left] + [right for _op, right in expr.ops]
+        return next((found for found in (host_array(info, func, o, depth + 1) for o in operands) if found), None)
     if isinstance(expr, nodes.UnaryOp):
         return host_array(info, func, expr.operand, depth + 1)
     if not isinstance(expr, nodes.Call):
@@ -153,9 +156,52 @@ def tensor_of_host_data(info, func: nodes.FunctionDef, call: nodes.Call) -> str 
     if info.imports.qualify(call.func) not in api.TENSOR_CONSTRUCTORS or not call.args:
         return None
     source = host_array(info, func, call.args[0])
-    if source is None or _kept_right(call, func):
+    if source is None or _kept_right(call, func) or _guarded_by_a_scalar(info, func, call.args[0]):
         return None
     return source
+
+
+def _guarded_by_a_scalar(info, func: nodes.FunctionDef, expr, depth: int = 0) -> bool:
+    """The array is computed with a NumPy scalar reduced from host data (``e / e.sum()``, ``a - np.mean(a)``):
+    PIJit guards that scalar by its value and recompiles when it changes. Measured: `x * Tensor(e / e.sum())`,
+    `Tensor(e - e.mean())`, `Tensor(e / np.sum(e))` followed their input where `Tensor(e / 2)` did not."""
+    if depth > 8:
+        return False
+    if isinstance(expr, nodes.Name):
+        bound = [name.parent.value for name in nodes_of_class(func, nodes.AssignName)
+                 if name.name == expr.name and isinstance(name.parent, nodes.Assign)
+                 and name.parent.targets == [name]]
+        return len(bound) == 1 and _guarded_by_a_scalar(info, func, bound[0], depth + 1)
+    if isinstance(expr, nodes.BinOp):
+        return any(_scalar_of_host_data(info, func, side) or _guarded_by_a_scalar(info, func, side, depth + 1)
+                   for side in (expr.left, expr.right))
+    if isinstance(expr, nodes.Call):
+        parts = list(expr.args) + [k.value for k in expr.keywords or ()]
+        if isinstance(expr.func, nodes.Attribute) and info.imports.qualify(expr.func) is None:
+            parts.append(expr.func.expr)
+        return any(_guarded_by_a_scalar(info, func, part, depth + 1) for part in parts)
+    return False
+
+
+def _scalar_of_host_data(info, func: nodes.FunctionDef, expr) -> bool:
+    """``a.sum()``, ``np.max(a)``, or a name bound once to one, of host data (:func:`host_array`)."""
+    if isinstance(expr, nodes.Name):
+        bound = [name.parent.value for name in nodes_of_class(func, nodes.AssignName)
+                 if name.name == expr.name and isinstance(name.parent, nodes.Assign)
+                 and name.parent.targets == [name]]
+        return len(bound) == 1 and not isinstance(bound[0], nodes.Name) and _scalar_of_host_data(info, func, bound[0])
+    if not isinstance(expr, nodes.Call):
+        return False
+    callee = expr.func
+    qualified = info.imports.qualify(callee)
+    if qualified is None and isinstance(callee, nodes.Attribute):
+        return callee.attrname in ARRAY_SCALAR_METHODS and not expr.args and not expr.keywords \
+            and host_array(info, func, callee.expr) is not None
+    if qualified is not None and qualified.startswith("numpy.") \
+            and qualified.rsplit(".", 1)[-1] in NUMPY_SCALAR_REDUCTIONS and len(expr.args) == 1 \
+            and not any(k.arg in ("axis", "keepdims") for k in expr.keywords or ()):
+        return host_array(info, func, expr.args[0]) is not None
+    return False
 
 
 def _kept_right(call: nodes.Call, func: nodes.FunctionDef) -> bool:

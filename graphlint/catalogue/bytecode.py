@@ -33,8 +33,9 @@ HOST_ARRAY_FROZEN = Rule(
         "the first call's noise on every call (PYNATIVE, seeded alike, drew the same noise first, new noise "
         "second); also `x * Tensor(x.numpy() + 1)`, `ops.relu(Tensor(...))`, `Tensor(...) + 1`. Kept right "
         "(not reported): a NumPy scalar (`Tensor(np.mean(a))`, `x * "
-        "np.random.rand()`), `np.abs(...)`, and a Tensor returned as it is, scaled by a Python number or "
-        "reduced (`return Tensor(a) * 2`). With `fullgraph=True` the first call raises 'Unsupported function'."
+        "np.random.rand()`), an array computed with such a scalar (`Tensor(e / e.sum())`: PIJit guards the "
+        "scalar's value and recompiles when it changes), `np.abs(...)`, and a Tensor returned as it is, scaled "
+        "by a Python number or reduced (`return Tensor(a) * 2`). With `fullgraph=True` the first call raises 'Unsupported function'."
     ),
     fix="Compute on the Tensor with mindspore.ops (`ops.tanh(x)`, `ops.clamp(x, 0)`), draw noise with "
         "`ops.rand_like(x)` / `ops.randn(...)`, or compute the array before the call and pass it as an argument.",
@@ -64,6 +65,18 @@ HOST_ARRAY_FROZEN = Rule(
         ),
         bytecoded(
             """
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                mask = Tensor((x.asnumpy() > 0).astype(np.float32))
+                return x * mask
+            """,
+            bytecode=DIVERGES,
+            title="a mask made in NumPy under bytecode capture",
+            lines=3,
+            fields={"source": "x.asnumpy()"},
+        ),
+        bytecoded(
+            """
             @ms.jit(capture_mode="bytecode", fullgraph=True)
             def fn(x):
                 return Tensor(np.tanh(x.asnumpy())) + x
@@ -90,6 +103,16 @@ HOST_ARRAY_FROZEN = Rule(
             def fn(x):
                 mean = np.mean(x.asnumpy())
                 return x - Tensor(mean, ms.float32)
+            """,
+            bytecode=OK,
+        ),
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                e = np.exp(x.asnumpy())
+                weights = Tensor(e / e.sum())
+                return (weights * x).sum()
             """,
             bytecode=OK,
         ),
