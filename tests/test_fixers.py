@@ -589,10 +589,19 @@ def test_a_nested_functional_loop_body_moves_to_module_level_unless_it_reads_the
     assert [(lines[a.line - 1].strip(), a.safety, a.description) for a in report.applied] == [
         ("return ops.WhileLoop()(cond, body, (Tensor(0, ms.int32), y))[1]", "safe",
          "move `cond` and `body` to module level, before `Net`")]
-    _target, _original, report = _fixed_copy("functional-loop-body-closure/captured_refused", tmp_path)
+    # a body that reads the function's Tensor: the Python loop the primitive runs, only with --unsafe-fixes
+    target, _original, report = _fixed_copy("functional-loop-body-closure/captured_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused] == [
-        (17, "`step` reads `shift` of the function around it, which it would not see at module level: pass it "
-             "through the loop carry (by hand)")]
+        (17, "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes")]
+    report = fix_paths([str(target)], Config(), unsafe=True)
+    assert [(a.line, a.safety, a.description) for a in report.applied] == [
+        (20, "unsafe", "`WhileLoop` -> the Python loop it runs, into `carry_2`")]
+    assert _read(target).endswith("        carry_2 = (Tensor(0, ms.int32), x)\n        while keep_going(carry_2):\n"
+                                  "            carry_2 = step(carry_2)\n        return carry_2[1]\n")
+    _target, _original, report = _fixed_copy("functional-loop-body-closure/fori_bounds_refused", tmp_path)
+    assert [(r.line, r.reason) for r in report.refused] == [
+        (12, "the bounds are not constants: a Python loop over them would be a Tensor loop; give constant "
+             "`lower`/`upper` to have it unrolled")]
 
 
 def _two_loop_bodies(cell: str, function: str) -> str:

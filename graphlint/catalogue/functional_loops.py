@@ -91,6 +91,20 @@ FUNCTIONAL_LOOP_BODY_CLOSURE = Rule(
                         return i + 1, y + x
                     return ops.WhileLoop()(cond, body, (Tensor(0, ms.int32), x))[1]
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    def cond(c):
+                        return c[0] < 3
+                    def body(c):
+                        i, y = c
+                        return i + 1, y + x
+                    carry = (Tensor(0, ms.int32), x)
+                    while cond(carry):
+                        carry = body(carry)
+                    return carry[1]
+            """,
+            fix_safety="unsafe",
             error="Illegal AnfNode for evaluating",
             title="nested WhileLoop body captures a Tensor argument",
             lines=8,
@@ -151,6 +165,17 @@ FUNCTIONAL_LOOP_BODY_CLOSURE = Rule(
                         return y + x * el, y
                     return ops.Scan()(body, x, [1.0, 2.0, 3.0])[0]
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    def body(y, el):
+                        return y + x * el, y
+                    carry = x
+                    for element in [1.0, 2.0, 3.0]:
+                        carry, y_2 = body(carry, element)
+                    return carry
+            """,
+            fix_safety="unsafe",
             error="The pointer[f_node] is null",
             title="nested Scan body captures a Tensor argument",
             lines=5,
@@ -342,6 +367,21 @@ FORI_SCAN_BODY_USES_PARAMETER = Rule(
                 def construct(self, x):
                     return ops.ForiLoop()(0, 3, self.body, x)
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.dense = nn.Dense(3, 3, weight_init="ones", bias_init="zeros")
+
+                def body(self, i, y):
+                    return self.dense(y)
+
+                def construct(self, x):
+                    carry = x
+                    for i in range(0, 3):
+                        carry = self.body(i, carry)
+                    return carry
+            """,
             error="loop_func expects two arguments, but got: 3",
             title="ForiLoop body calls a sub-Cell with weights",
             lines=10,
@@ -359,6 +399,21 @@ FORI_SCAN_BODY_USES_PARAMETER = Rule(
                 def construct(self, x):
                     return ops.ForiLoop()(0, 3, self.body, x, unroll=False)
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.full((2, 3), 0.5, np.float32)), name="w")
+
+                def body(self, i, y):
+                    return y * self.w
+
+                def construct(self, x):
+                    carry = x
+                    for i in range(0, 3):
+                        carry = self.body(i, carry)
+                    return carry
+            """,
             error="The parameters number of the function is 2, but the number of provided arguments is 1",
             title="ForiLoop(unroll=False) body reads a Parameter",
             lines=10,
@@ -372,6 +427,18 @@ FORI_SCAN_BODY_USES_PARAMETER = Rule(
             class Net(nn.Cell):
                 def construct(self, x):
                     return ops.Scan()(body, x, [2.0, 2.0, 2.0])[0]
+            """,
+            fixed="""
+            def body(y, el):
+                print(el)
+                return y * el, y
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    carry = x
+                    for element in [2.0, 2.0, 2.0]:
+                        carry, y = body(carry, element)
+                    return carry
             """,
             error="loop_func expects two arguments, but got: 3",
             title="unrolled Scan body prints",
@@ -494,6 +561,17 @@ FUNCTIONAL_LOOP_CARRY_CHANGES_TYPE = Rule(
             class Net(nn.Cell):
                 def construct(self, x):
                     return ops.ForiLoop()(0, 3, body, x, unroll=False)
+            """,
+            fixed="""
+            def body(i, y):
+                return ops.concat((y, y), 0)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    carry = x
+                    for i in range(0, 3):
+                        carry = body(i, carry)
+                    return carry
             """,
             error="should maintain the same type and shape",
             title="ForiLoop carry changes shape",

@@ -1,15 +1,26 @@
 """Functional loop fixes: a nested `cond_func`/`loop_func` of `ops.WhileLoop`, `ops.ForiLoop` or `ops.Scan`
 that reads only module globals (`ops`, a helper, a constant) -> the same `def` at module level, which MindSpore
-compiles as the loop's subgraph (the catalogue's E5401 examples, compiled in both modes)."""
+compiles as the loop's subgraph (the catalogue's E5401 examples, compiled in both modes).
+
+A functional loop the primitive cannot compile (a body that reads the function's Tensors, touches a Parameter or
+a sub-Cell with weights, or changes its carry's shape in an unrolled loop) -> the Python loop the primitive runs in
+PYNATIVE_MODE (its ``__call__`` in MindSpore 2.10 is that loop), which graph mode unrolls (constant bounds) or
+compiles as a Tensor `while`."""
 
 from __future__ import annotations
 
 import libcst as cst
 from astroid import nodes
 
+from graphlint.analysis import api
+from graphlint.analysis.kinds import LIST, TUPLE
+from graphlint.analysis.provenance import side_effect
 from graphlint.catalogue import functional_loops as rules
 from graphlint.catalogue.model import FixSafety
+from graphlint.fixers import build
 from graphlint.fixers.base import Fixer, module_level_clash, move_before, unused_name
+
+MAX_UNROLLED_STEPS = 64  # a longer Python loop is unrolled step by step at compile time (see E5901)
 
 
 class HoistNestedLoopBody(Fixer):
@@ -18,7 +29,7 @@ class HoistNestedLoopBody(Fixer):
     behaves as the one made per call. A body whose name module level has, or another function defines too,
     moves under a name of its own (its uses in the function renamed). A body that reads a name of the
     functions around it (a Tensor, even a literal constant) would need it passed through the loop carry,
-    which changes the carry's structure: refused."""
+    which changes the carry's structure: left to FunctionalLoopToPythonLoop."""
 
     rules = (rules.FUNCTIONAL_LOOP_BODY_CLOSURE,)
     safety = FixSafety.SAFE
@@ -40,11 +51,8 @@ class HoistNestedLoopBody(Fixer):
                     or func not in function.body:
                 return self.refuse(finding, f"`{func.name}` is defined under a condition or loop, or in another "
                                             "function than its sibling: move it by hand")
-            reads = [name for name in body.enclosing_reads if name not in hoisted]
-            if reads:
-                return self.refuse(finding, f"`{func.name}` reads {', '.join(f'`{n}`' for n in reads)} of the "
-                                            "function around it, which it would not see at module level: pass "
-                                            "it through the loop carry (by hand)")
+            if any(name not in hoisted for name in body.enclosing_reads):
+                return None  # it would not see them at module level: FunctionalLoopToPythonLoop rewrites the loop
             if func.decorators is not None:
                 return self.refuse(finding, f"`{func.name}` is decorated: its decorators would run at import")
         top = function
@@ -99,4 +107,202 @@ def _renamed_base(func: nodes.FunctionDef, function: nodes.FunctionDef) -> str:
     return f"{func.name}_{owner}{function.name}".lower()
 
 
-FIXERS = (HoistNestedLoopBody(),)
+class FunctionalLoopToPythonLoop(Fixer):
+    """``ops.ForiLoop()(lo, hi, f, init)`` -> ``carry = init`` / ``for i in range(lo, hi): carry = f(i, carry)``;
+    ``ops.Scan()(f, init, xs)`` -> the loop over ``xs`` that collects ``ys``; ``ops.WhileLoop()(c, f, init)`` ->
+    ``while c(carry): carry = f(carry)``: what each primitive's ``__call__`` runs in PYNATIVE_MODE, so PYNATIVE_MODE
+    computes what it did. Graph mode unrolls the `for` (constant bounds, at most MAX_UNROLLED_STEPS steps: the
+    body may then read the function's Tensors, a Parameter or a sub-Cell, and change its carry's shape) and
+    compiles the `while` as a Tensor loop (a carry that changes its kind is refused: that loop joins it too).
+
+    Unsafe: the primitive was maybe chosen for compile time (an unrolled loop compiles each step), and an error
+    in the body is no longer wrapped in ValueError. The statement that holds the call must be alone on its line,
+    its other parts free of side effects (they now run after the loop), and the loop's bodies named functions or
+    methods (a lambda would be made on every step)."""
+
+    rules = (rules.FUNCTIONAL_LOOP_BODY_CLOSURE, rules.FORI_SCAN_BODY_USES_PARAMETER,
+             rules.FUNCTIONAL_LOOP_CARRY_CHANGES_TYPE)
+    safety = FixSafety.UNSAFE
+    description = "functional loop -> the Python loop it runs"
+
+    def plan(self, finding, context):
+        call = finding.node
+        if not isinstance(call, nodes.Call) or finding.graph is None:
+            return None
+        values = context.values_of(finding)
+        if values is None:
+            return self.refuse(finding, "no analysis of the graph code: the loop's bounds are unknown")
+        op = _primitive_op(finding.graph.info.imports, call)
+        if op is None:
+            return self.refuse(finding, "only `ops.WhileLoop()(...)`, `ops.ForiLoop()(...)` and `ops.Scan()(...)` "
+                                        "called where they are made are rewritten as Python loops")
+        if any(isinstance(a, nodes.Starred) for a in call.args) or any(k.arg is None for k in call.keywords or ()):
+            return self.refuse(finding, f"`*args`/`**kwargs` in the `{op}` call: write the loop by hand")
+        args = _bind(call, api.FUNCTIONAL_LOOP_ARGUMENTS[op])
+        bodies = [args.get("body")] + ([args.get("cond")] if op == "WhileLoop" else [])
+        if any(body is None or not isinstance(body, (nodes.Name, nodes.Attribute)) for body in bodies) \
+                or args.get("init") is None:
+            return self.refuse(finding, f"the `{op}` body is not a named function or method (a lambda would be "
+                                        "made again on every step): bind it to a `def` first")
+        problem = self._steps_problem(op, args, values, finding)
+        if problem:
+            return self.refuse(finding, problem)
+        if op == "Scan" and side_effect(values, args["init"]) is not None \
+                and side_effect(values, args["xs"]) is not None:  # the loop evaluates `init` before `xs`
+            return self.refuse(finding, f"`{args['init'].as_string()}` and `{args['xs'].as_string()}` may both have "
+                                        "side effects, and the loop evaluates them in the other order: bind them "
+                                        "to names first")
+        statement = call.statement()
+        problem = _hoisting_problem(call, statement, values)
+        if problem:
+            return self.refuse(finding, problem)
+        line = context.own_line(statement)
+        node = context.find(call)
+        if line is None or isinstance(line, (cst.If, cst.For)) or not isinstance(node, cst.Call):
+            return self.refuse(finding, f"the statement holding the `{op}` call is not alone on its line: split it "
+                                        "first")
+        cst_args = _bind_cst(node, api.FUNCTIONAL_LOOP_ARGUMENTS[op])
+        function = call.scope()
+        taken = {n.name for n in function.nodes_of_class((nodes.Name, nodes.AssignName))} | set(function.locals) \
+            | set(call.root().locals)
+        carry = unused_name("carry", taken)
+        loop_statements, result, replaced = self._loop(op, cst_args, carry, taken, call, context)
+        new_line = line.deep_replace(replaced, result)
+        loop_statements[0] = loop_statements[0].with_changes(leading_lines=line.leading_lines)
+        new_line = new_line.with_changes(leading_lines=())
+        return self.edit(finding, [(line, cst.FlattenSentinel([*loop_statements, new_line]))],
+                         description=f"`{op}` -> the Python loop it runs, into `{carry}`")
+
+    @staticmethod
+    def _steps_problem(op, args, values, finding) -> str:
+        if op == "WhileLoop":
+            if finding.rule is rules.FUNCTIONAL_LOOP_CARRY_CHANGES_TYPE:
+                return ("the carry changes its kind, and a Python `while` on a Tensor condition joins its carry "
+                        "too: keep the carry's dtype and shape (by hand)")
+            return ""
+        if op == "ForiLoop":
+            low, high = (_constant_int(values, args.get(key)) for key in ("lower", "upper"))
+            if low is None or high is None:
+                return ("the bounds are not constants: a Python loop over them would be a Tensor loop; give "
+                        "constant `lower`/`upper` to have it unrolled")
+            steps = high - low
+        else:
+            xs = args.get("xs")
+            value = values.value(xs) if xs is not None else None
+            if value is None or not (value.is_(LIST) or value.is_(TUPLE)) or value.items is None:
+                return "`xs` is not a list or tuple of known length: write the loop by hand"
+            if args.get("length") is not None and not (isinstance(args["length"], nodes.Const)
+                                                       and args["length"].value is None):
+                return "`length=` with `xs`: write the loop by hand"
+            steps = len(value.items)
+        if steps > MAX_UNROLLED_STEPS:
+            return (f"{steps} steps: the Python loop would be unrolled step by step (more than "
+                    f"{MAX_UNROLLED_STEPS}); keep the primitive and pass what the body reads through the carry")
+        return ""
+
+    @staticmethod
+    def _loop(op, args, carry, taken, call, context):
+        """(the statements before the holding statement, the expression that replaces the call, the node it
+        replaces: the call, or a constant subscript of a Scan's result)."""
+        node = context.find(call)
+        init = build.assign(carry, args["init"])
+        body = args["body"]
+        if op == "WhileLoop":
+            loop = build.while_loop(build.call(args["cond"], cst.Name(carry)),
+                                    [build.assign(carry, build.call(body, cst.Name(carry)))])
+            return [init, loop], cst.Name(carry), node
+        if op == "ForiLoop":
+            index = unused_name("i", taken)
+            loop = cst.For(target=cst.Name(index), iter=build.call("range", args["lower"], args["upper"]),
+                           body=cst.IndentedBlock(body=[build.assign(carry, build.call(body, cst.Name(index),
+                                                                                         cst.Name(carry)))]))
+            return [init, loop], cst.Name(carry), node
+        outputs, element, output = (unused_name(base, taken | {carry}) for base in ("ys", "element", "y"))
+        step = build.assign(build.tuple_of([cst.Name(carry), cst.Name(output)], bare=True),
+                            build.call(body, cst.Name(carry), cst.Name(element)))
+        collect = build.line(cst.Expr(build.call(build.attribute(cst.Name(outputs), "append"), cst.Name(output))))
+        parent = call.parent
+        taken_apart = isinstance(parent, nodes.Subscript) and parent.value is call \
+            and isinstance(parent.slice, nodes.Const) and parent.slice.value in (0, 1) \
+            and not isinstance(parent.slice.value, bool)
+        subscript = context.find(parent) if taken_apart else None
+        if isinstance(subscript, cst.Subscript) and parent.slice.value == 0:  # the carry only: no `ys` kept
+            loop = cst.For(target=cst.Name(element), iter=args["xs"], body=cst.IndentedBlock(body=[step]))
+            return [init, loop], cst.Name(carry), subscript
+        loop = cst.For(target=cst.Name(element), iter=args["xs"], body=cst.IndentedBlock(body=[step, collect]))
+        statements = [init, build.assign(outputs, cst.List(elements=[])), loop]
+        if isinstance(subscript, cst.Subscript):
+            return statements, cst.Name(outputs), subscript
+        return statements, build.tuple_of([cst.Name(carry), cst.Name(outputs)]), node
+
+
+def _primitive_op(imports, call: nodes.Call) -> str | None:
+    """"WhileLoop" / "ForiLoop" / "Scan" for ``ops.<Primitive>()(...)``."""
+    if not (isinstance(call.func, nodes.Call) and not call.func.args and not call.func.keywords):
+        return None
+    qualified = imports.qualify(call.func.func) or ""
+    name = qualified.rsplit(".", 1)[-1]
+    return name if qualified.startswith("mindspore.") and name in api.FUNCTIONAL_LOOP_PRIMITIVES else None
+
+
+def _bind(call: nodes.Call, spec: dict) -> dict:
+    bound = {}
+    for key, (position, keyword) in spec.items():
+        if position < len(call.args):
+            bound[key] = call.args[position]
+        for kw in call.keywords or ():
+            if kw.arg == keyword:
+                bound[key] = kw.value
+    return bound
+
+
+def _bind_cst(call: cst.Call, spec: dict) -> dict:
+    positional = [a for a in call.args if a.keyword is None]
+    bound = {}
+    for key, (position, keyword) in spec.items():
+        if position < len(positional):
+            bound[key] = positional[position].value
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == keyword:
+                bound[key] = arg.value
+    return bound
+
+
+def _constant_int(values, expr):
+    if expr is None:
+        return None
+    value = values.value(expr)
+    if value.known and not value.var and isinstance(value.const, int) and not isinstance(value.const, bool):
+        return value.const
+    return None
+
+
+def _hoisting_problem(call: nodes.Call, statement, values) -> str:
+    """Why the loop cannot run just before ``statement`` in place of ``call`` ('' when it can)."""
+    if not isinstance(statement, (nodes.Assign, nodes.Return, nodes.Expr, nodes.AnnAssign)):
+        return "the call is not in an assignment, a `return` or an expression statement: write the loop by hand"
+    node = call.parent
+    while node is not statement:
+        if isinstance(node, (nodes.IfExp, nodes.BoolOp, nodes.Lambda, nodes.Comprehension, nodes.ListComp,
+                             nodes.GeneratorExp, nodes.DictComp, nodes.SetComp)):
+            return f"the call runs only under `{node.as_string()[:40]}`: write the loop by hand"
+        node = node.parent
+    for part in statement.get_children():
+        if part is call or any(n is call for n in part.nodes_of_class(nodes.Call)):
+            others = [c for c in part.nodes_of_class(nodes.Call) if c is not call and not _within(c, call)]
+            flagged = [c for c in others if side_effect(values, c) is not None]
+            if flagged:
+                return (f"`{flagged[0].as_string()[:40]}` in the same statement may have side effects, and would "
+                        "run after the loop: bind it to a name first")
+    return ""
+
+
+def _within(node, ancestor) -> bool:
+    while node is not None:
+        if node is ancestor:
+            return True
+        node = node.parent
+    return False
+
+
+FIXERS = (HoistNestedLoopBody(), FunctionalLoopToPythonLoop())
