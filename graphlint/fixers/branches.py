@@ -133,208 +133,31 @@ class TensorIfToWhere(Fixer):
         names = list(dict.fromkeys(name for path in paths for name in path.assigned))
         if not names:
             return self.refuse(finding, "the branches assign nothing")
-        element = values.cfg.element_of(statement.test)
-        for path in paths:
-            for assign in path.statements:
-                problem = _effects(facts, assign.value, notes)
-                if problem:
-                    return self.refuse(finding, f"{problem}; both branches would run")
-                _partial(facts, assign.value, notes)
-        region = values.cfg.ifs.get(id(statement))
-        live = values.cfg.live_in(region.join) if region is not None and region.join is not None else None
-        selected = [n for n in names if live is None or n in live or all(n in p.assigned for p in paths)]
-        for name in selected:
-            if not all(name in path.assigned for path in paths) and values.cfg.may_be_undefined(element, name):
-                return self.refuse(finding, f"`{name}` is assigned in some branches only and has no value before "
-                                            "the `if`")
-        for name in selected:
-            sides = [Side(expr=_final_value(path, name)) if name in path.assigned else
-                     Side(name=name, element=element) for path in paths]
-            verdict = facts.merge(sides)
-            if not verdict.ok:
-                return self.refuse(finding, f"`{name}`: {verdict.problem}")
-            for assumption in verdict.assumptions:
-                notes.add("assumptions", assumption)
+        selected = _merged_names(values, facts, notes, statement, paths, names)
+        if isinstance(selected, str):
+            return self.refuse(finding, selected)
         ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
-        where = build.dotted(ops + ".where")
-        taken = set(statement.scope().locals)
-        tests = [context.code(link_node.test).strip() for _, link_node in chain]
-        test_nodes = [tensor_condition(context, facts, link.test, ops) for link, _ in chain]
-        statements: list[cst.BaseStatement] = []
-        reads = {n.name for link, _ in chain for n in _names(link.test)}
-        compact = _compact(paths, selected)
-        if len(chain) > 1 or len(selected) > 1 or reads & set(names) or not compact:
-            # Evaluate each condition once, before any name it reads is reassigned.
-            for index, test in enumerate(test_nodes):
-                fresh = unused_name("take_then" if len(chain) == 1 else f"take_branch{index + 1}", taken)
-                taken.add(fresh)
-                statements.append(build.assign(fresh, test))
-                test_nodes[index] = build.name(fresh)
-        if compact:
-            values_of = [{s.targets[0].name: _cst_value(context, s.value) for s in path.statements} for path in paths]
-        else:
-            values_of = []
-            for index, path in enumerate(paths):
-                label = _label(index, len(paths))
-                renamed: dict[str, str] = {}
-                for assign in path.statements:
-                    value = build.rename(_cst_value(context, assign.value), renamed)
-                    target = assign.targets[0].name
-                    fresh = unused_name(f"{target}_{label}", taken)
-                    taken.add(fresh)
-                    renamed[target] = fresh
-                    statements.append(build.assign(fresh, value))
-                values_of.append({name: build.name(fresh) for name, fresh in renamed.items()})
-        for name in selected:
-            chosen = values_of[-1].get(name) or build.name(name)
-            for test, branch in reversed(list(zip(test_nodes, values_of[:-1]))):
-                chosen = build.call(where, test, branch.get(name) or build.name(name), chosen)
-            statements.append(build.assign(name, chosen))
+        statements = _selecting_assignments(context, facts, ops, statement, chain, paths, names, selected)
         _place_comments(node, statements)
+        tests = [context.code(link_node.test).strip() for _, link_node in chain]
         keyword = "`if`" if len(chain) == 1 else f"`if/elif` chain ({len(chain)} conditions)"
         description = f"{keyword} `{_one_line(tests[0])}` -> `ops.where` for {', '.join(f'`{n}`' for n in selected)}"
         return self._edit(finding, [(node, cst.FlattenSentinel(statements))], ops_import, description, notes)
 
     # -- branches that return -------------------------------------------------------------------------
     def _returns(self, finding, context, values, facts, notes, statement, node, chain, paths):
-        function = statement.scope()
-        loop = _loop_exit(statement)
-        if loop is not None and any(f.node is loop for f in context.findings if f.rule.family == "loops"):
-            return self.refuse(finding, "an early `return` in a loop: the loop's own rewrite lowers it to a flag")
-        if statement.parent is not function or not isinstance(function, nodes.FunctionDef):
-            return self.refuse(finding, "an early `return` is rewritten only in an `if` at the top level of the "
-                                        "function body")
-        body = function.body
-        rest_statements = body[body.index(statement) + 1:]
-        rest = None
-        if any(not path.returns for path in paths):
-            rest = _path(rest_statements)
-            if isinstance(rest, str):
-                later_if = next((s for s in rest_statements if isinstance(s, nodes.If)), None)
-                if later_if is not None and any(f.node is later_if for f in context.findings
-                                                if f.rule is finding.rule):
-                    return self.refuse(finding, f"the code after the `if` holds another Tensor `if`; {rest}")
-                return self.refuse(finding, f"the code after the `if` cannot be merged into one return: {rest}")
-            if not rest.returns:
-                return self.refuse(finding, "a path falls off the end of the function (it returns None)")
-            rest.source = "rest"
-        elif rest_statements:
-            return self.refuse(finding, "unreachable code follows the `if`")
-        # Every path ends in a return: the fall-through ones continue with the code after the `if`.
-        full = []
-        for path in paths:
-            if path.returns:
-                full.append(path)
-            else:
-                full.append(_Path(path.statements + rest.statements, True, rest.result, "rest", rest.return_node))
-        results = [path.result for path in full]
-        if any(r is None for r in results):
-            return self.refuse(finding, "a path returns None (`return` without a value)")
-        for path in full:
-            for assign in path.statements:
-                problem = _effects(facts, assign.value, notes)
-                if problem:
-                    return self.refuse(finding, f"{problem}; every path would run")
-                _partial(facts, assign.value, notes)
-            problem = _effects(facts, path.result, notes)
-            if problem:
-                return self.refuse(finding, f"{problem}; every path would run")
-            _partial(facts, path.result, notes)
-        width = _tuple_width(results)
-        columns = [[r.elts[i] for r in results] for i in range(width)] if width else [results]
-        for column in columns:
-            verdict = facts.merge([Side(expr=r) for r in column], returned=True)
-            if not verdict.ok:
-                return self.refuse(finding, f"the returned values: {verdict.problem}")
-            for assumption in verdict.assumptions:
-                notes.add("assumptions", assumption)
+        shape = _return_shape(finding, context, statement, paths)
+        if isinstance(shape, str):
+            return self.refuse(finding, shape)
+        rest_statements, rest, full = shape
+        width = _merged_returns_problem(facts, notes, full)
+        if isinstance(width, str):
+            return self.refuse(finding, width)
         ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
-        where = build.dotted(ops + ".where")
-        taken = set(function.locals)
-        # One path keeps its statements as written (the code after the `if` stays in place); the others are
-        # computed first, into names of their own, so that no path sees another's assignments.
-        keep = max((i for i, p in enumerate(full) if p.source == "rest"), default=len(full) - 1)
-        kept = full[keep]
-        kept_assigned = set(kept.assigned)
-        statements: list[cst.BaseStatement] = []
-        test_nodes = [tensor_condition(context, facts, link.test, ops) for link, _ in chain]
-        for index, (link, _) in enumerate(chain):
-            if {n.name for n in _names(link.test)} & kept_assigned or (width and not isinstance(link.test, nodes.Name)):
-                fresh = unused_name("take_then" if len(chain) == 1 else f"take_branch{index + 1}", taken)
-                taken.add(fresh)
-                statements.append(build.assign(fresh, test_nodes[index]))
-                test_nodes[index] = build.name(fresh)
-        chosen: list[cst.BaseExpression] = []
-        for index, path in enumerate(full):
-            if index == keep:
-                chosen.append(_cst_value(context, path.result))
-                continue
-            label = _label(index, len(full))
-            renamed: dict[str, str] = {}
-            for assign in path.statements:
-                value = build.rename(_cst_value(context, assign.value), renamed)
-                target = assign.targets[0].name
-                fresh = unused_name(f"{target}_{label}", taken)
-                taken.add(fresh)
-                renamed[target] = fresh
-                statements.append(build.assign(fresh, value))
-            result = build.rename(_cst_value(context, path.result), renamed)
-            if ({n.name for n in _names(path.result)} - set(renamed)) & kept_assigned:
-                fresh = unused_name(f"result_{label}", taken)  # read before the kept path reassigns it
-                taken.add(fresh)
-                statements.append(build.assign(fresh, result))
-                result = build.name(fresh)
-            chosen.append(result)
-        if width:
-            elements = []
-            for i in range(width):
-                merged_element = _element(chosen[-1], i)
-                for test, result in reversed(list(zip(test_nodes, chosen[:-1]))):
-                    merged_element = build.call(where, test, _element(result, i), merged_element)
-                elements.append(merged_element)
-            merged = build.tuple_of(elements, bare=True)
-        else:
-            merged = chosen[-1]
-            for test, result in reversed(list(zip(test_nodes, chosen[:-1]))):
-                merged = build.call(where, test, result, merged)
-        new_return = build.returns(merged)
-        own = paths[keep] if keep < len(paths) else None  # the kept path's statements inside the `if`
-        for assign in own.statements if own is not None else ():
-            found = context.statement_line(context.find(assign))
-            if found is None:
-                return self.refuse(finding, "a statement of a branch was not found")
-            statements.append(found)
-        replacements = []
-        if kept.source == "rest":
-            return_line = context.statement_line(context.find(kept.return_node))
-            if return_line is None:
-                return self.refuse(finding, "the final `return` was not found")
-            if statements:
-                _place_comments(node, statements)
-                replacements.append((node, cst.FlattenSentinel(statements)))
-                replacements.append((return_line, new_return.with_changes(leading_lines=return_line.leading_lines)))
-            else:
-                carried = list(node.leading_lines) + [cst.EmptyLine(comment=c) for c in _comments(node)]
-                replacements.append((node, cst.RemovalSentinel.REMOVE))
-                following = rest_statements[0] if rest_statements else None
-                following_line = context.statement_line(context.find(following)) \
-                    if isinstance(following, nodes.Assign) else None
-                if following_line is not None and following is not kept.return_node:
-                    replacements.append((following_line, following_line.with_changes(
-                        leading_lines=carried + list(following_line.leading_lines))))
-                    carried = []
-                replacements.append((return_line, new_return.with_changes(
-                    leading_lines=carried + list(return_line.leading_lines))))
-        else:
-            statements.append(new_return)
-            _place_comments(node, statements)
-            replacements.append((node, cst.FlattenSentinel(statements)))
-            if rest is not None:  # the code after the `if` was copied into the paths that fell through
-                for later in rest_statements:
-                    found = context.statement_line(context.find(later))
-                    if found is None:
-                        return self.refuse(finding, "a statement after the `if` was not found")
-                    replacements.append((found, cst.RemovalSentinel.REMOVE))
+        replacements = _one_return(context, facts, ops, statement, node, chain, paths, full, width, rest,
+                                   rest_statements)
+        if isinstance(replacements, str):
+            return self.refuse(finding, replacements)
         keyword = "`if`" if len(chain) == 1 else f"`if/elif` chain ({len(chain)} conditions)"
         description = (f"{keyword} `{_one_line(context.code(chain[0][1].test).strip())}` with an early `return` -> "
                        "one `return ops.where(...)`")
@@ -389,6 +212,242 @@ class TensorIfExpToWhere(Fixer):
                                  _cst_value(context, expr.body), _cst_value(context, expr.orelse))
         description = f"`... if {_short(expr.test)} else ...` -> `ops.where(...)`"
         return TensorIfToWhere._edit(self, finding, [(node, replacement)], ops_import, description, notes)
+
+
+def _merged_names(values, facts, notes: _Notes, statement: nodes.If, paths: list, names: list):
+    """The precondition of an `if` whose branches only assign: the names whose values `ops.where` selects (those
+    read after the `if`, or assigned on every path), or the reason the branches cannot both run and merge."""
+    element = values.cfg.element_of(statement.test)
+    for path in paths:
+        for assign in path.statements:
+            problem = _effects(facts, assign.value, notes)
+            if problem:
+                return f"{problem}; both branches would run"
+            _partial(facts, assign.value, notes)
+    region = values.cfg.ifs.get(id(statement))
+    live = values.cfg.live_in(region.join) if region is not None and region.join is not None else None
+    selected = [n for n in names if live is None or n in live or all(n in p.assigned for p in paths)]
+    for name in selected:
+        if not all(name in path.assigned for path in paths) and values.cfg.may_be_undefined(element, name):
+            return f"`{name}` is assigned in some branches only and has no value before the `if`"
+    for name in selected:
+        sides = [Side(expr=_final_value(path, name)) if name in path.assigned else
+                 Side(name=name, element=element) for path in paths]
+        verdict = facts.merge(sides)
+        if not verdict.ok:
+            return f"`{name}`: {verdict.problem}"
+        for assumption in verdict.assumptions:
+            notes.add("assumptions", assumption)
+    return selected
+
+
+def _selecting_assignments(context, facts, ops: str, statement, chain, paths, names, selected) -> list:
+    """The libcst statements that replace the `if`: each condition (evaluated once, before any name it reads
+    is reassigned, when that matters), each path's values (into names of their own unless every path is one
+    assignment per name), then `name = ops.where(cond, then, else)` for each selected name."""
+    where = build.dotted(ops + ".where")
+    taken = set(statement.scope().locals)
+    test_nodes = [tensor_condition(context, facts, link.test, ops) for link, _ in chain]
+    statements: list[cst.BaseStatement] = []
+    reads = {n.name for link, _ in chain for n in _names(link.test)}
+    compact = _compact(paths, selected)
+    if len(chain) > 1 or len(selected) > 1 or reads & set(names) or not compact:
+        for index, test in enumerate(test_nodes):
+            fresh = unused_name("take_then" if len(chain) == 1 else f"take_branch{index + 1}", taken)
+            taken.add(fresh)
+            statements.append(build.assign(fresh, test))
+            test_nodes[index] = build.name(fresh)
+    if compact:
+        values_of = [{s.targets[0].name: _cst_value(context, s.value) for s in path.statements} for path in paths]
+    else:
+        values_of = []
+        for index, path in enumerate(paths):
+            label = _label(index, len(paths))
+            renamed: dict[str, str] = {}
+            for assign in path.statements:
+                value = build.rename(_cst_value(context, assign.value), renamed)
+                target = assign.targets[0].name
+                fresh = unused_name(f"{target}_{label}", taken)
+                taken.add(fresh)
+                renamed[target] = fresh
+                statements.append(build.assign(fresh, value))
+            values_of.append({name: build.name(fresh) for name, fresh in renamed.items()})
+    for name in selected:
+        chosen = values_of[-1].get(name) or build.name(name)
+        for test, branch in reversed(list(zip(test_nodes, values_of[:-1]))):
+            chosen = build.call(where, test, branch.get(name) or build.name(name), chosen)
+        statements.append(build.assign(name, chosen))
+    return statements
+
+
+def _return_shape(finding, context, statement: nodes.If, paths: list):
+    """The precondition of an `if` with an early `return`: ``(the statements after the `if`, the path they make
+    (or None), every path through the function to its return)``, or the reason it cannot become one return."""
+    function = statement.scope()
+    loop = _loop_exit(statement)
+    if loop is not None and any(f.node is loop for f in context.findings if f.rule.family == "loops"):
+        return "an early `return` in a loop: the loop's own rewrite lowers it to a flag"
+    if statement.parent is not function or not isinstance(function, nodes.FunctionDef):
+        return "an early `return` is rewritten only in an `if` at the top level of the function body"
+    body = function.body
+    rest_statements = body[body.index(statement) + 1:]
+    rest = None
+    if any(not path.returns for path in paths):
+        rest = _path(rest_statements)
+        if isinstance(rest, str):
+            later_if = next((s for s in rest_statements if isinstance(s, nodes.If)), None)
+            if later_if is not None and any(f.node is later_if for f in context.findings
+                                            if f.rule is finding.rule):
+                return f"the code after the `if` holds another Tensor `if`; {rest}"
+            return f"the code after the `if` cannot be merged into one return: {rest}"
+        if not rest.returns:
+            return "a path falls off the end of the function (it returns None)"
+        rest.source = "rest"
+    elif rest_statements:
+        return "unreachable code follows the `if`"
+    # Every path ends in a return: the fall-through ones continue with the code after the `if`.
+    full = [path if path.returns else
+            _Path(path.statements + rest.statements, True, rest.result, "rest", rest.return_node) for path in paths]
+    if any(path.result is None for path in full):
+        return "a path returns None (`return` without a value)"
+    return rest_statements, rest, full
+
+
+def _merged_returns_problem(facts, notes: _Notes, full: list):
+    """Whether every path may run and their returned values merge: the width of the returned tuples (None for
+    one value), or the reason they cannot."""
+    for path in full:
+        for assign in path.statements:
+            problem = _effects(facts, assign.value, notes)
+            if problem:
+                return f"{problem}; every path would run"
+            _partial(facts, assign.value, notes)
+        problem = _effects(facts, path.result, notes)
+        if problem:
+            return f"{problem}; every path would run"
+        _partial(facts, path.result, notes)
+    results = [path.result for path in full]
+    width = _tuple_width(results)
+    columns = [[r.elts[i] for r in results] for i in range(width)] if width else [results]
+    for column in columns:
+        verdict = facts.merge([Side(expr=r) for r in column], returned=True)
+        if not verdict.ok:
+            return f"the returned values: {verdict.problem}"
+        for assumption in verdict.assumptions:
+            notes.add("assumptions", assumption)
+    return width
+
+
+def _one_return(context, facts, ops: str, statement, node, chain, paths, full, width, rest, rest_statements):
+    """The libcst edits that make the paths one `return ops.where(...)`, or the reason a node was not found.
+
+    One path keeps its statements as written (the code after the `if` stays in place); the others are computed
+    first, into names of their own, so that no path sees another's assignments."""
+    taken = set(statement.scope().locals)
+    keep = max((i for i, p in enumerate(full) if p.source == "rest"), default=len(full) - 1)
+    kept = full[keep]
+    statements: list[cst.BaseStatement] = []
+    test_nodes = _evaluated_tests(context, facts, ops, chain, set(kept.assigned), width, taken, statements)
+    chosen = _path_results(context, full, keep, set(kept.assigned), taken, statements)
+    new_return = build.returns(_where_of(build.dotted(ops + ".where"), test_nodes, chosen, width))
+    own = paths[keep] if keep < len(paths) else None  # the kept path's statements inside the `if`
+    for assign in own.statements if own is not None else ():
+        found = context.statement_line(context.find(assign))
+        if found is None:
+            return "a statement of a branch was not found"
+        statements.append(found)
+    if kept.source == "rest":
+        return _return_kept_after(context, node, statements, new_return, kept, rest_statements)
+    statements.append(new_return)
+    _place_comments(node, statements)
+    replacements = [(node, cst.FlattenSentinel(statements))]
+    if rest is not None:  # the code after the `if` was copied into the paths that fell through
+        for later in rest_statements:
+            found = context.statement_line(context.find(later))
+            if found is None:
+                return "a statement after the `if` was not found"
+            replacements.append((found, cst.RemovalSentinel.REMOVE))
+    return replacements
+
+
+def _evaluated_tests(context, facts, ops, chain, kept_assigned: set, width, taken: set, statements: list) -> list:
+    """The conditions as `ops.where` takes them; one that the kept path reassigns a name of (or any but a name,
+    when a tuple is merged element by element) is evaluated first into a name of its own."""
+    test_nodes = [tensor_condition(context, facts, link.test, ops) for link, _ in chain]
+    for index, (link, _) in enumerate(chain):
+        if {n.name for n in _names(link.test)} & kept_assigned or (width and not isinstance(link.test, nodes.Name)):
+            fresh = unused_name("take_then" if len(chain) == 1 else f"take_branch{index + 1}", taken)
+            taken.add(fresh)
+            statements.append(build.assign(fresh, test_nodes[index]))
+            test_nodes[index] = build.name(fresh)
+    return test_nodes
+
+
+def _path_results(context, full: list, keep: int, kept_assigned: set, taken: set, statements: list) -> list:
+    """What each path returns; the statements of all but the kept one go, renamed, into ``statements``."""
+    chosen: list[cst.BaseExpression] = []
+    for index, path in enumerate(full):
+        if index == keep:
+            chosen.append(_cst_value(context, path.result))
+            continue
+        label = _label(index, len(full))
+        renamed: dict[str, str] = {}
+        for assign in path.statements:
+            value = build.rename(_cst_value(context, assign.value), renamed)
+            target = assign.targets[0].name
+            fresh = unused_name(f"{target}_{label}", taken)
+            taken.add(fresh)
+            renamed[target] = fresh
+            statements.append(build.assign(fresh, value))
+        result = build.rename(_cst_value(context, path.result), renamed)
+        if ({n.name for n in _names(path.result)} - set(renamed)) & kept_assigned:
+            fresh = unused_name(f"result_{label}", taken)  # read before the kept path reassigns it
+            taken.add(fresh)
+            statements.append(build.assign(fresh, result))
+            result = build.name(fresh)
+        chosen.append(result)
+    return chosen
+
+
+def _where_of(where, test_nodes: list, chosen: list, width) -> cst.BaseExpression:
+    """`where(test1, result1, where(test2, result2, ... last))`, element by element for tuples of ``width``."""
+    if width:
+        elements = []
+        for i in range(width):
+            merged_element = _element(chosen[-1], i)
+            for test, result in reversed(list(zip(test_nodes, chosen[:-1]))):
+                merged_element = build.call(where, test, _element(result, i), merged_element)
+            elements.append(merged_element)
+        return build.tuple_of(elements, bare=True)
+    merged = chosen[-1]
+    for test, result in reversed(list(zip(test_nodes, chosen[:-1]))):
+        merged = build.call(where, test, result, merged)
+    return merged
+
+
+def _return_kept_after(context, node, statements: list, new_return, kept, rest_statements):
+    """The edits when the kept path is the code after the `if`: the `if` gives way to the other paths'
+    statements (or goes, its comments moving down), the final `return` to the merged one."""
+    return_line = context.statement_line(context.find(kept.return_node))
+    if return_line is None:
+        return "the final `return` was not found"
+    if statements:
+        _place_comments(node, statements)
+        return [(node, cst.FlattenSentinel(statements)),
+                (return_line, new_return.with_changes(leading_lines=return_line.leading_lines))]
+    replacements = []
+    carried = list(node.leading_lines) + [cst.EmptyLine(comment=c) for c in _comments(node)]
+    replacements.append((node, cst.RemovalSentinel.REMOVE))
+    following = rest_statements[0] if rest_statements else None
+    following_line = context.statement_line(context.find(following)) \
+        if isinstance(following, nodes.Assign) else None
+    if following_line is not None and following is not kept.return_node:
+        replacements.append((following_line, following_line.with_changes(
+            leading_lines=carried + list(following_line.leading_lines))))
+        carried = []
+    replacements.append((return_line, new_return.with_changes(
+        leading_lines=carried + list(return_line.leading_lines))))
+    return replacements
 
 
 def tensor_condition(context, facts, test, ops: str) -> cst.BaseExpression:
