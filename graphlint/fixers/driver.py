@@ -238,55 +238,21 @@ def _fix_file(session, path, findings, config, unsafe, validate):
             outcome.refused.extend(Refused(path, f.line, f.rule.id, f.rule.symbol, str(exc), column=f.column)
                                    for f in findings if fixers_for(f.rule))
             break
-        edits: list[Edit] = []
-        refusals: list[tuple[tuple, Finding, Refused, bool]] = []  # ..., whether the fixer itself refused
-        for finding in findings:
-            key = keys[id(finding)]
-            if key in settled:
-                continue
-            plan = plan_fix(finding, context, unsafe=unsafe, suggest=round_number == 0)
-            if plan is None:  # no fixer has anything to offer for this finding
-                continue
-            if plan.verdict is Verdict.SILENT:
-                settled.add(key)  # a suggestion that cannot be made is simply not offered
-                continue
-            if plan.applies:
-                edits.append(plan.edit)
-                continue
-            suggested = plan.suggestion
-            refusals.append((key, finding, Refused(
-                path, finding.line, finding.rule.id, finding.rule.symbol, plan.reason,
-                unified_diff(path, text, suggested) if suggested else "", suggested, finding.column),
-                plan.verdict is Verdict.REFUSED))
-        for key, finding, refused, by_fixer in refusals:
-            if by_fixer and (_encloses_an_edit(finding, edits) or _shares_a_function(finding, edits)):
-                # A fix inside it, or in its function, lands first and may settle what the fixer could not
-                # tell (a dtype the first of two Tensor `if`s makes provable): plan it again on the new text.
-                waiting[key] = refused
-                outcome.origins[id(refused)] = (text, refused.line)
-                continue
-            settled.add(key)
-            waiting.pop(key, None)
-            outcome.refused.append(refused)
+        edits, refusals = _plan_round(path, text, findings, keys, settled, context, unsafe, round_number == 0)
+        _settle_refusals(refusals, edits, settled, waiting, outcome, text)
         if not edits:
             break
         try:
             edited, applied, _deferred = edit_tree(context, edits)
             new_text = context.code_of(edited)
         except Exception as exc:  # noqa: BLE001 - a bad edit must not stop the run for other files
-            for edit in edits:
-                settled.add(keys[id(edit.finding)])
-                outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
-                                               f"internal error applying the fix: {type(exc).__name__}: {exc}",
-                                               column=edit.finding.column))
+            _refuse_edits(path, edits, f"internal error applying the fix: {type(exc).__name__}: {exc}", settled,
+                          keys, outcome)
             continue
         problem = parse_problem(new_text)
         if problem:
-            for edit in applied:
-                settled.add(keys[id(edit.finding)])
-                outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
-                                               f"the rewrite would not parse ({problem}); left as is",
-                                               column=edit.finding.column))
+            _refuse_edits(path, applied, f"the rewrite would not parse ({problem}); left as is", settled, keys,
+                          outcome)
             continue
         validations, blocked = {}, {}
         if validate:
@@ -295,14 +261,7 @@ def _fix_file(session, path, findings, config, unsafe, validate):
                                                                  outcome, settled, keys)
             if new_text != generated:  # validation dropped edits: the next round parses what it kept
                 edited = None
-        for edit in applied:
-            settled.add(keys[id(edit.finding)])
-            outcome.applied.append(Applied(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
-                                           edit.description or edit.fixer.description,
-                                           validations.get(id(edit), ""), list(blocked.get(id(edit), ())),
-                                           declared_entry(_entry_for(edit.finding), config.validate_inputs)
-                                           if id(edit) in blocked else None,
-                                           edit.applicability.value))
+        _record_applied(path, applied, validations, blocked, config, settled, keys, outcome)
         if new_text == text:
             break
         text, tree = new_text, edited
@@ -314,8 +273,75 @@ def _fix_file(session, path, findings, config, unsafe, validate):
         findings, info = relinted
     note_origins()
     outcome.after, outcome.tree = text, tree
+    _finish(session, path, outcome, findings, config, validate, waiting, settled)
+    return outcome, findings
+
+
+def _plan_round(path, text, findings, keys, settled, context, unsafe, first_round):
+    """Ask the planner about every finding not settled yet: ``(the edits to apply, the refusals as
+    (key, finding, Refused, whether the fixer itself refused))``."""
+    edits: list[Edit] = []
+    refusals: list[tuple[tuple, Finding, Refused, bool]] = []
+    for finding in findings:
+        key = keys[id(finding)]
+        if key in settled:
+            continue
+        plan = plan_fix(finding, context, unsafe=unsafe, suggest=first_round)
+        if plan is None:  # no fixer has anything to offer for this finding
+            continue
+        if plan.verdict is Verdict.SILENT:
+            settled.add(key)  # a suggestion that cannot be made is simply not offered
+            continue
+        if plan.applies:
+            edits.append(plan.edit)
+            continue
+        suggested = plan.suggestion
+        refusals.append((key, finding, Refused(
+            path, finding.line, finding.rule.id, finding.rule.symbol, plan.reason,
+            unified_diff(path, text, suggested) if suggested else "", suggested, finding.column),
+            plan.verdict is Verdict.REFUSED))
+    return edits, refusals
+
+
+def _settle_refusals(refusals, edits, settled, waiting, outcome, text) -> None:
+    """Report the round's refusals, but put off to the next round those a fix in the same statement or function
+    may yet settle."""
+    for key, finding, refused, by_fixer in refusals:
+        if by_fixer and (_encloses_an_edit(finding, edits) or _shares_a_function(finding, edits)):
+            # A fix inside it, or in its function, lands first and may settle what the fixer could not
+            # tell (a dtype the first of two Tensor `if`s makes provable): plan it again on the new text.
+            waiting[key] = refused
+            outcome.origins[id(refused)] = (text, refused.line)
+            continue
+        settled.add(key)
+        waiting.pop(key, None)
+        outcome.refused.append(refused)
+
+
+def _refuse_edits(path, edits, reason: str, settled, keys, outcome) -> None:
+    """Refuse every edit of the round for one reason (the edits could not be applied together)."""
+    for edit in edits:
+        settled.add(keys[id(edit.finding)])
+        outcome.refused.append(Refused(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
+                                       reason, column=edit.finding.column))
+
+
+def _record_applied(path, applied, validations, blocked, config, settled, keys, outcome) -> None:
+    for edit in applied:
+        settled.add(keys[id(edit.finding)])
+        outcome.applied.append(Applied(path, edit.finding.line, edit.finding.rule.id, edit.finding.rule.symbol,
+                                       edit.description or edit.fixer.description,
+                                       validations.get(id(edit), ""), list(blocked.get(id(edit), ())),
+                                       declared_entry(_entry_for(edit.finding), config.validate_inputs)
+                                       if id(edit) in blocked else None,
+                                       edit.applicability.value))
+
+
+def _finish(session, path, outcome, findings, config, validate, waiting, settled) -> None:
+    """After the last round: report the refusals still put off, settle compile-pending fixes, number the lines
+    as in the final text and report each refusal once."""
     if waiting:  # the rounds ended (nothing left to edit, or MAX_ROUNDS) before these were planned again
-        left = _round_keys(findings, text)
+        left = _round_keys(findings, outcome.after)
         still = {left[id(f)] for f in findings}
         outcome.refused.extend(refused for key, refused in waiting.items() if key in still and key not in settled)
     if validate:
@@ -326,7 +352,6 @@ def _fix_file(session, path, findings, config, unsafe, validate):
     for item in outcome.refused:
         unique.setdefault((item.rule, item.line, item.column, item.reason), item)
     outcome.refused = list(unique.values())
-    return outcome, findings
 
 
 def _line_map(source: str, target: str) -> dict[int, int]:
