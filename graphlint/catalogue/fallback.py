@@ -110,6 +110,13 @@ ASNUMPY_IN_GRAPH = Rule(
                     rows = x.asnumpy().shape[0]
                     return x * rows
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    rows = x.shape[0]
+                    return x * rows
+            """,
+            fix_safety="safe",
             error="cannot get attributes asnumpy",
             title="`Tensor.asnumpy()`",
             export=FAILS,
@@ -429,6 +436,12 @@ TENSOR_CONSTRUCTOR_ON_TENSOR = Rule(
                 def construct(self, x):
                     total = ops.sum(x)
                     return x / Tensor(total)
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    total = ops.sum(x)
+                    return x / total
             """,
             error="the inputs should be constant, but found variable 'input_data'",
             title="`Tensor(...)` of a Tensor value",

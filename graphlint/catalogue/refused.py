@@ -198,6 +198,12 @@ PARAMETER_CREATED_IN_GRAPH = Rule(
                     w = Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
                     return x * w
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    w = Tensor(np.ones((2, 3), np.float32))
+                    return x * w
+            """,
             error="creating class 'mindspore.common.parameter.Parameter' instances is not supported",
             title="`Parameter(...)` in `construct`",
             lines=3,
@@ -247,6 +253,18 @@ LAMBDA_DEFAULT_IN_GRAPH = Rule(
             """
             class Net(nn.Cell):
                 def __init__(self, combine=lambda t: t * 2):
+                    super().__init__()
+                    self.combine = combine
+
+                def construct(self, x):
+                    return self.combine(x)
+            """,
+            fixed="""
+            def _combine_default(t):
+                return t * 2
+
+            class Net(nn.Cell):
+                def __init__(self, combine=_combine_default):
                     super().__init__()
                     self.combine = combine
 

@@ -1039,6 +1039,12 @@ EVAL_WITHOUT_NAMESPACE = Rule(
                     n = 3
                     return x * eval("n + 1")
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = 3
+                    return x * (n + 1)
+            """,
             error="name 'n' is not defined",
             title="`eval()` of a local name",
             lines=4,
@@ -1050,6 +1056,13 @@ EVAL_WITHOUT_NAMESPACE = Rule(
             @ms.jit
             def f(x):
                 return x * eval("SCALE + 1")
+            """,
+            fixed="""
+            SCALE = 3
+
+            @ms.jit
+            def f(x):
+                return x * (SCALE + 1)
             """,
             entry="f",
             error="name 'SCALE' is not defined",
@@ -1349,6 +1362,15 @@ CLASSMETHOD_CALL_IN_GRAPH = Rule(
                 def construct(self, x):
                     return self.combine(x, x * 2)
             """,
+            fixed="""
+            class Net(nn.Cell):
+                @staticmethod
+                def combine(x, y):
+                    return x + y
+
+                def construct(self, x):
+                    return self.combine(x, x * 2)
+            """,
             error="The parameters number of the function is 3, but the number of provided arguments is 2",
             title="a `@classmethod` called as `self.method(...)`",
             lines=7,
@@ -1379,6 +1401,17 @@ CLASSMETHOD_CALL_IN_GRAPH = Rule(
             class Helper:
                 @classmethod
                 def add(cls, x, y):
+                    return x + y
+
+
+            @ms.jit
+            def f(x):
+                return Helper.add(x, x * 2)
+            """,
+            fixed="""
+            class Helper:
+                @staticmethod
+                def add(x, y):
                     return x + y
 
 

@@ -1,0 +1,321 @@
+"""Fixes of single calls graph code refuses, each replaced by what it computes:
+
+* `eval("n + 1")` of a constant string (E5114) -> the expression `(n + 1)`;
+* a `@classmethod` called from graph code whose body never reads `cls` (E5117) -> a `@staticmethod`;
+* `Parameter(Tensor(...), name=...)` made in graph code and only read (E6002) -> the Tensor;
+* a lambda default argument of `__init__` that graph code calls (E6003) -> a module-level `def`;
+* `t.asnumpy().shape` / `.ndim` (W5501) -> `t.shape` / `t.ndim`;
+* `Tensor(t)` of a Tensor (W5504) -> `t`.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import libcst as cst
+from astroid import nodes
+
+from graphlint.analysis import api, signatures
+from graphlint.analysis.provenance import locally_bound
+from graphlint.catalogue import fallback as fallback_rules
+from graphlint.catalogue import refused as refused_rules
+from graphlint.catalogue import statements as statements_rules
+from graphlint.catalogue.model import FixSafety
+from graphlint.fixers import build
+from graphlint.fixers.base import Fixer, unused_name
+
+_NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.NamedExpr, cst.Yield,
+                  cst.Await)
+
+
+class EvalToExpression(Fixer):
+    """``eval("n + 1")`` -> ``(n + 1)``: the string is a constant, so the expression is known before the code
+    runs; written in place it reads the same locals, globals and builtins that ``eval`` gives it (a name of an
+    enclosing function, which ``eval`` would not see, is refused). Safe."""
+
+    rules = (statements_rules.EVAL_WITHOUT_NAMESPACE,)
+    safety = FixSafety.SAFE
+    description = "`eval` of a constant string -> the expression"
+
+    def plan(self, finding, context):
+        call = finding.node
+        if not isinstance(call, nodes.Call) or len(call.args) != 1 or call.keywords:
+            return self.refuse(finding, "`eval` with a namespace: write the expression by hand")
+        values = context.values_of(finding)
+        argument = call.args[0]
+        value = values.value(argument) if values is not None else None
+        text = argument.value if isinstance(argument, nodes.Const) else \
+            value.const if value is not None and value.known and not value.var else None
+        if not isinstance(text, str):
+            return self.refuse(finding, "the string is not a constant the analysis knows: write the expression by "
+                                        "hand")
+        try:
+            expression = cst.parse_expression(text.strip())
+        except Exception:  # noqa: BLE001 - libcst's parser errors
+            return self.refuse(finding, f"`{text}` is not an expression: write the code by hand")
+        if _contains(expression, _NESTED_SCOPES):
+            return self.refuse(finding, f"`{text}` holds a lambda, a comprehension or an assignment expression, "
+                                        "whose scope differs in place: write it by hand")
+        function = call.scope()
+        module = call.root()
+        for name in sorted({n.value for n in _names(expression)}):
+            if name in function.locals or name in module.locals or hasattr(builtins, name):
+                continue
+            return self.refuse(finding, f"`{name}` is not a local, a global or a builtin here (a name of an "
+                                        "enclosing function `eval` does not see): write the expression by hand")
+        node = context.find(call)
+        if not isinstance(node, cst.Call):
+            return self.refuse(finding, "the `eval(...)` call was not found")
+        if node.lpar:  # `(eval(...))`: its own parentheses hold the expression
+            replacement = expression.with_changes(lpar=node.lpar, rpar=node.rpar)
+        else:  # a call binds tighter than any operator: `x * eval("n + 1")` -> `x * (n + 1)`
+            replacement = build.operand(expression, build.PRIMARY)
+        return self.edit(finding, [(node, replacement)],
+                         description=f"`eval({text!r})` -> `{context.code(replacement)}`")
+
+
+class ClassMethodToStatic(Fixer):
+    """``@classmethod def f(cls, x, y)`` whose body never reads ``cls`` -> ``@staticmethod def f(x, y)``: every
+    caller (``self.f``, ``Net.f``, ``type(self).f``) passes the same arguments, and the body computes the same
+    without the class; graph code calls a static method as Python does (the catalogue's E5117). Safe; a body that
+    reads ``cls`` (a class constant, another class method) is refused."""
+
+    rules = (statements_rules.CLASSMETHOD_CALL_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "`@classmethod` that never reads `cls` -> `@staticmethod`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        graph = finding.graph
+        if not isinstance(call, nodes.Call) or graph is None or context.analysis is None:
+            return None
+        self_name = signatures.instance_name(graph.node, graph.cls)
+        found = signatures.called_method(context.analysis.project, graph.info, graph.cls, self_name, call)
+        if found is None:
+            return self.refuse(finding, "the class method was not found")
+        method, owner = found
+        if method.root() is not call.root():
+            return self.refuse(finding, f"`{owner.name}.{method.name}` is in another module: make it a "
+                                        "`@staticmethod` there")
+        parameters = signatures.positional_parameters(method)
+        cls_name = parameters[0].name
+        reads = [n for n in method.nodes_of_class(nodes.Name) if n.name == cls_name]
+        if reads:
+            return self.refuse(finding, f"`{method.name}` reads `{cls_name}` (`{reads[0].parent.as_string()[:40]}`): "
+                                        "as a static method it would need the class by name, which a subclass "
+                                        "may override; rewrite it by hand")
+        node = _method_node(context.tree, owner, method)
+        if node is None or not node.params.params:
+            return self.refuse(finding, f"`{method.name}` was not found")
+        decorators = [d for d in node.decorators if isinstance(d.decorator, cst.Name)
+                      and d.decorator.value == "classmethod"]
+        if len(decorators) != 1:
+            return self.refuse(finding, f"`{method.name}` is not decorated with a plain `@classmethod`")
+        new_decorators = [d.with_changes(decorator=cst.Name("staticmethod")) if d is decorators[0] else d
+                          for d in node.decorators]
+        params = list(node.params.params[1:])
+        if params and node.params.star_arg is cst.MaybeSentinel.DEFAULT and not node.params.kwonly_params \
+                and node.params.star_kwarg is None:
+            params[-1] = params[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        new = node.with_changes(decorators=new_decorators, params=node.params.with_changes(params=params))
+        return self.edit(finding, [(node, new)],
+                         description=f"`{owner.name}.{method.name}`: `@classmethod` -> `@staticmethod`, without "
+                                     f"`{cls_name}`")
+
+
+class ParameterToTensor(Fixer):
+    """``w = Parameter(Tensor(...), name="w")`` in graph code, with ``w`` only read -> ``w = Tensor(...)``: a
+    Parameter made on every call is never trained nor kept, so only its value counts. Unsafe: a gradient taken
+    with respect to it, or code that looks at its name, sees a Tensor."""
+
+    rules = (refused_rules.PARAMETER_CREATED_IN_GRAPH,)
+    safety = FixSafety.UNSAFE
+    description = "`Parameter(t, ...)` made in graph code -> `t`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not isinstance(call, nodes.Call) or values is None:
+            return None
+        data = call.args[0] if call.args else next((k.value for k in call.keywords or ()
+                                                    if k.arg == "default_input"), None)
+        if data is None or isinstance(data, nodes.Starred):
+            return self.refuse(finding, "the Parameter's data was not found")
+        if not values.value(data).is_tensor:
+            return self.refuse(finding, f"`{data.as_string()[:40]}` is not proven a Tensor: create the Parameter in "
+                                        "`__init__` (by hand)")
+        statement = call.parent
+        if isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], nodes.AssignName):
+            name = statement.targets[0].name
+            for use in call.scope().nodes_of_class(nodes.Name):
+                if use.name != name:
+                    continue
+                holder = use.parent
+                if isinstance(holder, nodes.Attribute) or (isinstance(holder, nodes.Call) and use in holder.args and (
+                        values.imports.qualify(holder.func) or "") in api.ASSIGN_OPS):
+                    return self.refuse(finding, f"`{holder.as_string()[:40]}` uses `{name}` as a Parameter (an "
+                                                "attribute, an assignment): create it in `__init__` (by hand)")
+        elif not isinstance(call.parent, (nodes.BinOp, nodes.Call)):
+            return self.refuse(finding, "the Parameter is not only read: create it in `__init__` (by hand)")
+        node = context.find(call)
+        found = context.find(data) if node is not None else None
+        if not isinstance(node, cst.Call) or found is None:
+            return self.refuse(finding, "the `Parameter(...)` call was not found")
+        return self.edit(finding, [(node, found.with_changes(lpar=node.lpar, rpar=node.rpar))],
+                         description=f"`Parameter({data.as_string()[:30]}, ...)` -> its Tensor")
+
+
+class LambdaDefaultToFunction(Fixer):
+    """``def __init__(self, combine=lambda t: t * 2)`` -> ``def _combine_default(t): return t * 2`` at module level
+    and ``combine=_combine_default``: MindSpore reads a lambda's source line and refuses one on a `def` line, but
+    compiles a module function. Safe: a default is made once, when the `def` runs, from the names of the module
+    (a lambda reading anything else is refused)."""
+
+    rules = (refused_rules.LAMBDA_DEFAULT_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "lambda default argument -> a module-level function"
+
+    def plan(self, finding, context):
+        graph = finding.graph
+        attr, parameter = finding.args.get("attr", ""), finding.args.get("parameter", "")
+        if graph is None or graph.cls is None or context.analysis is None or not parameter:
+            return None
+        lambdas = []
+        for value, method in context.analysis.attribute_assignments(graph.cls).get(attr, ()):
+            if method.name == "__init__" and isinstance(value, nodes.Name) and value.name == parameter:
+                try:
+                    default = method.args.default_value(parameter)
+                except Exception:  # noqa: BLE001 - astroid raises NoDefault
+                    continue
+                if isinstance(default, nodes.Lambda):
+                    lambdas.append(default)
+        if len(lambdas) != 1:
+            return self.refuse(finding, f"the lambda default of `{parameter}` was not found once")
+        function = lambdas[0]
+        module = function.root()
+        if module is not finding.node.root():
+            return self.refuse(finding, "the lambda is in another module: rewrite it there")
+        if function.args.defaults or function.args.kw_defaults and any(function.args.kw_defaults) \
+                or function.args.vararg or function.args.kwarg:
+            return self.refuse(finding, "the lambda has defaults or `*args`: write the function by hand")
+        own = {a.name for a in function.args.args or []} | {a.name for a in function.args.kwonlyargs or []}
+        for name in function.body.nodes_of_class(nodes.Name):
+            if name.name not in own and name.name not in module.locals \
+                    and not hasattr(builtins, name.name):
+                return self.refuse(finding, f"the lambda reads `{name.name}`, which is no module name: write the "
+                                            "function by hand")
+        lam = context.find(function)
+        if not isinstance(lam, cst.Lambda):
+            return self.refuse(finding, "the lambda was not found")
+        taken = set(module.locals) | {n.name for n in module.nodes_of_class((nodes.Name, nodes.AssignName))}
+        name = unused_name(f"_{parameter}_default", taken)
+        definition = cst.FunctionDef(name=cst.Name(name), params=lam.params,
+                                     body=cst.IndentedBlock(body=[build.returns(lam.body)]),
+                                     leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+        return self.edit(finding, [(lam, cst.Name(name))], module_prefix=[definition],
+                         description=f"the lambda default of `{parameter}` -> `def {name}(...)` at module level")
+
+
+class HostShapeToTensorShape(Fixer):
+    """``t.asnumpy().shape`` -> ``t.shape`` (and ``.ndim``): the copy's shape is the Tensor's, as the same tuple of
+    ints (or int). Safe."""
+
+    rules = (fallback_rules.ASNUMPY_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "`t.asnumpy().shape` -> `t.shape`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)
+                and call.func.attrname in api.HOST_ARRAY_METHODS and not call.args and not call.keywords):
+            return None
+        holder = call.parent
+        if not (isinstance(holder, nodes.Attribute) and holder.expr is call and holder.attrname in ("shape", "ndim")):
+            return None  # the copy's values are used: the rule's advice stands
+        node = context.find(call)
+        if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+            return self.refuse(finding, "the call was not found")
+        receiver = node.func.value
+        return self.edit(finding, [(node, receiver.with_changes(lpar=node.lpar or receiver.lpar,
+                                                                rpar=node.rpar or receiver.rpar))],
+                         description=f"`{holder.as_string()}` -> `{call.func.expr.as_string()}.{holder.attrname}`")
+
+
+class TensorOfTensorToTensor(Fixer):
+    """``Tensor(t)`` of a Tensor -> ``t``: the same values, dtype and shape. Unsafe: ``Tensor(t)`` is a copy, so an
+    in-place update of one would no longer leave the other as it was."""
+
+    rules = (fallback_rules.TENSOR_CONSTRUCTOR_ON_TENSOR,)
+    safety = FixSafety.UNSAFE
+    description = "`Tensor(t)` of a Tensor -> `t`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not isinstance(call, nodes.Call) or values is None:
+            return None
+        if len(call.args) != 1 or call.keywords or isinstance(call.args[0], nodes.Starred):
+            return self.refuse(finding, "`Tensor(...)` with a dtype or more arguments: use `ops.cast(t, dtype)` "
+                                        "(by hand)")
+        data = call.args[0]
+        if not values.value(data).is_tensor:
+            return self.refuse(finding, f"`{data.as_string()[:40]}` is not proven a Tensor")
+        if locally_bound(call.func, values):
+            return self.refuse(finding, "`Tensor` is a name of this code")
+        node = context.find(call)
+        found = context.find(data) if isinstance(node, cst.Call) else None
+        if found is None:
+            return self.refuse(finding, "the `Tensor(...)` call was not found")
+        return self.edit(finding, [(node, found.with_changes(lpar=node.lpar or found.lpar,
+                                                             rpar=node.rpar or found.rpar))],
+                         description=f"`Tensor({data.as_string()[:30]})` -> `{data.as_string()[:30]}`")
+
+
+def _method_node(tree: cst.Module, owner: nodes.ClassDef, method: nodes.FunctionDef) -> cst.FunctionDef | None:
+    """The libcst `def` of ``method`` in the module-level class ``owner`` (its span starts at the decorators,
+    where astroid's starts at `def`), or None when that is not one `def` of a module-level class."""
+    if not isinstance(owner.parent, nodes.Module) or method.parent is not owner:
+        return None
+    classes = [s for s in tree.body if isinstance(s, cst.ClassDef) and s.name.value == owner.name]
+    if len(classes) != 1 or not isinstance(classes[0].body, cst.IndentedBlock):
+        return None
+    found = [s for s in classes[0].body.body if isinstance(s, cst.FunctionDef) and s.name.value == method.name]
+    return found[0] if len(found) == 1 else None
+
+
+def _contains(node: cst.CSTNode, kinds) -> bool:
+    found = []
+
+    class _Finder(cst.CSTVisitor):
+        def on_visit(self, inner) -> bool:
+            if isinstance(inner, kinds):
+                found.append(inner)
+            return not found
+
+    node.visit(_Finder())
+    return bool(found)
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    """The names ``node`` reads (not attribute names or keywords)."""
+    found = []
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Attribute(self, inner) -> bool:
+            inner.value.visit(self)
+            return False
+
+        def visit_Arg(self, inner) -> bool:
+            inner.value.visit(self)
+            return False
+
+        def visit_Name(self, inner) -> None:
+            found.append(inner)
+
+    node.visit(_Finder())
+    return found
+
+
+FIXERS = (EvalToExpression(), ClassMethodToStatic(), ParameterToTensor(), LambdaDefaultToFunction(),
+          HostShapeToTensorShape(), TensorOfTensorToTensor())
