@@ -10,6 +10,7 @@ tests/test_server_editors.py and tests/test_server.py run; its blocks are listed
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -124,6 +125,7 @@ def project(folder):
 def test_every_block_is_run():
     """Each fenced block is one this file runs; a new kind of snippet needs a test here."""
     known = {("## Try it", "sh"): 2, ("## Usage", "sh"): 1, ("## Usage", "text"): 1, ("## Usage", "toml"): 1,
+             ("## Usage", "console"): 1,
              ("## pre-commit", "yaml"): 2}
     counted = {}
     for section, language, _text in blocks():
@@ -195,6 +197,18 @@ def test_inline_commands(tmp_path):
     assert "server/model.py:7:9: E5101" in bash("graphlint check server", tmp_path).stdout
     assert "server/model.py:7:9: E5101" in bash("graphlint ./server", tmp_path).stdout.replace("./", "")
     assert "E5101 try-in-graph" in bash("graphlint explain-error build.log", tmp_path).stdout
+
+
+@pytest.mark.compile
+def test_the_port_mode_report_on_the_bundled_example(tmp_path):
+    """The port-mode block: its command, run on a copy of examples/, prints exactly the report shown."""
+    [block] = section_blocks("## Usage", "console")
+    command, *expected = block.splitlines()
+    assert command.startswith("$ graphlint ") and "--unsafe-fixes --validate" in command
+    shutil.copytree(os.path.join(ROOT, "examples"), tmp_path / "examples")
+    result = bash(command[2:], tmp_path)
+    assert result.returncode in (0, 1), result.stderr
+    assert result.stderr.splitlines() == expected, result.stderr
 
 
 def test_the_full_format_example(tmp_path):
