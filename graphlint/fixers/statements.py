@@ -265,61 +265,84 @@ class WithoutContextManager(Fixer):
         node = context.find(statement)
         if not isinstance(node, cst.With) or not isinstance(node.body, cst.IndentedBlock):
             return self.refuse(finding, "the `with` block was not found")
-        moved = list(node.body.body)
-        target = node.items[0].asname.name if node.items[0].asname is not None else None
         if qualified in api.NULL_CONTEXT_MANAGERS:
-            prefix = []
-            if target is not None:  # `as v` binds nullcontext's argument (None without one)
-                value = expr.args[0] if expr.args else None
-                if expr.keywords or len(expr.args) > 1 or isinstance(value, nodes.Starred):
-                    return self.refuse(finding, "`nullcontext(...)` is called with other arguments than one value")
-                bound = context.find(value, (cst.BaseExpression,)) if value is not None else build.constant(None)
-                if bound is None:
-                    return self.refuse(finding, "the argument of `nullcontext(...)` was not found")
-                prefix = [build.assign(target, bound)]
-            statements = prefix + moved
-            description, safety = "`with nullcontext()` -> its block", FixSafety.SAFE
+            rewrite = _null_context_block(expr, node, context)
         else:
-            if target is not None:
-                return self.refuse(finding, "`_no_grad()` binds nothing useful to `as`: drop `as` first")
-            values = context.values_of(finding)
-            if values is None:
-                return self.refuse(finding, "the function could not be analysed")
-            stopped, assumed = [], []
-            bound = _assigned_in(statement)
-            for name in _read_after(statement, bound):
-                kinds = set()
-                for assigned in bound[name]:
-                    value = values.value(assigned.parent.value) if isinstance(assigned.parent, nodes.Assign) \
-                        and len(assigned.parent.targets) == 1 else None
-                    kinds |= set(value.kinds) if value is not None and value.kinds else {UNKNOWN}
-                    if value is not None and value.var and kinds <= SCALARS:
-                        kinds.add(TENSOR)  # a number computed from Tensors is a Tensor in graph code
-                if kinds <= SCALARS:
-                    continue  # a Python number carries no gradient
-                if not kinds <= api.STOP_GRADIENT_KINDS | {UNKNOWN}:
-                    return self.refuse(finding, f"`{name}`, which the block assigns and later code reads, may be a "
-                                                f"{'/'.join(sorted(kinds - api.STOP_GRADIENT_KINDS - {UNKNOWN}))}: "
-                                                "`ops.stop_gradient` would not stop the gradients it holds")
-                stopped.append(name)
-                if UNKNOWN in kinds:
-                    assumed.append(name)
-            ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
-            stop = build.dotted(ops + ".stop_gradient")
-            statements = moved + [build.assign(name, build.call(stop, build.name(name))) for name in stopped]
-            description = "`with _no_grad()` -> its block" + (
-                f", then `ops.stop_gradient` on {', '.join(f'`{n}`' for n in stopped)}" if stopped else "") + (
-                f" (assuming {', '.join(f'`{n}`' for n in assumed)} hold{'s' if len(assumed) == 1 else ''} Tensors)"
-                if assumed else "")
-            safety = FixSafety.UNSAFE
+            rewrite = _no_grad_block(finding, statement, node, context)
+        if isinstance(rewrite, str):
+            return self.refuse(finding, rewrite)
+        statements, description, safety, imports = rewrite
         # the comments above the `with` and on its line go with the block's first statement
         carried = list(node.leading_lines)
         if node.body.header.comment is not None:
             carried.append(cst.EmptyLine(comment=node.body.header.comment))
         statements[0] = statements[0].with_changes(leading_lines=carried + list(statements[0].leading_lines))
-        imports = [ops_import] if qualified not in api.NULL_CONTEXT_MANAGERS and ops_import else []
         return self.edit(finding, [(node, cst.FlattenSentinel(statements))], imports=imports, safety=safety,
                          description=description)
+
+
+def _null_context_block(expr: nodes.Call, node: cst.With, context):
+    """`with nullcontext(v) as name:` -> `name = v` and the block: ``(statements, description, safety,
+    imports)``, or the reason it cannot be rewritten."""
+    target = node.items[0].asname.name if node.items[0].asname is not None else None
+    prefix = []
+    if target is not None:  # `as v` binds nullcontext's argument (None without one)
+        value = expr.args[0] if expr.args else None
+        if expr.keywords or len(expr.args) > 1 or isinstance(value, nodes.Starred):
+            return "`nullcontext(...)` is called with other arguments than one value"
+        bound = context.find(value, (cst.BaseExpression,)) if value is not None else build.constant(None)
+        if bound is None:
+            return "the argument of `nullcontext(...)` was not found"
+        prefix = [build.assign(target, bound)]
+    return prefix + list(node.body.body), "`with nullcontext()` -> its block", FixSafety.SAFE, []
+
+
+def _no_grad_block(finding, statement: nodes.With, node: cst.With, context):
+    """`with _no_grad():` -> the block, then `y = ops.stop_gradient(y)` for what it assigns and later code reads:
+    ``(statements, description, safety, imports)``, or the reason it cannot be rewritten."""
+    if node.items[0].asname is not None:
+        return "`_no_grad()` binds nothing useful to `as`: drop `as` first"
+    values = context.values_of(finding)
+    if values is None:
+        return "the function could not be analysed"
+    names = _gradient_carriers(values, statement)
+    if isinstance(names, str):
+        return names
+    stopped, assumed = names
+    ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
+    stop = build.dotted(ops + ".stop_gradient")
+    statements = list(node.body.body) + [build.assign(name, build.call(stop, build.name(name))) for name in stopped]
+    description = "`with _no_grad()` -> its block" + (
+        f", then `ops.stop_gradient` on {', '.join(f'`{n}`' for n in stopped)}" if stopped else "") + (
+        f" (assuming {', '.join(f'`{n}`' for n in assumed)} hold{'s' if len(assumed) == 1 else ''} Tensors)"
+        if assumed else "")
+    return statements, description, FixSafety.UNSAFE, [ops_import] if ops_import else []
+
+
+def _gradient_carriers(values, statement: nodes.With):
+    """The names a `with _no_grad():` block assigns that later code reads and that may carry gradients:
+    ``(names to stop, those of them assumed to hold Tensors)``, or the reason `ops.stop_gradient` cannot stop
+    what one of them holds."""
+    stopped, assumed = [], []
+    bound = _assigned_in(statement)
+    for name in _read_after(statement, bound):
+        kinds = set()
+        for assigned in bound[name]:
+            value = values.value(assigned.parent.value) if isinstance(assigned.parent, nodes.Assign) \
+                and len(assigned.parent.targets) == 1 else None
+            kinds |= set(value.kinds) if value is not None and value.kinds else {UNKNOWN}
+            if value is not None and value.var and kinds <= SCALARS:
+                kinds.add(TENSOR)  # a number computed from Tensors is a Tensor in graph code
+        if kinds <= SCALARS:
+            continue  # a Python number carries no gradient
+        if not kinds <= api.STOP_GRADIENT_KINDS | {UNKNOWN}:
+            return (f"`{name}`, which the block assigns and later code reads, may be a "
+                    f"{'/'.join(sorted(kinds - api.STOP_GRADIENT_KINDS - {UNKNOWN}))}: "
+                    "`ops.stop_gradient` would not stop the gradients it holds")
+        stopped.append(name)
+        if UNKNOWN in kinds:
+            assumed.append(name)
+    return stopped, assumed
 
 
 def _assigned_in(statement) -> dict[str, list]:
@@ -447,64 +470,91 @@ class ComprehensionToLoops(Fixer):
         problem = why_not_run_once(comprehension, statement)
         if problem:
             return self.refuse(finding, f"the comprehension {problem}: write the loops where it runs (by hand)")
-        inner = context.find(comprehension, (cst.ListComp, cst.GeneratorExp, cst.DictComp))
-        if inner is None and isinstance(comprehension.parent, nodes.Call) and comprehension.parent.args == [comprehension]:
-            call = context.find(comprehension.parent)  # `sum(t for t in ...)`: Python's span includes the call's `(`
-            if isinstance(call, cst.Call) and len(call.args) == 1 and isinstance(call.args[0].value, cst.GeneratorExp):
-                inner = call.args[0].value
-        line = context.own_line(statement)
-        if line is None or inner is None:
-            return self.refuse(finding, "the statement shares its line with others, or was not found")
-        clauses = []
-        clause = inner.for_in
-        while clause is not None:
-            if clause.asynchronous is not None:
-                return self.refuse(finding, "an `async for` clause cannot become a loop here")
-            clauses.append(clause)
-            clause = clause.inner_for_in
+        found = _comprehension_clauses(comprehension, statement, context)
+        if isinstance(found, str):
+            return self.refuse(finding, found)
+        inner, line, clauses = found
         function = statement.scope()
-        # names of the function's scope: its bindings and what it reads (not a comprehension's own variables)
-        taken = set(getattr(function, "locals", {})) | {
-            n.name for n in nodes_of_class(function, nodes.Name) if n.name not in n.scope().locals or n.scope() is function}
-        renamed: dict[str, str] = {}
-        for generator in comprehension.generators:
-            for target in nodes_of_class(generator.target, nodes.AssignName):
-                if target.name in taken and target.name not in renamed:
-                    renamed[target.name] = unused_name(target.name, taken | set(renamed.values()))
-        whole_value = isinstance(statement, nodes.Assign) and statement.value is comprehension             and len(statement.targets) == 1 and isinstance(statement.targets[0], nodes.AssignName)
-        collected = statement.targets[0].name if whole_value else unused_name(
-            "table" if isinstance(comprehension, nodes.DictComp) else "items", taken | set(renamed.values()))
-        if isinstance(inner, cst.DictComp):
-            store = build.assign(build.subscript(build.name(collected), build.rename(inner.key, renamed)),
-                                 build.rename(inner.value, renamed))
-            start = build.assign(collected, cst.Dict([]))
-        else:
-            append = build.attribute(build.name(collected), "append")
-            store = build.line(cst.Expr(build.call(append, build.rename(inner.elt, renamed))))
-            start = build.assign(collected, cst.List([]))
-        body: cst.BaseStatement = store
-        for clause in reversed(clauses):
-            for condition in reversed(clause.ifs):
-                body = build.if_statement(build.rename(condition.test, renamed), [body])
-            body = cst.For(target=build.rename(clause.target, renamed), iter=build.rename(clause.iter, renamed),
-                           body=cst.IndentedBlock(body=[body]))
-        start = start.with_changes(leading_lines=line.leading_lines)
-        statements = [start, body]
+        renamed, collected, whole_value = _loop_names(comprehension, statement, function)
+        statements = _nested_loops(inner, clauses, renamed, collected, line.leading_lines)
         if not whole_value:
             statements.append(replace_nodes(line, [(inner, build.name(collected))]).with_changes(leading_lines=()))
-        calls = any(isinstance(n, nodes.Call) for n in _evaluated_before(comprehension, statement))
-        lazy = isinstance(comprehension, nodes.GeneratorExp) and not (
-            isinstance(comprehension.parent, nodes.Call) and comprehension.parent.args == [comprehension]
-            and isinstance(comprehension.parent.func, nodes.Name) and comprehension.parent.func.name in _CONSUMERS
-            and comprehension.parent.func.name not in getattr(function, "locals", {}))
-        notes = [text for flag, text in ((calls, "calls the statement makes before it now run after it"),
-                                         (lazy, "the generator's items are all computed up front")) if flag]
+        notes = _comprehension_notes(comprehension, statement, function)
         kind = {nodes.ListComp: "list comprehension", nodes.GeneratorExp: "generator expression",
                 nodes.DictComp: "dict comprehension"}[type(comprehension)]
         return self.edit(finding, [(line, cst.FlattenSentinel(statements))],
                          safety=FixSafety.UNSAFE if notes else FixSafety.SAFE,
                          description=f"{kind} with {len(clauses)} `for` clauses -> nested loops filling "
                                      f"`{collected}`" + (f" ({'; '.join(notes)})" if notes else ""))
+
+
+def _comprehension_clauses(comprehension, statement, context):
+    """The comprehension's libcst node, its statement's line and its `for` clauses, or the reason they cannot be
+    rewritten."""
+    inner = context.find(comprehension, (cst.ListComp, cst.GeneratorExp, cst.DictComp))
+    if inner is None and isinstance(comprehension.parent, nodes.Call) and comprehension.parent.args == [comprehension]:
+        call = context.find(comprehension.parent)  # `sum(t for t in ...)`: Python's span includes the call's `(`
+        if isinstance(call, cst.Call) and len(call.args) == 1 and isinstance(call.args[0].value, cst.GeneratorExp):
+            inner = call.args[0].value
+    line = context.own_line(statement)
+    if line is None or inner is None:
+        return "the statement shares its line with others, or was not found"
+    clauses = []
+    clause = inner.for_in
+    while clause is not None:
+        if clause.asynchronous is not None:
+            return "an `async for` clause cannot become a loop here"
+        clauses.append(clause)
+        clause = clause.inner_for_in
+    return inner, line, clauses
+
+
+def _loop_names(comprehension, statement, function):
+    """``(fresh names for loop variables the function already uses, the collection's name, whether the
+    statement assigns the comprehension whole)``."""
+    # names of the function's scope: its bindings and what it reads (not a comprehension's own variables)
+    taken = set(getattr(function, "locals", {})) | {
+        n.name for n in nodes_of_class(function, nodes.Name) if n.name not in n.scope().locals or n.scope() is function}
+    renamed: dict[str, str] = {}
+    for generator in comprehension.generators:
+        for target in nodes_of_class(generator.target, nodes.AssignName):
+            if target.name in taken and target.name not in renamed:
+                renamed[target.name] = unused_name(target.name, taken | set(renamed.values()))
+    whole_value = isinstance(statement, nodes.Assign) and statement.value is comprehension \
+        and len(statement.targets) == 1 and isinstance(statement.targets[0], nodes.AssignName)
+    collected = statement.targets[0].name if whole_value else unused_name(
+        "table" if isinstance(comprehension, nodes.DictComp) else "items", taken | set(renamed.values()))
+    return renamed, collected, whole_value
+
+
+def _nested_loops(inner, clauses: list, renamed: dict, collected: str, leading_lines) -> list:
+    """`collected = []` (or `{}`) and the nested `for`/`if` statements that fill it, as libcst statements."""
+    if isinstance(inner, cst.DictComp):
+        store = build.assign(build.subscript(build.name(collected), build.rename(inner.key, renamed)),
+                             build.rename(inner.value, renamed))
+        start = build.assign(collected, cst.Dict([]))
+    else:
+        append = build.attribute(build.name(collected), "append")
+        store = build.line(cst.Expr(build.call(append, build.rename(inner.elt, renamed))))
+        start = build.assign(collected, cst.List([]))
+    body: cst.BaseStatement = store
+    for clause in reversed(clauses):
+        for condition in reversed(clause.ifs):
+            body = build.if_statement(build.rename(condition.test, renamed), [body])
+        body = cst.For(target=build.rename(clause.target, renamed), iter=build.rename(clause.iter, renamed),
+                       body=cst.IndentedBlock(body=[body]))
+    return [start.with_changes(leading_lines=leading_lines), body]
+
+
+def _comprehension_notes(comprehension, statement, function) -> list[str]:
+    """What makes the rewrite unsafe: calls evaluated before the comprehension, a generator not consumed whole."""
+    calls = any(isinstance(n, nodes.Call) for n in _evaluated_before(comprehension, statement))
+    lazy = isinstance(comprehension, nodes.GeneratorExp) and not (
+        isinstance(comprehension.parent, nodes.Call) and comprehension.parent.args == [comprehension]
+        and isinstance(comprehension.parent.func, nodes.Name) and comprehension.parent.func.name in _CONSUMERS
+        and comprehension.parent.func.name not in getattr(function, "locals", {}))
+    return [text for flag, text in ((calls, "calls the statement makes before it now run after it"),
+                                    (lazy, "the generator's items are all computed up front")) if flag]
 
 
 class MatchToIfChain(Fixer):
