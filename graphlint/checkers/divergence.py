@@ -82,49 +82,75 @@ class DivergenceChecker(Checker):
 
     # -- calls --------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call, self_name) -> None:
-        func = call.func
+        """Ask each rule about ``call`` in turn; the first whose kind of call it is (reported or not) ends it."""
         self._state_written_in_graph(graph, call, self_name)
+        for check in (self._max_taken_apart, self._setattr_on_self, self._frozen_module_call, self._logger_call,
+                      self._container_mutation):
+            if check(graph, values, call, self_name):
+                return
+        if self_name is not None and isinstance(call.func, nodes.Attribute):
+            self._helper_object_call(graph, call, self_name)
+
+    def _max_taken_apart(self, graph, values, call: nodes.Call, self_name) -> bool:
+        """TENSOR_MAX_POSITIONAL_AXIS: ``values, indices = x.max(1)``."""
+        func = call.func
         if isinstance(func, nodes.Attribute) and func.attrname in api.PAIRED_ONLY_WITH_DIM and call.args \
                 and not call.keywords and _used_as_pair(call) and values.value(func.expr).is_tensor:
             self.report(rules.TENSOR_MAX_POSITIONAL_AXIS, call, graph, call=_short(call), method=func.attrname)
-            return
+            return True
+        return False
+
+    def _setattr_on_self(self, graph, values, call: nodes.Call, self_name) -> bool:
+        """ATTRIBUTE_WRITE_IN_GRAPH: ``setattr(self, "a", v)`` writes the attribute like ``self.a = v`` does."""
+        func = call.func
         if isinstance(func, nodes.Name) and func.name == "setattr" and len(call.args) == 3 and self_name is not None \
                 and isinstance(call.args[0], nodes.Name) and call.args[0].name == self_name and graph.cls is not None \
                 and isinstance(call.args[1], nodes.Const) and isinstance(call.args[1].value, str) \
                 and not _locally_bound(func, graph) and self._plain_attribute(graph.cls, call.args[1].value):
-            # setattr(self, "a", v) writes the attribute like `self.a = v` does.
             self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, call, graph, attr=call.args[1].value)
-            return
+            return True
+        return False
+
+    def _frozen_module_call(self, graph, values, call: nodes.Call, self_name) -> bool:
+        """PYTHON_RANDOM_IN_GRAPH / WALL_CLOCK_IN_GRAPH / ENVIRON_READ_IN_GRAPH / LOGGING_IN_GRAPH: a call of an
+        imported function that runs once, while compiling (unless a runtime argument makes it a fallback)."""
+        func = call.func
         qualified = graph.info.imports.qualify(func)
         # Qualify first: it fails fast on a call chain `x.a().b()`, which _locally_bound would walk to its base.
-        if qualified is not None and _locally_bound(func, graph):
-            qualified = None
-        if qualified is not None:
-            if _runtime_argument(call, values):
-                return  # run by the interpreter on every call (JIT fallback), not frozen
-            if qualified.startswith(api.RANDOM_MODULES) and qualified.rsplit(".", 1)[-1] not in api.RANDOM_NON_DRAWS:
-                self.report(rules.PYTHON_RANDOM_IN_GRAPH, call, graph, call=_call_text(call))
-            elif qualified in api.CLOCKS:
-                self.report(rules.WALL_CLOCK_IN_GRAPH, call, graph, call=_call_text(call))
-            elif qualified in api.ENVIRON_CALLS:
-                self.report(rules.ENVIRON_READ_IN_GRAPH, call, graph, call=_short(call))
-            elif qualified in api.WARNING_CALLS or _is_logging_function(qualified):
-                self.report(rules.LOGGING_IN_GRAPH, call, graph, call=_call_text(call))
-            return
-        if not isinstance(func, nodes.Attribute):
-            return
-        if func.attrname in api.LOG_METHODS and self._is_logger(graph, func.expr, self_name):
-            if not _runtime_argument(call, values):
-                self.report(rules.LOGGING_IN_GRAPH, call, graph, call=_call_text(call))
-            return
-        if func.attrname in api.CONTAINER_MUTATORS:
-            target = self._outside_container(graph, func.expr, self_name)
-            if target is not None:
-                self.report(rules.PYTHON_CONTAINER_MUTATION_IN_GRAPH, call, graph,
-                            expr=f"{target}.{func.attrname}(...)", target=target)
-            return
-        if self_name is not None:
-            self._helper_object_call(graph, call, self_name)
+        if qualified is None or _locally_bound(func, graph):
+            return False
+        if _runtime_argument(call, values):
+            return True  # run by the interpreter on every call (JIT fallback), not frozen
+        if qualified.startswith(api.RANDOM_MODULES) and qualified.rsplit(".", 1)[-1] not in api.RANDOM_NON_DRAWS:
+            self.report(rules.PYTHON_RANDOM_IN_GRAPH, call, graph, call=_call_text(call))
+        elif qualified in api.CLOCKS:
+            self.report(rules.WALL_CLOCK_IN_GRAPH, call, graph, call=_call_text(call))
+        elif qualified in api.ENVIRON_CALLS:
+            self.report(rules.ENVIRON_READ_IN_GRAPH, call, graph, call=_short(call))
+        elif qualified in api.WARNING_CALLS or _is_logging_function(qualified):
+            self.report(rules.LOGGING_IN_GRAPH, call, graph, call=_call_text(call))
+        return True
+
+    def _logger_call(self, graph, values, call: nodes.Call, self_name) -> bool:
+        """LOGGING_IN_GRAPH: ``logger.info(...)`` on a logger object."""
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and func.attrname in api.LOG_METHODS
+                and self._is_logger(graph, func.expr, self_name)):
+            return False
+        if not _runtime_argument(call, values):
+            self.report(rules.LOGGING_IN_GRAPH, call, graph, call=_call_text(call))
+        return True
+
+    def _container_mutation(self, graph, values, call: nodes.Call, self_name) -> bool:
+        """PYTHON_CONTAINER_MUTATION_IN_GRAPH: ``container.append(...)`` on a container from outside the graph."""
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and func.attrname in api.CONTAINER_MUTATORS):
+            return False
+        target = self._outside_container(graph, func.expr, self_name)
+        if target is not None:
+            self.report(rules.PYTHON_CONTAINER_MUTATION_IN_GRAPH, call, graph,
+                        expr=f"{target}.{func.attrname}(...)", target=target)
+        return True
 
     def _is_logger(self, graph, expr, self_name) -> bool:
         if isinstance(expr, nodes.Call):
@@ -363,26 +389,37 @@ class DivergenceChecker(Checker):
         if not (isinstance(owner, nodes.Attribute) and isinstance(owner.expr, nodes.Name)
                 and owner.expr.name == self_name and graph.cls is not None):
             return
-        project = self.context.project
-        analysis = self.context.analysis
-        helper_cls = None
-        inits = self._outside_assignments(graph.cls, owner.attrname)
-        for value, method in inits:
-            if not isinstance(value, nodes.Call):
-                return
-            resolved = project.resolve_expr(project.info(method.root()), value.func)
-            if resolved is None or resolved.kind != "class":
-                return
-            if helper_cls is not None and resolved.node is not helper_cls:
-                return
-            helper_cls = resolved.node
+        helper_cls = self._helper_class(graph.cls, owner.attrname)
         if helper_cls is None or func.attrname in ("construct", "bprop", "__init__"):
             return
-        found = project.find_method(helper_cls, func.attrname)
+        found = self.context.project.find_method(helper_cls, func.attrname)
         if found is None:
             return
+        attr = self._helper_attribute_write(helper_cls, found[0])
+        if attr is not None:
+            self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, call, graph, attr=f"{owner.attrname}.{attr}")
+
+    def _helper_class(self, cls, attr: str):
+        """The one project class every assignment of ``self.attr`` outside graph code instantiates, else None."""
+        project = self.context.project
+        helper_cls = None
+        for value, method in self._outside_assignments(cls, attr):
+            if not isinstance(value, nodes.Call):
+                return None
+            resolved = project.resolve_expr(project.info(method.root()), value.func)
+            if resolved is None or resolved.kind != "class":
+                return None
+            if helper_cls is not None and resolved.node is not helper_cls:
+                return None
+            helper_cls = resolved.node
+        return helper_cls
+
+    def _helper_attribute_write(self, helper_cls, start) -> str | None:
+        """The first plain attribute of ``helper_cls`` that ``start`` (or a method it calls on its own instance,
+        three calls deep, not graph code of its own) writes, else None."""
+        project, analysis = self.context.project, self.context.analysis
         seen: set[int] = set()
-        stack = [(found[0], 0)]
+        stack = [(start, 0)]
         while stack:
             method, depth = stack.pop()
             if id(method) in seen or depth > 3 or analysis.graph_of(method) is not None:
@@ -398,13 +435,13 @@ class DivergenceChecker(Checker):
                     for target in targets:
                         for _, attr in _self_writes(target, inner_self):
                             if self._plain_attribute(helper_cls, attr):
-                                self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, call, graph, attr=f"{owner.attrname}.{attr}")
-                                return
+                                return attr
                 elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
                         and isinstance(node.func.expr, nodes.Name) and node.func.expr.name == inner_self:
                     inner = project.find_method(helper_cls, node.func.attrname)
                     if inner is not None:
                         stack.append((inner[0], depth + 1))
+        return None
 
     def _attribute_read(self, graph, node: nodes.Attribute, seen: set[str]) -> None:
         attr = node.attrname
@@ -659,40 +696,44 @@ def _closed_hierarchy(project, cls) -> bool:
 def _init_reached(project, cls) -> set[int]:
     """Methods run while the object is built: ``__init__`` and what it calls on ``self``, transitively."""
     found: set[int] = set()
-    stack = []
-    for klass in project.mro(cls):
-        for method in klass.body:
-            if isinstance(method, nodes.FunctionDef) and method.name == "__init__":
-                stack.append(method)
+    stack = _methods_named(project, cls, "__init__")
     while stack:
         method = stack.pop()
         if id(method) in found:
             continue
         found.add(id(method))
         positional = signatures.positional_parameters(method)
-        if not positional:
-            continue
-        self_name = positional[0].name
-        for call in nodes_of_class(method, nodes.Call):
-            func = call.func
-            if not isinstance(func, nodes.Attribute):
-                continue
-            owner = func.expr
-            on_self = isinstance(owner, nodes.Name) and owner.name == self_name
-            # super().m(...), super(Cls, self).m(...), Base.m(self, ...)
-            on_super = isinstance(owner, nodes.Call) and isinstance(owner.func, nodes.Name) and owner.func.name == "super"
-            explicit = isinstance(owner, nodes.Name) and call.args and isinstance(call.args[0], nodes.Name) \
-                and call.args[0].name == self_name
-            if on_self or on_super or explicit:
-                target = project.find_method(cls, func.attrname)
-                if target is not None:
-                    stack.append(target[0])
-                if on_super or explicit:
-                    for klass in project.mro(cls):
-                        for node in klass.body:
-                            if isinstance(node, nodes.FunctionDef) and node.name == func.attrname:
-                                stack.append(node)
+        if positional:
+            stack.extend(_methods_called_on_self(project, cls, method, positional[0].name))
     return found
+
+
+def _methods_named(project, cls, name: str) -> list:
+    """The methods called ``name`` of ``cls`` and its bases."""
+    return [method for klass in project.mro(cls) for method in klass.body
+            if isinstance(method, nodes.FunctionDef) and method.name == name]
+
+
+def _methods_called_on_self(project, cls, method, self_name: str) -> list:
+    """The methods of ``cls`` that ``method`` calls on its instance: ``self.m(...)``, and through
+    ``super().m(...)``, ``super(Cls, self).m(...)`` or ``Base.m(self, ...)`` every class's ``m``."""
+    called = []
+    for call in nodes_of_class(method, nodes.Call):
+        func = call.func
+        if not isinstance(func, nodes.Attribute):
+            continue
+        owner = func.expr
+        on_self = isinstance(owner, nodes.Name) and owner.name == self_name
+        on_super = isinstance(owner, nodes.Call) and isinstance(owner.func, nodes.Name) and owner.func.name == "super"
+        explicit = isinstance(owner, nodes.Name) and call.args and isinstance(call.args[0], nodes.Name) \
+            and call.args[0].name == self_name
+        if on_self or on_super or explicit:
+            target = project.find_method(cls, func.attrname)
+            if target is not None:
+                called.append(target[0])
+            if on_super or explicit:
+                called.extend(_methods_named(project, cls, func.attrname))
+    return called
 
 
 def _called_attributes(func: nodes.FunctionDef, self_name: str) -> frozenset[str]:
