@@ -123,6 +123,26 @@ def test_skip_list_call_is_an_error_with_fullgraph(python_311):
     assert found(body) == [(7, "W6402", "error")]
 
 
+def test_numpy_constants_and_os_path_are_skip_list_calls(python_311):
+    body = """
+    import math
+    import os
+
+
+    @ms.jit(capture_mode="bytecode", fullgraph=True)
+    def fn(x):
+        ones = Tensor(np.ones(3, np.float32))
+        depth = len(os.path.join("a", "b"))
+        return (x + ones) * depth * math.sqrt(2.0) * np.float32(2.0)
+    """
+    # measured under fullgraph=True: np.ones and os.path.join raise 'Unsupported function'; math.sqrt and the
+    # NumPy scalar type compile
+    assert found(body) == [(8, "W6402", "error"), (9, "W6402", "error")]
+    messages = sorted(f.message for f in lint_text(HEADER + textwrap.dedent(body), Config()))
+    assert messages[0].startswith("`np.ones(...)` calls into `numpy`, a module PIJit never captures")
+    assert messages[1].startswith("`os.path.join(...)` calls into `os`")
+
+
 def test_next_of_a_local_function_is_not_the_builtin(python_311):
     body = """
     def next(items):
