@@ -107,18 +107,27 @@ class FunctionalLoopsChecker(Checker):
             if index == 0 and not reported_nested:
                 self._check_carry(call, op, func, name, args.get("init"))
         if op == "ForiLoop" and args.get("init") is not None:
-            param = self._parameter_in_init(args["init"])
-            if param:
-                self.report(rules.FORI_SCAN_BODY_USES_PARAMETER, call, self._graph, op=op,
-                            func=_func_name(args.get("body")) if args.get("body") is not None else "loop_func",
-                            what=f"Parameter `{param}` (given as `init_val`)")
+            self._check_parameter_init(call, op, args)
         if op in ("ForiLoop", "Scan"):
-            if rolled:
-                self.report(rules.ROLLED_FUNCTIONAL_LOOP_EXPORT, call, self._graph, op=op)
-            elif unrolled:
-                count = self._trip_count(op, args)
-                if count is not None and count > self.context.config.unroll_warn:
-                    self.report(rules.FUNCTIONAL_LOOP_UNROLLED, call, self._graph, op=op, count=count)
+            self._check_unrolling(call, op, args, rolled, unrolled)
+
+    def _check_parameter_init(self, call, op: str, args: dict) -> None:
+        """FORI_SCAN_BODY_USES_PARAMETER: a Parameter given as ``init_val``."""
+        param = self._parameter_in_init(args["init"])
+        if param:
+            self.report(rules.FORI_SCAN_BODY_USES_PARAMETER, call, self._graph, op=op,
+                        func=_func_name(args.get("body")) if args.get("body") is not None else "loop_func",
+                        what=f"Parameter `{param}` (given as `init_val`)")
+
+    def _check_unrolling(self, call, op: str, args: dict, rolled: bool, unrolled: bool) -> None:
+        """ROLLED_FUNCTIONAL_LOOP_EXPORT / FUNCTIONAL_LOOP_UNROLLED: a ForiLoop or Scan kept rolled, or unrolled
+        past the warning's trip count."""
+        if rolled:
+            self.report(rules.ROLLED_FUNCTIONAL_LOOP_EXPORT, call, self._graph, op=op)
+        elif unrolled:
+            count = self._trip_count(op, args)
+            if count is not None and count > self.context.config.unroll_warn:
+                self.report(rules.FUNCTIONAL_LOOP_UNROLLED, call, self._graph, op=op, count=count)
 
     def _resolve_body(self, call, expr):
         """("nested" | "module" | "method", FunctionDef or Lambda) for a body argument, or None."""
@@ -333,6 +342,8 @@ class FunctionalLoopsChecker(Checker):
                     return
 
     def _carry_change(self, expr, carry: set, op: str, init) -> str:
+        """"shape" or "dtype" when the call ``expr`` changes a carried value's shape (or, in a WhileLoop body, its
+        dtype), else ""."""
         if not isinstance(expr, nodes.Call):
             return ""
         info = self.context.project.info(expr.root())
@@ -343,43 +354,12 @@ class FunctionalLoopsChecker(Checker):
         if isinstance(func, nodes.Attribute) and not qualified:
             operands = [func.expr] + operands
         if qualified in api.SHAPE_CHANGING_OPS or (not qualified and isinstance(func, nodes.Attribute)
-                                            and func.attrname in api.SHAPE_CHANGING_METHODS):
-            if not operands:
-                return ""
-            first = operands[0]
+                                                   and func.attrname in api.SHAPE_CHANGING_METHODS):
             shortname = (qualified.rsplit(".", 1)[-1] if qualified else func.attrname).lower()
-            if shortname in ("concat", "cat", "concatenate", "stack"):
-                if isinstance(first, (nodes.Tuple, nodes.List)) and any(_is_carry(e, carry) for e in first.elts) \
-                        and (shortname == "stack" or len(first.elts) >= 2):
-                    return "shape"
-                return ""
-            if _is_carry(first, carry):
-                if shortname == "tile":
-                    multiples = operands[1] if len(operands) > 1 else None
-                    if isinstance(multiples, (nodes.Tuple, nodes.List)) and all(
-                            isinstance(m, nodes.Const) and m.value == 1 for m in multiples.elts):
-                        return ""
-                return "shape"
-            return ""
+            return _shape_change(shortname, operands, carry)
         if op != "WhileLoop":
             return ""
-        dtype = None
-        subject = None
-        if qualified in api.CAST_OPS and len(operands) >= 2:
-            subject, dtype = operands[0], operands[1]
-        elif not qualified and isinstance(func, nodes.Attribute) and func.attrname in api.CAST_METHODS and expr.args:
-            subject, dtype = func.expr, expr.args[0]
-        if subject is None or dtype is None:
-            return ""
-        if any(isinstance(n, nodes.Attribute) and n.attrname == "dtype" for n in walk(dtype)):
-            return ""  # `.astype(y.dtype)` keeps it
-        if not any(isinstance(n, nodes.Name) and n.name in carry for n in walk(subject)):
-            return ""
-        if init is not None and _casts_to(init, dtype.as_string()):
-            return ""
-        if init is not None and isinstance(init, (nodes.Tuple, nodes.List)):
-            return ""  # which element of a tuple carry: not followed
-        return "dtype"
+        return _dtype_change(expr, qualified, operands, carry, init)
 
     # -- I5405 ----------------------------------------------------------------------------
     def _trip_count(self, op, args) -> int | None:
@@ -404,6 +384,47 @@ class FunctionalLoopsChecker(Checker):
             return len(xs.elts)
         value = values.value(xs)
         return len(value.items) if value.items is not None else None
+
+
+def _shape_change(shortname: str, operands: list, carry: set) -> str:
+    """"shape" when a shape-changing op or method (``shortname``) grows a carried value, else ""."""
+    if not operands:
+        return ""
+    first = operands[0]
+    if shortname in ("concat", "cat", "concatenate", "stack"):
+        if isinstance(first, (nodes.Tuple, nodes.List)) and any(_is_carry(e, carry) for e in first.elts) \
+                and (shortname == "stack" or len(first.elts) >= 2):
+            return "shape"
+        return ""
+    if not _is_carry(first, carry):
+        return ""
+    if shortname == "tile":
+        multiples = operands[1] if len(operands) > 1 else None
+        if isinstance(multiples, (nodes.Tuple, nodes.List)) and all(
+                isinstance(m, nodes.Const) and m.value == 1 for m in multiples.elts):
+            return ""
+    return "shape"
+
+
+def _dtype_change(expr: nodes.Call, qualified: str, operands: list, carry: set, init) -> str:
+    """"dtype" when the call casts a carried value to another dtype than its initial value's, else ""."""
+    func = expr.func
+    subject = dtype = None
+    if qualified in api.CAST_OPS and len(operands) >= 2:
+        subject, dtype = operands[0], operands[1]
+    elif not qualified and isinstance(func, nodes.Attribute) and func.attrname in api.CAST_METHODS and expr.args:
+        subject, dtype = func.expr, expr.args[0]
+    if subject is None or dtype is None:
+        return ""
+    if any(isinstance(n, nodes.Attribute) and n.attrname == "dtype" for n in walk(dtype)):
+        return ""  # `.astype(y.dtype)` keeps it
+    if not any(isinstance(n, nodes.Name) and n.name in carry for n in walk(subject)):
+        return ""
+    if init is not None and _casts_to(init, dtype.as_string()):
+        return ""
+    if init is not None and isinstance(init, (nodes.Tuple, nodes.List)):
+        return ""  # which element of a tuple carry: not followed
+    return "dtype"
 
 
 def _int(value):
