@@ -205,6 +205,29 @@ def test_python_311_eager_fallback_once_per_entry_at_its_first_construct(python_
     assert messages[1].startswith("this with makes PIJit")
 
 
+def test_python_311_a_helpers_tensor_subscript_makes_its_caller_eager(python_311):
+    body = """
+    def pick(x):
+        return x[0]
+
+
+    def guarded(x):
+        try:
+            return x * 2
+        except ValueError:
+            return x
+
+
+    @ms.jit(capture_mode="bytecode")
+    def fn(x):
+        return x * 2 + pick(x) + guarded(x)
+    """
+    # measured: the helper's `x[0]` made fn run eagerly, the helper's `try` did not
+    findings = [f for f in lint_text(HEADER + textwrap.dedent(body), Config()) if f.rule.id == "W6405"]
+    assert [(f.line - 3, f.severity.value) for f in findings] == [(3, "warning")]
+    assert "(in helper `pick`" in findings[0].message
+
+
 def test_python_312_refuses_every_bytecode_entry(monkeypatch):
     monkeypatch.setattr(capture, "python_release", lambda: (3, 12))
     assert found(PLAIN) == [(3, "E6406", "error"), (9, "E6406", "error"), (16, "E6406", "error")]

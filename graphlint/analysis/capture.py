@@ -260,14 +260,16 @@ def is_builtin_next(call: nodes.Call, values) -> bool:
         and func.name not in values.graph.info.module.locals and bool(call.args)
 
 
-def eager_fallback_construct(func: nodes.FunctionDef, values):
-    """The first statement or expression of ``func`` that makes PIJit on Python 3.11 run the whole function
-    eagerly (measured: 'JitCompileWithTry] got an unexpected c++ error' logged, no graph): a ``try``, a ``with``
-    or a subscript of a Tensor (``x[0]``, ``x[1:]``); with its label. None if it has none."""
+def eager_fallback_construct(func: nodes.FunctionDef, values, entry: bool = True):
+    """The first statement or expression of ``func`` that makes PIJit on Python 3.11 run the whole jitted
+    function eagerly (measured: 'JitCompileWithTry] got an unexpected c++ error' logged, no graph): a ``try``, a
+    ``with`` or a subscript of a Tensor (``x[0]``, ``x[1:]``); with its label. None if it has none. In a helper
+    the jitted function calls (``entry=False``) only the subscript does (measured: a helper's ``x[0]`` made the
+    caller run eagerly, a helper's ``try`` did not)."""
     for node in graph_nodes(func):
-        if isinstance(node, nodes.Try):
+        if entry and isinstance(node, nodes.Try):
             return node, "try"
-        if isinstance(node, nodes.With):
+        if entry and isinstance(node, nodes.With):
             return node, "with"
         if isinstance(node, nodes.Subscript) and not isinstance(node.parent, (nodes.Subscript,)) \
                 and values.value(node.value).may_be(TENSOR):

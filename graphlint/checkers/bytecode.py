@@ -24,8 +24,7 @@ class BytecodeChecker(Checker):
         if values is None:
             return
         info = graph.info
-        if graph.is_entry:
-            self._check_release(graph, values)
+        self._check_release(graph, values)
         for node in graph_nodes(graph.node):
             if not isinstance(node, nodes.Call):
                 continue
@@ -50,10 +49,12 @@ class BytecodeChecker(Checker):
     def _check_release(self, graph, values) -> None:
         release = capture.python_release()
         if release >= tuple(pijit_skip.UNSUPPORTED_FROM_PYTHON):
+            if not graph.is_entry:
+                return
             self.report(rules.UNSUPPORTED_PYTHON, graph.node, graph, anchor=_definition_line(graph.node),
                         python=f"{release[0]}.{release[1]}", entry=graph.name)
         elif release == (3, 11):
-            found = capture.eager_fallback_construct(graph.node, values)
+            found = capture.eager_fallback_construct(graph.node, values, entry=graph.is_entry)
             if found is not None:
                 node, label = found
                 self.report(rules.EAGER_FALLBACK, node, graph, construct=label)
