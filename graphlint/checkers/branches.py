@@ -169,62 +169,73 @@ class BranchesChecker(Checker):
     # E5803 / W5804 / W5805: joins under run-time conditions
     def _joins(self) -> None:
         for region in self.cfg.ifs.values():
-            origin = self.values.tensor_origin(region.node.test)
-            if origin is None:
-                continue
-            anchor = _keyword(region.node, "if" if not _is_elif(region.node) else "elif")
-            if region.then_exit is not None and region.else_exit is not None:
-                differing = self.cfg.names_in(self.cfg.reaching_bits_at_block_end(region.then_exit)
-                                              ^ self.cfg.reaching_bits_at_block_end(region.else_exit),
-                                              among=self.cfg.live_in(region.join))
-                for name in sorted(differing):  # the others have the same definitions on both sides
-                    then_bits = self.cfg.reaching_bits_at_block_end(region.then_exit, name)
-                    else_bits = self.cfg.reaching_bits_at_block_end(region.else_exit, name)
-                    if not then_bits or not else_bits or then_bits == else_bits:
-                        continue  # undefined on a side, or the same definitions: nothing joins
-                    a = self.shapes.definitions_shape(self.cfg.reaching_at_block_end(region.then_exit, name))
-                    b = self.shapes.definitions_shape(self.cfg.reaching_at_block_end(region.else_exit, name))
-                    self._report_join(a, b, f"`{name}`", origin, region.node, anchor, returned=False)
-            self._return_join(region, origin, anchor)
+            self._if_join(region)
         for node in self._walk():
             if isinstance(node, nodes.BoolOp):
                 self._boolop_join(node)
             if isinstance(node, nodes.IfExp):
-                origin = self.values.tensor_origin(node.test)
-                if origin is None:
-                    continue
-                a, b = self.shapes.expr_shape(node.body), self.shapes.expr_shape(node.orelse)
-                parent = node.parent
-                name = "the conditional expression"
-                if isinstance(parent, nodes.Assign) and len(parent.targets) == 1 and \
-                        isinstance(parent.targets[0], nodes.AssignName):
-                    name = f"`{parent.targets[0].name}`"
-                elif isinstance(parent, nodes.Return):
-                    name = "the return value"
-                self._report_join(a, b, name, origin, node, node, returned=isinstance(parent, nodes.Return))
+                self._ifexp_join(node)
         for loop in self.cfg.loops.values():
-            if not isinstance(loop.node, nodes.While):
+            if isinstance(loop.node, nodes.While):
+                self._while_join(loop)
+
+    def _if_join(self, region) -> None:
+        """The names a Tensor `if` (or `elif`) joins, read after it, and what its branches return."""
+        origin = self.values.tensor_origin(region.node.test)
+        if origin is None:
+            return
+        anchor = _keyword(region.node, "if" if not _is_elif(region.node) else "elif")
+        if region.then_exit is not None and region.else_exit is not None:
+            differing = self.cfg.names_in(self.cfg.reaching_bits_at_block_end(region.then_exit)
+                                          ^ self.cfg.reaching_bits_at_block_end(region.else_exit),
+                                          among=self.cfg.live_in(region.join))
+            for name in sorted(differing):  # the others have the same definitions on both sides
+                then_bits = self.cfg.reaching_bits_at_block_end(region.then_exit, name)
+                else_bits = self.cfg.reaching_bits_at_block_end(region.else_exit, name)
+                if not then_bits or not else_bits or then_bits == else_bits:
+                    continue  # undefined on a side, or the same definitions: nothing joins
+                a = self.shapes.definitions_shape(self.cfg.reaching_at_block_end(region.then_exit, name))
+                b = self.shapes.definitions_shape(self.cfg.reaching_at_block_end(region.else_exit, name))
+                self._report_join(a, b, f"`{name}`", origin, region.node, anchor, returned=False)
+        self._return_join(region, origin, anchor)
+
+    def _ifexp_join(self, node: nodes.IfExp) -> None:
+        """`a if c else b`, `c` a Tensor condition: a branch joining `a` and `b`."""
+        origin = self.values.tensor_origin(node.test)
+        if origin is None:
+            return
+        a, b = self.shapes.expr_shape(node.body), self.shapes.expr_shape(node.orelse)
+        parent = node.parent
+        name = "the conditional expression"
+        if isinstance(parent, nodes.Assign) and len(parent.targets) == 1 and \
+                isinstance(parent.targets[0], nodes.AssignName):
+            name = f"`{parent.targets[0].name}`"
+        elif isinstance(parent, nodes.Return):
+            name = "the return value"
+        self._report_join(a, b, name, origin, node, node, returned=isinstance(parent, nodes.Return))
+
+    def _while_join(self, loop) -> None:
+        """A Tensor `while` joins each name it changes (and reads at its test) with its value before the loop."""
+        origin = self.values.tensor_origin(loop.node.test)
+        if origin is None:
+            return
+        self._loop_return_join(loop, origin)
+        entry_blocks = [pred for pred, _ in loop.header.pred if pred.id not in loop.body_blocks]
+        back_blocks = [pred for pred, _ in loop.header.pred if pred.id in loop.body_blocks]
+        live = self.cfg.live_in(loop.header)
+        for name in sorted(self.cfg.loop_modified(loop) & live):
+            before = [d for block in entry_blocks for d in self.cfg.reaching_at_block_end(block, name)]
+            inside = [d for block in back_blocks for d in self.cfg.reaching_at_block_end(block, name)
+                      if d.element.block.id in loop.body_blocks]
+            if not before or not inside:
                 continue
-            origin = self.values.tensor_origin(loop.node.test)
-            if origin is None:
-                continue
-            self._loop_return_join(loop, origin)
-            entry_blocks = [pred for pred, _ in loop.header.pred if pred.id not in loop.body_blocks]
-            back_blocks = [pred for pred, _ in loop.header.pred if pred.id in loop.body_blocks]
-            live = self.cfg.live_in(loop.header)
-            for name in sorted(self.cfg.loop_modified(loop) & live):
-                before = [d for block in entry_blocks for d in self.cfg.reaching_at_block_end(block, name)]
-                inside = [d for block in back_blocks for d in self.cfg.reaching_at_block_end(block, name)
-                          if d.element.block.id in loop.body_blocks]
-                if not before or not inside:
-                    continue
-                entry = self.shapes.definitions_shape(before)
-                carried = self.shapes.definitions_shape(inside)
-                if carried == ("tensor", None) and len(inside) == 1:
-                    # computed from itself (`y = y - 0.5`): what the first step makes of the entry value
-                    carried = self.shapes.carried_shape(inside[0], name, entry)
-                self._report_join(entry, carried, f"`{name}`", origin, loop.node, _keyword(loop.node, "while"),
-                                  returned=False)
+            entry = self.shapes.definitions_shape(before)
+            carried = self.shapes.definitions_shape(inside)
+            if carried == ("tensor", None) and len(inside) == 1:
+                # computed from itself (`y = y - 0.5`): what the first step makes of the entry value
+                carried = self.shapes.carried_shape(inside[0], name, entry)
+            self._report_join(entry, carried, f"`{name}`", origin, loop.node, _keyword(loop.node, "while"),
+                              returned=False)
 
     def _boolop_join(self, node: nodes.BoolOp) -> None:
         """`c and v` / `c or v` used as a value, `c` a Tensor condition: a branch joining its operands."""
