@@ -245,6 +245,15 @@ class LoopsChecker(Checker):
         bound = self._values.value(bound_expr)
         if not (bound.known and isinstance(bound.const, int) and not isinstance(bound.const, bool)):
             return None
+        counter = self._counter(loop, name)
+        if counter is None:
+            return None
+        current, step = counter
+        return _simulated_trips(current, step, op, bound.const)
+
+    def _counter(self, loop: nodes.While, name: str) -> tuple[int, int] | None:
+        """``(start, step)`` of a counter ``name`` that one top-level statement of the body steps by a constant and
+        that starts at one int constant; None otherwise (or when the body may leave early)."""
         cfg = self._values.cfg
         region = cfg.loops.get(id(loop))
         if region is None:
@@ -252,33 +261,21 @@ class LoopsChecker(Checker):
         if any(isinstance(n, (nodes.Break, nodes.Return, nodes.Raise)) for n in _body_nodes(loop)):
             return None
         # the counter's single update, a top-level statement of the body
-        steps = []
-        for definition in cfg.defs_by_name.get(name, ()):
-            if definition.element.block.id in region.body_blocks:
-                steps.append(definition)
+        steps = [d for d in cfg.defs_by_name.get(name, ()) if d.element.block.id in region.body_blocks]
         if len(steps) != 1 or steps[0].element.node not in loop.body:
             return None
         step = _step(steps[0], name, self._values)
         if step is None or step == 0:
             return None
-        test_element = cfg.element_of(test)
-        starts = [d for d in cfg.reaching(test_element, name) if d.element.block.id not in region.body_blocks]
+        starts = [d for d in cfg.reaching(cfg.element_of(loop.test), name)
+                  if d.element.block.id not in region.body_blocks]
         if not starts:
             return None
         start_values = [self._values.def_values.get(d.index) for d in starts]
         if not all(v is not None and v.known and isinstance(v.const, int) and not isinstance(v.const, bool)
                    for v in start_values) or len({v.const for v in start_values}) != 1:
             return None
-        current, limit = start_values[0].const, bound.const
-        compare = {"<": lambda a: a < limit, "<=": lambda a: a <= limit, ">": lambda a: a > limit,
-                   ">=": lambda a: a >= limit, "!=": lambda a: a != limit}[op]
-        count = 0
-        while compare(current):
-            count += 1
-            current += step
-            if count > MAX_SIMULATED:
-                return None
-        return count
+        return start_values[0].const, step
 
     def _limit(self) -> int:
         configured = self.context.config.unroll_limit
@@ -393,6 +390,19 @@ def _own_statements(loop):
             children = getattr(stmt, field, None)
             if isinstance(children, list):
                 stack.extend(reversed(children))
+
+
+def _simulated_trips(current: int, step: int, op: str, limit: int) -> int | None:
+    """How many times `while counter <op> limit: counter += step` runs (None past MAX_SIMULATED)."""
+    compare = {"<": lambda a: a < limit, "<=": lambda a: a <= limit, ">": lambda a: a > limit,
+               ">=": lambda a: a >= limit, "!=": lambda a: a != limit}[op]
+    count = 0
+    while compare(current):
+        count += 1
+        current += step
+        if count > MAX_SIMULATED:
+            return None
+    return count
 
 
 def _body_nodes(loop):
