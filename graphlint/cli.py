@@ -514,7 +514,7 @@ def _fix(args, config, paths, progress, color) -> int:
             sys.stdout.write(summary_line(report.remaining, report.lint.problems, report.lint.files, options,
                                           lines=report.lint.lines, color=color) + "\n")
     if not args.quiet:
-        _summary(report, wrote=not args.diff, show_fixes=args.show_fixes)
+        _summary(report, wrote=not args.diff, show_fixes=args.show_fixes or args.validate)
     if args.validate and args.unsafe_fixes and config.validate_inputs:
         _port(report, config, wrote=not args.diff, progress=progress)
     if report.lint.problems or any(f.error for f in report.files):
@@ -539,19 +539,23 @@ def _place(item) -> str:
 
 def _summary(report, wrote: bool, show_fixes: bool = False) -> None:
     """What --fix did, on stderr: counts, every refusal with its reason, each suggestion (its rewrite with
-    --show-fixes), and with --show-fixes every fix applied."""
+    --show-fixes), how many unsafe fixes --unsafe-fixes would add, and with --show-fixes (or --validate) every fix
+    applied, with its validation."""
     applied = report.applied
     suggested = [r for r in report.refused if r.suggestion]
-    refused = [r for r in report.refused if not r.suggestion]
+    withheld = [r for r in report.refused if r.needs_unsafe and not r.suggestion]  # not refusals
+    refused = [r for r in report.refused if not r.suggestion and not r.needs_unsafe]
     files = len({a.path for a in applied})
     verb = "applied" if wrote else "would be applied"
     lines = [f"graphlint: {len(applied)} fix{'es' if len(applied) != 1 else ''} {verb} in {files} "
              f"file{'s' if files != 1 else ''}, {len(refused)} refused"
-             + (f", {len(suggested)} suggested (display-only)" if suggested else "")]
+             + (f", {len(suggested)} suggested (display-only)" if suggested else "")
+             + (f", {len(withheld)} more with --unsafe-fixes" if withheld else "")]
     if show_fixes:
+        done = "fixed  " if wrote else "would fix"
         for item in sorted(applied, key=lambda a: (a.path, a.line)):
             note = f" [{item.validation}]" if item.validation else ""
-            lines.append(f"  fixed   {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
+            lines.append(f"  {done} {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
     for item in refused:
         lines.append(f"  refused {_place(item)}: {item.rule} {item.symbol}: {item.reason}")
     for item in suggested:

@@ -75,7 +75,7 @@ def test_progress_while_fixing(tmp_path):
     assert "graphlint: fixing [" in output and "model.py" in output
     shown = screen(output)
     assert "Found 2 errors in 1 file (2 fixable with --fix --unsafe-fixes)." in shown
-    assert "graphlint: 1 fix applied in 1 file, 2 refused" in shown
+    assert "graphlint: 1 fix applied in 1 file, 0 refused, 2 more with --unsafe-fixes" in shown
     assert "x = x + 1" in open(path, encoding="utf-8").read()
 
 

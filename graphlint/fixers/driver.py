@@ -42,6 +42,7 @@ class Refused:
     suggestion: str = ""  # display-only fixes: the rewrite, as a unified diff, for the author to apply
     suggested: str = ""  # ... and the whole file as it would read with that rewrite
     column: int = 0
+    needs_unsafe: bool = False  # not a refusal: an unsafe fix, withheld without --unsafe-fixes
 
 
 @dataclass
@@ -298,8 +299,8 @@ def _plan_round(path, text, findings, keys, settled, context, unsafe, first_roun
         suggested = plan.suggestion
         refusals.append((key, finding, Refused(
             path, finding.line, finding.rule.id, finding.rule.symbol, plan.reason,
-            unified_diff(path, text, suggested) if suggested else "", suggested, finding.column),
-            plan.verdict is Verdict.REFUSED))
+            unified_diff(path, text, suggested) if suggested else "", suggested, finding.column,
+            plan.verdict is Verdict.NEEDS_UNSAFE), plan.verdict is Verdict.REFUSED))
     return edits, refusals
 
 
