@@ -1428,6 +1428,19 @@ ATTRIBUTE_WRITE_IN_GRAPH = Rule(
                     self.state = self.init_state()
                     return x + self.state[0] + self.state[1]
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.state = self.init_state()
+
+                def init_state(self):
+                    return (ops.zeros((2, 3), ms.float32), ops.ones((2, 3), ms.float32))
+
+                def construct(self, x):
+                    state = self.init_state()
+                    return x + state[0] + state[1]
+            """,
             error="the member attribute must be of the Parameter type",
             title="a state tuple a method makes, kept on `self`",
             lines=10,
@@ -1523,6 +1536,12 @@ ATTRIBUTE_WRITE_IN_GRAPH = Rule(
             class Net(nn.Cell):
                 def construct(self, x):
                     self.feature = x * 2
+                    return x + 1
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    feature = x * 2
                     return x + 1
             """,
             error="object has no attribute 'feature'",

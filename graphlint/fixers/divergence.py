@@ -10,10 +10,11 @@ STRICT), where ``x.min(0, True)`` unpacked fails to compile.
 from __future__ import annotations
 
 import libcst as cst
+from astroid import nodes
 
 from graphlint.catalogue import divergence as divergence_rules
 from graphlint.catalogue.model import FixSafety
-from graphlint.fixers.base import Fixer
+from graphlint.fixers.base import Fixer, unused_name
 
 _PAIR_KEYWORDS = ("dim", "keepdim")  # PYNATIVE's names for the positional arguments of the pair overload
 
@@ -48,4 +49,69 @@ class NamePairArguments(Fixer):
         return ""
 
 
-FIXERS = (NamePairArguments(),)
+class AttributeToLocal(Fixer):
+    """``self.state = v`` in graph code, where the function writes the attribute before it ever reads it and no other
+    method but ``__init__`` touches it -> a local ``state = v`` (and every later ``self.state`` of the function ->
+    ``state``). Each call starts from the value it assigns, so the calls compute what they did; graph code gets a
+    local it compiles (STRICT rejects the write, and a layer's state read back from such an attribute fails).
+
+    Unsafe: the attribute no longer changes after a call, so host code that reads it after the call (a test, a
+    logger) sees the value ``__init__`` gave it, or none. A function that reads the attribute before writing it
+    (state carried from one call to the next) is refused: that needs a Parameter and ``ops.assign``."""
+
+    rules = (divergence_rules.ATTRIBUTE_WRITE_IN_GRAPH,)  # E5211's state attribute is reported by it too
+    safety = FixSafety.UNSAFE
+    description = "attribute written before it is read in graph code -> a local"
+
+    def plan(self, finding, context):
+        attr = finding.args.get("attr", "")
+        graph = finding.graph
+        values = context.values_of(finding)
+        if not attr or "." in attr or graph is None or graph.cls is None or values is None or not values.self_name:
+            return None  # an attribute of another object: the rule's advice stands
+        function, self_name = graph.node, values.self_name
+        uses = [node for node in function.nodes_of_class((nodes.Attribute, nodes.AssignAttr))
+                if node.attrname == attr and isinstance(node.expr, nodes.Name) and node.expr.name == self_name]
+        if any(node.scope() is not function for node in uses):
+            return self.refuse(finding, f"a nested function or lambda uses `{self_name}.{attr}`: rewrite by hand")
+        others = [method.name for method in graph.cls.mymethods() if method is not function
+                  and method.name != "__init__" and any(
+                      node.attrname == attr for node in method.nodes_of_class((nodes.Attribute, nodes.AssignAttr)))]
+        if others:
+            return self.refuse(finding, f"`{others[0]}` uses `{attr}` too, and would no longer see what this "
+                                        f"call assigns: keep the value in a Parameter (`ops.assign`) by hand")
+        first = min(uses, key=lambda node: (node.lineno, node.col_offset)).statement()
+        if first.parent is not function:
+            return self.refuse(finding, f"`{self_name}.{attr}` is first used under a condition or in a loop: a "
+                                        "local would not have a value on every path")
+        written = isinstance(first, nodes.Assign) and any(
+            node in uses for target in first.targets for node in _targets(target))
+        read_first = not written or any(node in uses for node in first.value.nodes_of_class(nodes.Attribute)) \
+            or isinstance(first.value, nodes.Attribute) and first.value in uses
+        if read_first:
+            return self.refuse(finding, f"the function reads `{self_name}.{attr}` before it writes it: the value "
+                                        "carries from one call to the next, which needs a Parameter and "
+                                        "`ops.assign` (by hand)")
+        taken = set(function.locals) | {n.name for n in function.nodes_of_class((nodes.Name, nodes.AssignName))} \
+            | set(function.root().locals)
+        local = unused_name(attr.lstrip("_") or "value", taken)
+        replacements = []
+        for node in uses:
+            found = context.find(node, (cst.Attribute,))
+            if found is None:
+                return self.refuse(finding, f"a use of `{self_name}.{attr}` was not found")
+            replacements.append((found, cst.Name(local, lpar=found.lpar, rpar=found.rpar)))
+        return self.edit(finding, replacements, description=f"`{self_name}.{attr}` -> the local `{local}` in "
+                                                            f"`{function.name}`")
+
+
+def _targets(target):
+    """The nodes an assignment target binds (the elements of a tuple or list target, recursively)."""
+    if isinstance(target, (nodes.Tuple, nodes.List)):
+        return [inner for element in target.elts for inner in _targets(element)]
+    if isinstance(target, nodes.Starred):
+        return _targets(target.value)
+    return [target]
+
+
+FIXERS = (NamePairArguments(), AttributeToLocal())
