@@ -129,3 +129,36 @@ def test_port_mode_lists_every_blocker_the_compiler_later_meets(tmp_path):
     for mode in ("pynative", "graph", "strict"):
         assert after[mode].ok, (mode, after[mode].describe())
         assert _values(after[mode].outputs[0]) == pytest.approx(_values(before.outputs[0]), abs=1e-3), mode
+
+
+NEEDS_INIT = '''\
+from mindspore import nn, ops
+
+
+class Scaler(nn.Cell):
+    def __init__(self, dim, factor):
+        super().__init__()
+        self.dense = nn.Dense(dim, dim)
+        self.factor = factor
+
+    def construct(self, x):
+        y = self.dense(x)
+        del x
+        return ops.relu(y) * self.factor
+'''
+
+
+def test_a_constructor_needing_arguments_is_named_not_blamed_on_placeholders(tmp_path):
+    """Issue 31: without `init`, validation and port mode name the constructor's arguments to declare."""
+    (tmp_path / "scaler.py").write_text(NEEDS_INIT)
+    command = [sys.executable, "-c", "from graphlint.cli import run; run()", "--diff", "--unsafe-fixes", "--validate",
+               "scaler.py"]
+    undeclared = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600).stderr
+    assert "refused scaler.py:12:9: E5102 del-in-graph: validation failed: scaler:Scaler: cannot validate: " \
+           "Scaler.__init__ needs dim, factor: declare them as init = { ... } under " \
+           "[tool.graphlint.validate.inputs]" in undeclared, undeclared
+    assert "placeholders" not in undeclared and "graphlint port" not in undeclared  # (nothing declared to probe)
+    (tmp_path / "pyproject.toml").write_text('[tool.graphlint.validate.inputs]\n"scaler:Scaler" = ["float32[2,4]"]\n')
+    declared = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600).stderr
+    assert "graphlint port: scaler:Scaler: not compiled: Scaler.__init__ needs dim, factor: declare them as " \
+           "init = { ... } under [tool.graphlint.validate.inputs]" in declared, declared

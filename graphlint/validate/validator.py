@@ -230,7 +230,8 @@ def probe_parts(entry_key: str, path: str, text: str, sys_root: str, declared, t
     result = run_job(job, timeout=timeout, memory_mb=memory_mb)
     run = result["parts"]
     if not run.ok:
-        return {}, f"the probe did not finish: {run.describe()}"
+        return {}, _constructor_hint({"error_type": run.error_type, "summary": run.summary}, name) or \
+            f"the probe did not finish: {run.describe()}"
     pynative = run.record.get("pynative", {})
     if pynative.get("status") != "ok":
         return {}, _constructor_hint(pynative, name) or \
