@@ -162,3 +162,22 @@ def test_a_constructor_needing_arguments_is_named_not_blamed_on_placeholders(tmp
     declared = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600).stderr
     assert "graphlint port: scaler:Scaler: not compiled: Scaler.__init__ needs dim, factor: declare them as " \
            "init = { ... } under [tool.graphlint.validate.inputs]" in declared, declared
+
+
+def test_a_fix_is_kept_when_the_original_fails_graph_mode_with_the_same_error(tmp_path):
+    """Issue 31: a correct fix was refused because GRAPH_MODE failed after it, with the error the original already
+    had (here a `try` in a helper module outside the run, which graphlint does not report)."""
+    (tmp_path / "helper.py").write_text("def clipped(x):\n    try:\n        return x.clip(-1, 1)\n"
+                                        "    except ValueError:\n        return x\n")
+    (tmp_path / "model.py").write_text("from mindspore import nn\n\nfrom helper import clipped\n\n\n"
+                                       "class Net(nn.Cell):\n    def construct(self, x):\n        x += 1\n"
+                                       "        return clipped(x)\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.graphlint.validate.inputs]\n"model:Net" = ["float32[2,3]"]\n')
+    run = subprocess.run([sys.executable, "-c", "from graphlint.cli import run; run()", "--diff", "--validate",
+                          "model.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert run.stderr.splitlines() == [
+        "graphlint: 1 fix would be applied in 1 file, 0 refused",
+        "  would fix model.py:8: W5301 augmented-assign-to-input: `x += ...` -> `x = x + ...` [the fixed file: "
+        "model:Net: matches the original in PYNATIVE_MODE; GRAPH_MODE compile pending: compiling stops at the "
+        "original's own error (RuntimeError: Unsupported statement 'Try'.), to fix by hand]"], run.stderr
+    assert "+        x = x + 1\n" in run.stdout
