@@ -41,6 +41,16 @@ DUPLICATE_PARAMETER_NAME = Rule(
                 def construct(self, x):
                     return x * self.p + self.q
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.p = Parameter(Tensor(np.ones((3,), np.float32)), name="w")
+                    self.q = Parameter(Tensor(np.ones((3,), np.float32)), name="q")
+
+                def construct(self, x):
+                    return x * self.p + self.q
+            """,
             error="already exists. Please set a unique name for the parameter",
             title="two Parameters named alike in one Cell",
             lines=5,
@@ -106,6 +116,15 @@ DUPLICATE_PARAMETER_NAME_IN_JIT = Rule(
             def f(x):
                 return x * P1 + P2
             """,
+            fixed="""
+            P1 = Parameter(Tensor(np.ones((3,), np.float32)), name="w")
+            P2 = Parameter(Tensor(np.ones((3,), np.float32)), name="P2")
+
+
+            @ms.jit
+            def f(x):
+                return x * P1 + P2
+            """,
             error="already exists. Please set a unique name for the parameter",
             entry="f",
             title="a `@jit` function reading two Parameters named alike",
@@ -117,6 +136,19 @@ DUPLICATE_PARAMETER_NAME_IN_JIT = Rule(
             def make_step():
                 scale = Parameter(Tensor(np.ones((3,), np.float32)), name="s")
                 shift = Parameter(Tensor(np.zeros((3,), np.float32)), name="s")
+
+                @ms.jit
+                def step(x):
+                    return x * scale + shift
+                return step
+
+
+            f = make_step()
+            """,
+            fixed="""
+            def make_step():
+                scale = Parameter(Tensor(np.ones((3,), np.float32)), name="s")
+                shift = Parameter(Tensor(np.zeros((3,), np.float32)), name="shift")
 
                 @ms.jit
                 def step(x):
