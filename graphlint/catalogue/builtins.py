@@ -537,6 +537,13 @@ SEQUENCE_INDEXED_BY_TENSOR = Rule(
                     i = ops.argmax(x.sum(1))
                     return items[i]
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = (x, x * 2, x * 3)
+                    i = ops.argmax(x.sum(1))
+                    return ops.stack(items)[i.reshape(()) % 3]
+            """,
             error="using Tensor index to get value from tuple",
             title="tuple indexed by a Tensor",
             lines=5,
@@ -549,6 +556,13 @@ SEQUENCE_INDEXED_BY_TENSOR = Rule(
                     items = [x, x * 2, x * 3]
                     i = ops.argmax(x.sum(1))
                     return items[i]
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [x, x * 2, x * 3]
+                    i = ops.argmax(x.sum(1))
+                    return ops.stack(items)[i.reshape(()) % 3]
             """,
             error="the inputs should be constant",
             title="list indexed by a Tensor",

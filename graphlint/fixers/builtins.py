@@ -19,6 +19,7 @@ from astroid import nodes
 
 from graphlint.analysis.kinds import LIST, TUPLE
 from graphlint.analysis.provenance import locally_bound
+from graphlint.analysis.rewrite_facts import tensor_facts
 from graphlint.catalogue import builtins as builtin_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
@@ -145,4 +146,77 @@ def _changed_in(loop, argument) -> str:
     return ""
 
 
-FIXERS = (ReversedToSlice(),)
+class StackIndexedSequence(Fixer):
+    """``items[i]`` of a tuple or list of Tensors, indexed by a Tensor -> ``ops.stack(items)[i.reshape(()) % n]``:
+    the item, taken from the stacked Tensor that graph code indexes without the JIT fallback. Only when the analysis
+    proves every item a Tensor of one dtype and shape (stacking needs it, and the row is then the item itself), the
+    sequence made by one literal that nothing changes, and the index not a bool. ``reshape(())`` takes the one
+    element of a 1-element index (as Python's index does), ``% n`` a negative index from the end.
+
+    Unsafe: where Python raised IndexError (an index out of range) the rewrite picks an item; stacking copies."""
+
+    rules = (builtin_rules.SEQUENCE_INDEXED_BY_TENSOR,)
+    safety = FixSafety.UNSAFE
+    description = "a sequence of Tensors indexed by a Tensor -> the row of `ops.stack(...)`"
+
+    def plan(self, finding, context):
+        subscript = finding.node
+        values = context.values_of(finding)
+        if not isinstance(subscript, nodes.Subscript) or values is None:
+            return None
+        literal = _one_literal(subscript.value, values)
+        if isinstance(literal, str):
+            return self.refuse(finding, literal)
+        facts = tensor_facts(values)
+        items = literal.elts
+        if not items or any(isinstance(item, nodes.Starred) or not values.value(item).is_tensor for item in items):
+            return self.refuse(finding, "not every item is proven a Tensor: `ops.stack` takes Tensors only")
+        shapes, dtypes = {facts.shape(item) for item in items}, {facts.dtype(item) for item in items}
+        if None in shapes or None in dtypes or len(shapes) != 1 or len(dtypes) != 1:
+            return self.refuse(finding, "the items are not proven of one dtype and shape: `ops.stack` needs them so "
+                                        "(index a stacked Tensor by hand where they are)")
+        if facts.dtype(subscript.slice) == "bool_":
+            return self.refuse(finding, "the index is a bool Tensor: `items[True]` is the second item, a bool "
+                                        "index of a Tensor is a mask")
+        node = context.find(subscript)
+        if not isinstance(node, cst.Subscript) or len(node.slice) != 1 \
+                or not isinstance(node.slice[0].slice, cst.Index):
+            return self.refuse(finding, "the subscript was not found")
+        ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
+        index = build.call(build.attribute(node.slice[0].slice.value, "reshape"), cst.Tuple(elements=[]))
+        if facts.shape(subscript.slice) == ("0d",):
+            index = node.slice[0].slice.value
+        index = build.binary(index, "%", build.integer(len(items)))
+        stacked = build.call(f"{ops}.stack", node.value)
+        replacement = build.subscript(stacked, index).with_changes(lpar=node.lpar, rpar=node.rpar)
+        return self.edit(finding, [(node, replacement)], imports=[ops_import] if ops_import else [],
+                         description=f"`{context.code(node)}` -> `{context.code(replacement)}`")
+
+
+def _one_literal(expr, values):
+    """The tuple or list literal ``expr`` names, made once and never changed; else why not (a str)."""
+    if isinstance(expr, (nodes.Tuple, nodes.List)):
+        return expr
+    if not isinstance(expr, nodes.Name):
+        return f"`{expr.as_string()[:40]}` is not a name of a tuple or list literal"
+    element = values.cfg.element_of(expr)
+    definitions = values.cfg.reaching(element, expr.name) if element is not None else []
+    if len(definitions) != 1 or definitions[0].kind != "assign" \
+            or not isinstance(definitions[0].value, (nodes.Tuple, nodes.List)):
+        return f"`{expr.name}` is not made by one tuple or list literal"
+    literal = definitions[0].value
+    if isinstance(literal, nodes.List):
+        function = expr.scope()
+        for node in function.nodes_of_class((nodes.Attribute, nodes.Subscript, nodes.AugAssign, nodes.Delete)):
+            if isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) and node.expr.name == expr.name:
+                return f"`{node.as_string()[:40]}` may change the list"
+            if isinstance(node, nodes.Subscript) and isinstance(node.value, nodes.Name) \
+                    and node.value.name == expr.name and not isinstance(node.parent, (nodes.Return,)) \
+                    and node.ctx is not None and node.ctx.name != "Load":
+                return f"`{node.as_string()[:40]}` changes the list"
+            if isinstance(node, nodes.AugAssign) and node.target.as_string() == expr.name:
+                return f"`{node.as_string()[:40]}` changes the list"
+    return literal
+
+
+FIXERS = (ReversedToSlice(), StackIndexedSequence())
