@@ -6,7 +6,7 @@ import fnmatch
 import functools
 import os
 import sys
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -119,11 +119,6 @@ class Config:
         from graphlint.catalogue import RULES
 
         return [s for s in selectors if s.strip() and not any(self._matches(s, rule) for rule in RULES)]
-
-    def unknown_selectors(self) -> list[str]:
-        selectors = self.select + self.extend_select + self.ignore + self.extend_ignore
-        selectors += tuple(s for _pattern, chosen in self.per_file_ignores for s in chosen)
-        return self.unknown_in(selectors)
 
     # -- per-file ignores ---------------------------------------------------
     @property
@@ -282,5 +277,3 @@ def config_for(start: str, explicit: str | None = None) -> Config:
         return Config()
     return from_table(load_pyproject(path), Config(), path)
 
-
-CONFIG_FIELDS = {f.name for f in fields(Config)}

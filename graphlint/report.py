@@ -110,8 +110,6 @@ def render_concise(findings, problems=(), options: RenderOptions | None = None) 
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-render_text = render_concise  # the name of the one-line format before 0.2
-
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.")  # full stops that do not end a sentence
 

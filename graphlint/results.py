@@ -39,7 +39,6 @@ class LintResult:
     lines: int = 0
     session: "LintSession | None" = None
     fixes: dict = field(default_factory=dict)  # id(finding) -> "safe" | "unsafe" | "display-only" (if asked)
-    from_cache: bool = False
 
     @property
     def analysis(self):

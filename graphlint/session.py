@@ -132,7 +132,7 @@ class LintSession:
         info = self.analysis.replace_module(absolute, module)
         self.run_paths[absolute] = path
         if text is not None:
-            source = SourceFile(path=path, text=text, encoding="utf-8", newline="\n", bom=False,
+            source = SourceFile(path=path, text=text, encoding="utf-8", bom=False,
                                 module_name=module.name or "", module=module)
             self.sources[path] = source
         return info

@@ -431,9 +431,6 @@ def layer_input_kinds(measured: dict) -> dict:
 def render(measured: dict, version: str) -> str:
     from mindspore_tables import render_module
 
-    by_verdict: dict = {}
-    for key, entry in measured.items():
-        by_verdict.setdefault(entry["verdict"], []).append(key)
     doc = ("What Tensor methods, ops / mint functions, nn layers, builtins and container methods do in graph code,\n"
            "MEASURED by compiling one small nn.Cell per call form and comparing its results with PYNATIVE_MODE.\n"
            "graphlint/analysis/api.py derives its API tables from MEASURED.")
@@ -452,7 +449,6 @@ def render(measured: dict, version: str) -> str:
          "nn layer -> {argument keyword: (position, the kind it must be)}, from the 'layer state' probes: the\n"
          "layer ran with that kind and was refused (in PYNATIVE_MODE too) with the other."),
         ("FAMILIES", FAMILIES, "family -> what its probes stand for."),
-        ("BY_VERDICT", {k: tuple(sorted(v)) for k, v in by_verdict.items()}, "The keys of MEASURED by verdict."),
     ], script="scripts/measure_api_behaviour.py", how=" (measured by compiling, not read from sources)")
 
 

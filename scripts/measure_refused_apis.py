@@ -754,9 +754,6 @@ def measure(probes, log=print) -> dict:
 def render(measured: dict, version: str) -> str:
     from mindspore_tables import render_module
 
-    summary = {}
-    for key, entry in measured.items():
-        summary.setdefault(entry["verdict"], []).append(key)
     doc = ("What MindSpore does with each refused API, and with a selection of builtins and container methods,\n"
            "MEASURED by compiling a small nn.Cell per API (not read from MindSpore's sources).")
     return render_module(version, doc, [
@@ -769,8 +766,6 @@ def render(measured: dict, version: str) -> str:
          "'compiles' (and returns what PYNATIVE_MODE returns), 'diverges', 'fails', 'crashes'.\n"
          "'verdict': 'fails' (lax fails), 'falls back' (lax compiles, strict fails), 'compiles', 'diverges'.\n"
          "'error' is the first line of the first failing level; 'message_key' its error_messages key."),
-        ("BY_VERDICT", {k: tuple(sorted(v)) for k, v in summary.items()},
-         "The keys of MEASURED grouped by verdict."),
     ], script="scripts/measure_refused_apis.py", how=" (measured by compiling, not read from sources)")
 
 

@@ -5,7 +5,7 @@ Every table of names a rule or a rewrite depends on lives here: Tensor attribute
 modules the graph compiler evaluates while compiling, measured limits. Checkers and fixers ask these tables (or
 the queries of the analysis built on them); none keeps a list of its own.
 
-Hand-made tables were measured with :data:`MEASURED_WITH` (each claim is proven by a catalogue example that the
+Hand-made tables were measured with MindSpore 2.10.0 (each claim is proven by a catalogue example that the
 test suite compiles). Tables read from MindSpore's own sources by ``scripts/mindspore_tables.py`` live in
 :mod:`graphlint.analysis.generated` and carry the version they were read from.
 """
@@ -17,8 +17,6 @@ import sys
 
 from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NONE, NUMPY, OBJECT, STR, TENSOR, TUPLE,
                                       UNKNOWN)
-
-MEASURED_WITH = "2.10.0"  # the MindSpore release the hand-made tables below were measured with
 
 
 # -- tables derived from generated.api_measured (written by scripts/measure_api_behaviour.py) --------------------
@@ -491,11 +489,8 @@ def _fallback_builtins() -> frozenset:
 FALLBACK_BUILTINS = _fallback_builtins()
 # max/min cannot compare Tensors held in nested sequences ("max() cannot support tensor in list or tuple nested").
 NESTED_TENSOR_REDUCTIONS = frozenset({"max", "min"})
-# Methods graph code runs natively (measured); other methods of these types compile only by JIT fallback.
+# str methods graph code runs natively (measured); the other str methods compile only by JIT fallback.
 STR_METHODS_IN_GRAPH = _container_methods("str", _in_graph)
-LIST_METHODS_IN_GRAPH = _container_methods("list", _in_graph)
-DICT_METHODS_IN_GRAPH = _container_methods("dict", _in_graph)  # (not `pop`: measured refused, its value misread)
-TUPLE_METHODS_IN_GRAPH = _container_methods("tuple", _in_graph)
 # Methods that exist on list/dict and compile only by JIT fallback (measured); str: every str method but the above.
 LIST_METHODS_FALLING_BACK = _container_methods("list", _falls_back)
 DICT_METHODS_FALLING_BACK = _container_methods("dict", _falls_back)

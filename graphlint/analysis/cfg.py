@@ -21,9 +21,6 @@ from graphlint.analysis.tree import walk
 
 _ONE_BIT = re.compile("1")
 
-SCOPE_NODES = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda, nodes.ListComp, nodes.SetComp,
-               nodes.DictComp, nodes.GeneratorExp)
-
 
 @dataclass(eq=False)
 class Element:

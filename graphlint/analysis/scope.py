@@ -156,10 +156,6 @@ def jit_capture(info: ModuleInfo, func: nodes.FunctionDef) -> Capture | None:
     return capture_of(decorator if isinstance(decorator, nodes.Call) else None)
 
 
-def is_jit_decorated(info: ModuleInfo, func: nodes.FunctionDef) -> bool:
-    return jit_decorator(info, func) is not None
-
-
 def unknown_capture_site(info: ModuleInfo, func: nodes.FunctionDef):
     """Where an entry's ``capture_mode`` is given by a run-time value: its decorator's keyword, else None."""
     decorator = jit_decorator(info, func)

@@ -27,7 +27,6 @@ class SourceFile:
     path: str
     text: str
     encoding: str
-    newline: str  # the first line ending in the file ("\n", "\r\n" or "\r")
     bom: bool
     module_name: str
     mtime_ns: int = 0
@@ -64,15 +63,6 @@ def decode(data: bytes, path: str) -> tuple[str, str, bool]:
     except (UnicodeDecodeError, LookupError) as exc:
         raise _undecodable(encoding, exc) from None
     return text, ("utf-8-sig" if bom else encoding), bom
-
-
-def first_newline(text: str) -> str:
-    for index, char in enumerate(text):
-        if char == "\n":
-            return "\n"
-        if char == "\r":
-            return "\r\n" if text[index + 1:index + 2] == "\n" else "\r"
-    return "\n"
 
 
 def module_name_for(path: str) -> str:
@@ -121,7 +111,7 @@ def read_source(path: str) -> SourceFile:
     if b"\x00" in data:
         raise SourceProblem("contains NUL bytes; not a Python source file")
     text, encoding, bom = decode(data, path)
-    return SourceFile(path=path, text=text, encoding=encoding, newline=first_newline(text), bom=bom,
+    return SourceFile(path=path, text=text, encoding=encoding, bom=bom,
                       module_name=module_name_for(path), mtime_ns=stat.st_mtime_ns, size=stat.st_size,
                       digest=hashlib.sha256(data).hexdigest())
 
@@ -154,7 +144,6 @@ def parse(text: str, module_name: str = "", path: str | None = None) -> nodes.Mo
             warnings.simplefilter("ignore")
             with deep_recursion(10000):
                 module, _ = builder()._data_build(text, module_name, path)
-        module.file_encoding = "utf-8"
         module.graphlint_text = text  # (the caller's string, not a copy) for Analysis' module interfaces
     except AstroidSyntaxError as exc:
         error = exc.error

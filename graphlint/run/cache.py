@@ -167,7 +167,7 @@ class ResultCache:
 
     @staticmethod
     def _result(entry):
-        result = LintResult(files=int(entry["files"]), lines=int(entry["lines"]), from_cache=True)
+        result = LintResult(files=int(entry["files"]), lines=int(entry["lines"]))
         for record in entry["findings"]:
             finding, fix = finding_from_record(record)
             result.findings.append(finding)

@@ -184,7 +184,7 @@ class Engine:
         if source is None:
             # Not in the index (new, outside the folders, or not mentioning MindSpore when indexed): a run file
             # from now on, with the module name the CLI would give it.
-            source = SourceFile(path=path, text=text, encoding="utf-8", newline="\n", bom=False,
+            source = SourceFile(path=path, text=text, encoding="utf-8", bom=False,
                                 module_name=module_name_for(path))
             session.sources[path] = source
             session.run_paths[path] = path
