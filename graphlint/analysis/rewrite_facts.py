@@ -37,7 +37,8 @@ FLOAT_DTYPES = frozenset({"float16", "float32", "float64", "bfloat16"})
 TOTAL_ELEMENTWISE_OPS = frozenset({"relu", "relu6", "abs", "neg", "tanh", "sigmoid", "maximum", "minimum",
                                    "clip_by_value", "clamp", "clip", "zeros_like", "ones_like", "stop_gradient",
                                    "identity", "square", "sign", "floor", "ceil", "round", "hardtanh", "where",
-                                   "select", "softsign", "hardsigmoid", "hardswish", "silu", "gelu", "erf"})
+                                   "select", "softsign", "hardsigmoid", "hardswish", "silu", "gelu", "erf",
+                                   "full_like"})  # full_like(t, number): t's shape and dtype
 # ... that keep shape and dtype but may give inf/NaN for some finite inputs.
 PARTIAL_ELEMENTWISE_OPS = frozenset({"exp", "log", "sqrt", "rsqrt", "reciprocal", "pow", "log1p", "expm1", "div",
                                      "tan", "atan2", "softplus", "elu", "mish", "acos", "asin"})
@@ -302,6 +303,8 @@ class TensorFacts:
                 return self._reduction_dtype(REDUCTION_OPS[op], args[0], depth)
             if op in AXIS_REDUCTION_OPS and args:
                 return self._reduction_dtype(AXIS_REDUCTION_OPS[op], args[0], depth)
+            if op == "full_like" and (len(args) != 2 or expr.keywords):
+                return None  # a dtype= of its own
             if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.SAME_DTYPE_OPS) and args:
                 base = self.dtype(args[0], depth + 1)
                 if op in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "log1p", "expm1", "gelu",
@@ -457,7 +460,7 @@ class TensorFacts:
                 return _kept(self.shape(args[0], depth + 1))
             if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.BOOL_RESULT_OPS
                     or op in ("softmax", "log_softmax", "stop_gradient")) and args and not expr.keywords \
-                    and (len(args) == 1 or op in ("clip_by_value", "clamp", "clip")):
+                    and (len(args) == 1 or op in ("clip_by_value", "clamp", "clip", "full_like")):
                 return self.shape(args[0], depth + 1)
             return None
         if isinstance(func, nodes.Attribute) and qualified is None and values.value(func.expr).is_tensor:

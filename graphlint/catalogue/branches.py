@@ -587,6 +587,12 @@ BRANCH_TYPE_MISMATCH = Rule(
                         y = 1
                     return y
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = ops.where(x.sum() > 0, x * 2, ops.full_like(x * 2, 1))
+                    return y
+            """,
             error="Abstract type AbstractTensor cannot join with AbstractScalar",
             title="Tensor in one branch, Python number in the other",
             lines=3,
@@ -649,6 +655,11 @@ BRANCH_TYPE_MISMATCH = Rule(
             @ms.jit
             def net(x):
                 return x * 2 if x.sum() > 0 else 0
+            """,
+            fixed="""
+            @ms.jit
+            def net(x):
+                return ops.where(x.sum() > 0, x * 2, ops.full_like(x * 2, 0))
             """,
             error="Abstract type AbstractTensor cannot join with AbstractScalar",
             entry="net",
