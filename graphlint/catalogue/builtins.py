@@ -885,6 +885,13 @@ DICT_POP_IN_GRAPH = Rule(
                     logits = outputs.pop("logits")
                     return logits
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outputs = {"logits": x, "scores": x * 2}
+                    logits = outputs["logits"]
+                    return logits
+            """,
             lax=DIVERGES,
             strict=FAILS,
             error="has no attribute: 'pop'",
@@ -898,6 +905,12 @@ DICT_POP_IN_GRAPH = Rule(
                 def construct(self, x):
                     outputs = {"logits": x, "scores": x * 2}
                     outputs.pop("logits")
+                    return outputs["scores"]
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outputs = {"logits": x, "scores": x * 2}
                     return outputs["scores"]
             """,
             lax=FAILS,

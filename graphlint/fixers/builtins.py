@@ -219,4 +219,57 @@ def _one_literal(expr, values):
     return literal
 
 
-FIXERS = (ReversedToSlice(), StackIndexedSequence())
+class DictPopToSubscript(Fixer):
+    """``v = d.pop("k")`` -> ``v = d["k"]``, and a bare ``d.pop("k")`` dropped, for a local dict that nothing reads
+    afterwards except other constant keys: the dict's later reads then see what they saw (``d["k"]`` raises
+    KeyError where ``pop`` did). Safe."""
+
+    rules = (builtin_rules.DICT_POP_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "`d.pop(k)` whose dict is not read for `k` again -> `d[k]`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)
+                and call.func.attrname == "pop") or values is None:
+            return None
+        receiver = call.func.expr
+        if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], nodes.Const):
+            return self.refuse(finding, "only `d.pop(<constant key>)` without a default is rewritten: with a default "
+                                        "write `d.get(k, default)` where the key may be missing (by hand)")
+        if not isinstance(receiver, nodes.Name) or receiver.name not in values.cfg.defs_by_name:
+            return self.refuse(finding, f"`{receiver.as_string()[:40]}` is not a local dict: other code may read "
+                                        "what `pop` removes")
+        key = call.args[0].value
+        statement = call.statement()
+        function = call.scope()
+        node = statement
+        while node is not function:
+            if isinstance(node, (nodes.For, nodes.While)):
+                return self.refuse(finding, "the `pop` is in a loop: a later step would find the key again")
+            node = node.parent
+        for use in function.nodes_of_class(nodes.Name):
+            if use.name != receiver.name or use is receiver or (use.lineno, use.col_offset) < \
+                    (statement.lineno, statement.col_offset):
+                continue
+            holder = use.parent
+            if isinstance(holder, nodes.Subscript) and holder.value is use and isinstance(holder.slice, nodes.Const) \
+                    and holder.slice.value != key and holder.ctx is not None and holder.ctx.name == "Load":
+                continue
+            return self.refuse(finding, f"`{holder.as_string()[:40]}` reads `{receiver.name}` after the `pop`, and "
+                                        f"would see {key!r} still in it")
+        node = context.find(call)
+        if not isinstance(node, cst.Call):
+            return self.refuse(finding, "the `pop` call was not found")
+        if isinstance(statement, nodes.Expr) and statement.value is call:
+            replacements = context.remove_statement(context.find(statement))
+            if not replacements:
+                return self.refuse(finding, "the statement shares its line with others")
+            return self.edit(finding, replacements, description=f"drop `{call.as_string()}`")
+        subscript = build.subscript(node.func.value, node.args[0].value).with_changes(lpar=node.lpar, rpar=node.rpar)
+        return self.edit(finding, [(node, subscript)],
+                         description=f"`{call.as_string()}` -> `{context.code(subscript)}`")
+
+
+FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript())
