@@ -65,7 +65,7 @@ def port_entries(fix_report, config) -> list[EntryPort]:
         if not record:
             entry.not_probed = why
         else:
-            _read_probe(entry, record, [f for f in fix_report.remaining if f.path == path])
+            _read_probe(entry, record, fix_report.remaining)
         entries.append(entry)
     return entries
 
@@ -82,14 +82,18 @@ def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
             # The whole model's error is the one the compiler meets first: the part that raised it goes first.
             first = _blocker(LEVELS[level], f"{name} (whole)", whole[level], entry.path, compiled_file, findings)
             same = [b for b in found if b.message == first.message and (b.line == first.line or not first.finding)]
-            found = same[:1] + [b for b in found if b not in same[:1]] if same else [first] + found
+            if same:
+                found = same[:1] + [b for b in found if b not in same[:1]]
+            elif first.finding is not None or not any(b.message == first.message for b in entry.blockers):
+                found = [first] + found  # (else: the call line of a part's error already listed)
         for blocker in found:
             if not any(_same(blocker, other) for other in entry.blockers):
                 entry.blockers.append(blocker)
     confirmed = {id(b.finding) for b in entry.blockers if b.finding is not None}
-    lines = {b.line for b in entry.blockers}
-    entry.behind = [f for f in findings if id(f) not in confirmed and f.line not in lines
-                    and Severity.ERROR in (f.rule.lax, f.rule.strict)]
+    places = {(os.path.abspath(b.path), b.line) for b in entry.blockers}
+    files = {os.path.abspath(entry.path)} | {os.path.abspath(part.get("file", "")) for part in record.get("parts", [])}
+    entry.behind = [f for f in findings if id(f) not in confirmed and (os.path.abspath(f.path), f.line) not in places
+                    and os.path.abspath(f.path) in files and Severity.ERROR in (f.rule.lax, f.rule.strict)]
 
 
 def _same(one: Blocker, other: Blocker) -> bool:
@@ -104,11 +108,19 @@ def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, fi
     message = (explained.message or run.get("summary", "")).strip()
     line = 0
     location = explained.location
-    if location is not None and (not compiled_file or os.path.basename(location.path) == os.path.basename(compiled_file)):
-        line = location.line
-    finding = _reported(line, explained.rules, findings)
+    if location is not None and os.path.basename(location.path) == os.path.basename(compiled_file):
+        line = location.line  # (the entry's module, compiled from a copy of the fixed text)
+    elif location is not None and os.path.isfile(location.path):
+        path, line = _shown(location.path), location.line  # another file of the project
+    here = [f for f in findings if os.path.abspath(f.path) == os.path.abspath(path)]
+    finding = _reported(line, explained.rules, here)
     rule = finding.rule if finding is not None else (explained.rules[0] if explained.rules else None)
     return Blocker(level, path, line, message, part, finding, rule)
+
+
+def _shown(path: str) -> str:
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
 
 
 def _reported(line: int, rules: list, findings: list):

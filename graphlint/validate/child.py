@@ -300,7 +300,8 @@ def _parts_run(job: dict, run_index: int) -> dict:
     ms.set_context(jit_syntax_level=ms.LAX, mode=ms.PYNATIVE_MODE)
     target, is_cell, plain = _entry_objects(job, module)
     try:
-        recorder = parts.record(target if is_cell else plain, inputs, module.__file__)
+        root = (job.get("sys_path") or [""])[0]
+        recorder = parts.record(target if is_cell else plain, inputs, module.__file__, root)
     except BaseException as exc:  # the model itself fails: nothing to compile against
         return {"status": "ok", "file": module.__file__, "pynative": _error_record(exc), "whole": {}, "parts": []}
     whole = {}
@@ -315,7 +316,7 @@ def _parts_run(job: dict, run_index: int) -> dict:
             whole[level] = {"status": "ok"}
         except BaseException as exc:
             whole[level] = _error_record(exc)
-    found = parts.compile_parts(module, recorder, _error_record)
+    found = parts.compile_parts(recorder, _error_record)
     return {"status": "ok", "file": module.__file__, "pynative": {"status": "ok"}, "whole": whole, "parts": found}
 
 

@@ -12,6 +12,7 @@ Every compile is made twice: at MindSpore's default (lax) level in GRAPH_MODE, a
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 
@@ -19,16 +20,25 @@ MAX_PARTS = 40
 
 
 class _Recorder:
-    """``sys.setprofile`` hook: the first call of each function defined in ``filename``."""
+    """``sys.setprofile`` hook: the first call of each function defined in ``filename`` or in another file of the
+    project under ``root`` (installed packages excluded)."""
 
-    def __init__(self, filename: str):
+    def __init__(self, filename: str, root: str = ""):
         self.filename = filename
+        self.root = os.path.join(os.path.abspath(root), "") if root else ""
         self.calls: dict = {}  # code object -> (function name, qualified name, first line, self or None, args)
         self.returns: dict = {}  # code object -> the value its first call returned
+        self.functions: dict = {}  # code object -> the module-level function it is the code of (None: a method)
+        self.files: dict = {}  # code object -> its file
+
+    def _project(self, filename: str) -> bool:
+        if filename == self.filename:
+            return True
+        return bool(self.root) and filename.startswith(self.root) and "site-packages" not in filename
 
     def __call__(self, frame, event, arg):
         code = frame.f_code
-        if code.co_filename != self.filename:
+        if not self._project(code.co_filename):
             return
         if event == "call" and code not in self.calls and len(self.calls) < MAX_PARTS:
             names = code.co_varnames[:code.co_argcount]
@@ -39,13 +49,18 @@ class _Recorder:
             if code.co_flags & 0x0C or code.co_kwonlyargcount:  # *args, **kwargs, keyword-only: not replayable
                 return
             self.calls[code] = (code.co_name, qualname, code.co_firstlineno, owner, tuple(args))
+            function = frame.f_globals.get(code.co_name) if owner is None else None
+            inner = getattr(function, "__wrapped__", function)  # (a @jit function's own code)
+            self.functions[code] = function if getattr(inner, "__code__", None) is code else None
+            self.files[code] = code.co_filename
         elif event == "return" and code in self.calls and code not in self.returns:
             self.returns[code] = arg
 
 
-def record(call, inputs, filename: str) -> _Recorder:
-    """Run ``call(*inputs)`` (PYNATIVE_MODE) and record the first call of each function of ``filename``."""
-    recorder = _Recorder(filename)
+def record(call, inputs, filename: str, root: str = "") -> _Recorder:
+    """Run ``call(*inputs)`` (PYNATIVE_MODE) and record the first call of each function of ``filename`` (and of
+    the project's other files, under ``root``)."""
+    recorder = _Recorder(filename, root)
     sys.setprofile(recorder)
     try:
         call(*inputs)
@@ -54,14 +69,28 @@ def record(call, inputs, filename: str) -> _Recorder:
     return recorder
 
 
+_STAND_INS = [0]
+
+
 def _stand_in(value):
-    """A Cell whose construct returns ``value``: what a part called returned in PYNATIVE_MODE."""
-    from mindspore import nn
+    """A Cell whose construct returns ``value``: what a part called returned in PYNATIVE_MODE. Its Tensors are
+    Parameters: a Tensor attribute would be a constant, and conditions on it would be decided while compiling."""
+    from mindspore import Parameter, Tensor, nn
+
+    def variable(item):
+        if isinstance(item, Tensor) and not isinstance(item, Parameter):
+            _STAND_INS[0] += 1
+            return Parameter(item.copy(), name=f"graphlint_recorded_{_STAND_INS[0]}", requires_grad=False)
+        if isinstance(item, (tuple, list)):
+            return type(item)(variable(i) for i in item)
+        return item
+
+    held = variable(value)
 
     class Recorded(nn.Cell):
         def __init__(self):
             super().__init__()
-            self.value = value
+            self.value = held
 
         def construct(self, *args):
             return self.value
@@ -69,12 +98,12 @@ def _stand_in(value):
     return Recorded()
 
 
-def _callable_part(owner, name: str, module):
+def _callable_part(owner, name: str, function):
     """The part as something to compile: a Cell (its construct), a bound method, or a module function."""
     from mindspore import nn
 
     if owner is None:
-        return getattr(module, name, None)
+        return function if callable(function) else None
     if name == "construct" and isinstance(owner, nn.Cell):
         return owner
     function = getattr(type(owner), name, None)
@@ -83,16 +112,24 @@ def _callable_part(owner, name: str, module):
 
 
 class _Isolated:
-    """While active, the sub-Cells and sibling methods of ``owner`` that are recorded parts (other than the one
-    compiled) are replaced by stand-ins returning what they returned, so the part's own first error shows."""
+    """While active, what the compiled part calls that is itself a recorded part (its sub-Cells, its Cell's other
+    methods, module functions its module's globals name) is replaced by a stand-in returning what that call
+    returned, so the part's own first error shows."""
 
-    def __init__(self, owner, recorder: _Recorder, compiled):
-        self.owner, self.recorder, self.compiled = owner, recorder, compiled
+    def __init__(self, owner, recorder: _Recorder, compiled, namespace: dict):
+        self.owner, self.recorder, self.compiled, self.namespace = owner, recorder, compiled, namespace
         self.swapped: list = []
 
     def __enter__(self):
         from mindspore import nn
 
+        functions = {id(f): code for code, f in self.recorder.functions.items()
+                     if f is not None and code is not self.compiled and code in self.recorder.returns}
+        for name, value in list(self.namespace.items()):
+            code = functions.get(id(value))
+            if code is not None:
+                self.namespace[name] = _stand_in(self.recorder.returns[code])
+                self.swapped.append(("global", name, value))
         owner = self.owner
         if not isinstance(owner, nn.Cell):
             return self
@@ -109,29 +146,40 @@ class _Isolated:
         return self
 
     def __exit__(self, *exc):
-        for kind, name, cell in reversed(self.swapped):
-            if kind == "cell":
-                self.owner._cells[name] = cell  # noqa: SLF001
+        for kind, name, value in reversed(self.swapped):
+            if kind == "global":
+                self.namespace[name] = value
+            elif kind == "cell":
+                self.owner._cells[name] = value  # noqa: SLF001
             else:
                 object.__delattr__(self.owner, name)
         return False
 
 
-def compile_parts(module, recorder: _Recorder, error_record) -> list[dict]:
+def _namespace(owner, function) -> dict:
+    """The module globals the part's code reads names from."""
+    if owner is not None:
+        module = sys.modules.get(type(owner).__module__)
+        return vars(module) if module is not None else {}
+    inner = getattr(function, "__wrapped__", function)
+    return getattr(inner, "__globals__", {})
+
+
+def compile_parts(recorder: _Recorder, error_record) -> list[dict]:
     """Compile each recorded part alone, lax then STRICT; one record per part, in the order they were first
     called."""
     import mindspore as ms
 
     parts = []
     for code, (name, qualname, line, owner, args) in recorder.calls.items():
-        part = _callable_part(owner, name, module)
+        part = _callable_part(owner, name, recorder.functions.get(code))
         if part is None:
             continue
-        entry = {"name": qualname, "line": line, "runs": {}}
+        entry = {"name": qualname, "line": line, "file": recorder.files[code], "runs": {}}
         for level in ("graph", "strict"):
             ms.set_context(jit_syntax_level=ms.LAX)
             try:
-                with _Isolated(owner, recorder, code):
+                with _Isolated(owner, recorder, code, _namespace(owner, recorder.functions.get(code))):
                     if level == "graph":
                         ms.set_context(mode=ms.GRAPH_MODE)
                         compiled = part if isinstance(part, ms.nn.Cell) else ms.jit(part)
