@@ -270,6 +270,17 @@ GENERATOR_IN_GRAPH = Rule(
                         total = total + p
                     return total
             """,
+            fixed="""
+            def pieces(x):
+                return (x, x + 1)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    total = x
+                    for p in pieces(x):
+                        total = total + p
+                    return total
+            """,
             error="Unsupported expression 'Yield'",
             title="`yield` (generator helper)",
             lines=2,
@@ -278,6 +289,17 @@ GENERATOR_IN_GRAPH = Rule(
             """
             def pieces(x):
                 yield from (x, x + 1)
+
+            @ms.jit
+            def f(x):
+                total = x
+                for p in pieces(x):
+                    total = total + p
+                return total
+            """,
+            fixed="""
+            def pieces(x):
+                return (x, x + 1)
 
             @ms.jit
             def f(x):
@@ -704,6 +726,11 @@ ASYNC_IN_GRAPH = Rule(
             def f(x):
                 async def double(t):
                     return t * 2
+                return x
+            """,
+            fixed="""
+            @ms.jit
+            def f(x):
                 return x
             """,
             entry="f",
