@@ -371,6 +371,16 @@ TENSOR_WHILE_CARRY_CHANGES_SHAPE = Rule(
                         i = i + 1
                     return y
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = 0
+                    y = x
+                    while i < 3:
+                        y = ops.concat((y, x), 0)
+                        i = i + 1
+                    return y
+            """,
             error="Exceed function call depth limit 1000",
             title="`ops.concat` onto the carry of a Tensor `while`",
             lines=6,
@@ -393,6 +403,16 @@ TENSOR_WHILE_CARRY_CHANGES_SHAPE = Rule(
             class Net(nn.Cell):
                 def construct(self, x):
                     i = Tensor(0, ms.int32)
+                    y = x
+                    while i < 3:
+                        y = ops.tile(y, (2, 1))
+                        i = i + 1
+                    return y
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = 0
                     y = x
                     while i < 3:
                         y = ops.tile(y, (2, 1))
