@@ -37,7 +37,7 @@ def parse_release(text: str) -> tuple[int, int] | None:
 def installed_release() -> tuple[int, int] | None:
     """The installed MindSpore's release, read from its package metadata (MindSpore is never imported); read
     once per process: looking it up scans every folder of sys.path (milliseconds, per checked module)."""
-    from importlib import metadata
+    from importlib import metadata  # here: ~15 ms to import; only a run judging rules by the release reads it
 
     try:
         return parse_release(metadata.version("mindspore"))
@@ -110,13 +110,13 @@ class Config:
         return not any(self._matches(s, rule) for s in self.ignore + self.extend_ignore)
 
     def family_enabled(self, family: str) -> bool:
-        from graphlint.catalogue import family_rules
+        from graphlint.catalogue import family_rules  # layer: config is shared below the catalogue
 
         rules = family_rules(family)
         return not rules or any(self.enabled(rule) for rule in rules)
 
     def unknown_in(self, selectors) -> list[str]:
-        from graphlint.catalogue import RULES
+        from graphlint.catalogue import RULES  # layer: config is shared below the catalogue
 
         return [s for s in selectors if s.strip() and not any(self._matches(s, rule) for rule in RULES)]
 
@@ -222,6 +222,7 @@ def from_table(table: dict, base: Config | None = None, source: str = "") -> Con
             inputs = value.get("inputs", {})
             if not isinstance(inputs, dict):
                 raise ConfigError(f"{source}: [tool.graphlint.validate.inputs] must be a table")
+            # here: validate/ stands aside the layers; only a configuration declaring inputs needs its checks
             from graphlint.validate.specs import entry_problem
 
             base_dir = os.path.dirname(os.path.abspath(source)) if source else ""

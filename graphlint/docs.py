@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 from graphlint.catalogue import RULES, lookup
+from graphlint.catalogue.matrix import CONTEXTS, cells, load_measured
 from graphlint.catalogue.model import CRASHES, DIVERGES, EXAMPLE_HEADER, FAILS, OK, SKIP, Example, Rule
+from graphlint.config import Config
 from graphlint.fixers import fix_safety
 
 OUTCOME_WORDS = {
@@ -161,8 +165,7 @@ _MATRIX_WORDS = {"ok": "ok", "fails": "**fails**", "diverges": "*diverges*", "cr
 
 def matrix_section() -> str:
     """The coverage matrix: each construct in each context, as measured, with what graphlint reports."""
-    from graphlint.catalogue.matrix import CONTEXTS, cells, load_measured
-    from graphlint.config import Config
+    # here: linting the cells loads astroid and the analysis, which --explain and the rule pages do not need
     from graphlint.lint import lint_text
 
     measured = load_measured()
@@ -221,8 +224,6 @@ def generated_files() -> dict[str, str]:
 
 
 def write_docs(folder: str) -> list[str]:
-    import os
-
     written = []
     rules_folder = os.path.join(folder, "rules")
     os.makedirs(rules_folder, exist_ok=True)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from graphlint.analysis.generated import error_inventory, error_messages
 from graphlint.catalogue import BY_NAME, RULES, Rule
 from graphlint.catalogue.messages import MESSAGE_RULES, NOT_A_CONSTRUCT, PYTHON_ERRORS
+from graphlint.config import Config, config_for
 
 _LOCATION = re.compile(r"In file (?P<path>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, (?P<col>\d+)~\d+)?\s*$", re.M)
 _TRACEBACK = "The Traceback of Net Construct Code"
@@ -217,7 +218,7 @@ def _quoted(rule: Rule, text: str) -> bool:
 
 
 def _findings_at(location: Location, source: str | None, rules) -> list:
-    from graphlint.config import Config, config_for
+    # here: linting loads astroid and the analysis, which explaining a message without a file does not need
     from graphlint.run.lint import lint_paths, lint_text
 
     try:

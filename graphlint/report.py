@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from graphlint.catalogue import RULES
 from graphlint.config import FORMATS
+from graphlint.results import printable
 from graphlint.version import __version__
 
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -104,8 +105,6 @@ def problem_record(problem) -> dict:
 
 # -- concise and full text -----------------------------------------------------------------------------------
 def render_concise(findings, problems=(), options: RenderOptions | None = None) -> str:
-    from graphlint.results import printable
-
     lines = [f"{printable(f.path)}:{f.line}:{f.column}: {f.rule.id} {f.rule.symbol} {f.message}" for f in findings]
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -166,8 +165,6 @@ def _pad(prefix: str) -> str:
 
 
 def _snippet(finding, text: str | None, color: bool) -> list[str]:
-    from graphlint.results import printable
-
     if not text:
         return []
     lines = text.splitlines()
@@ -197,8 +194,6 @@ def _snippet(finding, text: str | None, color: bool) -> list[str]:
 
 
 def render_full(findings, problems=(), options: RenderOptions | None = None) -> str:
-    from graphlint.results import printable
-
     options = options or RenderOptions()
     color = options.color
     blocks = []
@@ -262,6 +257,7 @@ def _uri(path: str) -> str:
 
 
 def sarif_rule(rule) -> dict:
+    # here: docs imports the fixers (libcst), which only SARIF output needs of it
     from graphlint.docs import render_rule
 
     return {

@@ -84,6 +84,7 @@ def finding_to_record(finding, fix: str | None = None) -> list:
 
 
 def finding_from_record(record) -> tuple[ReportedFinding, str | None]:
+    # layer: results are shared below the catalogue (a record names its rule by id)
     from graphlint.catalogue import lookup
     from graphlint.catalogue.model import Severity
 

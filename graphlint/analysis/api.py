@@ -15,6 +15,8 @@ from __future__ import annotations
 import enum
 import sys
 
+from graphlint.analysis.generated import api_measured, jit_forbidden, refused_measured
+from graphlint.analysis.generated import builtins as generated_builtins
 from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NONE, NUMPY, OBJECT, STR, TENSOR, TUPLE,
                                       UNKNOWN)
 
@@ -23,8 +25,6 @@ from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST
 def _probes(families: str | tuple, forms: tuple = ()) -> list:
     """The measured probes of some families (and call forms) that ran: a call MindSpore lacks, or has no CPU
     kernel for, tells nothing about what it returns."""
-    from graphlint.analysis.generated import api_measured
-
     families = (families,) if isinstance(families, str) else families
     return [entry for entry in api_measured.MEASURED.values()
             if entry["family"] in families and (not forms or entry["form"] in forms)
@@ -70,8 +70,6 @@ def _const_kind(structure: str) -> str:
 
 def _arguments_of_kind(kind: str) -> dict:
     """{nn layer: (position, keyword)} of the arguments the layer accepts only as a ``kind`` (measured)."""
-    from graphlint.analysis.generated import api_measured
-
     return {layer: (position, keyword) for layer, arguments in api_measured.LAYER_INPUT_KINDS.items()
             for keyword, (position, accepted) in arguments.items() if accepted == kind}
 
@@ -423,7 +421,6 @@ ENUM_BASES = frozenset({"enum.Enum", "enum.Flag"})
 
 # -- what MindSpore refuses in graph code (from its jit_forbidden registry, read by scripts/mindspore_tables.py) ---
 def _jit_forbidden_tables():
-    from graphlint.analysis.generated import jit_forbidden, refused_measured
     compiles = {entry["api"] for entry in refused_measured.MEASURED.values()
                 if entry["kind"] in ("forbidden", "forbidden_module") and entry["verdict"] == "compiles"}
     refused_everywhere = {entry["api"] for entry in refused_measured.MEASURED.values()
@@ -453,10 +450,9 @@ JIT_FORBIDDEN_NAMES, JIT_FORBIDDEN_CELL_METHODS, JIT_FORBIDDEN_OBJECT_METHODS = 
 # Classes whose constructor MindSpore registers as forbidden: creating one compiles, `with` one fails.
 JIT_FORBIDDEN_CONTEXT_MANAGERS = frozenset(
     canonical(public.rsplit(".", 1)[0])
-    for entry in __import__("graphlint.analysis.generated.jit_forbidden", fromlist=["x"]).FORBIDDEN_METHODS.values()
+    for entry in jit_forbidden.FORBIDDEN_METHODS.values()
     if entry["name"] == "__init__" for public in entry["public"])
-JIT_FORBIDDEN_MODULES = frozenset(__import__("graphlint.analysis.generated.jit_forbidden",
-                                             fromlist=["FORBIDDEN_MODULES"]).FORBIDDEN_MODULES)
+JIT_FORBIDDEN_MODULES = frozenset(jit_forbidden.FORBIDDEN_MODULES)
 
 
 def jit_forbidden_name(qualified: str | None) -> str | None:
@@ -480,9 +476,8 @@ def jit_forbidden_name(qualified: str | None) -> str | None:
 # -- builtins and container methods in graph code (measured with MindSpore 2.10; the builtin list is read from
 # its parser: generated.builtins.BUILTIN_SUPPORT) ----------------------------------------------------------------
 def _fallback_builtins() -> frozenset:
-    from graphlint.analysis.generated import builtins as generated
-
-    return frozenset(name for name, (support, _) in generated.BUILTIN_SUPPORT.items() if support != "supported")
+    return frozenset(name for name, (support, _) in generated_builtins.BUILTIN_SUPPORT.items()
+                     if support != "supported")
 
 
 # Builtins the parser does not convert: on run-time values only the JIT fallback runs them (STRICT fails).

@@ -1,4 +1,4 @@
-"""What the findings of a module depend on, as one digest: what the incremental cache (:mod:`graphlint.cache`)
+"""What the findings of a module depend on, as one digest: what the incremental cache (:mod:`graphlint.run.cache`)
 compares to tell which modules an edit can change the findings of, without parsing the others.
 
 Checking a module's graph code reads

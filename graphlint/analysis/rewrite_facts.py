@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from astroid import nodes
 
 from graphlint.analysis import api
+from graphlint.analysis.joins import mismatch
 from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, TENSOR
+from graphlint.analysis.provenance import locally_bound, side_effect
 from graphlint.analysis.tree import nodes_of_class
 
 FLOAT_DTYPES = frozenset({"float16", "float32", "float64", "bfloat16"})
@@ -100,8 +102,6 @@ class TensorFacts:
     # -- merging -----------------------------------------------------------------------------------------
     def merge(self, sides: list[Side], returned: bool = False) -> Merge:
         """Can ``ops.where`` select among ``sides`` (nested for more than two) and give what each path gives?"""
-        from graphlint.analysis.joins import mismatch
-
         result = Merge()
         for side in sides:
             value = self._value(side)
@@ -483,8 +483,6 @@ class TensorFacts:
     def effects(self, expr) -> tuple[str, str]:
         """``(refusal, cost)`` of evaluating ``expr`` where it would not have run: a call that may have a side
         effect (a helper, `print`, an assign op) refuses; a sub-Cell call costs (its text is ``cost``)."""
-        from graphlint.analysis.provenance import side_effect
-
         for call in nodes_of_class(expr, nodes.Call, skip_klass=nodes.Lambda):  # a lambda's body does not run here
             found = side_effect(self.values, call)
             if found is None or found is not call:
@@ -534,8 +532,6 @@ class TensorFacts:
         return ""
 
     def _qualified(self, func):
-        from graphlint.analysis.provenance import locally_bound
-
         if locally_bound(func, self.values):
             return None
         return self.values.imports.qualify(func)

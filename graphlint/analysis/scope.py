@@ -382,7 +382,7 @@ class ScopeEntry:
 class KeyedScope:
     """Every graph function of a run as plain data: ``functions`` by key, ``references`` (key -> ``[(caller
     key, where)]``, the places in graph code that reference it), the keys defined in each module, and the
-    :class:`FunctionSummary` of each function reached (what a later run may reuse: see :mod:`graphlint.cache`)."""
+    :class:`FunctionSummary` of each function reached (what a later run may reuse: see :mod:`graphlint.run.cache`)."""
     functions: dict
     references: dict
     by_path: dict

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import os
@@ -173,9 +174,6 @@ def syntax_problem(text: str, path: str) -> str | None:
 def python_tree(text: str, path: str):
     """The ``ast`` tree of a file that is not analysed further (the C parser: quick); SourceProblem when its
     syntax is wrong."""
-    import ast
-    import warnings
-
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

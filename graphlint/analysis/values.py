@@ -45,6 +45,7 @@ from graphlint.analysis.kinds import (
     UNDEFINED,
     UNKNOWN,
 )
+from graphlint.analysis.provenance import assumed_tensors, from_tensor_computation, tensor_origin
 
 
 class _Nothing:
@@ -310,14 +311,10 @@ class FunctionValues:
 
     def tensor_origin(self, test) -> str | None:
         """What makes ``test`` a Tensor value decided when the graph runs, or None (see provenance)."""
-        from graphlint.analysis.provenance import tensor_origin
-
         return tensor_origin(self, test)
 
     def from_tensor(self, expr, numeric: bool = False) -> bool:
         """``expr`` is computed from a Tensor (not only maybe a Python number; see provenance)."""
-        from graphlint.analysis.provenance import from_tensor_computation
-
         return from_tensor_computation(expr, self, self.analysis, numeric=numeric)
 
     def computed_in_graph(self, expr) -> bool:
@@ -333,8 +330,6 @@ class FunctionValues:
     def tensor_assumption(self, expr) -> str:
         """What would make ``expr`` (read as a number) computed from a Tensor when nothing in the module says:
         "`n` is a Tensor", "`h`, `w` are Tensors"; "" when it is known either way."""
-        from graphlint.analysis.provenance import assumed_tensors
-
         names = assumed_tensors(expr, self, self.analysis)
         if not names:
             return ""
@@ -345,7 +340,7 @@ class FunctionValues:
     def shapes(self):
         """Kinds, tuple lengths and dtypes of values, as type inference joins them (:mod:`joins`)."""
         if self._shapes is None:
-            from graphlint.analysis.joins import Shapes
+            from graphlint.analysis.joins import Shapes  # cycle: joins imports Value from this module
 
             self._shapes = Shapes(self)
         return self._shapes
@@ -354,7 +349,7 @@ class FunctionValues:
     def parser_fold(self):
         """Which conditions MindSpore's parser folds while parsing (:mod:`parser_fold`)."""
         if self._fold is None:
-            from graphlint.analysis.parser_fold import ParserFold
+            from graphlint.analysis.parser_fold import ParserFold  # cycle: parser_fold imports Value from here
 
             self._fold = ParserFold(self)
         return self._fold

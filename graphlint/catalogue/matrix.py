@@ -115,7 +115,7 @@ def build(construct: Construct, context: str) -> Cell | None:
 
 
 def cells() -> list[Cell]:
-    from graphlint.catalogue.constructs import CONSTRUCTS
+    from graphlint.catalogue.constructs import CONSTRUCTS  # cycle: constructs imports Construct from here
 
     found = []
     for construct in CONSTRUCTS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, field
 
@@ -14,7 +15,8 @@ from graphlint.fixers.base import Edit, apply_edits, edit_tree
 from graphlint.fixers.planner import CannotPlan, Verdict, fix_availability, open_module, parse_problem, plan_fix
 from graphlint.results import LintResult
 from graphlint.runner import Finding
-from graphlint.validate.validator import declared_entry
+from graphlint.validate.validator import (Blocker, EntryRef, blocker_errors, declared_entry, sys_root_for,
+                                          validate_entry)
 
 MAX_ROUNDS = 8
 
@@ -360,8 +362,6 @@ def _line_map(source: str, target: str) -> dict[int, int]:
     lines map to themselves; in a block an edit rewrote, a line found once in the new text maps there, the others,
     in order, to the first line of what replaced it that starts with the same word (`y = (z := x + 1) * z` to `y = z * z`, not to the hoisted
     `z = x + 1`), or else to the line as far into the new block."""
-    import difflib
-
     old, new = source.splitlines(), target.splitlines()
     mapping: dict[int, int] = {}
     counts: dict[str, int] = {}
@@ -431,8 +431,6 @@ def _validated(session, path, text, context, applied, config, outcome, settled, 
     another has been kept: `np.sqrt(np.maximum(t, e))` only works once the inner call is rewritten too. Where
     GRAPH_MODE fails only on an error graphlint reported and does not fix (a `try`), the edit is kept on its
     PYNATIVE_MODE verdict: compile pending (``blocked``)."""
-    from graphlint.validate.validator import sys_root_for, validate_entry
-
     source_root = sys_root_for(path)
     kept, notes, blocked = [], {}, {}
     pending, failures = list(applied), {}
@@ -479,8 +477,6 @@ def _blockers(session, path, text):
     """The errors graphlint reports in ``text`` as the text of ``path``, re-linted in ``session`` with the rest of
     the project (at MindSpore's default level, which GRAPH_MODE compiles at). The session is left holding
     ``text``: see :func:`_restored`."""
-    from graphlint.validate.validator import Blocker, blocker_errors  # MindSpore's side: only with --validate
-
     source = session.sources.get(path)
     if source is not None and source.text == text and source.module is not None:
         found = session.findings_of(session.project.info(source.module), text)  # the text in hand: linted
@@ -505,8 +501,6 @@ def _restored(session, path, text):
 def _settle_pending(session, path, outcome, findings, config):
     """Name, in the final text, what still blocks compiling each compile-pending fix; when nothing does any
     more (the blockers were fixed by other fixes), judge the whole fixed file once per entry."""
-    from graphlint.validate.validator import sys_root_for, validate_entry
-
     pending = [a for a in outcome.applied if a.blocked_by]
     if not pending:
         return
@@ -543,8 +537,6 @@ def _settle_pending(session, path, outcome, findings, config):
 
 
 def _entry_for(finding):
-    from graphlint.validate.validator import EntryRef
-
     graph = finding.graph
     if graph is None or graph.root is None:
         return None

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import libcst as cst
 from astroid import nodes
 
-from graphlint.analysis.rewrite_facts import tensor_facts
+from graphlint.analysis.kinds import BOOL, FLOAT, INT
+from graphlint.analysis.rewrite_facts import Side, _normal, tensor_facts
 from graphlint.analysis.tree import nodes_of_class
 from graphlint.catalogue import branches as branches_rules
 from graphlint.catalogue import loops as loops_rules
@@ -346,8 +347,6 @@ class _Lowering:
             problem, _ = self.facts.effects(statement.value)
             if problem:
                 return f"{problem} after the loop (it would run after an early return too)"
-        from graphlint.analysis.rewrite_facts import Side
-
         verdict = self.facts.merge([Side(expr=exit_node.value), Side(expr=rest[-1].value)], returned=True)
         if not verdict.ok:
             return f"the returned values: {verdict.problem}"
@@ -454,8 +453,6 @@ class _Lowering:
 
 def _carry_problem(values, facts, loop, entry, name) -> str:
     """A carried name whose dtype or kind the body changes: fine unrolled, but a Tensor `while` carry keeps one."""
-    from graphlint.analysis.kinds import BOOL, FLOAT, INT
-
     if entry is None or values.cfg.may_be_undefined(entry, name):
         return ""
     before = values.name_at(entry, name)
@@ -468,8 +465,6 @@ def _carry_problem(values, facts, loop, entry, name) -> str:
                     f"Tensor `while` carries one type (start it as a Tensor, e.g. `ops.zeros((), ms.float32)`)")
         old = facts._name_dtype(name, entry, 0)  # noqa: SLF001
         new = facts.dtype(assign.value)
-        from graphlint.analysis.rewrite_facts import _normal
-
         old, new = _normal(old), _normal(new)
         if isinstance(old, str) and isinstance(new, str) and old != new:
             return f"`{name}` changes dtype in the loop ({old} -> {new}): a Tensor `while` carry keeps one dtype"

@@ -11,9 +11,12 @@ outgrows its share.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pickle
 import signal
+from collections import deque
+from multiprocessing.connection import wait
 
 from graphlint.analysis.scope import RunSummary
 from graphlint.analysis.source import builder
@@ -188,8 +191,6 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     process has taken yet is taken there.
     Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)] met by the other processes, paths of the
     modules read)``, or None when a process failed (the caller then lints in one process)."""
-    import multiprocessing
-
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
     index_of = {path: index for index, path in enumerate(order)}
@@ -403,8 +404,6 @@ def lint_streamed(session, to_parse: list, unchecked: list, jobs: int, budget: i
     memory stays bounded whatever the size of the run, at the cost of parsing every file twice and the modules
     each process needs from elsewhere once per process. Same answer as :func:`lint_partitioned`, or None when a
     task failed twice (the caller then lints in one process)."""
-    import multiprocessing
-
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
 
@@ -504,7 +503,7 @@ def _resident() -> int:
         with open("/proc/self/statm") as handle:
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
-        import resource
+        import resource  # here: POSIX only, and read only where /proc is missing (macOS)
 
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # (the peak; kilobytes on Linux)
 
@@ -557,9 +556,6 @@ def _run_bounded(context, jobs: int, tasks: list[list[int]], run, memory: int, p
     (processes forked later inherit what it changes). A process ends before the task that could take it past its
     share (a fresh one takes over), sending ``farewell()`` (a set of paths). A task whose process died is given
     again once; None if it fails again."""
-    from collections import deque
-    from multiprocessing.connection import wait
-
     builder()  # (inherited by every process forked here, rather than made again by each)
     queue = deque(range(len(tasks)))
     attempts = [0] * len(tasks)
@@ -747,8 +743,6 @@ def run_chunks(chunks: list[list[int]], jobs: int, run, to_record, from_record, 
     Facts of the whole project (which Cells are sub-cells of others, host-side changes, ...) are computed
     lazily by the first module that needs them: ``primer``, a small index, is run before forking so that the
     workers inherit them instead of each computing them again."""
-    import multiprocessing
-
     context = multiprocessing.get_context("fork")
     chunks = [list(chunk) for chunk in chunks]
     total = sum(len(chunk) for chunk in chunks)

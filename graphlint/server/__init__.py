@@ -37,7 +37,7 @@ def main(argv=None) -> int:
     root.setLevel(logging.WARNING)
     logging.getLogger("graphlint").setLevel(args.log_level)
 
-    from graphlint.server.lsp import build_server
+    from graphlint.server.lsp import build_server  # here: pygls takes ~0.3 s to import; --help does not need it
 
     # The protocol owns stdout: anything else printed goes to stderr.
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer

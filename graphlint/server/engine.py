@@ -12,9 +12,13 @@ Nothing here imports MindSpore or runs the user's code: linting reads and parses
 
 from __future__ import annotations
 
+import fnmatch
+import io
 import logging
 import os
+import re
 import time
+import tokenize
 from dataclasses import dataclass, field
 
 from graphlint.analysis.project import ModuleInfo
@@ -22,8 +26,10 @@ from graphlint.analysis.source import SourceFile, SourceProblem, module_name_for
 from graphlint.catalogue.model import FixSafety
 from graphlint.config import Config, ConfigError, find_pyproject
 from graphlint.config import config_for as read_config
+from graphlint.files import unified_diff
 from graphlint.fixers import fixers_for
 from graphlint.fixers.base import FixContext
+from graphlint.fixers.driver import fix_file
 from graphlint.fixers.planner import FixPlan, Verdict, open_module, parse_problem, plan_fix
 from graphlint.results import discover_files
 from graphlint.runner import Finding
@@ -115,8 +121,6 @@ class Engine:
 
     def excluded(self, path: str) -> bool:
         """Whether ``exclude`` of the file's configuration leaves it out (as the CLI skips it in a folder)."""
-        import fnmatch
-
         pyproject = self._pyproject_of(path)
         patterns = self.config_for(path).exclude
         if not pyproject or not patterns:
@@ -319,8 +323,6 @@ class Engine:
     @staticmethod
     def _edit_action(path, plan: FixPlan) -> Fix:
         """The code action of a plan that offers an edit: the suggestion as a diff, or the rewritten document."""
-        from graphlint.files import unified_diff
-
         finding, rule, edit = plan.finding, plan.finding.rule, plan.edit
         description = edit.description or edit.fixer.description or f"fix {rule.symbol}"
         if plan.verdict is Verdict.SUGGEST:
@@ -350,8 +352,6 @@ class Engine:
     def fix_all(self, path: str) -> str | None:
         """The document with every safe fix applied, linted again and fixed again as ``graphlint --fix`` does
         (``None`` when nothing changes). The session is left holding the document's own text."""
-        from graphlint.fixers.driver import fix_file
-
         path = os.path.abspath(path)
         result = self.results.get(path)
         if result is None or result.info is None or not any(fixers_for(f.rule) for f in result.findings):
@@ -377,8 +377,6 @@ class Engine:
 def disable_on_line(text: str, line: int, symbol: str) -> str | None:
     """``text`` with ``# pylint: disable=symbol`` at the end of line ``line`` (added to the line's pragma if it
     has one); None if that would not parse (the line ends inside a string, or with a backslash)."""
-    import re
-
     lines = text.splitlines(keepends=True)
     if not 1 <= line <= len(lines):
         return None
@@ -402,9 +400,6 @@ def disable_on_line(text: str, line: int, symbol: str) -> str | None:
 
 def _tokens_differ(before: str, after: str) -> bool:
     """Whether adding the comment changed anything but comments (it landed inside a string)."""
-    import io
-    import tokenize
-
     def significant(text):
         return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(text).readline)
                 if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE)]
