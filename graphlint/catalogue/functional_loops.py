@@ -786,6 +786,15 @@ MAP_CLOSURE = Rule(
                     outs = ops.Map()(lambda t: t * scale, (x, x))
                     return outs[0]
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    scale = x.sum()
+                    def map_fn(t):
+                        return t * scale
+                    outs = (map_fn(x), map_fn(x))
+                    return outs[0]
+            """,
             error="don't support Closure with free variable",
             title="`ops.Map` over a lambda reading a local",
             lines=4,
@@ -797,6 +806,15 @@ MAP_CLOSURE = Rule(
                 def construct(self, x):
                     scale = x.sum()
                     outs = ops.HyperMap()(lambda t: t * scale, (x, x))
+                    return outs[0]
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    scale = x.sum()
+                    def map_fn(t):
+                        return t * scale
+                    outs = (map_fn(x), map_fn(x))
                     return outs[0]
             """,
             error="don't support Closure with free variable",

@@ -18,7 +18,7 @@ from graphlint.analysis.provenance import side_effect
 from graphlint.catalogue import functional_loops as rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
-from graphlint.fixers.base import Fixer, module_level_clash, move_before, unused_name
+from graphlint.fixers.base import Fixer, module_level_clash, move_before, replace_nodes, unused_name
 
 MAX_UNROLLED_STEPS = 64  # a longer Python loop is unrolled step by step at compile time (see E5901)
 
@@ -236,6 +236,70 @@ class FunctionalLoopToPythonLoop(Fixer):
         return statements, build.tuple_of([cst.Name(carry), cst.Name(outputs)]), node
 
 
+class MapToTuple(Fixer):
+    """``ops.Map()(f, (a, b))`` whose function reads the function around it -> ``(f(a), f(b))``: what
+    ``Map.__call__`` computes (``tuple(map(f, seq))``, MindSpore 2.10), one call per item of a tuple or list literal;
+    ``ops.HyperMap()`` likewise when every item is a Tensor (it maps into nested tuples). A lambda becomes a
+    nested ``def`` on the line before. Safe: the same calls on the same items, in the same order, where the items
+    and the function compute without side effects."""
+
+    rules = (rules.MAP_CLOSURE,)
+    safety = FixSafety.SAFE
+    description = "`ops.Map()(f, items)` -> the tuple of `f(item)`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not isinstance(call, nodes.Call) or values is None or not isinstance(call.func, nodes.Call):
+            return None
+        kind = (finding.graph.info.imports.qualify(call.func.func) or "").rsplit(".", 1)[-1]
+        if call.func.args or call.func.keywords or len(call.args) != 2 or call.keywords:
+            return self.refuse(finding, f"`{kind}` with an operation of its own or several sequences: write the "
+                                        "tuple by hand")
+        function, sequence = call.args
+        if not isinstance(sequence, (nodes.Tuple, nodes.List)) \
+                or any(isinstance(e, nodes.Starred) for e in sequence.elts):
+            return self.refuse(finding, f"`{sequence.as_string()[:40]}` is not a tuple or list literal: its length "
+                                        "is not known here")
+        if kind == "HyperMap" and not all(values.value(e).is_tensor for e in sequence.elts):
+            return self.refuse(finding, "an item is not proven a Tensor: `HyperMap` maps into nested tuples")
+        for item in sequence.elts:
+            if side_effect(values, item) is not None:
+                return self.refuse(finding, f"`{item.as_string()[:40]}` may have side effects, which the calls "
+                                            "would interleave")
+        if not isinstance(function, (nodes.Lambda, nodes.Name)):
+            return self.refuse(finding, "the function is neither a lambda nor a name: bind it to a name first")
+        statement = call.statement()
+        line = context.own_line(statement)
+        node = context.find(call)
+        if line is None or isinstance(line, (cst.If, cst.For)) or not isinstance(node, cst.Call):
+            return self.refuse(finding, "the statement is not alone on its line: split it first")
+        cst_function, cst_sequence = node.args[0].value, node.args[1].value
+        prefix = []
+        if isinstance(function, nodes.Lambda):
+            if function.args.defaults or function.args.vararg or function.args.kwarg \
+                    or len(function.args.args or []) != 1:
+                return self.refuse(finding, "the lambda takes other than one plain argument: write the tuple by hand")
+            scope = statement.scope()
+            taken = set(scope.locals) | {n.name for n in scope.nodes_of_class((nodes.Name, nodes.AssignName))} \
+                | set(scope.root().locals)
+            name = unused_name("map_fn", taken)
+            prefix.append(cst.FunctionDef(name=cst.Name(name), params=cst_function.params,
+                                          body=cst.IndentedBlock(body=[build.returns(cst_function.body)]),
+                                          leading_lines=line.leading_lines))
+            callee = cst.Name(name)
+        else:
+            callee = cst_function
+        calls = [build.call(callee, element.value) for element in cst_sequence.elements]
+        result = build.tuple_of(calls).with_changes(lpar=node.lpar or [cst.LeftParen()],
+                                                    rpar=node.rpar or [cst.RightParen()])
+        new_line = replace_nodes(line, [(node, result)])
+        if prefix:
+            new_line = new_line.with_changes(leading_lines=())
+        return self.edit(finding, [(line, cst.FlattenSentinel([*prefix, new_line]))],
+                         description=f"`{kind}` -> a tuple of {len(calls)} calls")
+
+
 def _primitive_op(imports, call: nodes.Call) -> str | None:
     """"WhileLoop" / "ForiLoop" / "Scan" for ``ops.<Primitive>()(...)``."""
     if not (isinstance(call.func, nodes.Call) and not call.func.args and not call.func.keywords):
@@ -305,4 +369,4 @@ def _within(node, ancestor) -> bool:
     return False
 
 
-FIXERS = (HoistNestedLoopBody(), FunctionalLoopToPythonLoop())
+FIXERS = (HoistNestedLoopBody(), FunctionalLoopToPythonLoop(), MapToTuple())
