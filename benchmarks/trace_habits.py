@@ -1,7 +1,7 @@
 """Issue 32: does graphlint report, as errors, what ``jit(capture_mode="trace")`` (and ``"bytecode"``) silently
 gets wrong?
 
-52 small programs written in the habits of PyTorch ports (a Tensor `if`, `.item()`, NumPy on the way, a global
+54 small programs written in the habits of PyTorch ports (a Tensor `if`, `.item()`, NumPy on the way, a global
 step counter, `print`, `self.training`, ...), each a traced function or Cell. Every program is run with MindSpore
 eagerly (PYNATIVE, the undecorated function) and traced, over two different inputs (or its own ``drive``); it
 diverges when a call's outputs differ or only one of the two raises. Each program is linted with graphlint.
@@ -311,6 +311,36 @@ def fn(x):
 def fn(x):
     high = float(np.percentile(x.asnumpy(), 90))
     return ops.clamp(x, max=high)
+"""),
+    "scale-from-environment": (DIVERGES, f"""
+import os
+
+
+{TRACED}
+def fn(x):
+    return x * float(os.environ.get("GRAPHLINT_SCALE", "1"))
+
+
+def drive(call, target, inputs):
+    for index, args in enumerate(inputs):
+        os.environ["GRAPHLINT_SCALE"] = str(index + 1)
+        yield call(*args)
+"""),
+    "debug-flag-from-environment": (DIVERGES, f"""
+import os
+
+
+{TRACED}
+def fn(x):
+    if os.getenv("GRAPHLINT_DEBUG") == "1":
+        return x * 0
+    return x
+
+
+def drive(call, target, inputs):
+    for index, args in enumerate(inputs):
+        os.environ["GRAPHLINT_DEBUG"] = str(index)
+        yield call(*args)
 """),
     "head-of-chunks": (OK, f"""
 {TRACED}

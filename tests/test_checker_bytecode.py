@@ -106,6 +106,7 @@ def test_skip_list_calls_leave_numpy_on_tensors_environ_and_host_arrays_to_their
     """
     assert found(body, family_only=False) == [
         (8, "W6402", "warning"),  # random.random(): a graph break
+        (9, "W5203", "error"),  # os.getenv returned: measured, the first call's string every call
         (10, "E6401", "error"),  # the sized draw made a Tensor: once, at Tensor(...)
         (11, "W5501", "warning"), (11, "W5502", "warning"),  # NumPy on the Tensor's data: fallback's rules
     ]

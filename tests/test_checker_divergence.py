@@ -2,6 +2,8 @@
 
 import textwrap
 
+import pytest
+
 from graphlint.catalogue.model import EXAMPLE_HEADER
 from graphlint.config import Config
 from graphlint.lint import lint_paths, lint_text
@@ -108,6 +110,53 @@ def test_clock_and_environment_forms():
         ("wall-clock-in-graph", "datetime.now()"),
         ("environ-read-in-graph", "os.environ.get('SCALE', '1')"),
     ]
+
+
+ENVIRON_USES = """
+    import os
+
+    SCALE = "GRAPHLINT_SCALE"
+
+
+    @ms.jit(capture_mode="{capture}"{fullgraph})
+    def fn(x):
+        if os.getenv("GRAPHLINT_DOUBLE") == "1" or "GRAPHLINT_DEBUG" in os.environ:
+            x = x * 2
+        flag = float(os.environ.get("GRAPHLINT_LIMIT", "1")) > 1.5
+        x = x * 3 if not flag else x
+        mode = os.getenv("GRAPHLINT_MODE", "1")
+        if mode == "2":
+            x = x + 1
+        x = x * float(mode)
+        for _ in range(int(os.environ[SCALE])):
+            x = x + 1
+        return x * (os.getenv("GRAPHLINT_HALF") == "1")
+    """
+
+
+@pytest.mark.parametrize("fullgraph", ["", ", fullgraph=True"])
+def test_environ_reads_under_bytecode_only_where_the_value_feeds_a_computation(fullgraph):
+    # measured (MindSpore 2.10, Python 3.11, with and without fullgraph): a value that only decides a condition
+    # (lines 8, 10) is guarded and followed the variable; one that feeds a computation, also when it is compared
+    # too (line 12), or a range (16) or is multiplied as a bool (18) kept the first call's value
+    found = [f for f in findings(ENVIRON_USES.format(capture="bytecode", fullgraph=fullgraph))
+             if f.rule.symbol == "environ-read-in-graph"]
+    assert [(f.line - 4, f.severity.value, f.args["call"]) for f in found] == [
+        (12, "error", "os.getenv('GRAPHLINT_MODE', '1')"),
+        (16, "error", "os.environ[SCALE]"),
+        (18, "error", "os.getenv('GRAPHLINT_HALF')"),
+    ]
+    assert found[0].message.startswith("`os.getenv('GRAPHLINT_MODE', '1')` keeps the value it had on the first "
+                                       "call: bytecode capture does not guard")
+
+
+def test_environ_reads_in_conditions_stay_reported_under_trace_and_ast():
+    traced = [f.line - 4 for f in findings(ENVIRON_USES.format(capture="trace", fullgraph=""))
+              if f.rule.symbol == "environ-read-in-graph"]
+    assert traced == [8, 8, 10, 12, 16, 18]
+    plain = [f.line - 4 for f in findings(ENVIRON_USES.format(capture="ast", fullgraph=""))
+             if f.rule.symbol == "environ-read-in-graph"]
+    assert plain == [8, 8, 10, 12, 16, 18]
 
 
 def test_logger_forms():

@@ -277,6 +277,41 @@ def eager_fallback_construct(func: nodes.FunctionDef, values, entry: bool = True
     return None
 
 
+# Conversions a host value goes through on its way to a condition (`float(os.getenv("X", "1")) > 1.5`).
+_CONDITION_CONVERSIONS = frozenset({"bool", "float", "int", "len", "str"})
+
+
+def only_decides_conditions(expr, func: nodes.FunctionDef, depth: int = 0) -> bool:
+    """Whether the value of ``expr`` (an ``os.environ`` read) only decides conditions of ``func``: the test of an
+    ``if``, ``while`` or conditional expression, through comparisons, ``not``, ``and``/``or``, conversions
+    (``float(...)``) and a local name bound once to it. PIJit guards such a value and the branch follows it;
+    one that also feeds a computation keeps its first value. Measured with MindSpore 2.10 (Python 3.11), the
+    variable changed between calls, with and without ``fullgraph=True``: ``if os.getenv("X") == "2":``,
+    ``if "X" in os.environ:``, ``if os.getenv("X"):``, ``if float(os.getenv("X", "1")) > 1.5:`` and a flag
+    bound to a comparison then tested followed it; ``x * float(os.environ["X"])``, ``range(int(...))``,
+    ``x * (os.getenv("X") == "2")``, ``ops.full(..., float(...))``, ``x * len(os.environ["X"])``, and a value
+    both compared and multiplied kept the first call's value."""
+    node = expr
+    while True:
+        parent = node.parent
+        if isinstance(parent, (nodes.If, nodes.While, nodes.IfExp)) and parent.test is node:
+            return True
+        if isinstance(parent, (nodes.Compare, nodes.BoolOp)) \
+                or (isinstance(parent, nodes.UnaryOp) and parent.op == "not") \
+                or (isinstance(parent, nodes.Call) and isinstance(parent.func, nodes.Name)
+                    and parent.func.name in _CONDITION_CONVERSIONS and node in parent.args):
+            node = parent
+            continue
+        if isinstance(parent, nodes.Assign) and parent.value is node and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0], nodes.AssignName) and depth < 4:
+            name = parent.targets[0].name
+            bound = [n for n in nodes_of_class(func, nodes.AssignName) if n.name == name]
+            uses = [n for n in nodes_of_class(func, nodes.Name) if n.name == name]
+            return len(bound) == 1 and bool(uses) and all(only_decides_conditions(use, func, depth + 1)
+                                                          for use in uses)
+        return False
+
+
 def python_release() -> tuple[int, int]:
     """The Python release bytecode capture is judged for: the interpreter graphlint runs on (graphlint's
     configuration has no target Python; the result cache is keyed on the interpreter's version)."""

@@ -252,6 +252,16 @@ WALL_CLOCK_IN_GRAPH = Rule(
 )
 
 
+# A module-level `drive` for captured examples: the variable is "1", then "2", one call each.
+_ENVIRON_CHANGED = """
+
+def drive(call, target, inputs):
+    for index, args in enumerate(inputs):
+        os.environ["GRAPHLINT_SCALE"] = str(index + 1)
+        yield call(*args)
+"""
+
+
 # message fields: {call} - e.g. "os.environ['SCALE']" or "os.getenv('DEBUG')"
 ENVIRON_READ_IN_GRAPH = Rule(
     id="W5203",
@@ -264,6 +274,13 @@ ENVIRON_READ_IN_GRAPH = Rule(
         "`{call}` is read on the first call only: every later call of the traced function keeps that value; "
         "read the variable outside and pass the value as a Tensor argument"
     ),
+    bytecode=E,
+    bytecode_fullgraph=E,
+    bytecode_message=(
+        "`{call}` keeps the value it had on the first call: bytecode capture does not guard a value of the "
+        "environment that feeds a computation (only one that decides an `if`); read the variable outside and "
+        "pass the value as a Tensor argument"
+    ),
     message=(
         "`{call}` is read once, when the graph is compiled; read the variable in `__init__` "
         "or outside the Cell and pass the value in"
@@ -275,7 +292,11 @@ ENVIRON_READ_IN_GRAPH = Rule(
         "`GL_SCALE=2` then `GL_SCALE=3` between two calls of `x * float(os.environ['GL_SCALE'])` "
         "gives x*2 then x*3 in PYNATIVE_MODE, x*2 twice in GRAPH_MODE and under "
         "`jit(fullgraph=True)`; an `if os.getenv(...) == '1':` branch is likewise frozen. "
-        "Strict does not reject it."
+        "Strict does not reject it. Under `capture_mode=\"bytecode\"` (with or without `fullgraph=True`) "
+        "a value that feeds a computation keeps its first value too (`x * float(os.getenv(...))`, "
+        "`range(int(...))`, `x * (os.getenv(...) == '1')`), while one that only decides a condition "
+        "(`if os.getenv(...) == '1':`, `if 'X' in os.environ:`, a flag bound to a comparison then tested) is "
+        "guarded by PIJit and followed the variable: only the first is reported there."
     ),
     fix=(
         "Read the variable once in `__init__` (and treat it as configuration), or pass the value "
@@ -300,6 +321,38 @@ def drive(call, target, inputs):
 """,
             trace=DIVERGES,
             title="`os.environ` read in a traced function",
+            lines=6,
+        ),
+        bytecoded(
+            """
+            import os
+
+
+            @ms.jit(capture_mode="bytecode")
+            def fn(x):
+                return x * float(os.environ["GRAPHLINT_SCALE"])
+            """,
+            driver=_ENVIRON_CHANGED,
+            bytecode=DIVERGES,
+            title="`os.environ[...]` feeding a computation (bytecode)",
+            lines=6,
+            fields={"call": "os.environ['GRAPHLINT_SCALE']"},
+        ),
+        bytecoded(
+            """
+            import os
+
+
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                steps = int(os.getenv("GRAPHLINT_SCALE", "1"))
+                for _ in range(steps):
+                    x = x + 1
+                return x
+            """,
+            driver=_ENVIRON_CHANGED,
+            bytecode=DIVERGES,
+            title="`os.getenv()` feeding a computation (bytecode, fullgraph)",
             lines=6,
         ),
         diverges(
@@ -359,6 +412,21 @@ def drive(call, target, inputs):
         yield call(*args, Tensor(float(os.environ["GRAPHLINT_SCALE"]), ms.float32))
 """,
             trace=OK,
+        ),
+        # Bytecode capture guards a value that only decides a condition: the branch follows the variable.
+        bytecoded(
+            """
+            import os
+
+
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                if os.getenv("GRAPHLINT_SCALE") == "2":
+                    return x * 2
+                return x
+            """,
+            driver=_ENVIRON_CHANGED,
+            bytecode=OK,
         ),
         # Read in __init__: both modes use the value seen at construction time.
         passes(

@@ -30,7 +30,7 @@ from __future__ import annotations
 from astroid import nodes
 from astroid.const import Context
 
-from graphlint.analysis import api, signatures
+from graphlint.analysis import api, capture, signatures
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
@@ -126,7 +126,7 @@ class DivergenceChecker(Checker):
         elif qualified in api.CLOCKS:
             self.report(rules.WALL_CLOCK_IN_GRAPH, call, graph, call=_call_text(call))
         elif qualified in api.ENVIRON_CALLS:
-            self.report(rules.ENVIRON_READ_IN_GRAPH, call, graph, call=_short(call))
+            self._environ_read(graph, call)
         elif qualified in api.WARNING_CALLS or _is_logging_function(qualified):
             self.report(rules.LOGGING_IN_GRAPH, call, graph, call=_call_text(call))
         return True
@@ -177,7 +177,7 @@ class DivergenceChecker(Checker):
     # -- os.environ ---------------------------------------------------------------------------------
     def _subscript(self, graph, node: nodes.Subscript) -> None:
         if node.ctx == Context.Load and self._is_environ(graph, node.value):
-            self.report(rules.ENVIRON_READ_IN_GRAPH, node, graph, call=_short(node))
+            self._environ_read(graph, node)
             return
         if node.ctx in (Context.Store, Context.Del) and isinstance(node.value, nodes.Name):
             # `GLOBAL[key] = value` on a module-level container.
@@ -197,8 +197,15 @@ class DivergenceChecker(Checker):
     def _membership(self, graph, node: nodes.Compare) -> None:
         for op, right in node.ops:
             if op in ("in", "not in") and self._is_environ(graph, right):
-                self.report(rules.ENVIRON_READ_IN_GRAPH, node, graph, call=_short(node))
+                self._environ_read(graph, node)
                 return
+
+    def _environ_read(self, graph, node) -> None:
+        """ENVIRON_READ_IN_GRAPH, but not under bytecode capture where the value only decides a condition: PIJit
+        guards it there (:func:`graphlint.analysis.capture.only_decides_conditions`)."""
+        if graph.capture.profile.startswith("bytecode") and capture.only_decides_conditions(node, graph.node):
+            return
+        self.report(rules.ENVIRON_READ_IN_GRAPH, node, graph, call=_short(node))
 
     def _is_environ(self, graph, expr) -> bool:
         # Qualify first: _locally_bound walks a subscript chain `x[0][0]...` to its base at every level.
