@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
+from graphlint.analysis.capture import runs_eagerly
 from graphlint.analysis.engine import Analysis
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.scope import AST_CAPTURE, GraphFunction
@@ -97,6 +98,9 @@ class ModuleContext:
         severity = rule.severity_in(capture.profile, level, self._target)
         if severity is None:
             return None  # (the rule does not hold under that capture mode)
+        if graph is not None and capture.profile.startswith("bytecode") and not rule.in_eager_fallback \
+                and runs_eagerly(self.analysis, graph):
+            return None  # (PIJit on Python 3.11 runs the function as plain Python: nothing is captured)
         if graph is not None and rule.family not in PARSER_FAMILIES and node is not None:
             values = self.analysis.values(graph) if _inside(node, graph.node) else None
             if values is not None and values.in_dead_branch(node):

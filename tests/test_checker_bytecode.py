@@ -229,6 +229,160 @@ def test_python_311_a_helpers_tensor_subscript_makes_its_caller_eager(python_311
     assert "(in helper `pick`" in findings[0].message
 
 
+EAGER = """
+import os
+import contextlib
+
+SCALE = 1.0
+CALLS = 0
+HISTORY = []
+
+
+@ms.jit(capture_mode="bytecode")
+def eager_try(x):
+    global CALLS
+    CALLS += 1
+    HISTORY.append(1)
+    first = x.tolist()[0]
+    try:
+        y = x * SCALE * float(os.environ["GL_SCALE"]) * first
+    except ValueError:
+        y = x
+    return y
+
+
+@ms.jit(capture_mode="bytecode")
+def eager_subscript(x):
+    y = Tensor(np.tanh(x.asnumpy())) * SCALE
+    return y + x[0]
+
+
+@ms.jit(capture_mode="bytecode")
+def try_then_break(x):
+    global CALLS
+    CALLS += 1
+    try:
+        y = x * SCALE
+    except ValueError:
+        y = x
+    return y + Tensor(np.tanh(x.asnumpy()))
+
+
+def plain_helper(x):
+    return x * SCALE
+
+
+@ms.jit(capture_mode="bytecode", fullgraph=True)
+def eager_entry(x):
+    try:
+        y = plain_helper(x)
+    except ValueError:
+        y = x
+    return y
+
+
+def pick(x):
+    return x + x[0]
+
+
+def through(x):
+    return pick(x) * SCALE
+
+
+@ms.jit(capture_mode="bytecode")
+def eager_through_helpers(x):
+    return through(x) * SCALE
+
+
+def with_helper(x):
+    with contextlib.suppress(ValueError):
+        x = x * SCALE
+    return x
+
+
+@ms.jit(capture_mode="bytecode")
+def calls_with_helper(x):
+    return with_helper(x) * SCALE
+
+
+def try_helper(x):
+    try:
+        y = x * SCALE
+    except ValueError:
+        y = x
+    return y
+
+
+@ms.jit(capture_mode="bytecode")
+def calls_try_helper(x):
+    return try_helper(x) * SCALE
+
+
+def bump():
+    global SCALE
+    SCALE += 1.0
+"""
+
+
+def test_python_311_nothing_but_the_fallback_is_reported_where_pijit_runs_eagerly(python_311):
+    # Measured with MindSpore 2.10 on Python 3.11.7 (this program, SCALE and GL_SCALE changed between two calls):
+    # - eager_try runs eagerly (its try): the global write, the append, tolist, the environ and global reads (13-17)
+    #   followed eager; only W6405 is reported (16);
+    # - eager_subscript runs eagerly (x[0]): the Tensor of host data and the global read (25) followed eager;
+    # - try_then_break's try is followed by a graph break (NumPy): PIJit captures it, and the write (32), the read
+    #   (34) and the Tensor of host data (37) kept the first call's; no W6405;
+    # - eager_entry runs eagerly (try), but PIJit captures plain_helper, which it calls, as a frame of its own: its
+    #   read kept the first value (41);
+    # - pick's x[0] makes through and eager_through_helpers run eagerly (both followed SCALE): only W6405 (54);
+    # - with_helper runs as a frame of its own, eagerly (its `with`; followed SCALE; its skip-list call
+    #   contextlib.suppress runs in Python like the rest), its caller is compiled and kept the first value (74);
+    # - try_helper is inlined into its compiled caller: both kept the first value (79, 87).
+    assert found(EAGER, family_only=False) == [
+        (16, "W6405", "warning"),
+        (26, "W6405", "warning"),
+        (32, "W5205", "error"),
+        (34, "W5204", "error"),
+        (37, "E6401", "error"),
+        (37, "W5501", "warning"),
+        (37, "W5502", "warning"),
+        (41, "W5204", "error"),
+        (46, "W6405", "warning"),
+        (54, "W6405", "warning"),
+        (74, "W5204", "error"),
+        (79, "W5204", "error"),
+        (87, "W5204", "error"),
+    ]
+
+
+def test_python_310_reports_what_the_captured_functions_keep(monkeypatch):
+    # Python 3.10 captures them all (no eager fallback): every error stays
+    monkeypatch.setattr(capture, "python_release", lambda: (3, 10))
+    assert found(EAGER, family_only=False) == [
+        (13, "W5205", "error"),
+        (14, "W5207", "error"),
+        (15, "I5702", "error"),
+        (17, "W5203", "error"),
+        (17, "W5204", "error"),
+        (25, "E6401", "error"),
+        (25, "W5204", "error"),
+        (25, "W5501", "warning"),
+        (25, "W5502", "warning"),
+        (32, "W5205", "error"),
+        (34, "W5204", "error"),
+        (37, "E6401", "error"),
+        (37, "W5501", "warning"),
+        (37, "W5502", "warning"),
+        (41, "W5204", "error"),
+        (58, "W5204", "error"),
+        (63, "W5204", "error"),
+        (67, "W6402", "warning"),
+        (68, "W5204", "error"),
+        (74, "W5204", "error"),
+        (79, "W5204", "error"),
+        (87, "W5204", "error"),
+    ]
+
+
 def test_python_312_refuses_every_bytecode_entry(monkeypatch):
     monkeypatch.setattr(capture, "python_release", lambda: (3, 12))
     assert found(PLAIN) == [(3, "E6406", "error"), (9, "E6406", "error"), (16, "E6406", "error")]

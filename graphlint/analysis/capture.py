@@ -265,9 +265,10 @@ def eager_fallback_construct(func: nodes.FunctionDef, values, entry: bool = True
     function eagerly (measured: 'JitCompileWithTry] got an unexpected c++ error' logged, no graph): a ``try``, a
     ``with`` or a subscript of a Tensor (``x[0]``, ``x[1:]``); with its label. None if it has none. In a helper
     the jitted function calls (``entry=False``) only the subscript does (measured: a helper's ``x[0]`` made the
-    caller run eagerly, a helper's ``try`` did not)."""
+    caller run eagerly, a helper's ``try`` did not). A ``try`` followed by a graph break does not count (see
+    :func:`_break_from`)."""
     for node in graph_nodes(func):
-        if entry and isinstance(node, nodes.Try):
+        if entry and isinstance(node, nodes.Try) and not _break_from(func, values, node):
             return node, "try"
         if entry and isinstance(node, nodes.With):
             return node, "with"
@@ -275,6 +276,48 @@ def eager_fallback_construct(func: nodes.FunctionDef, values, entry: bool = True
                 and values.value(node.value).may_be(TENSOR):
             return node, "Tensor subscript"
     return None
+
+
+def _break_from(func: nodes.FunctionDef, values, start) -> bool:
+    """Whether ``func`` has a graph break inside or after ``start`` (a ``try``): a call into the skip list
+    (``np.zeros(3)``, ``random.random()``, ``Tensor(np.ones(3))``), ``.asnumpy()`` or a Tensor condition. PIJit on
+    Python 3.11 then captures the ``try`` instead of running the function eagerly. Measured with MindSpore 2.10,
+    a global read in the ``try`` and changed between calls: each of those after the ``try`` kept its first value
+    (so did a read after a ``try`` with a NumPy call inside it); with a ``print``, ``.tolist()``, ``.item()``, a
+    list ``append`` or ``math.sqrt`` after it, or a NumPy call before it, the function ran eagerly and followed
+    it. A ``with`` or a Tensor subscript followed by a NumPy call still ran eagerly."""
+    info = values.graph.info
+    begin = (start.lineno, start.col_offset)
+    for node in graph_nodes(func):
+        if (getattr(node, "lineno", 0) or 0, getattr(node, "col_offset", 0) or 0) < begin:
+            continue
+        if isinstance(node, nodes.Call):
+            func_node = node.func
+            if isinstance(func_node, nodes.Attribute) and func_node.attrname in ("asnumpy", "numpy") \
+                    and not node.args and info.imports.qualify(func_node) is None:
+                return True
+            if isinstance(func_node, (nodes.Name, nodes.Attribute)) \
+                    and skip_list_module(info.imports.qualify(func_node) or _locally_imported(func_node)) is not None:
+                return True
+        elif isinstance(node, (nodes.If, nodes.While, nodes.IfExp)) and values.value(node.test).may_be(TENSOR):
+            return True
+    return False
+
+
+def _locally_imported(expr) -> str | None:
+    """``random.random`` where the function itself has ``import random`` (``import numpy as np``): the qualified
+    name, else None (the module's imports are :attr:`ModuleInfo.imports`)."""
+    parts = []
+    while isinstance(expr, nodes.Attribute):
+        parts.append(expr.attrname)
+        expr = expr.expr
+    if not isinstance(expr, nodes.Name) or not parts:
+        return None
+    _scope, assigned = expr.lookup(expr.name)
+    if len(assigned) != 1 or not isinstance(assigned[0], nodes.Import):
+        return None
+    module = next((name for name, alias in assigned[0].names if (alias or name.split(".")[0]) == expr.name), None)
+    return ".".join([module] + list(reversed(parts))) if module else None
 
 
 # Conversions a host value goes through on its way to a condition (`float(os.getenv("X", "1")) > 1.5`).
@@ -310,6 +353,58 @@ def only_decides_conditions(expr, func: nodes.FunctionDef, depth: int = 0) -> bo
             return len(bound) == 1 and bool(uses) and all(only_decides_conditions(use, func, depth + 1)
                                                           for use in uses)
         return False
+
+
+def runs_eagerly(analysis, graph) -> bool:
+    """Whether bytecode capture on Python 3.11 runs graph function ``graph`` as plain Python, every call (PIJit's
+    silent eager fallback, W6405): its results are then PYNATIVE's, so nothing a captured function keeps from its
+    first call or breaks on holds in it. Measured with MindSpore 2.10 (Python 3.11.7), a global changed between two
+    calls, with and without ``fullgraph=True``:
+
+    - a function PIJit captures as a frame of its own runs eagerly when its body has a ``try``, a ``with`` or a
+      Tensor subscript, or a function it calls (inlined into it), at any depth, has a Tensor subscript;
+    - PIJit captures as a frame of its own the entry, a function that an eagerly run function calls (a helper
+      without any of them, called from an entry with a ``try``, kept the global's first value; one with a ``try``
+      followed it), and a helper with a ``with`` (its caller, compiled, kept the first value, the helper followed);
+    - a helper inlined into a compiled caller is compiled with it (one with a ``try`` kept the first value)."""
+    if python_release() != (3, 11) or not graph.capture.profile.startswith("bytecode"):
+        return False
+    return analysis.project_fact(("bytecode-runs-eagerly", id(graph.node)),
+                                 lambda: _runs_eagerly(analysis, graph, frozenset()))
+
+
+def _runs_eagerly(analysis, graph, visiting: frozenset) -> bool:
+    if id(graph.node) in visiting or not graph.capture.profile.startswith("bytecode") \
+            or not _frame_eager(analysis, graph):
+        return False
+    if graph.is_entry or any(isinstance(node, nodes.With) for node in graph_nodes(graph.node)):
+        return True
+    callers = [caller for caller, _node in analysis.references(graph.node)]
+    visiting = visiting | {id(graph.node)}
+    return bool(callers) and all(_runs_eagerly(analysis, caller, visiting) for caller in callers)
+
+
+def _frame_eager(analysis, graph) -> bool:
+    """Whether ``graph``, captured as a frame of its own, runs eagerly (see :func:`runs_eagerly`)."""
+    def compute():
+        values = analysis.values(graph)
+        if values is None or eager_fallback_construct(graph.node, values, entry=True) is not None:
+            return values is not None
+        seen = {id(graph.node)}
+        pending = list(analysis.callees(graph))
+        while pending:
+            callee = pending.pop()
+            if id(callee.node) in seen:
+                continue
+            seen.add(id(callee.node))
+            callee_values = analysis.values(callee)
+            if callee_values is not None \
+                    and eager_fallback_construct(callee.node, callee_values, entry=False) is not None:
+                return True
+            pending.extend(analysis.callees(callee))
+        return False
+
+    return analysis.project_fact(("bytecode-frame-eager", id(graph.node)), compute)
 
 
 def python_release() -> tuple[int, int]:

@@ -106,6 +106,16 @@ class Analysis:
                 found.append((caller, node))
         return found
 
+    def callees(self, graph: GraphFunction) -> list[GraphFunction]:
+        """The graph functions ``graph``'s body references (calls, or passes as a value), in source order."""
+        by_caller = self.project_fact("references-by-caller", self.scope.references_by_caller)
+        found = []
+        for key, _where in sorted(by_caller.get(self.index.key(graph.node), ()), key=lambda item: item[1]):
+            callee = self._graph(key)
+            if callee is not None and all(callee is not other for other in found):
+                found.append(callee)
+        return found
+
     # -- changes --------------------------------------------------------------------------------------
     def replace_module(self, path: str, module: nodes.Module | None) -> ModuleInfo | None:
         """Put ``module`` in place of the module at ``path`` (add it if new; remove it when ``module`` is None),

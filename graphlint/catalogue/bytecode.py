@@ -381,18 +381,25 @@ EAGER_FALLBACK = Rule(
     bytecode=W,
     bytecode_fullgraph=W,
     in_ast=False,
+    in_eager_fallback=True,
     message="this {construct} makes PIJit on Python 3.11 run the whole function eagerly, on every call (it "
             "logs 'JitCompileWithTry] got an unexpected c++ error' and compiles nothing, even with "
             "`fullgraph=True`); use Python 3.10 for bytecode capture, or the default `capture_mode=\"ast\"`",
-    summary="On Python 3.11, a function jitted with `capture_mode=\"bytecode\"` that contains a `try`, a `with` "
-            "or a subscript of a Tensor (`x[0]`, `x[1:]`), or calls a helper with a Tensor subscript.",
+    summary="On Python 3.11, a function jitted with `capture_mode=\"bytecode\"` that contains a `try` (no graph "
+            "break after it), a `with` or a subscript of a Tensor (`x[0]`, `x[1:]`), or calls a helper with a "
+            "Tensor subscript.",
     why=(
         "PIJit on Python 3.11 (which MindSpore's own PIJit tests do not cover) fails to analyse these "
         "functions and falls back to running them in Python: the results are right but nothing is compiled, "
         "silently but for an [ERROR] log line. Measured: `x * SCALE + x[0]`, `x[1:] * SCALE`, a `try` and a "
         "`with` around `x * SCALE` all followed a global changed between calls (a captured graph keeps the first "
         "value: W5204), and `fullgraph=True` did not raise; a Tensor subscript in a helper the function calls "
-        "did the same (a helper's `try` did not). A subscript of a list (`items[1]`) is captured. "
+        "did the same (a helper's `try` did not). A subscript of a list (`items[1]`) is captured, and so is a "
+        "`try` followed by a graph break (a NumPy or `random` call, `.asnumpy()`, a Tensor `if`): it kept the "
+        "first call's values, so it is not reported. Since such a function returns PYNATIVE's results, "
+        "graphlint reports nothing else in it (what a captured function would keep from the first call, or break "
+        "on); a helper it calls is still captured as a function of its own (measured: its global read kept the "
+        "first value) and checked. "
         "Python 3.10 captures these functions; 3.12 and later refuse bytecode capture (E6406). graphlint judges "
         "the Python it runs on (its configuration has no target Python)."
     ),

@@ -211,6 +211,9 @@ class Rule:
     bytecode: Severity | None = None
     bytecode_fullgraph: Severity | None = None
     in_ast: bool = True
+    # Reported in a function bytecode capture runs as plain Python (PIJit's eager fallback on Python 3.11, W6405:
+    # :func:`graphlint.analysis.capture.runs_eagerly`); no other rule is: such a function returns PYNATIVE's results.
+    in_eager_fallback: bool = False
     # the message where the function is traced (same fields): what tracing freezes, instead of what graph mode does
     trace_message: str = ""
     # the same where it is captured from bytecode (with or without fullgraph)
