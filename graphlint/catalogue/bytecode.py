@@ -501,6 +501,15 @@ UNSUPPORTED_PYTHON = Rule(
             """,
             trace=OK,
         ),
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                return x * 2
+            """,
+            bytecode=OK,
+            python="3.11",
+        ),
     ),
 )
 

@@ -380,6 +380,15 @@ CHECK_ON_TENSOR_IN_TRACED_FUNCTION = Rule(
             ''',
             trace=OK,
         ),
+        bytecoded(
+            """
+            @ms.jit(capture_mode="bytecode", fullgraph=True)
+            def fn(x):
+                assert x.ndim == 1, "a vector"
+                return ops.relu(x) * 2
+            """,
+            bytecode=OK,
+        ),
     ),
 )
 
