@@ -380,11 +380,12 @@ def test_a_set_membership_of_a_tensor_is_refused_and_of_an_unknown_value_is_unsa
     assert "if current_key() in (1, 2):" in fixed and "{1.0, 2.0}" in fixed
 
 
-def test_a_loop_else_after_a_break_is_refused_with_the_reason(tmp_path):
-    _target, _original, report = _fixed_copy("loop-else-in-graph/break_refused", tmp_path)
-    assert [(r.line, r.reason) for r in report.refused if r.symbol == "loop-else-in-graph"] == [
-        (10, "the loop has a `break`, which skips the `else`: set a flag before the `break` and test it after the "
-             "loop (by hand)")]
+def test_a_loop_else_after_a_break_becomes_a_flag_the_break_sets(tmp_path):
+    target, _original, report = _fixed_copy("loop-else-in-graph/break_flag", tmp_path)
+    assert [(a.line, a.safety, a.description) for a in report.applied] == [
+        (10, "safe", "`for ... else` with `break` -> `loop_broke` set by `break`, `if not loop_broke:` after the "
+                     "loop")]
+    assert "                loop_broke = True\n                break\n" in _read(target)
 
 
 def test_a_refusal_in_a_function_another_fix_changes_is_planned_again(tmp_path):

@@ -25,11 +25,11 @@ MODEL = textwrap.dedent("""\
             x += 1
             if x is 1.5:
                 x = x * 2
-            for i in range(3):
-                if i == 1:
+            for k in {i % 2 for i in range(3)}:
+                if k == 1:
                     break
-            else:
                 x = x - 1
+            x = x - 1
             try:
                 y = x
             except ValueError:
@@ -37,10 +37,11 @@ MODEL = textwrap.dedent("""\
             while x.sum() > 0:
                 x = x - 1
             return x + y
-    """)  # W5301 (safe) line 7, E5116 (unsafe) 8, E5111 (refused: a break) 10, E5101 (no fixer) 15, I5806 (while) 19
+    """)  # W5301 (safe) line 7, E5116 (unsafe) 8, E5112 (refused: a set comprehension) 10, E5101 (no fixer) 15,
+    # I5806 (while) 19
 
-BREAK_REASON = ("the loop has a `break`, which skips the `else`: set a flag before the `break` and test it after the "
-                "loop (by hand)")
+SETCOMP_REASON = ("a set comprehension builds a set at run time: compute it in `__init__` and keep the result as a "
+                  "tuple")
 WHILE_SUGGESTION = ("display-only: `while` -> `ops.WhileLoop()(construct_loop_cond, construct_loop_body, (x,))`, "
                     "same compile and step time as the `while` (measured)")
 
@@ -68,7 +69,7 @@ def test_each_finding_gets_one_verdict_at_the_safety_level_asked_for(tmp_path):
     assert _verdicts(_plans(path)) == {
         (7, "W5301"): (Verdict.APPLY, "safe", ""),
         (8, "E5116"): (Verdict.NEEDS_UNSAFE, "unsafe", unsafe_reason),
-        (10, "E5111"): (Verdict.REFUSED, None, BREAK_REASON),
+        (10, "E5112"): (Verdict.REFUSED, None, SETCOMP_REASON),
         (15, "E5101"): None,  # no fixer for a `try`
         (19, "I5806"): (Verdict.SUGGEST, "display-only", WHILE_SUGGESTION),
     }
@@ -117,17 +118,17 @@ def test_markers_fix_and_the_editor_agree_with_the_plans(tmp_path):
     lint, source, info = _module(path)
     markers = fix_availability(lint.analysis, info, lint.findings, source.text)
     assert {(f.line, f.rule.id): markers.get(id(f)) for f in lint.findings} == {
-        (7, "W5301"): "safe", (8, "E5116"): "unsafe", (10, "E5111"): None, (15, "E5101"): None,
+        (7, "W5301"): "safe", (8, "E5116"): "unsafe", (10, "E5112"): None, (15, "E5101"): None,
         (19, "I5806"): "display-only"}
     records = json.loads(run_graphlint("--output-format", "json", "--no-cache", path).stdout)
     assert [(r["line"], r["id"], r["fix"]) for r in records] == [
-        (7, "W5301", "safe"), (8, "E5116", "unsafe"), (10, "E5111", None), (15, "E5101", None), (19, "I5806", None)]
+        (7, "W5301", "safe"), (8, "E5116", "unsafe"), (10, "E5112", None), (15, "E5101", None), (19, "I5806", None)]
 
     report = fix_paths([path], Config(), write=False)
     assert [(a.line, a.rule) for a in report.applied] == [(7, "W5301")]
     assert sorted((r.line, r.rule, r.reason) for r in report.refused) == [
         (8, "E5116", "unsafe fix (it may change behaviour in corner cases): apply it with --unsafe-fixes"),
-        (10, "E5111", BREAK_REASON),
+        (10, "E5112", SETCOMP_REASON),
         (19, "I5806", WHILE_SUGGESTION)]
 
     engine = Engine([str(tmp_path)])
@@ -138,7 +139,7 @@ def test_markers_fix_and_the_editor_agree_with_the_plans(tmp_path):
     assert actions == [
         (7, "safe", "graphlint: `x += ...` -> `x = x + ...` (safe fix)"),
         (8, "unsafe", "graphlint: `is` -> `==`, `is not` -> `!=` (unsafe: may change behaviour in corner cases)"),
-        (10, "refused", f"graphlint cannot fix loop-else-in-graph: {BREAK_REASON}"),
+        (10, "refused", f"graphlint cannot fix set-in-graph: {SETCOMP_REASON}"),
         (19, "display-only", "graphlint suggests (display-only, not applied): " + WHILE_SUGGESTION[len("display-only: "):])]
 
 

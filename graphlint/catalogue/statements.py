@@ -108,6 +108,13 @@ DEL_IN_GRAPH = Rule(
                 del items[0]
                 return items[0]
             """,
+            fixed="""
+            @ms.jit
+            def f(x):
+                items = [x, x + 1, x + 2]
+                items = items[:0] + items[1:]
+                return items[0]
+            """,
             entry="f",
             error="Unsupported statement 'Delete'",
             title="`del seq[i]` / `del d[key]`",
@@ -791,6 +798,20 @@ LOOP_ELSE_IN_GRAPH = Rule(
                             break
                         y = y + i
                     else:
+                        y = y * 2
+                    return y
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    loop_broke = False
+                    for i in range(3):
+                        if i == 1:
+                            loop_broke = True
+                            break
+                        y = y + i
+                    if not loop_broke:
                         y = y * 2
                     return y
             """,

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from graphlint.catalogue.model import FixSafety, Rule
 from graphlint.fixers import (branches, builtins, calls, definitions, divergence, fallback, functional_loops, host_sync,
-                              helpers, inplace, joins, loop_counters, loops, parameters, refused, statements)
+                              helpers, inplace, joins, loop_counters, loops, parameters, refused, statement_forms,
+                              statements)
 
-FIXER_MODULES = (statements, inplace, branches, definitions, loops, functional_loops, host_sync, divergence, fallback,
-                 builtins, calls, parameters, joins, helpers, loop_counters, refused)
+FIXER_MODULES = (statement_forms, statements, inplace, branches, definitions, loops, functional_loops, host_sync,
+                 divergence, fallback, builtins, calls, parameters, joins, helpers, loop_counters, refused)
 FIXERS: dict[str, tuple] = {}  # rule id -> its fixers, in order
 for _module in FIXER_MODULES:
     for _fixer in _module.FIXERS:

@@ -1,0 +1,197 @@
+"""Statement rewrites asked before those of :mod:`graphlint.fixers.statements` for the same rules (they answer only
+the forms that module refuses):
+
+* a loop `else` after a loop with `break` (E5111) -> a flag the `break` sets, tested after the loop;
+* ``del items[k]`` of a local list with a constant index (E5102) -> ``items = items[:k] + items[k + 1:]``.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from astroid import nodes
+
+from graphlint.analysis import api
+from graphlint.analysis.kinds import LIST
+from graphlint.catalogue import statements as statements_rules
+from graphlint.catalogue.model import FixSafety
+from graphlint.fixers import build
+from graphlint.fixers.base import Fixer, unused_name
+
+
+class LoopElseWithBreakToFlag(Fixer):
+    """``for ...: ... break ... else: rest`` -> ``broke = False``, the loop with ``broke = True`` before each of its
+    own `break` statements, then ``if not broke: rest``. The `else` ran exactly when no `break` left the loop (a
+    `return` or a raise leaves the function, skipping both). Safe."""
+
+    rules = (statements_rules.LOOP_ELSE_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "loop `else` after a loop with `break` -> a flag set by `break`"
+
+    def plan(self, finding, context):
+        loop = finding.node
+        if not isinstance(loop, (nodes.For, nodes.While)) or not loop.orelse:
+            return None
+        if not _own_breaks(loop):
+            return None  # no break: the `else` body simply follows the loop (fixers/statements.py)
+        node = context.find(loop)
+        if not isinstance(node, (cst.For, cst.While)) or node.orelse is None \
+                or not isinstance(node.orelse.body, cst.IndentedBlock) or not isinstance(node.body, cst.IndentedBlock):
+            return self.refuse(finding, "the loop or its `else` block was not found")
+        function = loop.scope()
+        taken = set(getattr(function, "locals", {})) | {n.name for n in function.nodes_of_class(
+            (nodes.Name, nodes.AssignName))} | set(loop.root().locals)
+        flag = unused_name("loop_broke", taken)
+        body = node.body.visit(_FlagBreaks(flag))
+        orelse = node.orelse
+        test = cst.UnaryOperation(operator=cst.Not(), expression=cst.Name(flag))
+        after = cst.If(test=test, body=orelse.body, leading_lines=orelse.leading_lines)
+        first = build.assign(flag, cst.Name("False"), leading_lines=node.leading_lines)
+        rewritten = node.with_changes(body=body, orelse=None, leading_lines=())
+        keyword = "for" if isinstance(loop, nodes.For) else "while"
+        return self.edit(finding, [(node, cst.FlattenSentinel([first, rewritten, after]))],
+                         description=f"`{keyword} ... else` with `break` -> `{flag}` set by `break`, "
+                                     f"`if not {flag}:` after the loop")
+
+
+def _own_breaks(loop) -> bool:
+    stack = list(loop.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, nodes.Break):
+            return True
+        if isinstance(node, (nodes.For, nodes.While)):
+            stack.extend(node.orelse)  # a nested loop's `else` breaks out of this one
+            continue
+        if isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+            continue
+        stack.extend(node.get_children())
+    return False
+
+
+class _FlagBreaks(cst.CSTTransformer):
+    """``flag = True`` before each `break` of the loop whose body this visits (not of nested loops, whose `else`
+    blocks still belong to it; not in nested functions)."""
+
+    def __init__(self, flag: str):
+        super().__init__()
+        self.flag = flag
+
+    def visit_For(self, node) -> bool:
+        return False
+
+    def leave_For(self, original, updated):
+        return self._nested(updated)
+
+    def visit_While(self, node) -> bool:
+        return False
+
+    def leave_While(self, original, updated):
+        return self._nested(updated)
+
+    def _nested(self, loop):
+        """A nested loop: its own breaks stay; those of its `else` block are this loop's."""
+        if loop.orelse is None:
+            return loop
+        return loop.with_changes(orelse=loop.orelse.with_changes(body=loop.orelse.body.visit(self)))
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+    def leave_SimpleStatementLine(self, original, updated):
+        if len(updated.body) == 1 and isinstance(updated.body[0], cst.Break):
+            return updated  # a `break` on a line of its own: the flag gets a line of its own (leave_IndentedBlock)
+        return updated.with_changes(body=self._flagged(updated.body))
+
+    def leave_IndentedBlock(self, original, updated):
+        body = []
+        for line in updated.body:
+            if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Break):
+                body.append(build.assign(self.flag, cst.Name("True"), leading_lines=line.leading_lines))
+                line = line.with_changes(leading_lines=())
+            body.append(line)
+        return updated.with_changes(body=body)
+
+    def leave_SimpleStatementSuite(self, original, updated):
+        return updated.with_changes(body=self._flagged(updated.body))
+
+    def _flagged(self, body):
+        items = []
+        for small in body:
+            if isinstance(small, cst.Break):
+                items.append(cst.Assign(targets=[cst.AssignTarget(target=cst.Name(self.flag))],
+                                        value=cst.Name("True"),
+                                        semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))))
+            items.append(small)
+        return items
+
+
+class DeleteListItem(Fixer):
+    """``del items[k]`` of a local list, ``k`` a constant int -> ``items = items[:k] + items[k + 1:]``
+    (``items[:-1]`` for ``k = -1``): the same items in the same order. Safe when nothing else can hold the list:
+    every read of the name is an index, a slice, `len()`, an `ops` argument, an iteration or the returned value, so
+    rebinding the name instead of changing the list object changes nothing another name sees."""
+
+    rules = (statements_rules.DEL_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "`del items[k]` of a local list -> `items = items[:k] + items[k + 1:]`"
+
+    def plan(self, finding, context):
+        statement = finding.node
+        values = context.values_of(finding)
+        if not isinstance(statement, nodes.Delete) or values is None or len(statement.targets) != 1:
+            return None
+        target = statement.targets[0]
+        if not isinstance(target, nodes.Subscript):
+            return None  # a name: dropped by fixers/statements.py
+        receiver, index = target.value, target.slice
+        if not isinstance(receiver, nodes.Name) or not values.value(receiver).is_(LIST):
+            return self.refuse(finding, f"`{receiver.as_string()[:40]}` is not proven a local list: rebuild the "
+                                        "container without the item (by hand)")
+        if not (isinstance(index, nodes.Const) and type(index.value) is int) and not (
+                isinstance(index, nodes.UnaryOp) and index.op == "-" and isinstance(index.operand, nodes.Const)
+                and type(index.operand.value) is int):
+            return self.refuse(finding, "the index is not a constant int (a slice, a computed index): rebuild the "
+                                        "list by hand")
+        k = index.value if isinstance(index, nodes.Const) else -index.operand.value
+        function = statement.scope()
+        for use in function.nodes_of_class(nodes.Name):
+            if use.name != receiver.name:
+                continue
+            holder = use.parent
+            if isinstance(holder, nodes.Subscript) and holder.value is use:
+                continue
+            if isinstance(holder, nodes.Call) and use in holder.args and (
+                    (isinstance(holder.func, nodes.Name) and holder.func.name == "len")
+                    or (values.imports.qualify(holder.func) or "").startswith(api.OPS_NAMESPACES)):
+                continue  # `len(items)`, `ops.stack(items)`: read, not kept
+            if isinstance(holder, nodes.Return):
+                continue  # handed to the caller after every change
+            if isinstance(holder, (nodes.For, nodes.Comprehension)) and holder.iter is use:
+                continue
+            return self.refuse(finding, f"`{holder.as_string()[:40]}` may keep the list under another name, which "
+                                        "would still see the item: rebuild it by hand")
+        node = context.find(statement)
+        if not isinstance(node, cst.Del):
+            return self.refuse(finding, "the `del` statement was not found")
+        name = cst.Name(receiver.name)
+        if k == -1:
+            value = _sliced(name, None, build.integer(-1))
+        else:
+            value = build.binary(_sliced(name, None, build.integer(k)), "+",
+                                 _sliced(name, build.integer(k + 1) if k + 1 != 0 else None, None))
+        assign = cst.Assign(targets=[cst.AssignTarget(target=name)], value=value, semicolon=node.semicolon)
+        return self.edit(finding, [(node, assign)],
+                         description=f"`del {target.as_string()}` -> `{receiver.name} = {context.code(value)}`")
+
+
+def _sliced(value, lower, upper) -> cst.Subscript:
+    return cst.Subscript(value=value, slice=[cst.SubscriptElement(slice=cst.Slice(lower=lower, upper=upper))])
+
+
+FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem())
