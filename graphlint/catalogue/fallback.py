@@ -692,6 +692,18 @@ PYTHON_OBJECT_FROM_TENSOR = Rule(
                     out = Output(x * 2)
                     return out.value + 1
             """,
+            fixed="""
+            from dataclasses import dataclass
+
+            @dataclass
+            class Output:
+                value: object
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    out = (x * 2,)
+                    return out[0] + 1
+            """,
             error="the inputs should be constant, but found variable",
             title="dataclass instance holding a Tensor",
             export=FAILS,
@@ -707,6 +719,16 @@ PYTHON_OBJECT_FROM_TENSOR = Rule(
                 def construct(self, x):
                     pair = Pair(x * 2, x)
                     return pair.first + pair.second
+            """,
+            fixed="""
+            from collections import namedtuple
+
+            Pair = namedtuple("Pair", ["first", "second"])
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    pair = (x * 2, x)
+                    return pair[0] + pair[1]
             """,
             error="the inputs should be constant, but found variable",
             title="namedtuple holding a Tensor",

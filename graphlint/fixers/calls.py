@@ -5,7 +5,8 @@
 * `Parameter(Tensor(...), name=...)` made in graph code and only read (E6002) -> the Tensor;
 * a lambda default argument of `__init__` that graph code calls (E6003) -> a module-level `def`;
 * `t.asnumpy().shape` / `.ndim` (W5501) -> `t.shape` / `t.ndim`;
-* `Tensor(t)` of a Tensor (W5504) -> `t`.
+* `Tensor(t)` of a Tensor (W5504) -> `t`;
+* a `@dataclass` or `namedtuple` made from Tensors and only read by field (W5508) -> a tuple.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import libcst as cst
 from astroid import nodes
 
 from graphlint.analysis import api, signatures
-from graphlint.analysis.provenance import locally_bound
+from graphlint.analysis.provenance import locally_bound, side_effect
 from graphlint.catalogue import fallback as fallback_rules
 from graphlint.catalogue import refused as refused_rules
 from graphlint.catalogue import statements as statements_rules
@@ -272,6 +273,109 @@ class TensorOfTensorToTensor(Fixer):
                          description=f"`Tensor({data.as_string()[:30]})` -> `{data.as_string()[:30]}`")
 
 
+class RecordToTuple(Fixer):
+    """``out = Output(x * 2)`` of a ``@dataclass`` or ``namedtuple`` whose instance is only read by field
+    (``out.value``) -> ``out = (x * 2,)`` and ``out[0]``: the same values, in a tuple graph code holds. Safe: the
+    object never leaves the function (every use of the name reads a field), so nothing sees that it is a tuple."""
+
+    rules = (fallback_rules.PYTHON_OBJECT_FROM_TENSOR,)
+    safety = FixSafety.SAFE
+    description = "a dataclass or namedtuple only read by field -> a tuple"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not isinstance(call, nodes.Call) or values is None:
+            return None
+        fields = _record_fields(call)
+        if isinstance(fields, str):
+            return self.refuse(finding, fields)
+        statement = call.parent
+        if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1
+                and isinstance(statement.targets[0], nodes.AssignName)):
+            return self.refuse(finding, "the object is not assigned to a name: write the tuple by hand")
+        name = statement.targets[0].name
+        if any(isinstance(a, nodes.Starred) for a in call.args) or any(k.arg is None for k in call.keywords or ()):
+            return self.refuse(finding, "`*args`/`**kwargs` in the construction: write the tuple by hand")
+        given = {field: argument for field, argument in zip(fields, call.args)}
+        for keyword in call.keywords or ():
+            if keyword.arg not in fields or keyword.arg in given:
+                return self.refuse(finding, f"`{keyword.arg}=` is not a field of the record")
+            given[keyword.arg] = keyword.value
+        if len(call.args) > len(fields) or set(given) != set(fields):
+            return self.refuse(finding, "not every field is given (a default, a missing one): write the tuple by hand")
+        definitions = [d for d in values.cfg.defs_by_name.get(name, ())]
+        if len(definitions) != 1:
+            return self.refuse(finding, f"`{name}` is assigned more than once")
+        uses = [n for n in call.scope().nodes_of_class(nodes.Name) if n.name == name]
+        replacements = []
+        for use in uses:
+            holder = use.parent
+            if not (isinstance(holder, nodes.Attribute) and holder.expr is use and holder.attrname in fields):
+                return self.refuse(finding, f"`{holder.as_string()[:40]}` uses `{name}` other than by reading a "
+                                            "field: it would see a tuple")
+            found = context.find(holder)
+            if not isinstance(found, cst.Attribute):
+                return self.refuse(finding, f"`{holder.as_string()}` was not found")
+            replacements.append((found, build.subscript(found.value, build.integer(fields.index(holder.attrname)))
+                                 .with_changes(lpar=found.lpar, rpar=found.rpar)))
+        node = context.find(call)
+        if not isinstance(node, cst.Call):
+            return self.refuse(finding, "the construction was not found")
+        by_field = {}
+        for field, argument in zip(fields, [a for a in node.args if a.keyword is None]):
+            by_field[field] = argument.value
+        for argument in node.args:
+            if argument.keyword is not None:
+                by_field[argument.keyword.value] = argument.value
+        if list(given) != fields and any(side_effect(values, v) is not None for v in given.values()):
+            # keywords out of field order: the tuple evaluates them in field order
+            return self.refuse(finding, "keyword arguments out of field order, with side effects: write the tuple "
+                                        "by hand")
+        replacements.append((node, build.tuple_of([by_field[f] for f in fields]).with_changes(
+            lpar=node.lpar or [cst.LeftParen()], rpar=node.rpar or [cst.RightParen()])))
+        return self.edit(finding, replacements, description=f"`{call.func.as_string()}(...)` -> a tuple, "
+                                                            f"`{name}.<field>` -> `{name}[i]`")
+
+
+def _record_fields(call: nodes.Call):
+    """The field names of the dataclass or namedtuple ``call`` makes, in order; else why not (a str)."""
+    if not isinstance(call.func, nodes.Name):
+        return "the record class is not a name of this module"
+    try:
+        _scope, found = call.func.lookup(call.func.name)
+    except Exception:  # noqa: BLE001 - astroid lookups on odd code
+        return "the record class was not found"
+    if len(found) != 1:
+        return "the record class is defined more than once"
+    definition = found[0]
+    if isinstance(definition, nodes.ClassDef):
+        decorators = [d.as_string() for d in definition.decorators.nodes] if definition.decorators else []
+        if decorators not in (["dataclass"], ["dataclasses.dataclass"]) or definition.bases:
+            return f"`{definition.name}` is not a plain `@dataclass` (bases, options, other decorators)"
+        fields = []
+        for statement in definition.body:
+            if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName):
+                if statement.value is not None:
+                    return f"`{definition.name}.{statement.target.name}` has a default"
+                fields.append(statement.target.name)
+            elif isinstance(statement, (nodes.FunctionDef, nodes.Assign)):
+                return f"`{definition.name}` has methods or class attributes: write the tuple by hand"
+        return fields or f"`{definition.name}` has no fields"
+    if isinstance(definition, nodes.AssignName) and isinstance(definition.parent, nodes.Assign):
+        made = definition.parent.value
+        if isinstance(made, nodes.Call) and made.func.as_string() in ("namedtuple", "collections.namedtuple") \
+                and len(made.args) == 2 and not made.keywords:
+            names = made.args[1]
+            if isinstance(names, (nodes.List, nodes.Tuple)) and all(
+                    isinstance(e, nodes.Const) and isinstance(e.value, str) for e in names.elts):
+                return [e.value for e in names.elts]
+            if isinstance(names, nodes.Const) and isinstance(names.value, str):
+                return names.value.replace(",", " ").split()
+        return f"`{call.func.name}` is not a `namedtuple(name, [fields])`"
+    return "the record class is neither a `@dataclass` nor a `namedtuple`"
+
+
 def _method_node(tree: cst.Module, owner: nodes.ClassDef, method: nodes.FunctionDef) -> cst.FunctionDef | None:
     """The libcst `def` of ``method`` in the module-level class ``owner`` (its span starts at the decorators,
     where astroid's starts at `def`), or None when that is not one `def` of a module-level class."""
@@ -318,4 +422,4 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 FIXERS = (EvalToExpression(), ClassMethodToStatic(), ParameterToTensor(), LambdaDefaultToFunction(),
-          HostShapeToTensorShape(), TensorOfTensorToTensor())
+          HostShapeToTensorShape(), TensorOfTensorToTensor(), RecordToTuple())
