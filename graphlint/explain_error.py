@@ -165,7 +165,23 @@ def explain(text: str, source: str | None = None) -> Explanation:
     if isinstance(mapped, str):
         result.note = mapped[len(NOT_A_CONSTRUCT):] if mapped.startswith(NOT_A_CONSTRUCT) else mapped
         mapped = ()
-    candidates = [BY_NAME[rule_id] for rule_id in mapped or ()]
+    candidates = _inventory_candidates(result, text, start, [BY_NAME[rule_id] for rule_id in mapped or ()])
+    if not result.key:
+        # A message the tables do not hold (raised from MindSpore's C++ code): the rules that quote it.
+        candidates = [rule for rule in RULES if _quoted(rule, text)]
+        if candidates:
+            result.key = "quoted by the rules"
+            result.message = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    # A rule whose MindSpore message (or an example's) appears in the log is the likelier one.
+    candidates.sort(key=lambda rule: 0 if _quoted(rule, text) else 1)
+    result.rules = candidates
+    _add_reported(result, source, candidates)
+    return result
+
+
+def _inventory_candidates(result: Explanation, text: str, start: int, candidates: list) -> list:
+    """What the inventory of MindSpore's error sites adds to ``result`` (the message's key, class and where it is
+    raised) and to the candidate rules: the candidates."""
     sites, site_start = _inventory_entries(text)
     if sites and (not result.key or _line_of(text, site_start) < _line_of(text, start)):
         # A message only the inventory knows (or one it finds on an earlier line): its class says what it is. On
@@ -188,15 +204,12 @@ def explain(text: str, source: str | None = None) -> Explanation:
         sites = []
     if sites:
         result.raised_at = ", ".join("{file}:{line}".format(**error_inventory.INVENTORY[key]) for key in sites[:3])
-    if not result.key:
-        # A message the tables do not hold (raised from MindSpore's C++ code): the rules that quote it.
-        candidates = [rule for rule in RULES if _quoted(rule, text)]
-        if candidates:
-            result.key = "quoted by the rules"
-            result.message = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    # A rule whose MindSpore message (or an example's) appears in the log is the likelier one.
-    candidates.sort(key=lambda rule: 0 if _quoted(rule, text) else 1)
-    result.rules = candidates
+    return candidates
+
+
+def _add_reported(result: Explanation, source: str | None, candidates: list) -> None:
+    """What graphlint reports where the error points (or anywhere in ``source``, of the candidate rules), the
+    first reported rule put first."""
     if result.location is not None:
         result.reported = _findings_at(result.location, source, candidates or None)
     elif source is not None and candidates:
@@ -209,7 +222,6 @@ def explain(text: str, source: str | None = None) -> Explanation:
     if result.reported:
         first = result.reported[0].rule
         result.rules = [first] + [rule for rule in result.rules if rule is not first]
-    return result
 
 
 def _quoted(rule: Rule, text: str) -> bool:

@@ -300,52 +300,65 @@ class CFG:
 
     def _collect_defs_and_uses(self) -> None:
         for element in self.elements:
-            node = element.node
             uses: list[nodes.Name] = []
             for expr in element.expressions():
                 uses.extend(names_used(expr))
                 for walrus in _walruses(expr):
                     self._define(walrus.target.name, element, walrus.target, walrus.value, "walrus")
             self.element_uses[element.index] = uses
-            if element.kind == "param":
-                for arg in _all_args(node):
-                    self._define(arg.name, element, arg, None, "param")
-            elif element.kind == "for-target":
-                for target, value in bound_targets(node.target, None):
-                    self._define(target.name, element, target, value, "for")
-            elif element.kind == "with":
-                for expr, var in node.items:
-                    if var is not None:
-                        for target, value in bound_targets(var, expr):
-                            self._define(target.name, element, target, value, "with")
-            elif element.kind == "def":
-                self._define(node.name, element, node, None, "def")
-            elif element.kind == "except":
-                if node.name is not None:
-                    self._define(node.name.name, element, node.name, None, "except")
-            elif element.kind == "case":
-                for capture in node.pattern.nodes_of_class(nodes.AssignName):
-                    self._define(capture.name, element, capture, None, "assign")
-            elif isinstance(node, nodes.Assign):
-                for target in node.targets:
-                    for bound, value in bound_targets(target, node.value):
-                        self._define(bound.name, element, bound, value, "assign")
-            elif isinstance(node, nodes.AnnAssign):
-                if node.value is not None and isinstance(node.target, nodes.AssignName):
-                    self._define(node.target.name, element, node.target, node.value, "assign")
-            elif isinstance(node, nodes.AugAssign):
-                if isinstance(node.target, nodes.AssignName):
-                    uses.append(node.target)  # `x += 1` reads x
-                    self._define(node.target.name, element, node.target, node, "augassign")
-            elif isinstance(node, (nodes.Import, nodes.ImportFrom)):
-                for name, alias in node.names:
-                    bound = alias or name.split(".")[0]
-                    if bound != "*":
-                        self._define(bound, element, node, None, "import")
-            elif isinstance(node, nodes.Delete):
-                for target in node.targets:
-                    if isinstance(target, nodes.DelName):
-                        self._define(target.name, element, target, None, "del")
+            if not self._define_special(element):
+                self._define_statement(element, uses)
+
+    def _define_special(self, element) -> bool:
+        """The names an element of a special kind binds (parameters, a `for` target, `with ... as`, a `def`, an
+        `except ... as`, a `case` pattern); False for an element of a plain statement."""
+        node = element.node
+        if element.kind == "param":
+            for arg in _all_args(node):
+                self._define(arg.name, element, arg, None, "param")
+        elif element.kind == "for-target":
+            for target, value in bound_targets(node.target, None):
+                self._define(target.name, element, target, value, "for")
+        elif element.kind == "with":
+            for expr, var in node.items:
+                if var is not None:
+                    for target, value in bound_targets(var, expr):
+                        self._define(target.name, element, target, value, "with")
+        elif element.kind == "def":
+            self._define(node.name, element, node, None, "def")
+        elif element.kind == "except":
+            if node.name is not None:
+                self._define(node.name.name, element, node.name, None, "except")
+        elif element.kind == "case":
+            for capture in node.pattern.nodes_of_class(nodes.AssignName):
+                self._define(capture.name, element, capture, None, "assign")
+        else:
+            return False
+        return True
+
+    def _define_statement(self, element, uses: list) -> None:
+        """The names a plain statement binds (assignments, imports, `del`); `x += 1` also reads `x`."""
+        node = element.node
+        if isinstance(node, nodes.Assign):
+            for target in node.targets:
+                for bound, value in bound_targets(target, node.value):
+                    self._define(bound.name, element, bound, value, "assign")
+        elif isinstance(node, nodes.AnnAssign):
+            if node.value is not None and isinstance(node.target, nodes.AssignName):
+                self._define(node.target.name, element, node.target, node.value, "assign")
+        elif isinstance(node, nodes.AugAssign):
+            if isinstance(node.target, nodes.AssignName):
+                uses.append(node.target)  # `x += 1` reads x
+                self._define(node.target.name, element, node.target, node, "augassign")
+        elif isinstance(node, (nodes.Import, nodes.ImportFrom)):
+            for name, alias in node.names:
+                bound = alias or name.split(".")[0]
+                if bound != "*":
+                    self._define(bound, element, node, None, "import")
+        elif isinstance(node, nodes.Delete):
+            for target in node.targets:
+                if isinstance(target, nodes.DelName):
+                    self._define(target.name, element, target, None, "del")
 
     def _reverse_postorder(self) -> list[Block]:
         """Every block, predecessors before successors where the graph allows (back edges aside).

@@ -49,31 +49,14 @@ def host_value(project: Project, info: ModuleInfo, expr, depth: int = 0) -> Valu
     if isinstance(expr, nodes.Const):
         return of_python(expr.value)
     if isinstance(expr, (nodes.Tuple, nodes.List)):
-        if any(isinstance(e, nodes.Starred) for e in expr.elts):
-            return unknown()
-        items = tuple(host_value(project, info, e, depth + 1) for e in expr.elts)
-        kind = TUPLE if isinstance(expr, nodes.Tuple) else LIST
-        known = tuple(v.const for v in items) if all(v.known for v in items) else NOTHING
-        var = any(v.var for v in items)
-        return Value(frozenset({kind}), var, next((v.origin for v in items if v.var), ""), items,
-                     known if kind == TUPLE else NOTHING)
+        return _sequence_value(project, info, expr, depth)
     if isinstance(expr, nodes.UnaryOp) and expr.op in ("-", "+"):
         operand = host_value(project, info, expr.operand, depth + 1)
         if operand.known and isinstance(operand.const, (int, float)) and not isinstance(operand.const, bool):
             return of_python(-operand.const if expr.op == "-" else operand.const)
         return unknown()
     if isinstance(expr, nodes.BinOp) and expr.op in _FOLDED:
-        left = host_value(project, info, expr.left, depth + 1)
-        right = host_value(project, info, expr.right, depth + 1)
-        if left.known and right.known and all(isinstance(v.const, int) and not isinstance(v.const, bool)
-                                              for v in (left, right)):
-            try:
-                if expr.op in ("<<", "**") and abs(right.const) > 4096:
-                    return unknown()  # (no huge numbers built while linting)
-                return of_python(_FOLDED[expr.op](left.const, right.const))
-            except (ArithmeticError, ValueError):
-                return unknown()
-        return unknown()
+        return _folded_value(project, info, expr, depth)
     if isinstance(expr, nodes.Call):
         return _call_value(project, info, expr)
     if isinstance(expr, nodes.Name):
@@ -86,6 +69,33 @@ def host_value(project: Project, info: ModuleInfo, expr, depth: int = 0) -> Valu
             return host_value(project, info, binding.parent.value, depth + 1)
         return unknown()
     return unknown()
+
+
+def _sequence_value(project: Project, info: ModuleInfo, expr, depth: int) -> Value:
+    """A tuple or list display: its items' values (a tuple of constants is a constant)."""
+    if any(isinstance(e, nodes.Starred) for e in expr.elts):
+        return unknown()
+    items = tuple(host_value(project, info, e, depth + 1) for e in expr.elts)
+    kind = TUPLE if isinstance(expr, nodes.Tuple) else LIST
+    known = tuple(v.const for v in items) if all(v.known for v in items) else NOTHING
+    var = any(v.var for v in items)
+    return Value(frozenset({kind}), var, next((v.origin for v in items if v.var), ""), items,
+                 known if kind == TUPLE else NOTHING)
+
+
+def _folded_value(project: Project, info: ModuleInfo, expr: nodes.BinOp, depth: int) -> Value:
+    """An int operation of two int constants, folded (no huge numbers built while linting)."""
+    left = host_value(project, info, expr.left, depth + 1)
+    right = host_value(project, info, expr.right, depth + 1)
+    if not (left.known and right.known and all(isinstance(v.const, int) and not isinstance(v.const, bool)
+                                               for v in (left, right))):
+        return unknown()
+    if expr.op in ("<<", "**") and abs(right.const) > 4096:
+        return unknown()
+    try:
+        return of_python(_FOLDED[expr.op](left.const, right.const))
+    except (ArithmeticError, ValueError):
+        return unknown()
 
 
 def _call_value(project: Project, info: ModuleInfo, call: nodes.Call) -> Value:

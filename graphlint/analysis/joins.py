@@ -94,51 +94,10 @@ class Shapes:
     def dtype(self, expr, depth=0):
         if depth > 8 or expr is None:
             return None
-        imports = self.values.imports
         if isinstance(expr, nodes.Name):
-            element = self.values.cfg.element_of(expr)
-            if element is None:
-                return None
-            defs = self.values.cfg.reaching(element, expr.name)
-            if self._assumed is not None and self._assumed[0] == expr.name and len(defs) > 1:
-                return self._assumed[1]
-            if len(defs) != 1:
-                return None
-            d = defs[0]
-            if d.kind == "param":
-                value = self.values.def_values.get(d.index)
-                return ("of", expr.name) if value is not None and value.is_tensor else None
-            if d.kind == "assign" and d.value is not None:
-                return self.dtype(d.value, depth + 1)
-            return None
+            return self._name_dtype(expr, depth)
         if isinstance(expr, nodes.Call):
-            func = expr.func
-            qualified = imports.qualify(func) if not (isinstance(func, nodes.Name) and func.name in self.values.cfg.defs_by_name) else None
-            primitive = imports.qualify(func.func) if isinstance(func, nodes.Call) else self._held_primitive(func)
-            if primitive is not None or isinstance(func, nodes.Call):
-                # `ops.Cast()(x, t)`, or `self.cast(x, t)` with `self.cast = ops.Cast()` in `__init__`
-                if primitive in api.CAST_OPS and len(expr.args) >= 2:
-                    return self._dtype_constant(expr.args[1], expr.args[0], depth)
-                return None
-            if qualified in api.CAST_OPS and len(expr.args) >= 2:
-                return self._dtype_constant(expr.args[1], expr.args[0], depth)
-            if qualified and qualified.startswith("mindspore.ops.") and qualified.rsplit(".", 1)[-1] in api.SAME_DTYPE_OPS \
-                    and expr.args:
-                return self.dtype(expr.args[0], depth + 1)
-            if isinstance(func, nodes.Attribute) and qualified is None:
-                owner = self.values.value(func.expr)
-                if owner.is_tensor:
-                    if func.attrname in ("astype", "to") and expr.args:
-                        return self._dtype_constant(expr.args[0], func.expr, depth)
-                    if func.attrname in api.SAME_DTYPE_METHODS:
-                        return self.dtype(func.expr, depth + 1)
-                    if func.attrname in ("float",):
-                        return "float32"
-                    if func.attrname in ("int",):
-                        return "int32"
-                    if func.attrname in ("bool",):
-                        return "bool_"
-            return None
+            return self._call_dtype(expr, depth)
         if isinstance(expr, nodes.Compare):
             value = self.values.value(expr)
             if value.is_tensor and all(op in ("<", "<=", ">", ">=", "==", "!=") for op, _ in expr.ops):
@@ -152,6 +111,50 @@ class Shapes:
             return None
         if isinstance(expr, nodes.UnaryOp) and expr.op == "-":
             return self.dtype(expr.operand, depth + 1)
+        return None
+
+    def _name_dtype(self, expr: nodes.Name, depth):
+        """The dtype of a name: of its one reaching definition (a Tensor parameter's own, ``("of", name)``)."""
+        element = self.values.cfg.element_of(expr)
+        if element is None:
+            return None
+        defs = self.values.cfg.reaching(element, expr.name)
+        if self._assumed is not None and self._assumed[0] == expr.name and len(defs) > 1:
+            return self._assumed[1]
+        if len(defs) != 1:
+            return None
+        d = defs[0]
+        if d.kind == "param":
+            value = self.values.def_values.get(d.index)
+            return ("of", expr.name) if value is not None and value.is_tensor else None
+        if d.kind == "assign" and d.value is not None:
+            return self.dtype(d.value, depth + 1)
+        return None
+
+    def _call_dtype(self, expr: nodes.Call, depth):
+        """The dtype of a cast (a cast op, a held Cast primitive, ``.astype``), of an op or method keeping its
+        input's dtype, or of ``.float()`` / ``.int()`` / ``.bool()``."""
+        imports = self.values.imports
+        func = expr.func
+        qualified = imports.qualify(func) if not (isinstance(func, nodes.Name)
+                                                  and func.name in self.values.cfg.defs_by_name) else None
+        primitive = imports.qualify(func.func) if isinstance(func, nodes.Call) else self._held_primitive(func)
+        if primitive is not None or isinstance(func, nodes.Call):
+            # `ops.Cast()(x, t)`, or `self.cast(x, t)` with `self.cast = ops.Cast()` in `__init__`
+            if primitive in api.CAST_OPS and len(expr.args) >= 2:
+                return self._dtype_constant(expr.args[1], expr.args[0], depth)
+            return None
+        if qualified in api.CAST_OPS and len(expr.args) >= 2:
+            return self._dtype_constant(expr.args[1], expr.args[0], depth)
+        if qualified and qualified.startswith("mindspore.ops.") and qualified.rsplit(".", 1)[-1] in api.SAME_DTYPE_OPS \
+                and expr.args:
+            return self.dtype(expr.args[0], depth + 1)
+        if isinstance(func, nodes.Attribute) and qualified is None and self.values.value(func.expr).is_tensor:
+            if func.attrname in ("astype", "to") and expr.args:
+                return self._dtype_constant(expr.args[0], func.expr, depth)
+            if func.attrname in api.SAME_DTYPE_METHODS:
+                return self.dtype(func.expr, depth + 1)
+            return _METHOD_DTYPES.get(func.attrname)
         return None
 
     def _binop_dtype(self, left, right, depth, op="*"):
@@ -184,6 +187,10 @@ class Shapes:
         return ("cast", name, self.dtype(source, depth + 1))
 
 
+# Tensor methods that cast to one dtype.
+_METHOD_DTYPES = {"float": "float32", "int": "int32", "bool": "bool_"}
+
+
 def value_shape(value: Value | None):
     if value is None or len(value.kinds) != 1:
         return None
@@ -214,22 +221,7 @@ def mismatch(a, b, returned):
         text = _dtype_mismatch(a[1], b[1])
         return (TYPE_MISMATCH, text) if text else None
     if ka in ("tuple", "list") and kb in ("tuple", "list"):
-        if ka != kb:
-            return (TYPE_MISMATCH, f"{_ARTICLE[ka]} and {_ARTICLE[kb]}")
-        if a[1] is None or b[1] is None:
-            return None
-        if len(a[1]) != len(b[1]):
-            if ka == "tuple" and all(s is not None and s[0] == "tensor" for s in a[1] + b[1]):
-                return (TUPLE_LENGTHS, "")
-            return None
-        for x, y in zip(a[1], b[1]):
-            inner = mismatch(x, y, returned)
-            if inner is not None:
-                kind, text = inner
-                if kind == TYPE_MISMATCH:
-                    text = f"{_ARTICLE[ka]} holding {text}"
-                return kind, text
-        return None
+        return _sequence_mismatch(a, b, returned)
     if "none" in (ka, kb):
         return None
     if ka == "tensor" or kb == "tensor":
@@ -241,6 +233,27 @@ def mismatch(a, b, returned):
         return None
     if {ka, kb} & {"tuple", "list"} and {ka, kb} & {"scalar"}:
         return (TYPE_MISMATCH, f"{_shape_text(a)} and {_shape_text(b)}")
+    return None
+
+
+def _sequence_mismatch(a, b, returned):
+    """:func:`mismatch` of two tuple or list shapes: their kinds, lengths, then their items in order."""
+    ka, kb = a[0], b[0]
+    if ka != kb:
+        return (TYPE_MISMATCH, f"{_ARTICLE[ka]} and {_ARTICLE[kb]}")
+    if a[1] is None or b[1] is None:
+        return None
+    if len(a[1]) != len(b[1]):
+        if ka == "tuple" and all(s is not None and s[0] == "tensor" for s in a[1] + b[1]):
+            return (TUPLE_LENGTHS, "")
+        return None
+    for x, y in zip(a[1], b[1]):
+        inner = mismatch(x, y, returned)
+        if inner is not None:
+            kind, text = inner
+            if kind == TYPE_MISMATCH:
+                text = f"{_ARTICLE[ka]} holding {text}"
+            return kind, text
     return None
 
 

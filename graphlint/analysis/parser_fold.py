@@ -36,60 +36,9 @@ class ParserFold:
             status, value = self.status(test.operand)
             return status, (not value) if value is not NOTHING_KNOWN else NOTHING_KNOWN
         if isinstance(test, nodes.BoolOp):
-            maybe = unsure_value = False
-            value = NOTHING_KNOWN
-            for operand in test.values:
-                status, value = self.status(operand)
-                if status == NO:
-                    return (MAYBE if maybe or unsure_value else NO), NOTHING_KNOWN
-                if status == MAYBE:
-                    maybe = True
-                    continue
-                if value is NOTHING_KNOWN:
-                    unsure_value = True
-                    continue
-                if (test.op == "and" and not value) or (test.op == "or" and value):
-                    return (MAYBE if maybe or unsure_value else FOLD), value
-            return (MAYBE if maybe else FOLD), (NOTHING_KNOWN if unsure_value else value)
+            return self._boolop_status(test)
         if isinstance(test, nodes.Compare):
-            if len(test.ops) != 1:
-                return NO, NOTHING_KNOWN
-            left_status, left = self._operand(test.left)
-            if left_status == NO:
-                return NO, NOTHING_KNOWN
-            op, right = test.ops[0]
-            if op in ("is", "is not"):
-                if isinstance(right, nodes.Const) and right.value is None:
-                    return (FOLD if left_status == FOLD else MAYBE), NOTHING_KNOWN
-                return NO, NOTHING_KNOWN
-            if op in ("==", "!="):
-                if isinstance(right, nodes.Const) and (right.value is None or isinstance(right.value, (int, float, str))):
-                    pass
-                elif self._operand(right)[0] != NO and not isinstance(right, nodes.Name):
-                    pass
-                else:
-                    return NO, NOTHING_KNOWN
-                if left_status == MAYBE or left is None:
-                    return MAYBE, NOTHING_KNOWN
-                if left.may_be(TENSOR):
-                    return NO, NOTHING_KNOWN
-                if left.kinds and left.kinds <= _SCALAR_KINDS | {NONE}:
-                    return FOLD, NOTHING_KNOWN
-                return MAYBE, NOTHING_KNOWN
-            if op in ("<", "<=", ">", ">="):
-                if isinstance(right, nodes.UnaryOp) and isinstance(right.operand, nodes.Const):
-                    return MAYBE, NOTHING_KNOWN
-                if not (isinstance(right, nodes.Const) and isinstance(right.value, (int, float))
-                        and not isinstance(right.value, bool)):
-                    return NO, NOTHING_KNOWN
-                if left_status == MAYBE or left is None:
-                    return MAYBE, NOTHING_KNOWN
-                if left.kinds and left.kinds <= {INT, FLOAT}:
-                    return FOLD, NOTHING_KNOWN
-                if UNKNOWN in left.kinds or not left.kinds:
-                    return MAYBE, NOTHING_KNOWN
-                return NO, NOTHING_KNOWN
-            return NO, NOTHING_KNOWN
+            return self._compare_status(test)
         if isinstance(test, (nodes.Attribute, nodes.Name)):
             status, value = self._operand(test)
             if status != FOLD:
@@ -102,6 +51,55 @@ class ParserFold:
                 return MAYBE, NOTHING_KNOWN
             return NO, NOTHING_KNOWN
         return NO, NOTHING_KNOWN
+
+    def _boolop_status(self, test: nodes.BoolOp) -> tuple[str, object]:
+        """`a and b` / `a or b`: folded when every operand the parser evaluates folds (it stops at the first that
+        decides)."""
+        maybe = unsure_value = False
+        value = NOTHING_KNOWN
+        for operand in test.values:
+            status, value = self.status(operand)
+            if status == NO:
+                return (MAYBE if maybe or unsure_value else NO), NOTHING_KNOWN
+            if status == MAYBE:
+                maybe = True
+                continue
+            if value is NOTHING_KNOWN:
+                unsure_value = True
+                continue
+            if (test.op == "and" and not value) or (test.op == "or" and value):
+                return (MAYBE if maybe or unsure_value else FOLD), value
+        return (MAYBE if maybe else FOLD), (NOTHING_KNOWN if unsure_value else value)
+
+    def _compare_status(self, test: nodes.Compare) -> tuple[str, object]:
+        """One comparison of an operand the parser reads with None (`is`), a literal (`==`) or a number (`<`)."""
+        if len(test.ops) != 1:
+            return NO, NOTHING_KNOWN
+        left_status, left = self._operand(test.left)
+        if left_status == NO:
+            return NO, NOTHING_KNOWN
+        op, right = test.ops[0]
+        if op in ("is", "is not"):
+            if isinstance(right, nodes.Const) and right.value is None:
+                return (FOLD if left_status == FOLD else MAYBE), NOTHING_KNOWN
+            return NO, NOTHING_KNOWN
+        if op in ("==", "!="):
+            return self._equality_status(left_status, left, right), NOTHING_KNOWN
+        if op in ("<", "<=", ">", ">="):
+            return _order_status(left_status, left, right), NOTHING_KNOWN
+        return NO, NOTHING_KNOWN
+
+    def _equality_status(self, left_status: str, left, right) -> str:
+        literal = isinstance(right, nodes.Const) and (right.value is None or isinstance(right.value, (int, float, str)))
+        if not literal and (self._operand(right)[0] == NO or isinstance(right, nodes.Name)):
+            return NO
+        if left_status == MAYBE or left is None:
+            return MAYBE
+        if left.may_be(TENSOR):
+            return NO
+        if left.kinds and left.kinds <= _SCALAR_KINDS | {NONE}:
+            return FOLD
+        return MAYBE
 
     def _operand(self, expr) -> tuple[str, Value | None]:
         """An operand the parser can read while parsing: ``self.X``, ``G.X``, a local bound to a literal."""
@@ -129,6 +127,22 @@ class ParserFold:
                 return FOLD, self.values.def_values.get(reaching[0].index)
             return NO, None
         return NO, None
+
+
+def _order_status(left_status: str, left, right) -> str:
+    """`<`, `<=`, `>`, `>=` against a number literal: folded for a Python number."""
+    if isinstance(right, nodes.UnaryOp) and isinstance(right.operand, nodes.Const):
+        return MAYBE
+    if not (isinstance(right, nodes.Const) and isinstance(right.value, (int, float))
+            and not isinstance(right.value, bool)):
+        return NO
+    if left_status == MAYBE or left is None:
+        return MAYBE
+    if left.kinds and left.kinds <= {INT, FLOAT}:
+        return FOLD
+    if UNKNOWN in left.kinds or not left.kinds:
+        return MAYBE
+    return NO
 
 
 def _attributes_assigned(func, self_name) -> set[str]:

@@ -79,38 +79,51 @@ def value_sources(expr, values, analysis, depth: int = 0, seen: frozenset = froz
             found = (found - {PARAMETER_SOURCE}) | {TENSOR_SOURCE}  # x[0, 0]: only a Tensor takes that
         return found | (sources(expr.slice) if not isinstance(expr.slice, nodes.Slice) else frozenset())
     if isinstance(expr, nodes.Call):
-        func = expr.func
-        arguments = [a.value if isinstance(a, nodes.Starred) else a for a in expr.args] + \
-            [k.value for k in expr.keywords or ()]
-        if isinstance(func, nodes.Name) and func.name in api.PASS_THROUGH_BUILTINS \
-                and func.name not in values.cfg.defs_by_name:
-            return union(arguments)
-        qualified = None if locally_bound(func, values) else values.imports.qualify(func)
-        if qualified is not None and qualified.startswith(api.OPS_NAMESPACES + tuple(api.TENSOR_CONSTRUCTORS)):
-            found = union(arguments)
-            if not found:
-                return frozenset({FOLDED_SOURCE})
-            if PARAMETER_SOURCE in found and qualified.rsplit(".", 1)[-1] not in api.SIZE_TAKING_OPS:
-                found = (found - {PARAMETER_SOURCE}) | {TENSOR_SOURCE}  # an op's input: a Tensor
-            return found
-        if qualified is not None and qualified.split(".")[0] in api.VALUE_PRESERVING_PACKAGES:
-            return union(arguments)  # mindspore.dtype_to_nptype(...), numpy, math ...: what they are given
-        receiver_value = values.value(func.expr) if isinstance(func, nodes.Attribute) else None
-        if receiver_value is not None and receiver_value.var:
-            receiver = sources(func.expr)
-            if func.attrname in api.CONTAINER_READ_METHODS:
-                return receiver
-            if func.attrname in api.TENSOR_SHAPE_METHODS:
-                return frozenset()  # x.size(0), x.dim(): compile-time numbers
-            if receiver == frozenset({FOLDED_SOURCE}):
-                return receiver | union(arguments)
-            if receiver_value.kinds - {NONE} == {TENSOR} or func.attrname in api.TENSOR_ONLY_METHODS:
-                return frozenset({TENSOR_SOURCE})  # a Tensor method: its receiver is a Tensor
-            return frozenset()  # a method of some object (`cache.get_seq_length()`): unknown
-        return frozenset({TENSOR_SOURCE})  # a Cell or a helper returning a runtime value
+        return _call_sources(expr, values, analysis, depth, seen)
     if isinstance(expr, nodes.Lambda):
         return frozenset()
     return union(expr.get_children())
+
+
+def _call_sources(expr: nodes.Call, values, analysis, depth: int, seen: frozenset) -> frozenset:
+    """:func:`value_sources` of a call: what its arguments are made of for an op, a pass-through builtin or a
+    value-preserving package; its receiver's for a container read; a Tensor for a Tensor method, a Cell or a
+    helper."""
+    def sources(e) -> frozenset:
+        return value_sources(e, values, analysis, depth + 1, seen) if e is not None else frozenset()
+
+    def union(parts) -> frozenset:
+        return frozenset().union(*[sources(p) for p in parts])
+
+    func = expr.func
+    arguments = [a.value if isinstance(a, nodes.Starred) else a for a in expr.args] + \
+        [k.value for k in expr.keywords or ()]
+    if isinstance(func, nodes.Name) and func.name in api.PASS_THROUGH_BUILTINS \
+            and func.name not in values.cfg.defs_by_name:
+        return union(arguments)
+    qualified = None if locally_bound(func, values) else values.imports.qualify(func)
+    if qualified is not None and qualified.startswith(api.OPS_NAMESPACES + tuple(api.TENSOR_CONSTRUCTORS)):
+        found = union(arguments)
+        if not found:
+            return frozenset({FOLDED_SOURCE})
+        if PARAMETER_SOURCE in found and qualified.rsplit(".", 1)[-1] not in api.SIZE_TAKING_OPS:
+            found = (found - {PARAMETER_SOURCE}) | {TENSOR_SOURCE}  # an op's input: a Tensor
+        return found
+    if qualified is not None and qualified.split(".")[0] in api.VALUE_PRESERVING_PACKAGES:
+        return union(arguments)  # mindspore.dtype_to_nptype(...), numpy, math ...: what they are given
+    receiver_value = values.value(func.expr) if isinstance(func, nodes.Attribute) else None
+    if receiver_value is not None and receiver_value.var:
+        receiver = sources(func.expr)
+        if func.attrname in api.CONTAINER_READ_METHODS:
+            return receiver
+        if func.attrname in api.TENSOR_SHAPE_METHODS:
+            return frozenset()  # x.size(0), x.dim(): compile-time numbers
+        if receiver == frozenset({FOLDED_SOURCE}):
+            return receiver | union(arguments)
+        if receiver_value.kinds - {NONE} == {TENSOR} or func.attrname in api.TENSOR_ONLY_METHODS:
+            return frozenset({TENSOR_SOURCE})  # a Tensor method: its receiver is a Tensor
+        return frozenset()  # a method of some object (`cache.get_seq_length()`): unknown
+    return frozenset({TENSOR_SOURCE})  # a Cell or a helper returning a runtime value
 
 
 def _definition_sources(definition, values, analysis, depth, seen) -> frozenset:

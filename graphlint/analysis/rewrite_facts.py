@@ -292,42 +292,9 @@ class TensorFacts:
             return self._dtype_constant(args[1])
         op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
         if op is not None:
-            if op in api.BOOL_RESULT_OPS:
-                return "bool_"
-            if op in ("where", "select") and len(args) == 3:
-                a, b = self.dtype(args[1], depth + 1), self.dtype(args[2], depth + 1)
-                return a if a is not None and _normal(a) == _normal(b) else None
-            if op in ("maximum", "minimum") and len(args) == 2:
-                return self._maximum_dtype(args, depth)
-            if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
-                return self._reduction_dtype(REDUCTION_OPS[op], args[0], depth)
-            if op in AXIS_REDUCTION_OPS and args:
-                return self._reduction_dtype(AXIS_REDUCTION_OPS[op], args[0], depth)
-            if op == "full_like" and (len(args) != 2 or expr.keywords):
-                return None  # a dtype= of its own
-            if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.SAME_DTYPE_OPS) and args:
-                base = self.dtype(args[0], depth + 1)
-                if op in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "log1p", "expm1", "gelu",
-                          "silu", "erf", "softplus"):
-                    return _normal(("float", base)) if base is not None else None
-                return base
-            return None
+            return self._op_dtype(op, expr, depth)
         if isinstance(func, nodes.Attribute) and qualified is None and values.value(func.expr).is_tensor:
-            method = func.attrname
-            if method in api.CAST_METHODS and args:
-                return self._dtype_constant(args[0])
-            if method in api.CASTING_METHODS:
-                return api.CASTING_METHODS[method]
-            if method in REDUCTIONS and _full_reduction(expr, first_arg=False):
-                return self._reduction_dtype(method, func.expr, depth)
-            if method in AXIS_REDUCTION_METHODS:
-                return self._reduction_dtype(AXIS_REDUCTION_METHODS[method], func.expr, depth)
-            if method in TOTAL_METHODS or method in PARTIAL_METHODS or method in api.SAME_DTYPE_METHODS:
-                base = self.dtype(func.expr, depth + 1)
-                if method in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh"):
-                    return _normal(("float", base)) if base is not None else None
-                return base
-            return None
+            return self._method_dtype(func.attrname, expr, depth)
         if qualified in api.TENSOR_CONSTRUCTORS:
             dtype_arg = args[1] if len(args) > 1 else next((k.value for k in expr.keywords or () if k.arg == "dtype"),
                                                            None)
@@ -338,6 +305,48 @@ class TensorFacts:
                 return "bool_" if isinstance(constant, bool) else "int64" if isinstance(constant, int) else \
                     "float32" if isinstance(constant, float) else None
             return None
+        return None
+
+    def _op_dtype(self, op: str, expr, depth):
+        """The dtype of an ``ops`` / ``mint`` / ``numpy`` function's result."""
+        args = expr.args
+        if op in api.BOOL_RESULT_OPS:
+            return "bool_"
+        if op in ("where", "select") and len(args) == 3:
+            a, b = self.dtype(args[1], depth + 1), self.dtype(args[2], depth + 1)
+            return a if a is not None and _normal(a) == _normal(b) else None
+        if op in ("maximum", "minimum") and len(args) == 2:
+            return self._maximum_dtype(args, depth)
+        if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
+            return self._reduction_dtype(REDUCTION_OPS[op], args[0], depth)
+        if op in AXIS_REDUCTION_OPS and args:
+            return self._reduction_dtype(AXIS_REDUCTION_OPS[op], args[0], depth)
+        if op == "full_like" and (len(args) != 2 or expr.keywords):
+            return None  # a dtype= of its own
+        if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.SAME_DTYPE_OPS) and args:
+            base = self.dtype(args[0], depth + 1)
+            if op in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "log1p", "expm1", "gelu",
+                      "silu", "erf", "softplus"):
+                return _normal(("float", base)) if base is not None else None
+            return base
+        return None
+
+    def _method_dtype(self, method: str, expr, depth):
+        """The dtype of a Tensor method's result."""
+        args, receiver = expr.args, expr.func.expr
+        if method in api.CAST_METHODS and args:
+            return self._dtype_constant(args[0])
+        if method in api.CASTING_METHODS:
+            return api.CASTING_METHODS[method]
+        if method in REDUCTIONS and _full_reduction(expr, first_arg=False):
+            return self._reduction_dtype(method, receiver, depth)
+        if method in AXIS_REDUCTION_METHODS:
+            return self._reduction_dtype(AXIS_REDUCTION_METHODS[method], receiver, depth)
+        if method in TOTAL_METHODS or method in PARTIAL_METHODS or method in api.SAME_DTYPE_METHODS:
+            base = self.dtype(receiver, depth + 1)
+            if method in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh"):
+                return _normal(("float", base)) if base is not None else None
+            return base
         return None
 
     def _maximum_dtype(self, args, depth):
@@ -450,33 +459,42 @@ class TensorFacts:
             return self.shape(args[0], depth + 1)
         op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
         if op is not None:
-            if op in ("where", "select") and len(args) == 3:
-                return self._broadcast(list(args), depth)
-            if op in ("maximum", "minimum") and len(args) == 2:
-                return self._broadcast(list(args), depth)
-            if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
-                return ("0d",)
-            if op in AXIS_REDUCTION_OPS and args and _keeps_dims(expr):
-                return _kept(self.shape(args[0], depth + 1))
-            if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.BOOL_RESULT_OPS
-                    or op in ("softmax", "log_softmax", "stop_gradient")) and args and not expr.keywords \
-                    and (len(args) == 1 or op in ("clip_by_value", "clamp", "clip", "full_like")):
-                return self.shape(args[0], depth + 1)
-            return None
+            return self._op_shape(op, expr, depth)
         if isinstance(func, nodes.Attribute) and qualified is None and values.value(func.expr).is_tensor:
-            method = func.attrname
-            if method in api.CAST_METHODS or method in api.CASTING_METHODS or method in ("copy", "clone"):
-                return self.shape(func.expr, depth + 1)
-            if method in REDUCTIONS and _full_reduction(expr, first_arg=False):
-                return ("0d",)
-            if method in AXIS_REDUCTION_METHODS and _keeps_dims(expr):
-                return _kept(self.shape(func.expr, depth + 1))
-            if (method in TOTAL_METHODS or method in PARTIAL_METHODS) and (not args or method in ("clip", "clamp")):
-                return self.shape(func.expr, depth + 1)
-            return None
+            return self._method_shape(func.attrname, expr, depth)
         if qualified in api.TENSOR_CONSTRUCTORS and args and isinstance(args[0], nodes.Const) \
                 and isinstance(args[0].value, (int, float, bool)):
             return ("0d",)
+        return None
+
+    def _op_shape(self, op: str, expr, depth):
+        """The shape of an ``ops`` / ``mint`` / ``numpy`` function's result."""
+        args = expr.args
+        if op in ("where", "select") and len(args) == 3:
+            return self._broadcast(list(args), depth)
+        if op in ("maximum", "minimum") and len(args) == 2:
+            return self._broadcast(list(args), depth)
+        if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
+            return ("0d",)
+        if op in AXIS_REDUCTION_OPS and args and _keeps_dims(expr):
+            return _kept(self.shape(args[0], depth + 1))
+        if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.BOOL_RESULT_OPS
+                or op in ("softmax", "log_softmax", "stop_gradient")) and args and not expr.keywords \
+                and (len(args) == 1 or op in ("clip_by_value", "clamp", "clip", "full_like")):
+            return self.shape(args[0], depth + 1)
+        return None
+
+    def _method_shape(self, method: str, expr, depth):
+        """The shape of a Tensor method's result."""
+        args, receiver = expr.args, expr.func.expr
+        if method in api.CAST_METHODS or method in api.CASTING_METHODS or method in ("copy", "clone"):
+            return self.shape(receiver, depth + 1)
+        if method in REDUCTIONS and _full_reduction(expr, first_arg=False):
+            return ("0d",)
+        if method in AXIS_REDUCTION_METHODS and _keeps_dims(expr):
+            return _kept(self.shape(receiver, depth + 1))
+        if (method in TOTAL_METHODS or method in PARTIAL_METHODS) and (not args or method in ("clip", "clamp")):
+            return self.shape(receiver, depth + 1)
         return None
 
     # -- what evaluating an expression costs ---------------------------------------------------------------

@@ -464,20 +464,7 @@ class FunctionValues:
         if isinstance(expr, nodes.Name):
             return self.name_at(element, expr.name)
         if isinstance(expr, (nodes.Tuple, nodes.List)):
-            items = tuple(self.eval(e, element) for e in expr.elts)
-            if any(isinstance(e, nodes.Starred) for e in expr.elts):
-                items = None
-            kind = TUPLE if isinstance(expr, nodes.Tuple) else LIST
-            parts = items or ()
-            var = any(v.var for v in parts)
-            origin = next((v.origin for v in parts if v.var), "")
-            known = tuple(v.const for v in parts) if items is not None and all(v.known for v in parts) else NOTHING
-            return Value(frozenset({kind}), var, origin, items, known if kind == TUPLE else NOTHING)
-        if isinstance(expr, (nodes.Dict, nodes.Set)):
-            parts = [self.eval(c, element) for c in expr.get_children()]
-            var = any(v.var for v in parts)
-            return Value(frozenset({DICT if isinstance(expr, nodes.Dict) else SET}), var,
-                         next((v.origin for v in parts if v.var), ""))
+            return self._sequence_display(expr, element)
         if isinstance(expr, nodes.Attribute):
             return self._attribute(expr, element)
         if isinstance(expr, nodes.Call):
@@ -485,57 +472,86 @@ class FunctionValues:
         if isinstance(expr, nodes.BinOp):
             return self._binop(self.eval(expr.left, element), self.eval(expr.right, element), expr.op)
         if isinstance(expr, nodes.BoolOp):
-            parts = [self.eval(v, element) for v in expr.values]
-            result = join(*parts)
-            known = NOTHING
-            if all(p.known for p in parts):
-                try:
-                    current = parts[0].const
-                    for part in parts[1:]:
-                        current = (current and part.const) if expr.op == "and" else (current or part.const)
-                    known = current
-                except Exception:  # noqa: BLE001
-                    known = NOTHING
-            return replace(result, const=known, alias="")
+            return self._boolop(expr, element)
         if isinstance(expr, nodes.UnaryOp):
-            operand = self.eval(expr.operand, element)
-            if expr.op == "not":
-                if operand.var:
-                    return Value(frozenset({TENSOR if operand.may_be(TENSOR) else BOOL}), True, operand.origin)
-                return const(BOOL, (not operand.const) if operand.known else NOTHING)
-            known = NOTHING
-            if operand.known and isinstance(operand.const, (int, float)) and not isinstance(operand.const, bool):
-                known = -operand.const if expr.op == "-" else operand.const if expr.op == "+" else NOTHING
-            return replace(operand, const=known, alias="", items=None)
+            return self._unaryop(expr, element)
         if isinstance(expr, nodes.Compare):
             return self._compare(expr, element)
         if isinstance(expr, nodes.IfExp):
-            test = self.eval(expr.test, element)
-            if test.known and not test.var:
-                return self.eval(expr.body if test.const else expr.orelse, element)
-            result = join(self.eval(expr.body, element), self.eval(expr.orelse, element))
-            if test.var:
-                result = replace(result, var=True, origin=result.origin or test.origin)
-            return result
+            return self._ifexp(expr, element)
         if isinstance(expr, nodes.Subscript):
             return self._subscript(expr, element)
-        if isinstance(expr, nodes.NamedExpr):
-            return self.eval(expr.value, element)
-        if isinstance(expr, nodes.Starred):
-            return self.eval(expr.value, element)
-        if isinstance(expr, nodes.JoinedStr):
-            parts = [self.eval(v, element) for v in expr.values]
-            return Value(frozenset({STR}), any(p.var for p in parts), next((p.origin for p in parts if p.var), ""))
-        if isinstance(expr, nodes.FormattedValue):
+        if isinstance(expr, (nodes.NamedExpr, nodes.Starred, nodes.FormattedValue)):
             return self.eval(expr.value, element)
         if isinstance(expr, nodes.Lambda):
             return const(FUNCTION)
+        return self._built(expr, element)
+
+    def _built(self, expr, element) -> Value:
+        """A dict or set display, an f-string, a comprehension: a runtime value when what it is built from is."""
+        if isinstance(expr, (nodes.Dict, nodes.Set)):
+            parts = [self.eval(c, element) for c in expr.get_children()]
+            var = any(v.var for v in parts)
+            return Value(frozenset({DICT if isinstance(expr, nodes.Dict) else SET}), var,
+                         next((v.origin for v in parts if v.var), ""))
+        if isinstance(expr, nodes.JoinedStr):
+            parts = [self.eval(v, element) for v in expr.values]
+            return Value(frozenset({STR}), any(p.var for p in parts), next((p.origin for p in parts if p.var), ""))
         if isinstance(expr, (nodes.ListComp, nodes.GeneratorExp, nodes.SetComp, nodes.DictComp)):
             inner = [self.eval(g.iter, element) for g in expr.generators]
             var = any(v.var or v.may_be(TENSOR) for v in inner)
             kind = {nodes.ListComp: LIST, nodes.GeneratorExp: OBJECT, nodes.SetComp: SET, nodes.DictComp: DICT}[type(expr)]
             return Value(frozenset({kind}), var, next((v.origin for v in inner if v.var), ""))
         return unknown()
+
+    def _sequence_display(self, expr, element) -> Value:
+        """A tuple or list display: its items (none known past a `*`); a tuple of constants is a constant."""
+        items = tuple(self.eval(e, element) for e in expr.elts)
+        if any(isinstance(e, nodes.Starred) for e in expr.elts):
+            items = None
+        kind = TUPLE if isinstance(expr, nodes.Tuple) else LIST
+        parts = items or ()
+        var = any(v.var for v in parts)
+        origin = next((v.origin for v in parts if v.var), "")
+        known = tuple(v.const for v in parts) if items is not None and all(v.known for v in parts) else NOTHING
+        return Value(frozenset({kind}), var, origin, items, known if kind == TUPLE else NOTHING)
+
+    def _boolop(self, expr: nodes.BoolOp, element) -> Value:
+        """`a and b` / `a or b`: its operands joined, folded when all are constants."""
+        parts = [self.eval(v, element) for v in expr.values]
+        result = join(*parts)
+        known = NOTHING
+        if all(p.known for p in parts):
+            try:
+                current = parts[0].const
+                for part in parts[1:]:
+                    current = (current and part.const) if expr.op == "and" else (current or part.const)
+                known = current
+            except Exception:  # noqa: BLE001
+                known = NOTHING
+        return replace(result, const=known, alias="")
+
+    def _unaryop(self, expr: nodes.UnaryOp, element) -> Value:
+        operand = self.eval(expr.operand, element)
+        if expr.op == "not":
+            if operand.var:
+                return Value(frozenset({TENSOR if operand.may_be(TENSOR) else BOOL}), True, operand.origin)
+            return const(BOOL, (not operand.const) if operand.known else NOTHING)
+        known = NOTHING
+        if operand.known and isinstance(operand.const, (int, float)) and not isinstance(operand.const, bool):
+            known = -operand.const if expr.op == "-" else operand.const if expr.op == "+" else NOTHING
+        return replace(operand, const=known, alias="", items=None)
+
+    def _ifexp(self, expr: nodes.IfExp, element) -> Value:
+        """`a if c else b`: the side a constant test picks, else both joined (a runtime value under a runtime
+        test)."""
+        test = self.eval(expr.test, element)
+        if test.known and not test.var:
+            return self.eval(expr.body if test.const else expr.orelse, element)
+        result = join(self.eval(expr.body, element), self.eval(expr.orelse, element))
+        if test.var:
+            result = replace(result, var=True, origin=result.origin or test.origin)
+        return result
 
     def _attribute(self, expr: nodes.Attribute, element) -> Value:
         base = expr.expr
@@ -586,19 +602,9 @@ class FunctionValues:
         var_args = [a for a in args if a.var]
         any_var = bool(var_args)
         origin = var_args[0].origin if var_args else ""
-        # Primitive instances called directly: ops.Shape()(x), P.ReLU()(x); or held by the Cell: self.cast(x, t).
-        held = None
-        if isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name) \
-                and func.expr.name == self.self_name:
-            held = self.analysis.attribute_primitive(self.cls, func.attrname)
-        if isinstance(func, nodes.Call) or held is not None:
-            primitive = held or self.imports.qualify(func.func)
-            name = primitive.rsplit(".", 1)[-1] if primitive else ""
-            if primitive and primitive.startswith("mindspore.ops.") and name in api.CONST_PRIMITIVES:
-                return const(api.CONST_PRIMITIVES[name])
-            if primitive and primitive.startswith("mindspore.ops."):
-                return variable(TENSOR, origin or f"the Tensor computed at line {expr.lineno}")
-            return unknown(any_var, origin)
+        primitive = self._primitive_call(expr, any_var, origin)
+        if primitive is not None:
+            return primitive
         qualified = None
         if not (isinstance(func, nodes.Name) and func.name in self.cfg.defs_by_name):
             qualified = self.imports.qualify(func)
@@ -617,33 +623,61 @@ class FunctionValues:
         if layer is not None:
             return layer
         if isinstance(func, nodes.Attribute):
-            owner_expr = func.expr
-            owner = self.eval(owner_expr, element)
-            method = func.attrname
-            if owner.may_be(TENSOR) and not owner.kinds - {TENSOR, NONE}:
-                if method in api.TENSOR_CONST_METHODS:
-                    return const(api.TENSOR_CONST_METHODS[method])
-                if method in api.HOST_METHODS:
-                    return Value(frozenset({api.HOST_METHODS[method]}), owner.var or any_var, owner.origin or origin)
-                if method in api.TUPLE_RESULT_OPS and not (method in api.PAIRED_ONLY_WITH_DIM and not any(
-                        k.arg == "dim" for k in expr.keywords or ())):
-                    # Tensor.max()/min() give (values, indices) in graph code only with `dim=` (see the table).
-                    return variable(TUPLE, owner.origin or origin)
-                return variable(TENSOR, owner.origin or origin)
-            if owner.is_(CELL):
-                if any_var:
-                    return unknown(True, origin)
-                return unknown()
-            if owner.kinds <= {TUPLE, LIST} and owner.kinds:
-                if method in ("index", "count"):
-                    return Value(frozenset({INT}), owner.var or any_var, owner.origin or origin)
-            if owner.var and not (isinstance(owner_expr, nodes.Name) and owner_expr.name == self.self_name):
-                # A method of a runtime value (a sub-Cell's output, say) returns a runtime value.
-                any_var, origin = True, origin or owner.origin
+            method = self._method_call(expr, element, any_var, origin)
+            if isinstance(method, Value):
+                return method
+            any_var, origin = method
         summary = self._helper_summary(expr)
         if summary is not None:
             return summary
         return unknown(any_var, origin)
+
+    def _primitive_call(self, expr: nodes.Call, any_var: bool, origin: str) -> Value | None:
+        """Primitive instances called directly: ops.Shape()(x), P.ReLU()(x); or held by the Cell: self.cast(x, t).
+        None for any other call."""
+        func = expr.func
+        held = None
+        if isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name) \
+                and func.expr.name == self.self_name:
+            held = self.analysis.attribute_primitive(self.cls, func.attrname)
+        if not (isinstance(func, nodes.Call) or held is not None):
+            return None
+        primitive = held or self.imports.qualify(func.func)
+        name = primitive.rsplit(".", 1)[-1] if primitive else ""
+        if primitive and primitive.startswith("mindspore.ops.") and name in api.CONST_PRIMITIVES:
+            return const(api.CONST_PRIMITIVES[name])
+        if primitive and primitive.startswith("mindspore.ops."):
+            return variable(TENSOR, origin or f"the Tensor computed at line {expr.lineno}")
+        return unknown(any_var, origin)
+
+    def _method_call(self, expr: nodes.Call, element, any_var: bool, origin: str):
+        """A method call ``owner.method(...)``: its value when the owner decides it (a Tensor, a Cell, a tuple or
+        list), else ``(any_var, origin)`` for what a helper call would give (a method of a runtime value returns
+        a runtime value)."""
+        func = expr.func
+        owner_expr = func.expr
+        owner = self.eval(owner_expr, element)
+        method = func.attrname
+        if owner.may_be(TENSOR) and not owner.kinds - {TENSOR, NONE}:
+            if method in api.TENSOR_CONST_METHODS:
+                return const(api.TENSOR_CONST_METHODS[method])
+            if method in api.HOST_METHODS:
+                return Value(frozenset({api.HOST_METHODS[method]}), owner.var or any_var, owner.origin or origin)
+            if method in api.TUPLE_RESULT_OPS and not (method in api.PAIRED_ONLY_WITH_DIM and not any(
+                    k.arg == "dim" for k in expr.keywords or ())):
+                # Tensor.max()/min() give (values, indices) in graph code only with `dim=` (see the table).
+                return variable(TUPLE, owner.origin or origin)
+            return variable(TENSOR, owner.origin or origin)
+        if owner.is_(CELL):
+            if any_var:
+                return unknown(True, origin)
+            return unknown()
+        if owner.kinds <= {TUPLE, LIST} and owner.kinds:
+            if method in ("index", "count"):
+                return Value(frozenset({INT}), owner.var or any_var, owner.origin or origin)
+        if owner.var and not (isinstance(owner_expr, nodes.Name) and owner_expr.name == self.self_name):
+            return True, origin or owner.origin
+        return any_var, origin
 
     def _layer_call(self, call: nodes.Call, element) -> Value | None:
         """``self.conv(x)`` where ``__init__`` made ``self.conv`` an ``nn`` layer or a project Cell (or one of
@@ -738,30 +772,9 @@ class FunctionValues:
                 return const(INT)
             return const(api.BUILTIN_CONSTANT_RESULTS[name])
         if name in api.BUILTIN_NUMERIC_RESULTS:
-            kind = api.BUILTIN_NUMERIC_RESULTS[name]
-            if any_var:
-                tensor_in = any(a.may_be(TENSOR) for a in args)
-                if kind == UNKNOWN:
-                    kind = TENSOR if tensor_in else UNKNOWN
-                return Value(frozenset({kind}), True, origin)
-            known = NOTHING
-            if all(a.known for a in args) and name in ("int", "float", "bool", "abs", "min", "max", "round"):
-                try:
-                    known = __builtins__[name](*(a.const for a in args)) if isinstance(__builtins__, dict) \
-                        else getattr(__builtins__, name)(*(a.const for a in args))
-                except Exception:  # noqa: BLE001
-                    known = NOTHING
-            return Value(frozenset({kind if kind != UNKNOWN else (type(known).__name__ if known is not NOTHING and type(known).__name__ in SCALARS else UNKNOWN)}), False, "", None, known)
+            return _numeric_builtin(name, args, any_var, origin)
         if name == "range":
-            known = NOTHING
-            if args and all(a.known and isinstance(a.const, int) for a in args):
-                try:
-                    known = len(range(*(a.const for a in args)))
-                except (TypeError, ValueError):
-                    known = NOTHING
-            if any_var:
-                return Value(frozenset({RANGE}), True, origin)
-            return Value(frozenset({RANGE}), False, "", None, known)
+            return _range_value(args, any_var, origin)
         if name in ("tuple", "list"):
             inner = args[0] if args else const(TUPLE, ())
             kind = TUPLE if name == "tuple" else LIST
@@ -804,15 +817,7 @@ class FunctionValues:
         operators = [op for op, _ in expr.ops]
         if all(op in ("is", "is not") for op in operators):
             # Identity is decided while compiling: `x is None` is a constant even for a Tensor x.
-            known = NOTHING
-            if len(operators) == 1:
-                a, b = values
-                if a.is_(NONE) and b.is_(NONE):
-                    known = operators[0] == "is"
-                elif (a.is_(NONE) and b.kinds and NONE not in b.kinds and UNKNOWN not in b.kinds) or \
-                        (b.is_(NONE) and a.kinds and NONE not in a.kinds and UNKNOWN not in a.kinds):
-                    known = operators[0] == "is not"
-            return const(BOOL, known)
+            return const(BOOL, _identity_result(operators, values))
         var_values = [v for v in values if v.var]
         if var_values and all(op in ("==", "!=") for op in operators) and any(
                 v.is_(STR) and v.known for v in values):
@@ -848,6 +853,53 @@ class FunctionValues:
         if base.is_(TUPLE) and not base.var:
             return const(INT) if index is not None else const(TUPLE)
         return unknown(base.var or (index is not None and index.var), base.origin or (index.origin if index else ""))
+
+
+def _numeric_builtin(name: str, args: list, any_var: bool, origin: str) -> Value:
+    """`int(...)`, `abs(...)`, `max(...)` ...: a runtime value of their kind (a Tensor for one of a Tensor), or the
+    number folded from constant arguments."""
+    kind = api.BUILTIN_NUMERIC_RESULTS[name]
+    if any_var:
+        tensor_in = any(a.may_be(TENSOR) for a in args)
+        if kind == UNKNOWN:
+            kind = TENSOR if tensor_in else UNKNOWN
+        return Value(frozenset({kind}), True, origin)
+    known = NOTHING
+    if all(a.known for a in args) and name in ("int", "float", "bool", "abs", "min", "max", "round"):
+        try:
+            known = __builtins__[name](*(a.const for a in args)) if isinstance(__builtins__, dict) \
+                else getattr(__builtins__, name)(*(a.const for a in args))
+        except Exception:  # noqa: BLE001
+            known = NOTHING
+    if kind == UNKNOWN:
+        kind = type(known).__name__ if known is not NOTHING and type(known).__name__ in SCALARS else UNKNOWN
+    return Value(frozenset({kind}), False, "", None, known)
+
+
+def _range_value(args: list, any_var: bool, origin: str) -> Value:
+    """`range(...)`: its length when its arguments are int constants."""
+    if any_var:
+        return Value(frozenset({RANGE}), True, origin)
+    known = NOTHING
+    if args and all(a.known and isinstance(a.const, int) for a in args):
+        try:
+            known = len(range(*(a.const for a in args)))
+        except (TypeError, ValueError):
+            known = NOTHING
+    return Value(frozenset({RANGE}), False, "", None, known)
+
+
+def _identity_result(operators: list, values: list) -> object:
+    """True / False where `a is None` / `a is not None` is decided by the kinds of the two sides, else NOTHING."""
+    if len(operators) != 1:
+        return NOTHING
+    a, b = values
+    if a.is_(NONE) and b.is_(NONE):
+        return operators[0] == "is"
+    if (a.is_(NONE) and b.kinds and NONE not in b.kinds and UNKNOWN not in b.kinds) or \
+            (b.is_(NONE) and a.kinds and NONE not in a.kinds and UNKNOWN not in a.kinds):
+        return operators[0] == "is not"
+    return NOTHING
 
 
 def _isinstance_result(value: Value, classes) -> object:

@@ -380,11 +380,28 @@ class _Rerun:
 
     def read(self, problems) -> str | None:
         """Read the run's files; parse those that changed; tell which changed what importers read of them."""
-        session, changed = self.session, self.changed
+        changed = self.changed
         if any(self.absolute[shown] in changed for shown in self.failed_before if shown in self.absolute):
             return "a file that could not be checked changed"
         if any(os.path.basename(path) == "__init__.py" for path in self.added | self.removed):
             return "a package's __init__.py was added or removed"  # (the names of the modules below it change)
+        refused = self._read_and_parse(problems)
+        if refused:
+            return refused
+        for path, info in self.infos.items():  # (under the names of its graph functions in the last run)
+            if path in self.modules:
+                self.interface_now[path] = self.session.analysis.interface_digest(info, self.modules[path]["graph"])
+        self.interface_changed = self.changed_elsewhere | self.removed | {path for path in changed
+                                                                           if path not in self.interface_now}
+        self.interface_changed |= {path for path, digest in self.interface_now.items()
+                                   if digest != self.modules[path]["interface"]}
+        self.edges = self._import_edges()
+        return None
+
+    def _read_and_parse(self, problems) -> str | None:
+        """Read the run's files into the session and parse the changed ones; why the last run's state cannot be
+        reused, or None."""
+        session, changed = self.session, self.changed
         unchecked: list = []
         to_parse = session.read_files(self.files, problems, unchecked)
         stored_problems = {tuple(problem) for problem in self.entry["problems"]}
@@ -408,26 +425,22 @@ class _Rerun:
             [self.sources[path] for path in sorted(changed & set(self.sources))])}
         if len(session.problems) != read_problems:
             return "a changed file cannot be checked"
-        for path, info in self.infos.items():  # (under the names of its graph functions in the last run)
-            if path in self.modules:
-                self.interface_now[path] = session.analysis.interface_digest(info, self.modules[path]["graph"])
-        self.interface_changed = self.changed_elsewhere | self.removed | {path for path in changed
-                                                                           if path not in self.interface_now}
-        self.interface_changed |= {path for path, digest in self.interface_now.items()
-                                   if digest != self.modules[path]["interface"]}
+        return None
+
+    def _import_edges(self) -> dict:
+        """What each module imports: as the last run found it, found again for the changed modules (and, when files
+        were added, for every module whose text names one: an import that found nothing may find it now)."""
         resolver = ModuleResolver(self.hashes_now)
-        self.edges = {path: module["imports"] for path, module in self.modules.items()
-                      if path not in changed | self.changed_elsewhere}
-        # An added file may be what an import that found nothing before finds now: the imports again of every
-        # module whose text names it.
+        edges = {path: module["imports"] for path, module in self.modules.items()
+                 if path not in self.changed | self.changed_elsewhere}
         stems = {os.path.splitext(os.path.basename(path))[0] for path in self.added}
         for path in self.hashes_now:
-            if path in self.edges and not stems:
+            if path in edges and not stems:
                 continue
             text = _text(path)
-            if path not in self.edges or any(stem in text for stem in stems):
-                self.edges[path] = resolver.imports_of(path, text)
-        return None
+            if path not in edges or any(stem in text for stem in stems):
+                edges[path] = resolver.imports_of(path, text)
+        return edges
 
     def reaches_changed(self, path: str) -> bool:
         """Does the module at ``path`` import, transitively, a module whose interface changed?"""
