@@ -122,6 +122,12 @@ def host_array(info, func: nodes.FunctionDef, expr, depth: int = 0) -> str | Non
         return host_array(info, func, expr.operand, depth + 1)
     if not isinstance(expr, nodes.Call):
         return None
+    return _host_array_call(info, func, expr, depth)
+
+
+def _host_array_call(info, func: nodes.FunctionDef, expr: nodes.Call, depth: int) -> str | None:
+    """:func:`host_array` of a call: ``t.asnumpy()``, an array method, a sized ``numpy.random`` draw or a NumPy
+    function of a host array (not one that reduces it to a scalar)."""
     callee = expr.func
     qualified = info.imports.qualify(callee)
     if qualified is None and isinstance(callee, nodes.Attribute):

@@ -378,23 +378,10 @@ class Analysis:
         for path, where, _at, _arguments in instantiations:
             if path != info.path:
                 return set()  # (an instance made in another module may be called there)
-            call = _call_in(info.module, where)
-            target = call.parent.targets[0] if call is not None and isinstance(call.parent, nodes.Assign) \
-                and len(call.parent.targets) == 1 else None
-            holder = enclosing_class(call.parent.frame()) if target is not None else None
-            if not (isinstance(target, nodes.AssignAttr) and isinstance(target.expr, nodes.Name)
-                    and target.expr.name == "self" and holder is not None):
+            found = _sub_cell_passes(_call_in(info.module, where), names)
+            if found is None:
                 return set()
-            for use in nodes_of_class(holder, nodes.Attribute):
-                if not (use.attrname == target.attrname and isinstance(use.expr, nodes.Name) and use.expr.name == "self"
-                        and not isinstance(use, nodes.AssignAttr)):
-                    continue
-                called = use.parent
-                if not (isinstance(called, nodes.Call) and called.func is use) \
-                        or any(isinstance(a, nodes.Starred) for a in called.args) \
-                        or any(k.arg is None for k in called.keywords or ()):
-                    return set()  # handed on, or arguments that cannot be counted
-                passed |= set(names[:len(called.args)]) | {k.arg for k in called.keywords or ()}
+            passed |= found
         return with_default - passed
 
     def entry_calls(self, graph: GraphFunction) -> list[nodes.Call]:
@@ -812,6 +799,30 @@ def _instantiation_argument(passed: tuple, positional: list[str], parameter: str
         if name == parameter:
             found = argument
     return found
+
+
+def _sub_cell_passes(call, names: list) -> set[str] | None:
+    """The parameters (of ``names``, positional first) that the calls of a sub-Cell pass, where ``call`` makes it
+    (``self.attn = Attn()``) and every use of it in its class is a call whose arguments can be counted; None
+    otherwise."""
+    target = call.parent.targets[0] if call is not None and isinstance(call.parent, nodes.Assign) \
+        and len(call.parent.targets) == 1 else None
+    holder = enclosing_class(call.parent.frame()) if target is not None else None
+    if not (isinstance(target, nodes.AssignAttr) and isinstance(target.expr, nodes.Name)
+            and target.expr.name == "self" and holder is not None):
+        return None
+    passed: set[str] = set()
+    for use in nodes_of_class(holder, nodes.Attribute):
+        if not (use.attrname == target.attrname and isinstance(use.expr, nodes.Name) and use.expr.name == "self"
+                and not isinstance(use, nodes.AssignAttr)):
+            continue
+        called = use.parent
+        if not (isinstance(called, nodes.Call) and called.func is use) \
+                or any(isinstance(a, nodes.Starred) for a in called.args) \
+                or any(k.arg is None for k in called.keywords or ()):
+            return None  # handed on, or arguments that cannot be counted
+        passed |= set(names[:len(called.args)]) | {k.arg for k in called.keywords or ()}
+    return passed
 
 
 def _call_in(module: nodes.Module, where) -> nodes.Call | None:

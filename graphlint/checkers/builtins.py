@@ -57,29 +57,45 @@ class BuiltinsChecker(Checker):
     def _call(self, graph, values, call: nodes.Call) -> None:
         func = call.func
         if isinstance(func, nodes.Name) and _is_builtin(func, values, graph):
-            name = func.name
-            arguments = list(call.args) + [k.value for k in call.keywords or ()]
-            if name == "reversed" and len(call.args) == 1 and not call.keywords:
-                self._reversed(graph, values, call)
-            elif name in api.NESTED_TENSOR_REDUCTIONS and _holds_nested_tensors(values, arguments):
-                self.report(rules.BUILTIN_OVER_NESTED_TENSORS, call, graph, func=name)
-            elif name in api.FALLBACK_BUILTINS and name not in _REPORTED_ELSEWHERE and \
-                    any(values.from_tensor(a) for a in arguments):
-                self.report(rules.BUILTIN_FALLS_BACK, call, graph, func=name, what="a value computed from a Tensor",
-                            instead="use ops (`ops.all`, `ops.any`, `ops.sort`)")
-            elif name == "len" and len(call.args) == 1 and values.value(call.args[0]).is_(STR):
-                self.report(rules.CONTAINER_METHOD_FALLS_BACK, call, graph, method="len()", kind="str")
+            self._builtin_call(graph, values, call, func.name)
             return
         if not isinstance(func, nodes.Attribute) or graph.info.imports.qualify(func) is not None:
             return
         receiver = values.value(func.expr)
+        if self._index_of_constant_tensor(graph, values, call, receiver):
+            return
+        self._container_method(graph, values, call, receiver)
+
+    def _builtin_call(self, graph, values, call: nodes.Call, name: str) -> None:
+        """REVERSED_* (see :meth:`_reversed`), BUILTIN_OVER_NESTED_TENSORS, BUILTIN_FALLS_BACK and `len()` of a str
+        (CONTAINER_METHOD_FALLS_BACK): a call of a Python builtin."""
+        arguments = list(call.args) + [k.value for k in call.keywords or ()]
+        if name == "reversed" and len(call.args) == 1 and not call.keywords:
+            self._reversed(graph, values, call)
+        elif name in api.NESTED_TENSOR_REDUCTIONS and _holds_nested_tensors(values, arguments):
+            self.report(rules.BUILTIN_OVER_NESTED_TENSORS, call, graph, func=name)
+        elif name in api.FALLBACK_BUILTINS and name not in _REPORTED_ELSEWHERE and \
+                any(values.from_tensor(a) for a in arguments):
+            self.report(rules.BUILTIN_FALLS_BACK, call, graph, func=name, what="a value computed from a Tensor",
+                        instead="use ops (`ops.all`, `ops.any`, `ops.sort`)")
+        elif name == "len" and len(call.args) == 1 and values.value(call.args[0]).is_(STR):
+            self.report(rules.CONTAINER_METHOD_FALLS_BACK, call, graph, method="len()", kind="str")
+
+    def _index_of_constant_tensor(self, graph, values, call: nodes.Call, receiver) -> bool:
+        """INDEX_OF_CONSTANT_TENSOR: ``seq.index(t)`` of a Tensor made in graph code, in a sequence of constants."""
+        func = call.func
         if func.attrname == "index" and call.args and receiver.kinds and receiver.kinds <= {LIST, TUPLE} \
                 and receiver.items is not None and all(i.known and not i.var for i in receiver.items):
             sought = values.value(call.args[0])
             if sought.is_tensor and sought.alias.startswith("the constant Tensor"):
                 self.report(rules.INDEX_OF_CONSTANT_TENSOR, call, graph, call=_short(call),
                             tensor=_short(call.args[0]))
-                return
+                return True
+        return False
+
+    def _container_method(self, graph, values, call: nodes.Call, receiver) -> None:
+        """LIST_MUTATION_LOST / DICT_POP_IN_GRAPH / CONTAINER_METHOD_FALLS_BACK: a method of a str, list or dict."""
+        func = call.func
         kind = next((k for k in (STR, LIST, DICT) if receiver.is_(k)), None)
         if kind is None:
             return
