@@ -138,6 +138,12 @@ def _host_array_call(info, func: nodes.FunctionDef, expr: nodes.Call, depth: int
         return host_array(info, func, callee.expr, depth + 1)  # a.astype(...), a.reshape(...), a.copy()
     if qualified is None or not qualified.startswith("numpy."):
         return None
+    return _numpy_call_array(info, func, expr, qualified, depth)
+
+
+def _numpy_call_array(info, func: nodes.FunctionDef, expr: nodes.Call, qualified: str, depth: int) -> str | None:
+    """:func:`host_array` of a NumPy function's call: a sized ``numpy.random`` draw, or a function of a host
+    array that keeps it an array."""
     name = qualified.rsplit(".", 1)[-1]
     if qualified.startswith("numpy.random."):
         position = NUMPY_RANDOM_SIZE_POSITION.get(name)

@@ -719,13 +719,8 @@ class Analysis:
         if not (isinstance(value, nodes.Call) and len(value.args) == 1
                 and api.canonical(info.imports.qualify(value.func) or "") == "mindspore.ParameterTuple"):
             return None
-        gathered = value.args[0]
-        while isinstance(gathered, nodes.Call) and isinstance(gathered.func, nodes.Name) \
-                and gathered.func.name in ("list", "tuple") and len(gathered.args) == 1:
-            gathered = gathered.args[0]
-        if not (isinstance(gathered, nodes.Call) and isinstance(gathered.func, nodes.Attribute)
-                and gathered.func.attrname in api.PARAMETER_LISTING_METHODS
-                and isinstance(gathered.func.expr, nodes.Name)):
+        gathered = _parameter_listing(value.args[0])
+        if gathered is None:
             return None
         source = gathered.func.expr.name
         if any(isinstance(held, nodes.Name) and held.name == source
@@ -799,6 +794,17 @@ def _instantiation_argument(passed: tuple, positional: list[str], parameter: str
         if name == parameter:
             found = argument
     return found
+
+
+def _parameter_listing(expr) -> nodes.Call | None:
+    """``cell.get_parameters()`` / ``cell.trainable_params()`` on a name, through ``list(...)`` / ``tuple(...)``."""
+    while isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Name) \
+            and expr.func.name in ("list", "tuple") and len(expr.args) == 1:
+        expr = expr.args[0]
+    if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute) \
+            and expr.func.attrname in api.PARAMETER_LISTING_METHODS and isinstance(expr.func.expr, nodes.Name):
+        return expr
+    return None
 
 
 def _sub_cell_passes(call, names: list) -> set[str] | None:

@@ -530,24 +530,26 @@ class TensorFacts:
                                             and node.right.value >= 0):
                     return node.as_string()
             elif isinstance(node, nodes.Call):
-                func = node.func
-                qualified = self._qualified(func)
-                op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
-                if op is not None:
-                    if op not in TOTAL_ELEMENTWISE_OPS and op not in REDUCTION_OPS and op not in api.BOOL_RESULT_OPS \
-                            and qualified not in api.CAST_OPS:
-                        return node.as_string()
-                elif isinstance(func, nodes.Attribute) and qualified is None and \
-                        self.values.value(func.expr).is_tensor:
-                    if func.attrname not in TOTAL_METHODS and func.attrname not in REDUCTIONS and \
-                            func.attrname not in api.CAST_METHODS and func.attrname not in api.CASTING_METHODS:
-                        return node.as_string()
-                elif qualified not in api.TENSOR_CONSTRUCTORS:
+                if self._partial_call(node):
                     return node.as_string()
             elif isinstance(node, (nodes.Lambda, nodes.ListComp, nodes.GeneratorExp, nodes.DictComp)):
                 return node.as_string()
             stack.extend(node.get_children())
         return ""
+
+    def _partial_call(self, node: nodes.Call) -> bool:
+        """A call that may give inf/NaN on finite input: not a total elementwise op, a reduction, a comparison, a
+        cast or a Tensor constructor (a sub-Cell, a helper: not known)."""
+        func = node.func
+        qualified = self._qualified(func)
+        op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
+        if op is not None:
+            return op not in TOTAL_ELEMENTWISE_OPS and op not in REDUCTION_OPS and op not in api.BOOL_RESULT_OPS \
+                and qualified not in api.CAST_OPS
+        if isinstance(func, nodes.Attribute) and qualified is None and self.values.value(func.expr).is_tensor:
+            return func.attrname not in TOTAL_METHODS and func.attrname not in REDUCTIONS and \
+                func.attrname not in api.CAST_METHODS and func.attrname not in api.CASTING_METHODS
+        return qualified not in api.TENSOR_CONSTRUCTORS
 
     def _qualified(self, func):
         if locally_bound(func, self.values):

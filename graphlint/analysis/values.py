@@ -752,6 +752,10 @@ class FunctionValues:
             if any_var:
                 return unknown(True, origin)
             return unknown()
+        return self._project_call(qualified, expr, any_var, origin)
+
+    def _project_call(self, qualified: str, expr, any_var: bool, origin: str) -> Value:
+        """A call of a project class or function named by its import: a Cell, or a helper's summary."""
         resolved = self.analysis.project.resolve_qualified(qualified)
         if resolved is not None and resolved.kind == "class" and self.analysis.project.is_cell(resolved.node):
             return const(CELL)
@@ -798,14 +802,7 @@ class FunctionValues:
             return Value(frozenset({TUPLE}), var, origin, items)
         if (left.is_(NUMPY) or right.is_(NUMPY)) and not (left.kinds | right.kinds) - SCALARS - {NUMPY}:
             return Value(frozenset({NUMPY}), var, origin)  # arithmetic on an ndarray (and numbers) is one
-        known = NOTHING
-        if not var and left.known and right.known and op in BINOPS:
-            try:
-                known = BINOPS[op](left.const, right.const)
-                if isinstance(known, (int, float)) and abs(known) > 10**12:
-                    known = NOTHING
-            except Exception:  # noqa: BLE001
-                known = NOTHING
+        known = _folded(left, right, op) if not var else NOTHING
         if known is not NOTHING:
             return of_python(known) if isinstance(known, (int, float, str, bool)) else const(UNKNOWN)
         kinds = (left.kinds | right.kinds) & (SCALARS | {STR, TUPLE, LIST}) or frozenset({UNKNOWN})
@@ -887,6 +884,17 @@ def _range_value(args: list, any_var: bool, origin: str) -> Value:
         except (TypeError, ValueError):
             known = NOTHING
     return Value(frozenset({RANGE}), False, "", None, known)
+
+
+def _folded(left: Value, right: Value, op: str) -> object:
+    """``left op right`` of two constants (NOTHING when unknown, failing, or beyond 10**12)."""
+    if not (left.known and right.known and op in BINOPS):
+        return NOTHING
+    try:
+        known = BINOPS[op](left.const, right.const)
+    except Exception:  # noqa: BLE001
+        return NOTHING
+    return NOTHING if isinstance(known, (int, float)) and abs(known) > 10**12 else known
 
 
 def _identity_result(operators: list, values: list) -> object:

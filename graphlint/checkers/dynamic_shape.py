@@ -189,22 +189,7 @@ def _is_boolean_tensor(expr, values, graph, seen: set) -> bool:
     if isinstance(expr, nodes.BinOp) and expr.op in ("&", "|", "^"):
         return any(_is_boolean_tensor(side, values, graph, seen) for side in (expr.left, expr.right))
     if isinstance(expr, nodes.Call):
-        func = expr.func
-        imports = graph.info.imports
-        qualified = None if locally_bound(func, values) else imports.qualify(func)
-        if qualified is not None:
-            name = qualified.rsplit(".", 1)[-1]
-            if qualified.startswith(api.OPS_NAMESPACES) and name in api.BOOL_RESULT_OPS:
-                return True
-            if qualified.startswith(api.OPS_NAMESPACES) and name == "cast" and len(expr.args) > 1:
-                return _is_bool_dtype(expr.args[1], imports)
-            return False
-        if isinstance(func, nodes.Attribute):
-            if func.attrname in api.BOOL_RESULT_METHODS:
-                return True
-            if func.attrname in ("astype", "to") and expr.args:
-                return _is_bool_dtype(expr.args[0], imports)
-        return False
+        return _is_boolean_call(expr, values, graph)
     if isinstance(expr, nodes.Name) and expr.name not in seen:
         element = values.cfg.element_of(expr)
         if element is None:
@@ -214,6 +199,26 @@ def _is_boolean_tensor(expr, values, graph, seen: set) -> bool:
             return False
         seen = seen | {expr.name}
         return all(_is_boolean_tensor(d.value, values, graph, seen) for d in definitions)
+    return False
+
+
+def _is_boolean_call(expr: nodes.Call, values, graph) -> bool:
+    """``ops.logical_*`` and the other ops giving booleans, a cast to bool, a Tensor method giving booleans."""
+    func = expr.func
+    imports = graph.info.imports
+    qualified = None if locally_bound(func, values) else imports.qualify(func)
+    if qualified is not None:
+        name = qualified.rsplit(".", 1)[-1]
+        if qualified.startswith(api.OPS_NAMESPACES) and name in api.BOOL_RESULT_OPS:
+            return True
+        if qualified.startswith(api.OPS_NAMESPACES) and name == "cast" and len(expr.args) > 1:
+            return _is_bool_dtype(expr.args[1], imports)
+        return False
+    if isinstance(func, nodes.Attribute):
+        if func.attrname in api.BOOL_RESULT_METHODS:
+            return True
+        if func.attrname in ("astype", "to") and expr.args:
+            return _is_bool_dtype(expr.args[0], imports)
     return False
 
 
