@@ -46,6 +46,27 @@ TRY_IN_GRAPH = Rule(
             title="`try` / `except`",
             lines=3,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    try:
+                        y = ops.relu(x)
+                    except ValueError:
+                        print("bad input")
+                        raise
+                    return y * 2
+            """,
+            error="Unsupported statement 'Try'",
+            title="`try` whose handler only reports and re-raises",
+            lines=3,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = ops.relu(x)
+                    return y * 2
+            """,
+        ),
     ),
     clean=(
         passes(

@@ -2,7 +2,8 @@
 the forms that module refuses):
 
 * a loop `else` after a loop with `break` (E5111) -> a flag the `break` sets, tested after the loop;
-* ``del items[k]`` of a local list with a constant index (E5102) -> ``items = items[:k] + items[k + 1:]``.
+* ``del items[k]`` of a local list with a constant index (E5102) -> ``items = items[:k] + items[k + 1:]``;
+* a `try` whose handlers only log or re-raise (E5101) -> its body (unsafe).
 """
 
 from __future__ import annotations
@@ -190,8 +191,62 @@ class DeleteListItem(Fixer):
                          description=f"`del {target.as_string()}` -> `{receiver.name} = {context.code(value)}`")
 
 
+class UnwrapTry(Fixer):
+    """``try: body`` whose handlers only log, print, `pass` or re-raise (``raise``) -> ``body``. Graph code has no
+    `try`; without it the body runs the same where it raises nothing. Unsafe: where the body raises, the handler's
+    log no longer appears, and a handler that swallowed the error (no ``raise``) no longer does: the error now
+    leaves the function. A handler that computes something (a fallback value) is refused."""
+
+    rules = (statements_rules.TRY_IN_GRAPH,)
+    safety = FixSafety.UNSAFE
+    description = "`try` whose handlers only log or re-raise -> its body"
+
+    def plan(self, finding, context):
+        statement = finding.node
+        values = context.values_of(finding)
+        if not isinstance(statement, nodes.Try) or values is None:
+            return None
+        if statement.orelse or statement.finalbody:
+            return self.refuse(finding, "the `try` has an `else` or a `finally`: move them by hand")
+        for handler in statement.handlers:
+            for inner in handler.body:
+                if not _only_reports(inner, values):
+                    return self.refuse(finding, f"the handler does more than log or re-raise "
+                                                f"(`{inner.as_string()[:40]}`): its fallback is behaviour to keep; "
+                                                "check the inputs before the graph instead (by hand)")
+        node = context.find(statement, (cst.Try,))
+        if node is None or not isinstance(node.body, cst.IndentedBlock):
+            return self.refuse(finding, "the `try` block was not found")
+        body = list(node.body.body)
+        body[0] = body[0].with_changes(leading_lines=[*node.leading_lines, *body[0].leading_lines])
+        swallowed = not all(handler.body and isinstance(handler.body[-1], nodes.Raise)
+                            and handler.body[-1].exc is None for handler in statement.handlers)
+        return self.edit(finding, [(node, cst.FlattenSentinel(body))],
+                         description="`try` -> its body" + (" (an error the handler swallowed now leaves the "
+                                                            "function)" if swallowed else ""))
+
+
+def _only_reports(statement, values) -> bool:
+    """``statement`` only reports: `pass`, a bare `raise`, or a call of `print`, `warnings.warn` or a logging
+    method."""
+    if isinstance(statement, nodes.Pass) or (isinstance(statement, nodes.Raise) and statement.exc is None):
+        return True
+    if not (isinstance(statement, nodes.Expr) and isinstance(statement.value, nodes.Call)):
+        return False
+    func = statement.value.func
+    qualified = values.imports.qualify(func) or ""
+    if qualified in api.WARNING_CALLS or (isinstance(func, nodes.Name) and func.name == "print"
+                                          and func.name not in values.cfg.defs_by_name):
+        return True
+    if qualified.split(".")[0] in api.LOGGING_MODULES:
+        return True
+    return isinstance(func, nodes.Attribute) and func.attrname in api.LOG_METHODS \
+        and isinstance(func.expr, (nodes.Name, nodes.Attribute)) \
+        and func.expr.as_string().rsplit(".", 1)[-1] in api.LOGGER_NAMES
+
+
 def _sliced(value, lower, upper) -> cst.Subscript:
     return cst.Subscript(value=value, slice=[cst.SubscriptElement(slice=cst.Slice(lower=lower, upper=upper))])
 
 
-FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem())
+FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem(), UnwrapTry())
