@@ -372,6 +372,12 @@ RUNTIME_DICT_KEY = Rule(
                     key = "a" if x.sum() > 0 else "b"
                     return table[key]
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    table = {"a": x, "b": x * 2}
+                    return (table["a"] if x.sum() > 0 else table["b"])
+            """,
             error="evaluator key only supports string, number, type, none, constant tensor and tuple",
             title="dict read with a key chosen by a Tensor",
             lines=5,
@@ -381,6 +387,11 @@ RUNTIME_DICT_KEY = Rule(
             class Net(nn.Cell):
                 def construct(self, x):
                     table = {x.sum(): x}
+                    return x * 2
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
                     return x * 2
             """,
             error="evaluator key only supports string, number, type, none, constant tensor and tuple",

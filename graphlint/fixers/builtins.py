@@ -18,7 +18,7 @@ import libcst as cst
 from astroid import nodes
 
 from graphlint.analysis.kinds import LIST, TUPLE
-from graphlint.analysis.provenance import locally_bound
+from graphlint.analysis.provenance import locally_bound, side_effect
 from graphlint.analysis.rewrite_facts import tensor_facts
 from graphlint.catalogue import builtins as builtin_rules
 from graphlint.catalogue.model import FixSafety
@@ -272,4 +272,75 @@ class DictPopToSubscript(Fixer):
                          description=f"`{call.as_string()}` -> `{context.code(subscript)}`")
 
 
-FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript())
+class ChooseDictItem(Fixer):
+    """``table[key]`` where ``key = "a" if c else "b"`` -> ``table["a"] if c else table["b"]`` (the key assignment
+    dropped when nothing else reads it): graph code looks up constant keys while compiling, and the Tensor
+    condition then chooses between the two items (the select rewrite of I5806 applies). A dict literal with a
+    run-time key that nothing reads -> dropped. Safe: the same item is chosen, by the same condition read on the
+    same values (it must be free of side effects)."""
+
+    rules = (builtin_rules.RUNTIME_DICT_KEY,)
+    safety = FixSafety.SAFE
+    description = "a dict item chosen by a run-time key -> a choice between constant keys"
+
+    def plan(self, finding, context):
+        key = finding.node
+        values = context.values_of(finding)
+        if values is None or key is None:
+            return None
+        holder = key.parent
+        if isinstance(holder, nodes.Dict):
+            return self._unused_dict(finding, context, values, holder)
+        if not (isinstance(holder, nodes.Subscript) and holder.slice is key and isinstance(key, nodes.Name)):
+            return self.refuse(finding, "the key is not a name: choose the item with constant keys by hand")
+        element = values.cfg.element_of(key)
+        definitions = values.cfg.reaching(element, key.name) if element is not None else []
+        if len(definitions) != 1 or definitions[0].kind != "assign" \
+                or not isinstance(definitions[0].value, nodes.IfExp):
+            return self.refuse(finding, f"`{key.name}` is not made once by `<key> if <condition> else <key>`")
+        choice = definitions[0].value
+        if not all(isinstance(side, nodes.Const) and type(side.value) in (str, int)
+                   for side in (choice.body, choice.orelse)):
+            return self.refuse(finding, "the keys chosen between are not constants")
+        if side_effect(values, choice.test) is not None:
+            return self.refuse(finding, f"`{choice.test.as_string()[:40]}` may have side effects")
+        there = values.cfg.element_of(choice.test)
+        for read in choice.test.nodes_of_class(nodes.Name):
+            if {d.index for d in values.cfg.reaching(there, read.name)} != \
+                    {d.index for d in values.cfg.reaching(element, read.name)}:
+                return self.refuse(finding, f"`{read.name}` changes between the choice of the key and the lookup")
+        node, test = context.find(holder), context.find(choice)
+        if not isinstance(node, cst.Subscript) or not isinstance(test, cst.IfExp):
+            return self.refuse(finding, "the lookup or the key's choice was not found")
+        lookup = cst.IfExp(test=test.test, body=build.subscript(node.value, test.body),
+                           orelse=build.subscript(node.value, test.orelse))
+        replacements = [(node, build.parens(lookup) if not node.lpar else lookup.with_changes(lpar=node.lpar,
+                                                                                              rpar=node.rpar))]
+        reads = [n for n in key.scope().nodes_of_class(nodes.Name) if n.name == key.name]
+        assignment = choice.parent
+        if reads == [key] and isinstance(assignment, nodes.Assign) and len(assignment.targets) == 1:
+            found = context.find(assignment)
+            removal = context.remove_statement(found) if found is not None else []
+            replacements += removal
+        return self.edit(finding, replacements, description=f"`{holder.as_string()}` -> a choice between "
+                                                            f"`{choice.body.as_string()}` and "
+                                                            f"`{choice.orelse.as_string()}`")
+
+    def _unused_dict(self, finding, context, values, literal):
+        statement = literal.parent
+        if not (isinstance(statement, nodes.Assign) and statement.value is literal and len(statement.targets) == 1
+                and isinstance(statement.targets[0], nodes.AssignName)):
+            return self.refuse(finding, "a run-time key of a dict in use: key it by a constant (by hand)")
+        name = statement.targets[0].name
+        if any(n.name == name for n in statement.scope().nodes_of_class(nodes.Name)):
+            return self.refuse(finding, f"`{name}` is read: key it by a constant (by hand)")
+        if side_effect(values, literal) is not None:
+            return self.refuse(finding, f"`{literal.as_string()[:40]}` may have side effects")
+        found = context.find(statement)
+        removal = context.remove_statement(found) if found is not None else []
+        if not removal:
+            return self.refuse(finding, "the statement was not found alone on its line")
+        return self.edit(finding, removal, description=f"drop `{name} = ...`, which nothing reads")
+
+
+FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript(), ChooseDictItem())
