@@ -115,6 +115,12 @@ BUILTIN_FALLS_BACK = Rule(
                         return x * 2
                     return x
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.where((x[0] > 0).all(), x * 2, x)
+            """,
+            fix_safety="unsafe",
             error="the inputs should be constant",
             title="`all()` / `any()` over a Tensor",
             lines=3,

@@ -343,4 +343,47 @@ class ChooseDictItem(Fixer):
         return self.edit(finding, removal, description=f"drop `{name} = ...`, which nothing reads")
 
 
-FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript(), ChooseDictItem())
+class AllAnyToMethod(Fixer):
+    """``if all(t > 0):`` -> ``if (t > 0).all():`` (``any`` -> ``.any()``), for a proven Tensor whose truth only
+    decides a condition: the builtin runs by JIT fallback (STRICT rejects it), the method is a graph op. Unsafe:
+    on a 1-d Tensor both agree; where the builtin raised (a 0-d Tensor cannot be iterated, the rows of a 2-d one
+    have no truth value) the method reduces every element instead."""
+
+    rules = (builtin_rules.BUILTIN_FALLS_BACK,)
+    safety = FixSafety.UNSAFE
+    description = "`all(t)` / `any(t)` of a Tensor in a condition -> `t.all()` / `t.any()`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name)
+                and call.func.name in ("all", "any")) or values is None:
+            return None
+        if len(call.args) != 1 or call.keywords or locally_bound(call.func, values):
+            return self.refuse(finding, f"`{call.func.name}` is not the builtin of one argument")
+        argument = call.args[0]
+        if not values.value(argument).is_tensor:
+            return self.refuse(finding, f"`{argument.as_string()[:40]}` is not proven a Tensor")
+        if not _decides_condition(call):
+            return self.refuse(finding, f"the result is used as a value: `.{call.func.name}()` gives a Tensor where "
+                                        f"`{call.func.name}()` gave a bool; write `bool(...)` by hand where it must "
+                                        "be one")
+        node = context.find(call)
+        if not isinstance(node, cst.Call) or len(node.args) != 1:
+            return self.refuse(finding, "the call was not found")
+        method = build.call(build.attribute(node.args[0].value.with_changes(lpar=[], rpar=[])
+                                            if isinstance(node.args[0].value, cst.Name) else node.args[0].value,
+                                            call.func.name)).with_changes(lpar=node.lpar, rpar=node.rpar)
+        return self.edit(finding, [(node, method)],
+                         description=f"`{call.as_string()[:40]}` -> `{context.code(method)}`")
+
+
+def _decides_condition(expression) -> bool:
+    """Only the truth of ``expression`` is used: it is (under `not`/`and`/`or`) the test of an if/while/ternary."""
+    child, parent = expression, expression.parent
+    while isinstance(parent, nodes.BoolOp) or (isinstance(parent, nodes.UnaryOp) and parent.op == "not"):
+        child, parent = parent, parent.parent
+    return isinstance(parent, (nodes.If, nodes.While, nodes.IfExp)) and parent.test is child
+
+
+FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript(), ChooseDictItem(), AllAnyToMethod())
