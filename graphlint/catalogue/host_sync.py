@@ -213,6 +213,12 @@ TENSOR_TOLIST_IN_GRAPH = Rule(
                     sums = x.sum(axis=1).tolist()
                     return x * sums[0]
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    sums = x.sum(axis=1)
+                    return x * sums[0]
+            """,
             error="cannot get attributes asnumpy",
             export=FAILS,
             title="`t.tolist()`",

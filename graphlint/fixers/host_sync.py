@@ -171,4 +171,59 @@ def _number_uses(call: nodes.Call) -> list[nodes.NodeNG] | str:
     return reads or f"`{name}` is never read"
 
 
-FIXERS = (CompareTensorNotHostValue(), KeepItemTensor())
+class KeepListTensor(Fixer):
+    """``sums = x.sum(axis=1).tolist(); return x * sums[0]`` -> ``sums = x.sum(axis=1)``: each ``sums[k]`` (a constant
+    index) is then the 0-d Tensor of that element instead of its number. Only when every use of the list is such
+    an element, an operand of ``+ - * /`` with a Tensor proven of the receiver's dtype (no promotion differs).
+    Unsafe: the element is computed from the Tensor, not from a Python number; where the receiver has more than
+    one axis (its elements are lists, which arithmetic rejects) the Tensor's row broadcasts instead."""
+
+    rules = (host_sync_rules.TENSOR_TOLIST_IN_GRAPH,)
+    safety = FixSafety.UNSAFE
+    description = "drop `.tolist()` whose elements only feed arithmetic with Tensors of their dtype"
+
+    def plan(self, finding, context):
+        call = finding.node
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)
+                and call.func.attrname == "tolist" and not call.args and not call.keywords):
+            return None
+        values = context.values_of(finding)
+        if values is None:
+            return self.refuse(finding, "no analysis of the graph code: the receiver's dtype is unknown")
+        facts = tensor_facts(values)
+        receiver = call.func.expr
+        uses = _number_uses(call)
+        if isinstance(uses, str):
+            return self.refuse(finding, uses)
+        dtype = facts.dtype(receiver)
+        for use in uses:
+            element = use.parent
+            if not (isinstance(element, nodes.Subscript) and element.value is use and _constant_index(element.slice)):
+                shown = " ".join(element.as_string().split())[:40]
+                return self.refuse(finding, f"the list is used as `{shown}`, not only as its elements `[k]`: keep it "
+                                            "a list there")
+            operation = element.parent
+            if not isinstance(operation, nodes.BinOp) or operation.op not in _ARITHMETIC:
+                return self.refuse(finding, f"the element is used as `{operation.as_string()[:40]}`, not as an "
+                                            "operand of `+ - * /`")
+            other = operation.right if element is operation.left else operation.left
+            if dtype is None or facts.dtype(other) != dtype or not values.value(other).is_tensor:
+                return self.refuse(finding, f"`{other.as_string()[:40]}` is not proven a Tensor of "
+                                            f"`{receiver.as_string()[:40]}`'s dtype")
+        node = context.find(call)
+        if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+            return self.refuse(finding, "the `.tolist()` call was not found")
+        kept = node.func.value
+        return self.edit(finding, [(node, kept.with_changes(lpar=node.lpar or kept.lpar,
+                                                            rpar=node.rpar or kept.rpar))],
+                         description=f"`{context.code(node)}` -> `{context.code(kept)}`: its elements stay "
+                                     "0-d Tensors")
+
+
+def _constant_index(index) -> bool:
+    if isinstance(index, nodes.UnaryOp) and index.op == "-":
+        index = index.operand
+    return isinstance(index, nodes.Const) and type(index.value) is int
+
+
+FIXERS = (CompareTensorNotHostValue(), KeepItemTensor(), KeepListTensor())
