@@ -1284,6 +1284,18 @@ IS_UNSUPPORTED_OPERAND = Rule(
                         return self.act(x)
                     return x
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.act = nn.ReLU()
+
+                def construct(self, x):
+                    if isinstance(self.act, nn.ReLU):
+                        return self.act(x)
+                    return x
+            """,
+            fix_safety="safe",
             error="For syntax like 'a is b', b supports Int, Bool, String, None and Type",
             title="`is` a Cell class",
             lines=7,

@@ -3,7 +3,8 @@ the forms that module refuses):
 
 * a loop `else` after a loop with `break` (E5111) -> a flag the `break` sets, tested after the loop;
 * ``del items[k]`` of a local list with a constant index (E5102) -> ``items = items[:k] + items[k + 1:]``;
-* a `try` whose handlers only log or re-raise (E5101) -> its body (unsafe).
+* a `try` whose handlers only log or re-raise (E5101) -> its body (unsafe);
+* ``type(self.act) is nn.ReLU`` of an attribute the analysis knows is made as ``nn.ReLU`` (E5116) -> `isinstance`.
 """
 
 from __future__ import annotations
@@ -245,8 +246,46 @@ def _only_reports(statement, values) -> bool:
         and func.expr.as_string().rsplit(".", 1)[-1] in api.LOGGER_NAMES
 
 
+class ExactTypeToIsinstance(Fixer):
+    """``type(self.act) is nn.ReLU`` -> ``isinstance(self.act, nn.ReLU)`` (``is not`` -> ``not isinstance``), where
+    the analysis knows the class every ``self.act = ...`` of `__init__` makes and it is that class: both are then
+    True (and graph code compiles `isinstance` of a Cell). Safe; where the class is not known exactly (a subclass
+    would make `isinstance` True and `type(...) is` False) the statement fixer's refusal stands."""
+
+    rules = (statements_rules.IS_UNSUPPORTED_OPERAND,)
+    safety = FixSafety.UNSAFE  # the rule's main fix (`is` -> `==`, fixers/statements.py); this edit itself is safe
+    description = "`type(self.x) is C` of a known instance of C -> `isinstance(self.x, C)`"
+
+    def plan(self, finding, context):
+        compare = finding.node
+        graph = finding.graph
+        if not (isinstance(compare, nodes.Compare) and len(compare.ops) == 1 and compare.ops[0][0] in ("is", "is not")
+                and isinstance(compare.left, nodes.Call) and isinstance(compare.left.func, nodes.Name)
+                and compare.left.func.name == "type" and len(compare.left.args) == 1 and not compare.left.keywords) \
+                or graph is None or graph.cls is None or context.analysis is None:
+            return None
+        values = context.values_of(finding)
+        subject, klass = compare.left.args[0], compare.ops[0][1]
+        if values is None or "type" in values.cfg.defs_by_name or not (
+                isinstance(subject, nodes.Attribute) and isinstance(subject.expr, nodes.Name)
+                and subject.expr.name == values.self_name):
+            return None
+        made = context.analysis.attribute_instance_of(graph.cls, subject.attrname)
+        if made is None or made != (graph.info.imports.qualify(klass) or ""):
+            return None
+        node = context.find(compare)
+        if not isinstance(node, cst.Comparison) or not isinstance(node.left, cst.Call):
+            return None
+        test = build.call("isinstance", node.left.args[0].value, node.comparisons[0].comparator)
+        if compare.ops[0][0] == "is not":
+            test = cst.UnaryOperation(operator=cst.Not(), expression=test)
+        return self.edit(finding, [(node, test.with_changes(lpar=node.lpar, rpar=node.rpar))], safety=FixSafety.SAFE,
+                         description=f"`{compare.as_string()}` -> `{context.code(test)}` (`{subject.as_string()}` "
+                                     f"is made as `{made}`)")
+
+
 def _sliced(value, lower, upper) -> cst.Subscript:
     return cst.Subscript(value=value, slice=[cst.SubscriptElement(slice=cst.Slice(lower=lower, upper=upper))])
 
 
-FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem(), UnwrapTry())
+FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem(), UnwrapTry(), ExactTypeToIsinstance())
