@@ -453,6 +453,9 @@ JIT_FORBIDDEN_CONTEXT_MANAGERS = frozenset(
     for entry in jit_forbidden.FORBIDDEN_METHODS.values()
     if entry["name"] == "__init__" for public in entry["public"])
 JIT_FORBIDDEN_MODULES = frozenset(jit_forbidden.FORBIDDEN_MODULES)
+# Forbidden Cell methods that only read the Cell (a statement whose result nothing uses can go).
+CELL_READING_METHODS = frozenset({"buffers", "get_buffer", "get_parameters", "get_sub_cell", "named_buffers",
+                                  "state_dict", "trainable_params", "untrainable_params"})
 
 
 def jit_forbidden_name(qualified: str | None) -> str | None:

@@ -67,6 +67,24 @@ JIT_FORBIDDEN_API = Rule(
 
             Net = build()
             """,
+            fixed="""
+            def build():
+                class Inner(nn.Cell):
+                    def construct(self, x):
+                        return x
+
+                class Outer(nn.Cell):
+                    def __init__(self):
+                        super().__init__()
+                        self.inner = Inner()
+
+                    def construct(self, x):
+                        return self.inner(x)
+                return Outer
+
+
+            Net = build()
+            """,
             error="is not supported in 'construct' or function with @jit decorator",
             title="a forbidden method of a sub-Cell whose classes are defined in a function",
             lines=12,
@@ -109,6 +127,15 @@ JIT_FORBIDDEN_API = Rule(
                     logger.warning("in construct")
                     return x * 2
             """,
+            fixed="""
+            from mindspore import log as logger
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * 2
+            """,
+            fix_safety="unsafe",  # the log no longer appears
             error="'mindspore.log.warning' " + _REFUSED,
             title="`mindspore.log.warning(...)`",
             lines=6,

@@ -6,7 +6,8 @@
 * a lambda default argument of `__init__` that graph code calls (E6003) -> a module-level `def`;
 * `t.asnumpy().shape` / `.ndim` (W5501) -> `t.shape` / `t.ndim`;
 * `Tensor(t)` of a Tensor (W5504) -> `t`;
-* a `@dataclass` or `namedtuple` made from Tensors and only read by field (W5508) -> a tuple.
+* a `@dataclass` or `namedtuple` made from Tensors and only read by field (W5508) -> a tuple;
+* a forbidden call whose result nothing uses (E6001) -> dropped.
 """
 
 from __future__ import annotations
@@ -338,6 +339,50 @@ class RecordToTuple(Fixer):
                                                             f"`{name}.<field>` -> `{name}[i]`")
 
 
+class DropForbiddenCall(Fixer):
+    """A call graph code forbids whose result nothing uses -> dropped: ``params = self.inner.get_parameters()`` with
+    ``params`` never read (a method that only reads the Cell: safe), ``logger.warning(...)`` of ``mindspore.log``
+    (unsafe: the log no longer appears, as it would in PYNATIVE_MODE on every call). A call whose effect or result
+    is used (``p.set_data(v)``, ``ms.get_context(...)`` in a test) is refused with what to do instead."""
+
+    rules = (refused_rules.JIT_FORBIDDEN_API,)
+    safety = FixSafety.SAFE
+    description = "drop a forbidden call whose result nothing uses"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not isinstance(call, nodes.Call) or values is None:
+            return None
+        statement = call.parent
+        qualified = values.imports.qualify(call.func) or ""
+        method = call.func.attrname if isinstance(call.func, nodes.Attribute) else ""
+        if isinstance(statement, nodes.Expr) and statement.value is call \
+                and qualified.startswith("mindspore.log."):
+            return self._drop(finding, context, statement, FixSafety.UNSAFE, "the log no longer appears")
+        if isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], nodes.AssignName) and not qualified \
+                and method in api.CELL_READING_METHODS:
+            name = statement.targets[0].name
+            if not any(n.name == name for n in call.scope().nodes_of_class(nodes.Name)):
+                return self._drop(finding, context, statement, FixSafety.SAFE, f"`{name}` is never read")
+            return self.refuse(finding, f"`{name}` is read: take what `{method}()` gives in `__init__` and keep it "
+                                        "on `self` (by hand)")
+        if method == "set_data":
+            return self.refuse(finding, "`set_data` may change the Parameter's shape and dtype: write "
+                                        "`ops.assign(param, value)` where they agree (by hand)")
+        return self.refuse(finding, "the call's result is used: compute it in `__init__` and keep it on `self` (by "
+                                    "hand)")
+
+    def _drop(self, finding, context, statement, safety, why):
+        found = context.find(statement)
+        removal = context.remove_statement(found) if found is not None else []
+        if not removal:
+            return self.refuse(finding, "the statement is not alone on its line")
+        return self.edit(finding, removal, safety=safety,
+                         description=f"drop `{' '.join(statement.as_string().split())[:50]}`: {why}")
+
+
 def _record_fields(call: nodes.Call):
     """The field names of the dataclass or namedtuple ``call`` makes, in order; else why not (a str)."""
     if not isinstance(call.func, nodes.Name):
@@ -422,4 +467,4 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 FIXERS = (EvalToExpression(), ClassMethodToStatic(), ParameterToTensor(), LambdaDefaultToFunction(),
-          HostShapeToTensorShape(), TensorOfTensorToTensor(), RecordToTuple())
+          HostShapeToTensorShape(), TensorOfTensorToTensor(), RecordToTuple(), DropForbiddenCall())
