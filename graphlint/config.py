@@ -214,45 +214,12 @@ def from_table(table: dict, base: Config | None = None, source: str = "") -> Con
     values = {}
     for key, value in table.items():
         if key == "validate":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{source}: [tool.graphlint.validate] must be a table")
-            for sub in value:
-                if sub not in ("inputs", "timeout", "memory-mb"):
-                    raise ConfigError(f"{source}: unknown option {sub!r} in [tool.graphlint.validate]")
-            inputs = value.get("inputs", {})
-            if not isinstance(inputs, dict):
-                raise ConfigError(f"{source}: [tool.graphlint.validate.inputs] must be a table")
-            # here: validate/ stands aside the layers; only a configuration declaring inputs needs its checks
-            from graphlint.validate.specs import entry_problem
-
-            base_dir = os.path.dirname(os.path.abspath(source)) if source else ""
-            for entry, declared in inputs.items():
-                problem = entry_problem(entry, declared, base_dir)
-                if problem:
-                    raise ConfigError(f"{source}: [tool.graphlint.validate.inputs] {problem}")
-            values["validate_inputs"] = dict(inputs)
-            for sub in ("timeout", "memory-mb"):
-                if sub in value:
-                    _check_number(value[sub], source, f"validate.{sub}", integer=sub == "memory-mb")
-                    values[_KEYS[f"validate-{sub}"]] = value[sub]
+            values.update(_validate_table(value, source))
             continue
         attribute = _KEYS.get(key)
         if attribute is None:
             raise ConfigError(f"{source}: unknown option {key!r} in [tool.graphlint]")
-        if key in _SELECTOR_KEYS or attribute == "exclude":
-            value = _strings(value, source, key)
-        elif attribute == "per_file_ignores":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{source}: per-file-ignores must be a table of glob pattern = [rules]")
-            value = tuple((pattern, _strings(chosen, source, f"per-file-ignores {pattern!r}"))
-                          for pattern, chosen in value.items())
-        elif attribute in ("unroll_warn", "unroll_limit", "validate_memory_mb", "max_memory"):
-            _check_number(value, source, key, integer=True)
-        elif attribute == "validate_timeout":
-            _check_number(value, source, key, integer=False)
-        elif not isinstance(value, str):
-            raise ConfigError(f"{source}: {key} must be a string")
-        values[attribute] = value
+        values[attribute] = _option_value(key, attribute, value, source)
     try:
         config = replace(base or Config(), config_file=source or (base.config_file if base else ""), **values)
     except ConfigError as exc:
@@ -263,6 +230,50 @@ def from_table(table: dict, base: Config | None = None, source: str = "") -> Con
     for pattern, chosen in config.per_file_ignores if "per-file-ignores" in table else ():
         check_selectors(config, chosen, f"{source}: per-file-ignores {pattern!r}")
     return config
+
+
+def _validate_table(value, source: str) -> dict:
+    """The options of ``[tool.graphlint.validate]``, checked: ``{attribute: value}``."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{source}: [tool.graphlint.validate] must be a table")
+    for sub in value:
+        if sub not in ("inputs", "timeout", "memory-mb"):
+            raise ConfigError(f"{source}: unknown option {sub!r} in [tool.graphlint.validate]")
+    inputs = value.get("inputs", {})
+    if not isinstance(inputs, dict):
+        raise ConfigError(f"{source}: [tool.graphlint.validate.inputs] must be a table")
+    # here: validate/ stands aside the layers; only a configuration declaring inputs needs its checks
+    from graphlint.validate.specs import entry_problem
+
+    base_dir = os.path.dirname(os.path.abspath(source)) if source else ""
+    for entry, declared in inputs.items():
+        problem = entry_problem(entry, declared, base_dir)
+        if problem:
+            raise ConfigError(f"{source}: [tool.graphlint.validate.inputs] {problem}")
+    values = {"validate_inputs": dict(inputs)}
+    for sub in ("timeout", "memory-mb"):
+        if sub in value:
+            _check_number(value[sub], source, f"validate.{sub}", integer=sub == "memory-mb")
+            values[_KEYS[f"validate-{sub}"]] = value[sub]
+    return values
+
+
+def _option_value(key: str, attribute: str, value, source: str):
+    """The value of one option of ``[tool.graphlint]``, checked (selectors and globs as tuples of strings)."""
+    if key in _SELECTOR_KEYS or attribute == "exclude":
+        return _strings(value, source, key)
+    if attribute == "per_file_ignores":
+        if not isinstance(value, dict):
+            raise ConfigError(f"{source}: per-file-ignores must be a table of glob pattern = [rules]")
+        return tuple((pattern, _strings(chosen, source, f"per-file-ignores {pattern!r}"))
+                     for pattern, chosen in value.items())
+    if attribute in ("unroll_warn", "unroll_limit", "validate_memory_mb", "max_memory"):
+        _check_number(value, source, key, integer=True)
+    elif attribute == "validate_timeout":
+        _check_number(value, source, key, integer=False)
+    elif not isinstance(value, str):
+        raise ConfigError(f"{source}: {key} must be a string")
+    return value
 
 
 def _check_number(value, source: str, key: str, integer: bool) -> None:

@@ -39,22 +39,9 @@ class HoistNestedLoopBody(Fixer):
         found = finding.payload
         if not isinstance(found, rules.NestedBodies) or not found.bodies:
             return None
-        hoisted = {body.node.name for body in found.bodies if isinstance(body.node, nodes.FunctionDef)}
-        function = None
-        for body in found.bodies:
-            func = body.node
-            if isinstance(func, nodes.Lambda):
-                return self.refuse(finding, "a `lambda` body: write it as a `def` at module level (by hand)")
-            if function is None:
-                function = func.parent
-            if func.parent is not function or not isinstance(function, nodes.FunctionDef) \
-                    or func not in function.body:
-                return self.refuse(finding, f"`{func.name}` is defined under a condition or loop, or in another "
-                                            "function than its sibling: move it by hand")
-            if any(name not in hoisted for name in body.enclosing_reads):
-                return None  # it would not see them at module level: FunctionalLoopToPythonLoop rewrites the loop
-            if func.decorators is not None:
-                return self.refuse(finding, f"`{func.name}` is decorated: its decorators would run at import")
+        function = _hoistable_siblings(found.bodies)
+        if not isinstance(function, nodes.FunctionDef):
+            return self.refuse(finding, function) if function else None
         top = function
         while not isinstance(top.parent, nodes.Module):
             top = top.parent
@@ -62,27 +49,60 @@ class HoistNestedLoopBody(Fixer):
         moved = [context.find(body.node, (cst.FunctionDef,)) for body in in_order]
         if any(node is None for node in moved):
             return self.refuse(finding, "the body or the statement holding it was not found")
-        renames, shown = [], []
-        for body, node in zip(in_order, moved):
-            new_name = _module_name_for(body.node, function)
-            if new_name is None:
-                return self.refuse(finding, f"another function's `{body.node.name}` would get the same module-level "
-                                            "name: rename one of them first (by hand)")
-            shown.append(f"`{body.node.name}`" if new_name == body.node.name else f"`{body.node.name}` as `{new_name}`")
-            if new_name == body.node.name:
-                continue
-            renames.append((node.name, cst.Name(new_name)))
-            for use in function.nodes_of_class(nodes.Name):
-                if use.name == body.node.name and use.lookup(use.name)[0] is function:
-                    target = context.find(use, (cst.Name,))
-                    if target is None:
-                        return self.refuse(finding, f"a use of `{body.node.name}` was not found")
-                    renames.append((target, cst.Name(new_name)))
+        renaming = _module_names(context, in_order, moved, function)
+        if isinstance(renaming, str):
+            return self.refuse(finding, renaming)
+        renames, shown = renaming
         move = move_before(context, moved, renames)
         if move is None:
             return self.refuse(finding, "the body or the statement holding it was not found")
         return self.edit(finding, [move], description=f"move {' and '.join(shown)} to module level, before "
                                                       f"`{top.name}`")
+
+
+def _hoistable_siblings(bodies):
+    """The precondition of :class:`HoistNestedLoopBody`: the function that defines every body (at its top level,
+    undecorated, reading no name of the functions around it but its siblings'); else the reason to refuse, or ""
+    when another fixer rewrites the loop (a body reads its function's names)."""
+    hoisted = {body.node.name for body in bodies if isinstance(body.node, nodes.FunctionDef)}
+    function = None
+    for body in bodies:
+        func = body.node
+        if isinstance(func, nodes.Lambda):
+            return "a `lambda` body: write it as a `def` at module level (by hand)"
+        if function is None:
+            function = func.parent
+        if func.parent is not function or not isinstance(function, nodes.FunctionDef) \
+                or func not in function.body:
+            return f"`{func.name}` is defined under a condition or loop, or in another function than its sibling: " \
+                   "move it by hand"
+        if any(name not in hoisted for name in body.enclosing_reads):
+            return ""  # it would not see them at module level: FunctionalLoopToPythonLoop rewrites the loop
+        if func.decorators is not None:
+            return f"`{func.name}` is decorated: its decorators would run at import"
+    return function
+
+
+def _module_names(context, in_order: list, moved: list, function):
+    """The libcst renames that give each moved body its module-level name (its uses in ``function`` too), and how
+    the description shows each; or the reason a name cannot be given."""
+    renames, shown = [], []
+    for body, node in zip(in_order, moved):
+        new_name = _module_name_for(body.node, function)
+        if new_name is None:
+            return f"another function's `{body.node.name}` would get the same module-level name: rename one of " \
+                   "them first (by hand)"
+        shown.append(f"`{body.node.name}`" if new_name == body.node.name else f"`{body.node.name}` as `{new_name}`")
+        if new_name == body.node.name:
+            continue
+        renames.append((node.name, cst.Name(new_name)))
+        for use in function.nodes_of_class(nodes.Name):
+            if use.name == body.node.name and use.lookup(use.name)[0] is function:
+                target = context.find(use, (cst.Name,))
+                if target is None:
+                    return f"a use of `{body.node.name}` was not found"
+                renames.append((target, cst.Name(new_name)))
+    return renames, shown
 
 
 def _module_name_for(func: nodes.FunctionDef, function: nodes.FunctionDef) -> str | None:

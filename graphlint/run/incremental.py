@@ -290,22 +290,7 @@ def record(session, result, hashes: dict, stored: dict | None = None, known: Kno
     except RecursionError:
         return None
     summary = analysis.shared if analysis.shared is not None else analysis.summarise(analysis.run_modules())
-    edges = dict(known.edges) if known is not None else {}
-    resolver = ModuleResolver(hashes)
-    for path in hashes:
-        if path not in edges:
-            edges[path] = resolver.imports_of(path, _text(path))
-    interfaces = {path: (module["interface"], module["graph"]) for path, module in
-                  (modules_from_plain(stored["modules"]) if stored is not None else {}).items()}
-    interfaces.update(session.interfaces)
-    modules = {}
-    for path, digest in hashes.items():
-        interface, graph = interfaces.get(path) or ("text:", [])
-        if interface.startswith("text:"):  # (a module not checked: its whole text counts)
-            interface = "text:" + digest
-        # (a module it imported may be gone: a file removed from the run that was not read again)
-        modules[path] = {"hash": digest, "imports": [target for target in edges[path] if target in hashes],
-                         "interface": interface, "graph": list(graph)}
+    modules = _recorded_modules(session, hashes, stored, known)
     dependencies = Dependencies(analysis, lambda path: modules[path]["hash"] if path in modules else "?")
     by_path: dict[str, list] = {}
     for finding in result.findings:
@@ -322,6 +307,27 @@ def record(session, result, hashes: dict, stored: dict | None = None, known: Kno
     plain_facts = known.plain_facts if known is not None else None
     return {"modules": modules_to_plain(modules), "units": units,
             "summary": summary_to_plain(summary, reached, plain_facts), "strings": strings}
+
+
+def _recorded_modules(session, hashes: dict, stored: dict | None, known: Known | None) -> dict:
+    """Per module the run read: its digest, what it imports, its interface and graph functions' names."""
+    edges = dict(known.edges) if known is not None else {}
+    resolver = ModuleResolver(hashes)
+    for path in hashes:
+        if path not in edges:
+            edges[path] = resolver.imports_of(path, _text(path))
+    interfaces = {path: (module["interface"], module["graph"]) for path, module in
+                  (modules_from_plain(stored["modules"]) if stored is not None else {}).items()}
+    interfaces.update(session.interfaces)
+    modules = {}
+    for path, digest in hashes.items():
+        interface, graph = interfaces.get(path) or ("text:", [])
+        if interface.startswith("text:"):  # (a module not checked: its whole text counts)
+            interface = "text:" + digest
+        # (a module it imported may be gone: a file removed from the run that was not read again)
+        modules[path] = {"hash": digest, "imports": [target for target in edges[path] if target in hashes],
+                         "interface": interface, "graph": list(graph)}
+    return modules
 
 
 def checked_units(session, summary) -> list[str]:

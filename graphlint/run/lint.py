@@ -88,13 +88,18 @@ def lint_files(files, config: Config, *, problems=None, config_for=None, jobs: i
     if outcome is None:  # a process failed: lint in this one, from a fresh start
         return lint_files(files, config, problems=problems, config_for=config_for, progress=progress,
                           fix_markers=fix_markers, record=record, fork=False)
+    return _gathered(session, files, to_parse, outcome)
+
+
+def _gathered(session, files, to_parse, outcome) -> LintResult:
+    """The result of a run in processes, as one process reports it: their findings, and the problems they met
+    (the files that could not be read or whose syntax is wrong, then those that could not be parsed, each in the
+    run's order)."""
     outcomes, met_elsewhere, read, interfaces = outcome
     if session.interfaces is not None:
         session.interfaces.update(interfaces)
     result = session.new_result()
     result.problems.extend(FileProblem(path, reason) for path, reason in met_elsewhere)
-    # As one process reports them: the files that could not be read or whose syntax is wrong, then those that
-    # could not be parsed, each in the run's order.
     parsed = {path for path, _source in to_parse}
     in_order = _run_order(files)
     result.problems.sort(key=lambda problem: (problem.path in parsed, in_order(problem)))
