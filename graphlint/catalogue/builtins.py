@@ -244,6 +244,13 @@ CONTAINER_METHOD_FALLS_BACK = Rule(
                 word = "abc"
                 return x, tuple([letter for letter in word])
             """,
+            fixed="""
+            @ms.jit
+            def spelled(x):
+                word = "abc"
+                return x, tuple([letter for letter in ("a", "b", "c")])
+            """,
+            fix_safety="safe",  # a local constant
             error="cannot get attributes __len__",
             entry="spelled",
             title="a loop or comprehension over a str",
@@ -262,6 +269,17 @@ CONTAINER_METHOD_FALLS_BACK = Rule(
                         return x * 2
                     return x
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.mode = "train_fast"
+
+                def construct(self, x):
+                    if True:
+                        return x * 2
+                    return x
+            """,
             error="cannot get attributes startswith",
             title="`str.startswith` (and most str methods) in graph code",
             lines=7,
@@ -276,6 +294,15 @@ CONTAINER_METHOD_FALLS_BACK = Rule(
 
                 def construct(self, x):
                     return x * len(self.tag)
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.tag = "abc"
+
+                def construct(self, x):
+                    return x * 3
             """,
             error="cannot get attributes __len__",
             title="`len()` of a str",

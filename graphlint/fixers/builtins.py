@@ -386,4 +386,73 @@ def _decides_condition(expression) -> bool:
     return isinstance(parent, (nodes.If, nodes.While, nodes.IfExp)) and parent.test is child
 
 
-FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript(), ChooseDictItem(), AllAnyToMethod())
+_PURE_STR_METHODS = frozenset({"startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "find", "count",
+                               "isdigit", "isalpha", "isalnum", "isupper", "islower", "replace", "title", "capitalize"})
+
+
+class FoldConstantStr(Fixer):
+    """A str the analysis knows as a constant, used where graph code falls back to Python -> what it gives:
+    ``len(self.tag)`` -> ``3``, ``self.mode.startswith("train")`` -> ``True``, ``for c in word`` -> ``for c in ("a",
+    "b", "c")``. Safe for a local constant; unsafe for an attribute of ``self`` (its value is written into the code,
+    so a change of the attribute after ``__init__`` no longer counts)."""
+
+    rules = (builtin_rules.CONTAINER_METHOD_FALLS_BACK,)
+    safety = FixSafety.UNSAFE
+    description = "a constant str's `len()`, method or iteration -> its value"
+
+    def plan(self, finding, context):
+        node = finding.node
+        values = context.values_of(finding)
+        if values is None or finding.args.get("kind") != "str" or node is None:
+            return None
+        if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Name) and node.func.name == "len":
+            text = _known_str(node.args[0], values)
+            result = len(text) if text is not None else None
+        elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute):
+            text = _known_str(node.func.expr, values)
+            arguments = [a.value for a in node.args if isinstance(a, nodes.Const)]
+            if node.func.attrname not in _PURE_STR_METHODS or node.keywords or len(arguments) != len(node.args) \
+                    or text is None:
+                return self.refuse(finding, f"`{node.as_string()[:40]}` is not a known str's method of constants: "
+                                            "compute it in `__init__` (by hand)")
+            try:
+                result = getattr(text, node.func.attrname)(*arguments)
+            except Exception:  # noqa: BLE001 - the method would raise at run time too
+                return self.refuse(finding, f"`{node.as_string()[:40]}` raises")
+        else:
+            text = _known_str(node, values)
+            holder = node.parent
+            if text is None or not ((isinstance(holder, (nodes.For, nodes.Comprehension)) and holder.iter is node)):
+                return self.refuse(finding, f"`{node.as_string()[:40]}` is not a str the analysis knows: compute "
+                                            "what it gives in `__init__` (by hand)")
+            result = tuple(text)
+        if result is None or not isinstance(result, (bool, int, str, tuple)):
+            return self.refuse(finding, f"`{node.as_string()[:40]}` is not a str the analysis knows")
+        found = context.find(node)
+        if found is None:
+            return self.refuse(finding, "the expression was not found")
+        literal = _literal(result)
+        attribute = any(isinstance(n, nodes.Attribute) and isinstance(n.expr, nodes.Name)
+                        and n.expr.name == values.self_name for n in node.nodes_of_class(nodes.Attribute))
+        return self.edit(finding, [(found, literal.with_changes(lpar=found.lpar, rpar=found.rpar)
+                                    if found.lpar else literal)],
+                         safety=FixSafety.UNSAFE if attribute else FixSafety.SAFE,
+                         description=f"`{node.as_string()[:40]}` -> `{context.code(literal)}`")
+
+
+def _known_str(expr, values):
+    value = values.value(expr)
+    return value.const if value.known and not value.var and isinstance(value.const, str) else None
+
+
+def _literal(value) -> cst.BaseExpression:
+    if isinstance(value, str):
+        return cst.SimpleString(repr(value).replace("'", '"') if '"' not in value and "'" not in value
+                                else repr(value))
+    if isinstance(value, tuple):
+        return build.tuple_of([_literal(item) for item in value])
+    return build.constant(value)
+
+
+FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript(), ChooseDictItem(), AllAnyToMethod(),
+          FoldConstantStr())
