@@ -1192,6 +1192,14 @@ TENSOR_IDENTITY_COMPARISON = Rule(
                         return x * 2
                     return x
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x
+                    if True:
+                        return x * 2
+                    return x
+            """,
             strict=FAILS,
             error="in graph output map",
             title="`is` between two Tensors",
@@ -1207,6 +1215,18 @@ TENSOR_IDENTITY_COMPARISON = Rule(
                 def construct(self, x):
                     w = self.w
                     if w is not self.w:
+                        return x
+                    return x * 2
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Parameter(Tensor(np.ones(3, np.float32)), name="w")
+
+                def construct(self, x):
+                    w = self.w
+                    if False:
                         return x
                     return x * 2
             """,

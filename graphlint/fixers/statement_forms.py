@@ -284,8 +284,64 @@ class ExactTypeToIsinstance(Fixer):
                                      f"is made as `{made}`)")
 
 
+class DecidedIdentity(Fixer):
+    """``x is y`` of two Tensors where one is a plain copy of the other (``y = x``, ``w = self.w``) and neither changed
+    since -> ``True`` (``is not`` -> ``False``): the names hold the same object, which PYNATIVE_MODE's identity test
+    sees and graph code cannot. Safe; names that may hold different objects are refused (graph code cannot tell)."""
+
+    rules = (statements_rules.TENSOR_IDENTITY_COMPARISON,)
+    safety = FixSafety.SAFE
+    description = "`a is b` of a name and its plain copy -> `True`"
+
+    def plan(self, finding, context):
+        compare = finding.node
+        values = context.values_of(finding)
+        if not (isinstance(compare, nodes.Compare) and len(compare.ops) == 1
+                and compare.ops[0][0] in ("is", "is not")) or values is None:
+            return None
+        element = values.cfg.element_of(compare)
+        left, right = (_origin(side, element, values) for side in (compare.left, compare.ops[0][1]))
+        if left is None or right is None or left != right:
+            return self.refuse(finding, f"`{compare.as_string()[:40]}`: the two sides are not a name and its plain "
+                                        "copy, so graph code cannot decide whether they are one object; compare "
+                                        "values, or decide it in `__init__` (by hand)")
+        node = context.find(compare)
+        if not isinstance(node, cst.Comparison):
+            return self.refuse(finding, "the comparison was not found")
+        result = cst.Name("True" if compare.ops[0][0] == "is" else "False", lpar=node.lpar, rpar=node.rpar)
+        return self.edit(finding, [(node, result)],
+                         description=f"`{compare.as_string()}` -> `{result.value}` (one object under two names)")
+
+
+def _origin(expr, element, values, depth: int = 0):
+    """What ``expr`` holds, followed through plain copies (``y = x``): ("name", its definitions) or ("attr", name)
+    for ``self.attr`` the function never assigns; None when not known."""
+    if depth > 8 or element is None:
+        return None
+    if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == values.self_name:
+        function = expr.scope()
+        if any(a.attrname == expr.attrname for a in function.nodes_of_class(nodes.AssignAttr)):
+            return None
+        return ("attr", expr.attrname)
+    if not isinstance(expr, nodes.Name):
+        return None
+    definitions = values.cfg.reaching(element, expr.name)
+    if len(definitions) == 1 and definitions[0].kind == "assign" \
+            and isinstance(definitions[0].value, (nodes.Name, nodes.Attribute)):
+        copied = definitions[0].value
+        source = values.cfg.element_of(copied)
+        here = _origin(copied, source, values, depth + 1)
+        # the copied name must still hold what it held at the copy
+        if here is not None and (here[0] == "attr" or _origin(copied, element, values, depth + 1) == here):
+            return here
+        return None
+    if definitions and all(d.kind in ("param", "assign", "for", "augassign") for d in definitions):
+        return ("name", expr.name, tuple(sorted(d.index for d in definitions)))
+    return None
+
+
 def _sliced(value, lower, upper) -> cst.Subscript:
     return cst.Subscript(value=value, slice=[cst.SubscriptElement(slice=cst.Slice(lower=lower, upper=upper))])
 
 
-FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem(), UnwrapTry(), ExactTypeToIsinstance())
+FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem(), UnwrapTry(), ExactTypeToIsinstance(), DecidedIdentity())
