@@ -355,6 +355,13 @@ LIST_MUTATION_LOST = Rule(
                     items.remove(2)
                     return x * len(items)
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    items = [1, 2, 3]
+                    items = [1, 3]
+                    return x * len(items)
+            """,
             lax=DIVERGES,
             strict=FAILS,
             error="cannot get attributes remove",

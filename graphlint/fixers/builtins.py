@@ -24,6 +24,7 @@ from graphlint.catalogue import builtins as builtin_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
 from graphlint.fixers.base import Fixer
+from graphlint.fixers.statement_forms import list_kept_elsewhere
 
 _ITERATING_CALLS = ("enumerate", "zip", "list", "tuple")
 
@@ -386,6 +387,56 @@ def _decides_condition(expression) -> bool:
     return isinstance(parent, (nodes.If, nodes.While, nodes.IfExp)) and parent.test is child
 
 
+class RemoveFromKnownList(Fixer):
+    """``items.remove(2)`` where the analysis knows every item of the local list ``items`` there -> ``items = [1, 3]``,
+    the list without the first equal item. Graph code loses the change `remove` makes (the list keeps its items);
+    rebinding the name keeps it. Safe when nothing else holds the list (every read an index, `len()`, an `ops`
+    argument, an iteration or the returned value) and the call is not in a loop."""
+
+    rules = (builtin_rules.LIST_MUTATION_LOST,)
+    safety = FixSafety.SAFE
+    description = "`items.remove(v)` of a list of known constants -> `items = [...]` without it"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)
+                and call.func.attrname == "remove") or values is None:
+            return None
+        receiver = call.func.expr
+        statement = call.parent
+        if not (isinstance(statement, nodes.Expr) and isinstance(receiver, nodes.Name)
+                and len(call.args) == 1 and not call.keywords and isinstance(call.args[0], nodes.Const)):
+            return self.refuse(finding, "only `items.remove(<constant>)` as a statement of a local list is rewritten")
+        items = values.value(receiver).items
+        if items is None or not all(item.known and not item.var and type(item.const) in (int, float, str, bool)
+                                    for item in items):
+            return self.refuse(finding, f"the items of `{receiver.name}` are not constants the analysis knows here")
+        node = statement.parent
+        while node is not None and node is not call.scope():
+            if isinstance(node, (nodes.For, nodes.While)):
+                return self.refuse(finding, "the call is in a loop: the list differs from one step to the next")
+            node = node.parent
+        holder = list_kept_elsewhere(receiver.name, call.scope(), values, allowed=(call.func,))
+        if holder is not None:
+            return self.refuse(finding, f"`{holder.as_string()[:40]}` may keep the list under another name, which "
+                                        "would still see the item")
+        constants = [item.const for item in items]
+        if call.args[0].value not in constants:
+            return self.refuse(finding, f"{call.args[0].value!r} is not in the list: `remove` raises ValueError")
+        constants.remove(call.args[0].value)
+        found = context.find(statement)
+        if not isinstance(found, cst.Expr):
+            return self.refuse(finding, "the statement was not found")
+        elements = [cst.Element(value=_literal(c)) for c in constants]
+        elements = [e.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                    if i < len(elements) - 1 else e for i, e in enumerate(elements)]
+        rebuilt = cst.Assign(targets=[cst.AssignTarget(target=cst.Name(receiver.name))],
+                             value=cst.List(elements=elements), semicolon=found.semicolon)
+        return self.edit(finding, [(found, rebuilt)],
+                         description=f"`{call.as_string()}` -> `{receiver.name} = {context.code(rebuilt.value)}`")
+
+
 _PURE_STR_METHODS = frozenset({"startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "find", "count",
                                "isdigit", "isalpha", "isalnum", "isupper", "islower", "replace", "title", "capitalize"})
 
@@ -455,4 +506,4 @@ def _literal(value) -> cst.BaseExpression:
 
 
 FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript(), ChooseDictItem(), AllAnyToMethod(),
-          FoldConstantStr())
+          FoldConstantStr(), RemoveFromKnownList())

@@ -161,21 +161,8 @@ class DeleteListItem(Fixer):
             return self.refuse(finding, "the index is not a constant int (a slice, a computed index): rebuild the "
                                         "list by hand")
         k = index.value if isinstance(index, nodes.Const) else -index.operand.value
-        function = statement.scope()
-        for use in function.nodes_of_class(nodes.Name):
-            if use.name != receiver.name:
-                continue
-            holder = use.parent
-            if isinstance(holder, nodes.Subscript) and holder.value is use:
-                continue
-            if isinstance(holder, nodes.Call) and use in holder.args and (
-                    (isinstance(holder.func, nodes.Name) and holder.func.name == "len")
-                    or (values.imports.qualify(holder.func) or "").startswith(api.OPS_NAMESPACES)):
-                continue  # `len(items)`, `ops.stack(items)`: read, not kept
-            if isinstance(holder, nodes.Return):
-                continue  # handed to the caller after every change
-            if isinstance(holder, (nodes.For, nodes.Comprehension)) and holder.iter is use:
-                continue
+        holder = list_kept_elsewhere(receiver.name, statement.scope(), values)
+        if holder is not None:
             return self.refuse(finding, f"`{holder.as_string()[:40]}` may keep the list under another name, which "
                                         "would still see the item: rebuild it by hand")
         node = context.find(statement)
@@ -337,6 +324,28 @@ def _origin(expr, element, values, depth: int = 0):
         return None
     if definitions and all(d.kind in ("param", "assign", "for", "augassign") for d in definitions):
         return ("name", expr.name, tuple(sorted(d.index for d in definitions)))
+    return None
+
+
+def list_kept_elsewhere(name: str, function, values, allowed=()):
+    """The first read of the list ``name`` in ``function`` that may keep the list object under another name (None
+    when every read is an index, a slice, `len()`, an `ops` argument, an iteration or the returned value, or the
+    ``func`` of one of ``allowed``): then rebinding the name, instead of changing the list, changes nothing another
+    name sees."""
+    for use in function.nodes_of_class(nodes.Name):
+        if use.name != name or any(use.parent is node for node in allowed):
+            continue
+        holder = use.parent
+        if isinstance(holder, nodes.Subscript) and holder.value is use:
+            continue
+        if isinstance(holder, nodes.Call) and use in holder.args and (
+                (isinstance(holder.func, nodes.Name) and holder.func.name == "len")
+                or (values.imports.qualify(holder.func) or "").startswith(api.OPS_NAMESPACES)):
+            continue  # `len(items)`, `ops.stack(items)`: read, not kept
+        if isinstance(holder, nodes.Return) or (isinstance(holder, (nodes.For, nodes.Comprehension))
+                                                and holder.iter is use):
+            continue  # handed to the caller after every change, or iterated
+        return holder
     return None
 
 
