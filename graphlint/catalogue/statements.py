@@ -963,6 +963,14 @@ SET_IN_GRAPH = Rule(
                 def construct(self, x):
                     return pick(x)
             """,
+            fixed="""
+            def pick(x, modes=(1, 2)):
+                return x * len(modes)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return pick(x)
+            """,
             error="Unsupported expression 'Set'",
             title="set literal as a default argument of a graph helper",
             lines=1,

@@ -13,7 +13,7 @@ import libcst as cst
 from astroid import nodes
 
 from graphlint.analysis import api
-from graphlint.analysis.kinds import LIST
+from graphlint.analysis.kinds import LIST, TENSOR, UNKNOWN
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
@@ -327,6 +327,56 @@ def _origin(expr, element, values, depth: int = 0):
     return None
 
 
+class DefaultSetToTuple(Fixer):
+    """``def pick(x, modes={1, 2})`` whose body only takes ``len(modes)`` or tests ``v in modes`` (``v`` not a Tensor)
+    -> ``modes=(1, 2)``: a tuple of distinct constants has the set's length and members, and graph code has tuples
+    but no sets. Safe; a caller passing its own set still passes it."""
+
+    rules = (statements_rules.SET_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "a set default argument only measured or tested -> a tuple"
+
+    def plan(self, finding, context):
+        literal = finding.node
+        arguments = literal.parent if isinstance(literal, nodes.Set) else None
+        if not isinstance(arguments, nodes.Arguments):
+            return None  # not a default: fixers/statements.py
+        function = arguments.parent
+        positional = arguments.args or []
+        named = dict(zip([a.name for a in positional[len(positional) - len(arguments.defaults):]],
+                         arguments.defaults))
+        named.update({a.name: d for a, d in zip(arguments.kwonlyargs or [], arguments.kw_defaults or []) if d})
+        parameter = next((name for name, default in named.items() if default is literal), None)
+        constants = [e.value for e in literal.elts if isinstance(e, nodes.Const)]
+        if parameter is None or len(constants) != len(literal.elts) or len(set(constants)) != len(constants):
+            return self.refuse(finding, "the set default is not of distinct constants: build the tuple by hand")
+        values = context.analysis.values(finding.graph) if context.analysis is not None and finding.graph is not None \
+            and finding.graph.node is function else None
+        for use in function.nodes_of_class(nodes.Name):
+            if use.name != parameter:
+                continue
+            holder = use.parent
+            if isinstance(holder, nodes.Call) and isinstance(holder.func, nodes.Name) and holder.func.name == "len" \
+                    and holder.args == [use]:
+                continue
+            if isinstance(holder, nodes.Compare) and any(op in ("in", "not in") and right is use
+                                                         for op, right in holder.ops) and values is not None:
+                tested = values.value(holder.left)
+                if tested.kinds and not tested.may_be(TENSOR) and not tested.may_be(UNKNOWN):
+                    continue
+            return self.refuse(finding, f"`{' '.join(holder.as_string().split())[:40]}` uses `{parameter}` other "
+                                        "than by `len()` or a membership test of a known value: a tuple may differ "
+                                        "there (order, duplicates, hashing)")
+        node = context.find(literal, (cst.Set,))
+        if node is None:
+            return self.refuse(finding, "the set literal was not found")
+        replacement = cst.Tuple(elements=node.elements,
+                                lpar=[cst.LeftParen(whitespace_after=node.lbrace.whitespace_after)],
+                                rpar=[cst.RightParen(whitespace_before=node.rbrace.whitespace_before)])
+        return self.edit(finding, [(node, replacement)],
+                         description=f"the default of `{parameter}`: `{{...}}` -> `(...)`")
+
+
 def list_kept_elsewhere(name: str, function, values, allowed=()):
     """The first read of the list ``name`` in ``function`` that may keep the list object under another name (None
     when every read is an index, a slice, `len()`, an `ops` argument, an iteration or the returned value, or the
@@ -353,4 +403,5 @@ def _sliced(value, lower, upper) -> cst.Subscript:
     return cst.Subscript(value=value, slice=[cst.SubscriptElement(slice=cst.Slice(lower=lower, upper=upper))])
 
 
-FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem(), UnwrapTry(), ExactTypeToIsinstance(), DecidedIdentity())
+FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem(), UnwrapTry(), ExactTypeToIsinstance(), DecidedIdentity(),
+          DefaultSetToTuple())
