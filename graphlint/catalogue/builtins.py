@@ -476,6 +476,11 @@ INTEGER_BEYOND_INT64 = Rule(
                     big = 100000000000000000000000
                     return x + (big % 7)
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x + 5
+            """,
             error="Unable to cast Python instance of type <class 'int'> to C++ type 'long'",
             title="integer literal beyond int64",
             lines=3,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import libcst as cst
 from astroid import nodes
 
+from graphlint.analysis import api
 from graphlint.analysis.kinds import LIST, TUPLE
 from graphlint.analysis.provenance import locally_bound, side_effect
 from graphlint.analysis.rewrite_facts import tensor_facts
@@ -437,6 +438,60 @@ class RemoveFromKnownList(Fixer):
                          description=f"`{call.as_string()}` -> `{receiver.name} = {context.code(rebuilt.value)}`")
 
 
+class FoldBigInteger(Fixer):
+    """``big = 100000000000000000000000`` used only in integer arithmetic the analysis folds into an int64 constant
+    (``x + (big % 7)``) -> that constant in place of each such expression, and the assignment dropped: graph code
+    never meets the integer beyond int64. Safe: the same number, computed at lint time by the analysis."""
+
+    rules = (builtin_rules.INTEGER_BEYOND_INT64,)
+    safety = FixSafety.SAFE
+    description = "an integer beyond int64 only used in folded arithmetic -> the folded constants"
+
+    def plan(self, finding, context):
+        literal = finding.node
+        values = context.values_of(finding)
+        statement = literal.parent if literal is not None else None
+        if values is None:
+            return None
+        if not isinstance(literal, nodes.Const):
+            return self.refuse(finding, "the integer comes into the graph from outside (an argument): reduce it "
+                                        "before the call (by hand)")
+        if not (isinstance(statement, nodes.Assign) and statement.value is literal
+                                  and len(statement.targets) == 1
+                                  and isinstance(statement.targets[0], nodes.AssignName)):
+            return self.refuse(finding, "the integer is not assigned to a name: write the value graph code needs "
+                                        "(by hand)")
+        name = statement.targets[0].name
+        replacements = []
+        for use in statement.scope().nodes_of_class(nodes.Name):
+            if use.name != name:
+                continue
+            folded = use
+            while isinstance(folded.parent, (nodes.BinOp, nodes.UnaryOp)):
+                folded = folded.parent
+                value = values.value(folded)
+                if value.known and not value.var and type(value.const) is int \
+                        and api.INT64_MIN <= value.const <= api.INT64_MAX:
+                    break
+            else:
+                folded = None
+            if folded is None:
+                return self.refuse(finding, f"`{' '.join(use.parent.as_string().split())[:40]}` uses `{name}` where "
+                                            "the analysis folds no int64 constant: write the value by hand")
+            found = context.find(folded)
+            if found is None:
+                return self.refuse(finding, "an expression using the integer was not found")
+            number = values.value(folded).const
+            replacements.append((found, build.integer(number).with_changes(lpar=found.lpar, rpar=found.rpar)
+                                 if number < 0 else build.integer(number)))
+        found = context.find(statement)
+        removal = context.remove_statement(found) if found is not None else []
+        if not replacements or not removal:
+            return self.refuse(finding, "the assignment was not found alone on its line")
+        return self.edit(finding, replacements + removal,
+                         description=f"`{name}` folded into the int64 constants it gives, and dropped")
+
+
 _PURE_STR_METHODS = frozenset({"startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "find", "count",
                                "isdigit", "isalpha", "isalnum", "isupper", "islower", "replace", "title", "capitalize"})
 
@@ -506,4 +561,4 @@ def _literal(value) -> cst.BaseExpression:
 
 
 FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript(), ChooseDictItem(), AllAnyToMethod(),
-          FoldConstantStr(), RemoveFromKnownList())
+          FoldConstantStr(), RemoveFromKnownList(), FoldBigInteger())
