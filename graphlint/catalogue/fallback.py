@@ -510,6 +510,13 @@ TYPE_OF_GRAPH_VALUE = Rule(
                         return x + 1
                     return x
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if isinstance(x, Tensor):
+                        return x + 1
+                    return x
+            """,
             error="When handling script 'type(x) in graph mode'",
             title="`type(x)` of a Tensor",
             export=FAILS,

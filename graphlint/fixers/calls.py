@@ -7,7 +7,8 @@
 * `t.asnumpy().shape` / `.ndim` (W5501) -> `t.shape` / `t.ndim`;
 * `Tensor(t)` of a Tensor (W5504) -> `t`;
 * a `@dataclass` or `namedtuple` made from Tensors and only read by field (W5508) -> a tuple;
-* a forbidden call whose result nothing uses (E6001) -> dropped.
+* a forbidden call whose result nothing uses (E6001) -> dropped;
+* ``type(x) == Tensor`` (W5505) -> ``isinstance(x, Tensor)``.
 """
 
 from __future__ import annotations
@@ -383,6 +384,37 @@ class DropForbiddenCall(Fixer):
                          description=f"drop `{' '.join(statement.as_string().split())[:50]}`: {why}")
 
 
+class TypeCompareToIsinstance(Fixer):
+    """``type(x) == Tensor`` (``is``; ``!=`` / ``is not``) -> ``isinstance(x, Tensor)`` (``not isinstance``): graph code
+    answers `isinstance` while compiling, where `type(...)` of a graph value runs by JIT fallback. Unsafe: a
+    Parameter (a subclass of Tensor) is a Tensor to `isinstance` and not to `type(x) == Tensor`."""
+
+    rules = (fallback_rules.TYPE_OF_GRAPH_VALUE,)
+    safety = FixSafety.UNSAFE
+    description = "`type(x) == Tensor` -> `isinstance(x, Tensor)`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        compare = call.parent if isinstance(call, nodes.Call) else None
+        if values is None or not (isinstance(compare, nodes.Compare) and compare.left is call
+                                  and len(compare.ops) == 1 and compare.ops[0][0] in ("==", "is", "!=", "is not")):
+            return self.refuse(finding, "`type(...)` is not compared with a class: compare dtypes (`x.dtype`) or "
+                                        "use `isinstance` by hand")
+        klass = compare.ops[0][1]
+        if api.canonical(values.imports.qualify(klass) or "") not in api.TENSOR_CONSTRUCTORS:
+            return self.refuse(finding, f"`{klass.as_string()}` is not MindSpore's Tensor class: use `isinstance` "
+                                        "by hand")
+        node = context.find(compare)
+        if not isinstance(node, cst.Comparison) or not isinstance(node.left, cst.Call) or not node.left.args:
+            return self.refuse(finding, "the comparison was not found")
+        test = build.call("isinstance", node.left.args[0].value, node.comparisons[0].comparator)
+        if compare.ops[0][0] in ("!=", "is not"):
+            test = cst.UnaryOperation(operator=cst.Not(), expression=test)
+        return self.edit(finding, [(node, test.with_changes(lpar=node.lpar, rpar=node.rpar))],
+                         description=f"`{compare.as_string()}` -> `{context.code(test)}`")
+
+
 def _record_fields(call: nodes.Call):
     """The field names of the dataclass or namedtuple ``call`` makes, in order; else why not (a str)."""
     if not isinstance(call.func, nodes.Name):
@@ -467,4 +499,5 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 FIXERS = (EvalToExpression(), ClassMethodToStatic(), ParameterToTensor(), LambdaDefaultToFunction(),
-          HostShapeToTensorShape(), TensorOfTensorToTensor(), RecordToTuple(), DropForbiddenCall())
+          HostShapeToTensorShape(), TensorOfTensorToTensor(), RecordToTuple(), DropForbiddenCall(),
+          TypeCompareToIsinstance())
