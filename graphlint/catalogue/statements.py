@@ -1500,6 +1500,21 @@ CLASSMETHOD_CALL_IN_GRAPH = Rule(
                     y = type(self).scale(x)
                     return y + Net.scale(x)
             """,
+            fixed="""
+            class Base(nn.Cell):
+                factor = 3
+
+                @staticmethod
+                def scale(x):
+                    return x * Base.factor
+
+
+            class Net(Base):
+                def construct(self, x):
+                    y = type(self).scale(x)
+                    return y + Net.scale(x)
+            """,
+            fix_safety="unsafe",  # a subclass elsewhere may override `factor`
             error="The parameters number of the function is 2, but the number of provided arguments is 1",
             title="a `@classmethod` called through `type(self)` or the class name",
             lines=(11, 12),

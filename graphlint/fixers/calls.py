@@ -103,10 +103,9 @@ class ClassMethodToStatic(Fixer):
         parameters = signatures.positional_parameters(method)
         cls_name = parameters[0].name
         reads = [n for n in method.nodes_of_class(nodes.Name) if n.name == cls_name]
-        if reads:
-            return self.refuse(finding, f"`{method.name}` reads `{cls_name}` (`{reads[0].parent.as_string()[:40]}`): "
-                                        "as a static method it would need the class by name, which a subclass "
-                                        "may override; rewrite it by hand")
+        problem = _class_reads_problem(reads, owner, method) if reads else ""
+        if problem:
+            return self.refuse(finding, problem)
         node = _method_node(context.tree, owner, method)
         if node is None or not node.params.params:
             return self.refuse(finding, f"`{method.name}` was not found")
@@ -121,6 +120,12 @@ class ClassMethodToStatic(Fixer):
                 and node.params.star_kwarg is None:
             params[-1] = params[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         new = node.with_changes(decorators=new_decorators, params=node.params.with_changes(params=params))
+        if reads:  # `cls.factor` -> `Base.factor`: the class by name
+            new = new.with_changes(body=build.rename(new.body, {cls_name: owner.name}))
+            return self.edit(finding, [(node, new)], safety=FixSafety.UNSAFE,
+                             description=f"`{owner.name}.{method.name}`: `@classmethod` -> `@staticmethod`, "
+                                         f"`{cls_name}.` -> `{owner.name}.` (no subclass in the module overrides what "
+                                         "it reads)")
         return self.edit(finding, [(node, new)],
                          description=f"`{owner.name}.{method.name}`: `@classmethod` -> `@staticmethod`, without "
                                      f"`{cls_name}`")
@@ -451,6 +456,30 @@ def _record_fields(call: nodes.Call):
                 return names.value.replace(",", " ").split()
         return f"`{call.func.name}` is not a `namedtuple(name, [fields])`"
     return "the record class is neither a `@dataclass` nor a `namedtuple`"
+
+
+def _class_reads_problem(reads, owner: nodes.ClassDef, method: nodes.FunctionDef) -> str:
+    """Why the reads of the class parameter cannot become the class's name ('' when they can): each must be
+    ``cls.<attr>`` of a class-body attribute of ``owner`` that no subclass of it in the module defines again, and
+    ``owner`` a module-level class."""
+    if not isinstance(owner.parent, nodes.Module):
+        return f"`{owner.name}` is not a module-level class: rewrite `{method.name}` by hand"
+    module = owner.root()
+    subclasses = [c for c in module.nodes_of_class(nodes.ClassDef) if c is not owner
+                  and any(base.as_string() == owner.name for base in c.bases)]
+    for read in reads:
+        holder = read.parent
+        if not (isinstance(holder, nodes.Attribute) and holder.expr is read):
+            return (f"`{method.name}` uses `{read.name}` itself (`{holder.as_string()[:40]}`): as a static method it "
+                    "would need the class by name; rewrite it by hand")
+        if holder.attrname not in owner.locals or isinstance(owner.locals[holder.attrname][0], nodes.FunctionDef):
+            return (f"`{holder.as_string()}` is not a class attribute of `{owner.name}` (a method, or one a base "
+                    "gives): rewrite it by hand")
+        overriding = [c.name for c in subclasses if holder.attrname in c.locals]
+        if overriding:
+            return (f"`{overriding[0]}` overrides `{holder.attrname}`, which `{read.name}` reads for it: rewrite "
+                    f"`{method.name}` by hand")
+    return ""
 
 
 def _method_node(tree: cst.Module, owner: nodes.ClassDef, method: nodes.FunctionDef) -> cst.FunctionDef | None:
