@@ -453,8 +453,12 @@ def test_a_value_before_an_if_is_unsafe_under_a_tensor_condition_and_refused_in_
              "(by hand)")]
     _target, _original, report = _fixed_copy("variable-defined-in-one-branch/in_loop_refused", tmp_path)
     assert [(r.line, r.reason) for r in report.refused] == [
-        (11, "the `if` is inside a loop: a value before it would reset `m` on every pass; assign it before the "
+        (12, "the `if` is inside a loop: a value before it would reset `m` on every pass; assign it before the "
              "loop (by hand)")]
+    # in an unrolled `for`: the value goes before the loop, where each pass still sees what an earlier one assigned
+    _target, _original, report = _fixed_copy("variable-defined-in-one-branch/in_for_loop", tmp_path)
+    assert [(a.line, a.description) for a in report.applied] == [
+        (12, "`m = None` before the `for` around the `if`")]
 
 
 def test_a_with_block_loses_its_manager_only_for_nullcontext_and_no_grad(tmp_path):

@@ -120,6 +120,17 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
                         out = out * scale
                     return out
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    out = x
+                    scale = None
+                    for _ in range(3):
+                        if True:  # a debugging switch
+                            scale = 2
+                        out = out * scale
+                    return out
+            """,
             error="The local variable 'scale' is not defined in false branch, but defined in true branch",
             title="name assigned only under `if True:`",
             lines=6,

@@ -71,8 +71,14 @@ class DefineBeforeIf(_DefineFirst):
             return self.refuse(finding, f"cannot tell whether `{_short(unsure)}` depends on Tensor values (if it "
                                         f"does, `{name}` needs a value of the same dtype and shape in each branch)")
         if _inside_loop(top):
-            return self.refuse(finding, f"the `if` is inside a loop: a value before it would reset `{name}` on "
-                                        "every pass; assign it before the loop (by hand)")
+            loop = _outermost_loop(top)
+            element = values.cfg.element_of(loop.test if isinstance(loop, nodes.While) else loop.iter)
+            if not isinstance(loop, nodes.For) or element is None \
+                    or any(d.kind != "del" and not _within(d.node, loop) for d in values.cfg.reaching(element, name)):
+                return self.refuse(finding, f"the `if` is inside a loop: a value before it would reset `{name}` on "
+                                            "every pass; assign it before the loop (by hand)")
+            # before the loop: each pass still sees what an earlier pass assigned, as in Python
+            return self._insert_before(finding, context, loop, name, FixSafety.UNSAFE, "`for` around the `if`")
         element = values.cfg.element_of(top.test)
         if element is None or any(d.kind != "del" for d in values.cfg.reaching(element, name)):
             return self.refuse(finding, f"`{name}` may already have a value before the `if`")
@@ -237,6 +243,16 @@ def _assigned_on_first_pass(loop, definition, name: str) -> bool:
                                                     skip_klass=(nodes.For, nodes.While, nodes.FunctionDef))):
             return False
     return True
+
+
+def _outermost_loop(statement):
+    """The outermost `for`/`while` of the function that holds ``statement``."""
+    found, node = None, statement.parent
+    while node is not None and not isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef, nodes.Module)):
+        if isinstance(node, (nodes.For, nodes.While)):
+            found = node
+        node = node.parent
+    return found
 
 
 def _inside_loop(statement) -> bool:
