@@ -154,7 +154,7 @@ def test_fixers_are_registered_for_catalogue_rules():
         assert fix_safety(rule) is (fixers_for(rule)[0].safety if fixers_for(rule) else None)
     assert fix_safety(lookup("del-in-graph")) is FixSafety.SAFE
     assert fix_safety(lookup("python-loop-exceeds-call-depth")) is FixSafety.UNSAFE
-    assert fix_safety(lookup("try-in-graph")) is None
+    assert fix_safety(lookup("nonlocal-in-graph")) is None
 
 
 def test_display_only_fix_says_why_it_offers_nothing():
@@ -338,15 +338,22 @@ def test_a_builtin_condition_is_refused_with_the_reason(tmp_path):
     target, _original, report = _fixed_copy("tensor-condition-control-flow/select_refused_builtin", tmp_path)
     [refused] = [r for r in report.refused if r.symbol == "tensor-condition-control-flow"]
     assert refused.line == 10
-    assert refused.reason == ("the condition `all(x[0] > 0)` is a Python bool in PYNATIVE_MODE (the builtin "
-                              "`all`): `ops.where` needs a Tensor condition; use `ops.all` or `.all()`")
+    assert refused.reason == ("the condition `all([x[0, 0] > 0, x[1, 0] > 0])` is a Python bool in PYNATIVE_MODE (the "
+                              "builtin `all`): `ops.where` needs a Tensor condition; use `ops.all` or `.all()`")
     text = "from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n" \
-           "        return x * 2 if any(x[0] > 0) else x\n"
+           "        return x * 2 if any([x[0, 0] > 0, x[1, 0] > 0]) else x\n"
     target.write_text(text, encoding="utf-8")
     report = fix_paths([str(target)], Config(), unsafe=True)
     assert target.read_text(encoding="utf-8") == text
     assert [(r.line, r.reason.split(":")[0]) for r in report.refused if r.symbol == "tensor-condition-control-flow"] \
-        == [(6, "the condition `any(x[0] > 0)` is a Python bool in PYNATIVE_MODE (the builtin `any`)")]
+        == [(6, "the condition `any([x[0, 0] > 0, x[1, 0] > 0])` is a Python bool in PYNATIVE_MODE (the builtin "
+                "`any`)")]
+    # of a Tensor, `all(t)` in a condition is rewritten first (W6102): `t.all()`, which the select takes
+    text = "from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n" \
+           "        return x * 2 if any(x[0] > 0) else x\n"
+    target.write_text(text, encoding="utf-8")
+    fix_paths([str(target)], Config(), unsafe=True)
+    assert "return ops.where((x[0] > 0).any(), x * 2, x)" in target.read_text(encoding="utf-8")
 
 
 def test_sets_other_than_constant_membership_tests_are_refused_with_the_reason(tmp_path):
@@ -411,12 +418,13 @@ def test_a_refusal_put_off_for_another_fix_in_its_function_is_still_reported_onc
     target = tmp_path / "mixed.py"
     text = ("from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
             "        h = x * 2\n        x += h\n        if x.sum() > 0:\n            y = x\n        else:\n"
-            "            y = 1\n        return y\n")
+            "            y = (x, x)\n        return y\n")
     target.write_text(text, encoding="utf-8")
     report = fix_paths([str(target)], Config(), unsafe=True)
     assert [(a.line, a.symbol) for a in report.applied] == [(7, "augmented-assign-to-input")]
-    assert [(r.line, r.symbol) for r in report.refused] == [(8, "tensor-condition-control-flow")]
-    assert "y" in report.refused[0].reason
+    assert [(r.line, r.symbol) for r in report.refused] == [(8, "branch-type-mismatch"),
+                                                            (8, "tensor-condition-control-flow")]
+    assert all("y" in refused.reason for refused in report.refused)
 
 
 def test_a_value_before_a_loop_is_safe_only_when_the_loop_surely_assigns_it(tmp_path):
@@ -548,15 +556,16 @@ def test_fix_reports_lines_of_the_file_as_it_is_left(tmp_path):
     the written file; with --diff (nothing written) at its line in the original."""
     text = ("from mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
             "        for k in range(2):\n            w = x * k\n        if x.sum() > 0:\n            y = x\n"
-            "        else:\n            y = 1\n        return w + y\n")
+            "        else:\n            y = (x, x)\n        return w + y[0]\n")
     target = tmp_path / "net.py"
     target.write_text(text, encoding="utf-8")
     report = fix_paths([str(target)], Config(), unsafe=True, write=False)
-    assert [(r.line, r.symbol) for r in report.refused] == [(8, "tensor-condition-control-flow")]
+    assert [(r.line, r.symbol) for r in report.refused] == [(8, "branch-type-mismatch"),
+                                                            (8, "tensor-condition-control-flow")]
     assert [(a.line, a.symbol) for a in report.applied] == [(7, "variable-defined-in-loop")]
     report = fix_paths([str(target)], Config(), unsafe=True)
     lines = target.read_text(encoding="utf-8").splitlines()
-    assert [(r.line, lines[r.line - 1].strip()) for r in report.refused] == [(9, "if x.sum() > 0:")]
+    assert [(r.line, lines[r.line - 1].strip()) for r in report.refused] == [(9, "if x.sum() > 0:")] * 2
     assert [(a.line, lines[a.line - 1].strip()) for a in report.applied] == [(8, "w = x * k")]
 
 
