@@ -27,6 +27,19 @@ an `if` chain (E5109), a lambda in a `for` body as a nested `def` (E6004) and a 
 module level (E5105): 42/151 = 27.8 %, broken 0, none changed but still failing.
 2026-12-02: with a nested functional-loop body that reads only module globals moved to module level (E5401):
 44/151 = 29.1 %, broken 0, none changed but still failing.
+2026-12-05 (issue 31, item 1): the catalogue had grown to 190 failing programs, 48 fixed (25.3 %). With the everyday
+rewrites (reversed -> slice or descending range; zeros_like / full_like for names and numbers joined under a
+Tensor condition; functional loops the primitive cannot compile -> the Python loop it runs, Map -> a tuple of
+calls; eval of a constant, classmethod -> staticmethod, a Parameter made in graph code -> its Tensor, a lambda
+default -> a module def, asnumpy().shape, Tensor(t); attributes written before read -> locals; duplicate Parameter
+names; Tensor-indexed sequences -> ops.stack; dict.pop, run-time dict keys; generators -> tuples, unused async defs;
+constant Tensor counters -> ints; loop else with break -> a flag, del items[k], try that only logs or re-raises;
+dataclass/namedtuple -> tuples; .tolist(), all()/any(), constant str methods, identity of copies, list.remove of
+known items, set defaults, folded big integers, type(x) == Tensor) and one more flagged example (E5101's fixable
+form): 115/191 = 60.2 %, broken 0, none changed but still failing. What is left is mostly host state that graph
+code freezes by design (random, clock, environ, globals, logging, attribute and container changes between calls:
+about 30 programs whose PYNATIVE_MODE outputs no rewrite can keep), None/tuple joins that change outputs, and a few
+constructs without a proven rewrite (custom context managers, nonlocal, runtime slices, nested-tuple max/min).
 """
 
 from __future__ import annotations
