@@ -17,7 +17,8 @@ from dataclasses import replace
 
 from graphlint import __version__
 from graphlint.config import LEVELS, Config, ConfigError, check_selectors, config_for, from_table, load_pyproject
-from graphlint.report import FORMATS, MACHINE_FORMATS
+from graphlint.report import (FORMATS, MACHINE_FORMATS, MARKERS, RENDERERS, NoProgress, Progress, RenderOptions, paint,
+                              render_statistics, summary_line, use_color)
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -260,49 +261,68 @@ def _main(argv) -> int:
     mistaken = _option_written_as_word(parser, args.paths)
     if mistaken:
         return _error(mistaken)
-    if args.list_rules:
-        from graphlint.docs import rule_table
-
-        print(rule_table())
-        return EXIT_CLEAN
-    if args.explain:
-        from graphlint.docs import explain
-
-        text = explain(args.explain)
-        if text is None:
-            return _error(f"no rule {args.explain!r} (graphlint --list-rules lists them)")
-        print(text)
-        return EXIT_CLEAN
+    if args.list_rules or args.explain:
+        return _describe_rules(args)
     stdin = "-" in args.paths or (args.stdin_filename is not None and not args.paths)
-    if stdin and args.paths not in ([], ["-"]):
-        return _error("- (standard input) cannot be combined with other paths")
-    if args.stdin_filename is not None and not stdin:
-        return _error("--stdin-filename goes with - (standard input) and no other path")
-    if args.stdin_filename == "":
-        return _error("--stdin-filename needs a file name")
+    problem = _input_problem(args, stdin)
+    if problem:
+        return _error(problem)
     try:
         config = resolve_config(args)
     except ConfigError as exc:
         return _error(str(exc))
-    if args.validate and not (args.fix or args.diff):
-        return _error("--validate goes with --fix or --diff")
-    if args.unsafe_fixes and not (args.fix or args.diff):
-        return _error("--unsafe-fixes goes with --fix or --diff")
-    if stdin and (args.fix or args.diff):
-        return _error("--fix and --diff rewrite files; they do not read standard input")
-    if (args.baseline or args.write_baseline) and (args.fix or args.diff):
-        return _error("--baseline and --write-baseline go with a lint run, not with --fix or --diff")
-    if args.baseline and args.write_baseline:
-        return _error("--baseline and --write-baseline cannot be used together")
-    if args.statistics and args.format in ("sarif", "github"):
-        return _error(f"--statistics prints a table (or JSON with --output-format json), not {args.format}")
+    problem = _combination_problem(args, stdin)
+    if problem:
+        return _error(problem)
     paths = args.paths or ["."]
     color_out = _color(args, sys.stdout)
     progress = _progress(args)
-    from graphlint.collector import one_shot_run
+    from graphlint.collector import one_shot_run  # noqa: PLC0415 - (start-up: only a checking run needs it)
 
     with one_shot_run():
         return _check(args, config, paths, progress, color_out, stdin)
+
+
+def _describe_rules(args) -> int:
+    """``--list-rules`` / ``--explain RULE``."""
+    from graphlint.docs import explain, rule_table  # noqa: PLC0415 - (start-up: the docs' tables, on request)
+
+    if args.list_rules:
+        print(rule_table())
+        return EXIT_CLEAN
+    text = explain(args.explain)
+    if text is None:
+        return _error(f"no rule {args.explain!r} (graphlint --list-rules lists them)")
+    print(text)
+    return EXIT_CLEAN
+
+
+def _input_problem(args, stdin: bool) -> str:
+    """What is wrong with reading standard input as asked ("" if nothing)."""
+    if stdin and args.paths not in ([], ["-"]):
+        return "- (standard input) cannot be combined with other paths"
+    if args.stdin_filename is not None and not stdin:
+        return "--stdin-filename goes with - (standard input) and no other path"
+    if args.stdin_filename == "":
+        return "--stdin-filename needs a file name"
+    return ""
+
+
+def _combination_problem(args, stdin: bool) -> str:
+    """Options that do not go together ("" if none)."""
+    if args.validate and not (args.fix or args.diff):
+        return "--validate goes with --fix or --diff"
+    if args.unsafe_fixes and not (args.fix or args.diff):
+        return "--unsafe-fixes goes with --fix or --diff"
+    if stdin and (args.fix or args.diff):
+        return "--fix and --diff rewrite files; they do not read standard input"
+    if (args.baseline or args.write_baseline) and (args.fix or args.diff):
+        return "--baseline and --write-baseline go with a lint run, not with --fix or --diff"
+    if args.baseline and args.write_baseline:
+        return "--baseline and --write-baseline cannot be used together"
+    if args.statistics and args.format in ("sarif", "github"):
+        return f"--statistics prints a table (or JSON with --output-format json), not {args.format}"
+    return ""
 
 
 def _option_written_as_word(parser, paths) -> str | None:
@@ -321,13 +341,11 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
     if args.fix or args.diff:
         return _fix(args, config, paths, progress, color_out)
 
-    from graphlint.baseline import BaselineError, new_findings, write_baseline
-    from graphlint.report import RENDERERS, RenderOptions, render_statistics, summary_line
-
     fmt = _format(config)
     want_fixes = args.statistics or args.show_fixes or fmt in ("full", "json") or _summary_counts_fixes(args, fmt)
     try:
         if stdin:
+            # imported here: start-up (--help and a run the result cache answers load only what they use)
             from graphlint.run.lint import lint_stdin
 
             text = _read_stdin()
@@ -341,16 +359,10 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
     for problem in result.problems:
         print(problem.line(), file=sys.stderr)
     texts = {path: source.text for path, source in result.sources.items()}
-    if args.write_baseline:
-        count = write_baseline(args.write_baseline, result.findings, texts)
-        print(f"graphlint: recorded {count} finding{'s' if count != 1 else ''} in {args.write_baseline}",
-              file=sys.stderr)
-        return EXIT_ERROR if result.problems else EXIT_CLEAN
-    if args.baseline:
-        try:
-            result.findings = new_findings(args.baseline, result.findings, texts)
-        except BaselineError as exc:
-            return _error(str(exc))
+    if args.write_baseline or args.baseline:
+        code = _apply_baseline(args, result, texts)
+        if code is not None:
+            return code
     options = RenderOptions(color=color_out, fixes=result.fixes)
     if fmt == "full" and not args.statistics:
         options.texts = _texts_of(result, texts)
@@ -367,6 +379,24 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
     if result.problems:
         return EXIT_ERROR
     return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+
+
+def _apply_baseline(args, result, texts) -> int | None:
+    """``--write-baseline`` (records the findings: the exit status) or ``--baseline`` (keeps only the findings it
+    does not hold: None, the run goes on)."""
+    # imported here: start-up (--help and a run the result cache answers load only what they use)
+    from graphlint.baseline import BaselineError, new_findings, write_baseline
+
+    if args.write_baseline:
+        count = write_baseline(args.write_baseline, result.findings, texts)
+        print(f"graphlint: recorded {count} finding{'s' if count != 1 else ''} in {args.write_baseline}",
+              file=sys.stderr)
+        return EXIT_ERROR if result.problems else EXIT_CLEAN
+    try:
+        result.findings = new_findings(args.baseline, result.findings, texts)
+    except BaselineError as exc:
+        return _error(str(exc))
+    return None
 
 
 def _summarise(args, fmt: str) -> bool:
@@ -395,13 +425,11 @@ def _isatty(stream) -> bool:
 
 
 def _color(args, stream) -> bool:
-    from graphlint.report import use_color
 
     return use_color(stream, args.color)
 
 
 def _progress(args):
-    from graphlint.report import NoProgress, Progress
 
     if args.quiet or args.no_progress:
         return NoProgress()
@@ -410,6 +438,7 @@ def _progress(args):
 
 def _read_stdin() -> str | None:
     data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.analysis.source import SourceProblem, decode
 
     try:
@@ -421,11 +450,13 @@ def _read_stdin() -> str | None:
 
 def _lint(args, config, paths, progress, want_fixes):
     """Find the files; answer from the result cache if none changed (without loading the analysis), else lint."""
+    # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.results import discover_files
 
     files, problems = discover_files(paths, config)
     cache = None
     if not args.no_cache and not os.environ.get("GRAPHLINT_NO_CACHE"):
+        # imported here: start-up (--help and a run the result cache answers load only what they use)
         from graphlint.run.cache import ResultCache, default_folder
 
         cache = ResultCache(default_folder(config))
@@ -433,6 +464,7 @@ def _lint(args, config, paths, progress, want_fixes):
         if cached is not None:
             _verbose(args, f"result cache: {cache.outcome}")
             return cached
+    # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.run.lint import lint_discovered
     from graphlint.run.parallel import default_jobs, memory_budget
 
@@ -452,6 +484,7 @@ def _verbose(args, message: str) -> None:
 
 def _texts_of(result, texts: dict) -> dict:
     """Source texts of the files with findings (read again for a cached run)."""
+    # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.analysis.source import SourceProblem, read_source
 
     wanted = dict(texts)
@@ -465,7 +498,7 @@ def _texts_of(result, texts: dict) -> dict:
 
 
 def _fixes_listing(result, color: bool) -> str:
-    from graphlint.report import MARKERS, paint
+    # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.results import printable
 
     lines = []
@@ -482,10 +515,10 @@ def _fixes_listing(result, color: bool) -> str:
 
 
 def _fix(args, config, paths, progress, color) -> int:
+    # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.files import unified_diff
     from graphlint.run.fix import fix_paths
     from graphlint.run.parallel import default_jobs
-    from graphlint.report import RENDERERS, RenderOptions, summary_line
 
     fmt = _format(config)
     want_fixes = not args.diff and (fmt in ("full", "json") or _summary_counts_fixes(args, fmt))
@@ -505,14 +538,7 @@ def _fix(args, config, paths, progress, color) -> int:
         for outcome in changed:
             sys.stdout.write(unified_diff(outcome.path, outcome.before, outcome.after))
     else:
-        options = RenderOptions(color=color, fixes=report.remaining_fixes or {})
-        if fmt == "full":  # the lines as --fix left them
-            options.texts = _texts_of(report.lint, {**{p: s.text for p, s in report.lint.sources.items()},
-                                                    **{f.path: f.after for f in report.files}})
-        sys.stdout.write(RENDERERS[fmt](report.remaining, report.lint.problems, options))
-        if _summarise(args, fmt):
-            sys.stdout.write(summary_line(report.remaining, report.lint.problems, report.lint.files, options,
-                                          lines=report.lint.lines, color=color) + "\n")
+        _render_remaining(args, report, fmt, color)
     if not args.quiet:
         _summary(report, wrote=not args.diff, show_fixes=args.show_fixes or args.validate)
     if args.validate and args.unsafe_fixes and config.validate_inputs:
@@ -524,8 +550,21 @@ def _fix(args, config, paths, progress, color) -> int:
     return EXIT_FINDINGS if report.remaining and not args.exit_zero else EXIT_CLEAN
 
 
+def _render_remaining(args, report, fmt: str, color) -> None:
+    """After --fix, the findings left, in the chosen format, and the summary line."""
+    options = RenderOptions(color=color, fixes=report.remaining_fixes or {})
+    if fmt == "full":  # the lines as --fix left them
+        options.texts = _texts_of(report.lint, {**{p: s.text for p, s in report.lint.sources.items()},
+                                                **{f.path: f.after for f in report.files}})
+    sys.stdout.write(RENDERERS[fmt](report.remaining, report.lint.problems, options))
+    if _summarise(args, fmt):
+        sys.stdout.write(summary_line(report.remaining, report.lint.problems, report.lint.files, options,
+                                      lines=report.lint.lines, color=color) + "\n")
+
+
 def _port(report, config, wrote: bool, progress) -> None:
     """Port mode (``--fix --unsafe-fixes --validate``): what still blocks compiling each declared entry."""
+    # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.port import port_entries, render
 
     entries = port_entries(report, config)
@@ -545,12 +584,7 @@ def _summary(report, wrote: bool, show_fixes: bool = False) -> None:
     suggested = [r for r in report.refused if r.suggestion]
     withheld = [r for r in report.refused if r.needs_unsafe and not r.suggestion]  # not refusals
     refused = [r for r in report.refused if not r.suggestion and not r.needs_unsafe]
-    files = len({a.path for a in applied})
-    verb = "applied" if wrote else "would be applied"
-    lines = [f"graphlint: {len(applied)} fix{'es' if len(applied) != 1 else ''} {verb} in {files} "
-             f"file{'s' if files != 1 else ''}, {len(refused)} refused"
-             + (f", {len(suggested)} suggested (display-only)" if suggested else "")
-             + (f", {len(withheld)} more with --unsafe-fixes" if withheld else "")]
+    lines = [_summary_head(applied, refused, suggested, withheld, wrote)]
     if show_fixes:
         done = "fixed  " if wrote else "would fix"
         for item in sorted(applied, key=lambda a: (a.path, a.line)):
@@ -570,9 +604,19 @@ def _summary(report, wrote: bool, show_fixes: bool = False) -> None:
     print("\n".join(lines), file=sys.stderr)
 
 
+def _summary_head(applied, refused, suggested, withheld, wrote: bool) -> str:
+    files = len({a.path for a in applied})
+    verb = "applied" if wrote else "would be applied"
+    return (f"graphlint: {len(applied)} fix{'es' if len(applied) != 1 else ''} {verb} in {files} "
+            f"file{'s' if files != 1 else ''}, {len(refused)} refused"
+            + (f", {len(suggested)} suggested (display-only)" if suggested else "")
+            + (f", {len(withheld)} more with --unsafe-fixes" if withheld else ""))
+
+
 def run() -> None:
     """The ``graphlint`` command: :func:`main`, then an exit that skips freeing the heap (seconds on a large
     project)."""
+    # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.collector import exit_now
 
     try:

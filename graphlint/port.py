@@ -79,21 +79,33 @@ def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
         found = [_blocker(LEVELS[level], part["name"], part["runs"][level], entry.path, compiled_file, findings)
                  for part in record.get("parts", []) if part["runs"].get(level, {}).get("status") == "error"]
         if whole.get(level, {}).get("status") == "error":
-            # The whole model's error is the one the compiler meets first: the part that raised it goes first.
             first = _blocker(LEVELS[level], f"{name} (whole)", whole[level], entry.path, compiled_file, findings)
-            same = [b for b in found if b.message == first.message and (b.line == first.line or not first.finding)]
-            if same:
-                found = same[:1] + [b for b in found if b not in same[:1]]
-            elif first.finding is not None or not any(b.message == first.message for b in entry.blockers):
-                found = [first] + found  # (else: the call line of a part's error already listed)
+            found = _whole_first(first, found, entry.blockers)
         for blocker in found:
             if not any(_same(blocker, other) for other in entry.blockers):
                 entry.blockers.append(blocker)
+    entry.behind = _behind(entry, record, findings)
+
+
+def _whole_first(first: Blocker, found: list, listed: list) -> list:
+    """The whole model's error is the one the compiler meets first: the part that raised it goes first. A
+    sub-Cell's parse error names only the line that calls it: when a part shows the same message, or it is
+    already listed, that line is not listed again."""
+    same = [b for b in found if b.message == first.message and (b.line == first.line or not first.finding)]
+    if same:
+        return same[:1] + [b for b in found if b is not same[0]]
+    if first.finding is None and any(b.message == first.message for b in listed):
+        return found
+    return [first] + found
+
+
+def _behind(entry: EntryPort, record: dict, findings: list) -> list:
+    """graphlint's errors in the probed files that no compile error was tied to."""
     confirmed = {id(b.finding) for b in entry.blockers if b.finding is not None}
     places = {(os.path.abspath(b.path), b.line) for b in entry.blockers}
     files = {os.path.abspath(entry.path)} | {os.path.abspath(part.get("file", "")) for part in record.get("parts", [])}
-    entry.behind = [f for f in findings if id(f) not in confirmed and (os.path.abspath(f.path), f.line) not in places
-                    and os.path.abspath(f.path) in files and Severity.ERROR in (f.rule.lax, f.rule.strict)]
+    return [f for f in findings if id(f) not in confirmed and (os.path.abspath(f.path), f.line) not in places
+            and os.path.abspath(f.path) in files and Severity.ERROR in (f.rule.lax, f.rule.strict)]
 
 
 def _same(one: Blocker, other: Blocker) -> bool:

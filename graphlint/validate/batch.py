@@ -141,6 +141,7 @@ def _progress(path: str) -> int:
 
 def main(argv: list[str]) -> int:
     """The child: run every program of the job, one after the other."""
+    # imported here: the child's own code, in the child process only (the parent imports this module too)
     from graphlint.validate.child import _error_record, _in_thread, _one_run, _write, trace_left_open
 
     job_path, result_path = argv[1], argv[2]

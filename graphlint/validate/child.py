@@ -30,10 +30,12 @@ import importlib.util
 import json
 import math
 import os
+import random
 import sys
 import time
 import traceback
 import types
+from concurrent.futures import ThreadPoolExecutor
 
 MAX_MESSAGE = 20000
 
@@ -78,6 +80,7 @@ def _resolve(module: types.ModuleType, dotted: str):
 
 def _make_inputs(job: dict, module: types.ModuleType) -> list:
     """Return a list of argument tuples, one per call."""
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import mindspore as ms
     import numpy as np
     from mindspore import Tensor
@@ -103,6 +106,7 @@ from graphlint.validate.specs import DTYPES  # noqa: E402 - the spec table, shar
 
 def _tensor_from_spec(spec: str, index: int):
     """``"float32[2,3]"`` -> a Tensor of seeded values; ``"int:5"`` / ``"float:0.5"`` -> Python scalars."""
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import numpy as np
     from mindspore import Tensor
 
@@ -125,6 +129,7 @@ def _tensor_from_spec(spec: str, index: int):
 
 def _placeholder(spec: str):
     """``"float32[?,3]"`` -> Tensor(shape=[None, 3], dtype=float32); ``"float32[*]"`` -> dynamic rank."""
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import mindspore as ms
     from mindspore import Tensor
 
@@ -138,6 +143,7 @@ def _placeholder(spec: str):
 
 def encode(value, depth: int = 0):
     """Turn outputs into JSON: tensors become dtype, shape and values."""
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import numpy as np
 
     if depth > 20:
@@ -176,8 +182,7 @@ def _float(v: float):
 
 def _entry_objects(job: dict, module: types.ModuleType):
     """Return (target, is_cell, plain_function) for the job's entry."""
-    import random
-
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import mindspore as ms
     import numpy as np
 
@@ -201,6 +206,7 @@ def _entry_objects(job: dict, module: types.ModuleType):
 
 
 def _one_run(job: dict, mode: str, run_index: int) -> dict:
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import mindspore as ms
 
     if mode.startswith("fixed-"):  # the same run of the rewritten module (``fixed_source``)
@@ -291,8 +297,10 @@ class _Exercised:
 
 def _parts_run(job: dict, run_index: int) -> dict:
     """Port mode: record a PYNATIVE_MODE call, compile the whole entry (lax, then STRICT), then each part."""
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import mindspore as ms
 
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     from graphlint.validate import parts
 
     module = _load_module(job, run_index)
@@ -335,6 +343,7 @@ def _error_record(exc: BaseException) -> dict:
 def trace_left_open() -> bool:
     """A traced call raised and MindSpore's trace is still open: later traced calls of this process would run
     eagerly (``jit_trace`` runs the function untraced while a jit context is set)."""
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     from mindspore.graph.jit_context import jit_context
 
     return jit_context() is not None
@@ -343,8 +352,6 @@ def trace_left_open() -> bool:
 def _in_thread(function, *args):
     """``function(*args)`` in a thread of its own: MindSpore's trace reads the source line of every caller frame
     and fails on a frame without one ("<frozen runpy>", under ``python -m``)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(function, *args).result()
 
@@ -356,6 +363,7 @@ def main(argv: list[str]) -> int:
     result: dict = {"runs": {}, "in_progress": None}
     _write(result_path, result)
     try:
+        # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
         import mindspore  # noqa: F401 - imported first so its cost is not billed to a run
     except BaseException as exc:  # pragma: no cover - environment problem
         result["import_error"] = _error_record(exc)

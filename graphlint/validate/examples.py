@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from graphlint.catalogue.model import CRASHES, DIVERGES, FAILS, OK, SKIP, Example
@@ -72,6 +74,7 @@ def prove(example: Example) -> Verdict:
 def prove_batch(examples: list[Example]) -> list[Verdict]:
     """:func:`prove` for many examples in few processes (one import of MindSpore for all: suits traced examples,
     whose runs take a fraction of a second)."""
+    # imported here: the batch runner is only needed for a batch (the catalogue's matrix imports this module)
     from graphlint.validate.batch import run_programs
 
     jobs = [{**example_job(example), "module_name": f"graphlint_example_{index}"}
@@ -125,8 +128,7 @@ def judge(example: Example, result: JobResult) -> Verdict:
 
 def _main(argv: list[str]) -> int:
     """``python -m graphlint.validate.examples [ID|SYMBOL|FAMILY ...]``: prove examples, print verdicts."""
-    from concurrent.futures import ThreadPoolExecutor
-
+    # imported here: the whole catalogue, for the command only
     from graphlint.catalogue import RULES
 
     wanted = set(argv)
@@ -151,6 +153,5 @@ def _main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    import sys
 
     sys.exit(_main(sys.argv[1:]))

@@ -16,6 +16,9 @@ import os
 import sys
 import types
 
+import mindspore as ms
+from mindspore import Parameter, Tensor, nn
+
 MAX_PARTS = 40
 
 
@@ -75,8 +78,6 @@ _STAND_INS = [0]
 def _stand_in(value):
     """A Cell whose construct returns ``value``: what a part called returned in PYNATIVE_MODE. Its Tensors are
     Parameters: a Tensor attribute would be a constant, and conditions on it would be decided while compiling."""
-    from mindspore import Parameter, Tensor, nn
-
     def variable(item):
         if isinstance(item, Tensor) and not isinstance(item, Parameter):
             _STAND_INS[0] += 1
@@ -100,8 +101,6 @@ def _stand_in(value):
 
 def _callable_part(owner, name: str, function):
     """The part as something to compile: a Cell (its construct), a bound method, or a module function."""
-    from mindspore import nn
-
     if owner is None:
         return function if callable(function) else None
     if name == "construct" and isinstance(owner, nn.Cell):
@@ -121,8 +120,6 @@ class _Isolated:
         self.swapped: list = []
 
     def __enter__(self):
-        from mindspore import nn
-
         functions = {id(f): code for code, f in self.recorder.functions.items()
                      if f is not None and code is not self.compiled and code in self.recorder.returns}
         for name, value in list(self.namespace.items()):
@@ -168,8 +165,6 @@ def _namespace(owner, function) -> dict:
 def compile_parts(recorder: _Recorder, error_record) -> list[dict]:
     """Compile each recorded part alone, lax then STRICT; one record per part, in the order they were first
     called."""
-    import mindspore as ms
-
     parts = []
     for code, (name, qualname, line, owner, args) in recorder.calls.items():
         part = _callable_part(owner, name, recorder.functions.get(code))

@@ -58,7 +58,7 @@ class JobResult:
 
 def _limit_memory(megabytes: int):
     def apply() -> None:
-        import resource
+        import resource  # here: POSIX only, and run in the forked child before it execs
 
         limit = megabytes * 1024 * 1024
         try:

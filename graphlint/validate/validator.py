@@ -28,8 +28,10 @@ outputs were not compared.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
+from graphlint.analysis.source import package_root_for
 from graphlint.validate.compare import outputs_difference
 from graphlint.validate.runner import run_job
 
@@ -85,8 +87,6 @@ def blocker_errors(rule) -> tuple:
 def blocking(run, blockers) -> list:
     """The blockers a failed run is explained by: MindSpore's message shows the rule's error, or points at
     the blocker's line as the statement it stopped at."""
-    import re
-
     message = f"{run.summary}\n{run.message}"
     starts = {int(m.group(1)) for m in re.finditer(r"In file [^\n]*?:(\d+)(?:~\d+)?, \d+", message)}
     found = []
@@ -130,28 +130,7 @@ def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root
         if not isinstance(init, dict):
             return Validation(False, False, f"{entry.key}: init must be a table of keyword arguments")
     if inputs is None or (isinstance(inputs, list) and any(_is_placeholder(str(s)) for s in inputs)):
-        if not entry.is_cell:
-            return Validation(False, False, f"no example inputs declared for {entry.key} "
-                                            "(add them under [tool.graphlint.validate.inputs])")
-        placeholders = inputs if inputs is not None else ["float32[*]"] * entry.arity
-        job = _job(entry, path, after, sys_root, ["compile"], None, init, factory)
-        job["placeholders"] = placeholders
-        result = run_job(job, timeout=timeout, memory_mb=memory_mb)
-        run = result["compile"]
-        hint = _constructor_hint({"error_type": run.error_type, "summary": run.summary}, entry.name)
-        if hint:
-            return Validation(False, False, f"{entry.key}: cannot validate: {hint}")
-        if not run.ok:
-            blocked = blocking(run, blockers)
-            if blocked:
-                return Validation(False, False, f"{entry.key}: cannot validate: compiling stops at "
-                                                f"{', '.join(b.describe() for b in blocked)} and no example inputs "
-                                                "are declared to compare PYNATIVE_MODE outputs")
-            return Validation(False, False, f"{entry.key}: the rewritten code does not compile in GRAPH_MODE "
-                                            f"from placeholders {placeholders}: {run.describe()}")
-        note = "declared placeholders" if inputs is not None else "guessed float32 placeholders"
-        return Validation(True, False, f"{entry.key}: compiles in GRAPH_MODE from {note}; outputs not compared "
-                                       "(declare example inputs to compare them)")
+        return _compile_only(entry, path, after, sys_root, inputs, init, factory, timeout, memory_mb, blockers)
     if not isinstance(inputs, (list, str)):
         return Validation(False, False, f"{entry.key}: inputs must be a list of specs or a 'module:factory' string")
     job = _job(entry, path, before, sys_root, ["pynative", "fixed-pynative", "fixed-graph"], inputs, init, factory)
@@ -159,14 +138,37 @@ def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root
     if entry.through:
         job["exercises"] = entry.through
     result = run_job(job, timeout=timeout, memory_mb=memory_mb)
-    reference = result["pynative"]
+    verdict = _pynative_verdict(entry, result)
+    if verdict is not None:
+        return verdict
+    reference, graph = result["pynative"], result["fixed-graph"]
+    if not graph.ok:
+        blocked = blocking(graph, blockers) or _fails_as_before(job, graph, timeout, memory_mb)
+        if blocked:
+            names = ", ".join(b.describe() for b in blocked)
+            # (not "compiles once ... is fixed": nothing proves what follows the first error)
+            return Validation(True, True, f"{entry.key}{_through(entry)}: matches the original in PYNATIVE_MODE; "
+                                          f"GRAPH_MODE compile pending: compiling stops at {names}, to fix by hand",
+                              pending=blocked)
+        return Validation(False, True, f"{entry.key}: the rewritten code fails in GRAPH_MODE: {graph.describe()}")
+    difference = outputs_difference(reference.outputs, graph.outputs)
+    if difference:
+        return Validation(False, True, f"{entry.key}: in GRAPH_MODE the rewritten code returns other values "
+                                       f"than the original in PYNATIVE_MODE ({difference})")
+    return Validation(True, True, f"{entry.key}{_through(entry)}: compiles in GRAPH_MODE and matches the original "
+                                  "PYNATIVE_MODE outputs")
+
+
+def _pynative_verdict(entry: EntryRef, result) -> Validation | None:
+    """The verdict when PYNATIVE_MODE already decides it (the original or the rewrite fails, their outputs differ,
+    the entry validated through does not call what was rewritten); None when GRAPH_MODE is to judge."""
+    reference, pynative = result["pynative"], result["fixed-pynative"]
     hint = _constructor_hint({"error_type": reference.error_type, "summary": reference.summary}, entry.name)
     if hint:
         return Validation(False, False, f"{entry.key}: cannot validate: {hint}")
     if not reference.ok:
         return Validation(False, False, f"{entry.key}: the original code does not run in PYNATIVE_MODE: "
                                         f"{reference.describe()}")
-    pynative = result["fixed-pynative"]
     if not pynative.ok:
         return Validation(False, True, f"{entry.key}: the rewritten code fails in PYNATIVE_MODE: {pynative.describe()}")
     if entry.through and not pynative.record.get("exercised"):
@@ -176,21 +178,33 @@ def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root
     if difference:
         return Validation(False, True, f"{entry.key}: in PYNATIVE_MODE the rewritten code returns other values "
                                        f"than the original ({difference})")
-    graph = result["fixed-graph"]
-    if not graph.ok:
-        blocked = blocking(graph, blockers) or _fails_as_before(job, graph, timeout, memory_mb)
+    return None
+
+
+def _compile_only(entry: EntryRef, path: str, after: str, sys_root: str, inputs, init, factory, timeout: float,
+                  memory_mb: int, blockers) -> Validation:
+    """No runnable inputs: a Cell is compiled from placeholders (declared, or guessed float32 of any rank)."""
+    if not entry.is_cell:
+        return Validation(False, False, f"no example inputs declared for {entry.key} "
+                                        "(add them under [tool.graphlint.validate.inputs])")
+    placeholders = inputs if inputs is not None else ["float32[*]"] * entry.arity
+    job = _job(entry, path, after, sys_root, ["compile"], None, init, factory)
+    job["placeholders"] = placeholders
+    run = run_job(job, timeout=timeout, memory_mb=memory_mb)["compile"]
+    hint = _constructor_hint({"error_type": run.error_type, "summary": run.summary}, entry.name)
+    if hint:
+        return Validation(False, False, f"{entry.key}: cannot validate: {hint}")
+    if not run.ok:
+        blocked = blocking(run, blockers)
         if blocked:
-            names = ", ".join(b.describe() for b in blocked)
-            # (not "compiles once ... is fixed": nothing proves what follows the first error)
-            return Validation(True, True, f"{entry.key}{_through(entry)}: matches the original in PYNATIVE_MODE; GRAPH_MODE compile "
-                                          f"pending: compiling stops at {names}, to fix by hand", pending=blocked)
-        return Validation(False, True, f"{entry.key}: the rewritten code fails in GRAPH_MODE: {graph.describe()}")
-    difference = outputs_difference(reference.outputs, graph.outputs)
-    if difference:
-        return Validation(False, True, f"{entry.key}: in GRAPH_MODE the rewritten code returns other values "
-                                       f"than the original in PYNATIVE_MODE ({difference})")
-    return Validation(True, True, f"{entry.key}{_through(entry)}: compiles in GRAPH_MODE and matches the original "
-                                  "PYNATIVE_MODE outputs")
+            return Validation(False, False, f"{entry.key}: cannot validate: compiling stops at "
+                                            f"{', '.join(b.describe() for b in blocked)} and no example inputs "
+                                            "are declared to compare PYNATIVE_MODE outputs")
+        return Validation(False, False, f"{entry.key}: the rewritten code does not compile in GRAPH_MODE "
+                                        f"from placeholders {placeholders}: {run.describe()}")
+    note = "declared placeholders" if inputs is not None else "guessed float32 placeholders"
+    return Validation(True, False, f"{entry.key}: compiles in GRAPH_MODE from {note}; outputs not compared "
+                                   "(declare example inputs to compare them)")
 
 
 def _fails_as_before(job: dict, graph, timeout: float, memory_mb: int) -> list:
@@ -220,8 +234,6 @@ def declared_entry(entry: EntryRef | None, declared: dict) -> EntryRef | None:
 
 
 def sys_root_for(path: str) -> str:
-    from graphlint.analysis.source import package_root_for
-
     return package_root_for(os.path.abspath(path))
 
 
@@ -251,8 +263,6 @@ def probe_parts(entry_key: str, path: str, text: str, sys_root: str, declared, t
 
 def _constructor_hint(record: dict, name: str) -> str:
     """For a constructor's missing arguments, what to declare (never a placeholder problem)."""
-    import re
-
     found = re.search(r"__init__\(\) missing \d+ required positional arguments?: (.+)", record.get("summary", ""))
     if not found or record.get("error_type") != "TypeError":
         return ""
