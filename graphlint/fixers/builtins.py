@@ -55,8 +55,8 @@ class ReversedToSlice(Fixer):
         if not isinstance(node, cst.Call) or len(node.args) != 1:
             return self.refuse(finding, "the `reversed(...)` call was not found")
         inner = node.args[0].value
-        if isinstance(argument, nodes.Call) and isinstance(argument.func, nodes.Name) and argument.func.name == "range" \
-                and not locally_bound(argument.func, values):
+        if isinstance(argument, nodes.Call) and isinstance(argument.func, nodes.Name) \
+                and argument.func.name == "range" and not locally_bound(argument.func, values):
             return self._descending_range(finding, context, node, argument, inner, values)
         value = values.value(argument)
         if finding.rule is not builtin_rules.REVERSED_CELL_SEQUENCE and not (value.is_(LIST) or value.is_(TUPLE)):

@@ -40,7 +40,7 @@ class TensorCounterToInt(Fixer):
         if isinstance(counted, str):
             return self.refuse(finding, counted + ": allocate the result at its final size and write rows by index "
                                                   "(by hand)")
-        name, start_node, start, step = counted
+        name, start_node, start, _step = counted
         node = context.find(start_node)
         if not isinstance(node, cst.Call):
             return self.refuse(finding, f"the `{name}` Tensor was not found")
@@ -96,10 +96,10 @@ def _step(statement, name: str):
     if isinstance(statement, nodes.AugAssign) and statement.op in ("+=", "-=") \
             and isinstance(statement.value, nodes.Const) and type(statement.value.value) is int:
         return statement.value.value if statement.op == "+=" else -statement.value.value
-    if isinstance(statement, nodes.Assign) and len(statement.targets) == 1 and isinstance(statement.value, nodes.BinOp) \
-            and statement.value.op in ("+", "-") and isinstance(statement.value.left, nodes.Name) \
-            and statement.value.left.name == name and isinstance(statement.value.right, nodes.Const) \
-            and type(statement.value.right.value) is int:
+    if isinstance(statement, nodes.Assign) and len(statement.targets) == 1 \
+            and isinstance(statement.value, nodes.BinOp) and statement.value.op in ("+", "-") \
+            and isinstance(statement.value.left, nodes.Name) and statement.value.left.name == name \
+            and isinstance(statement.value.right, nodes.Const) and type(statement.value.right.value) is int:
         return statement.value.right.value if statement.value.op == "+" else -statement.value.right.value
     return None
 

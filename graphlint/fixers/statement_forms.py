@@ -113,7 +113,8 @@ class _FlagBreaks(cst.CSTTransformer):
     def leave_IndentedBlock(self, original, updated):
         body = []
         for line in updated.body:
-            if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Break):
+            if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
+                    and isinstance(line.body[0], cst.Break):
                 body.append(build.assign(self.flag, cst.Name("True"), leading_lines=line.leading_lines))
                 line = line.with_changes(leading_lines=())
             body.append(line)
