@@ -8,7 +8,8 @@
 * `Tensor(t)` of a Tensor (W5504) -> `t`;
 * a `@dataclass` or `namedtuple` made from Tensors and only read by field (W5508) -> a tuple;
 * a forbidden call whose result nothing uses (E6001) -> dropped;
-* ``type(x) == Tensor`` (W5505) -> ``isinstance(x, Tensor)``.
+* ``type(x) == Tensor`` (W5505) -> ``isinstance(x, Tensor)``;
+* a dict returned by a top-level graph (W5507) -> a tuple, as a suggestion (the callers change).
 """
 
 from __future__ import annotations
@@ -420,6 +421,31 @@ class TypeCompareToIsinstance(Fixer):
                          description=f"`{compare.as_string()}` -> `{context.code(test)}`")
 
 
+class DictOutputToTuple(Fixer):
+    """``return {"logits": x, "probs": p}`` of a top-level graph -> ``return x, p`` (in the dict's order), shown as a
+    suggestion only: every caller then reads ``out[0]`` where it read ``out["logits"]``, which graphlint cannot
+    rewrite for it (the callers are host code, often in other modules)."""
+
+    rules = (fallback_rules.DICT_OUTPUT_FROM_GRAPH,)
+    safety = FixSafety.DISPLAY
+    description = "a dict output -> a tuple (the callers change)"
+
+    def plan(self, finding, context):
+        statement = finding.node
+        value = statement.value if isinstance(statement, nodes.Return) else None
+        if not isinstance(value, nodes.Dict) or not value.items \
+                or not all(isinstance(k, nodes.Const) and isinstance(k.value, str) for k, _ in value.items):
+            return self.refuse(finding, "not a dict literal with str keys: build the tuple by hand")
+        node = context.find(statement)
+        if not isinstance(node, cst.Return) or not isinstance(node.value, cst.Dict):
+            return self.refuse(finding, "the `return` was not found")
+        returned = build.tuple_of([element.value for element in node.value.elements], bare=True)
+        keys = ", ".join(f"`{k.value}`" for k, _ in value.items)
+        return self.edit(finding, [(node, node.with_changes(value=returned))],
+                         description=f"return a tuple instead of the dict of {keys}: each caller then reads the "
+                                     "outputs by position (rewrite them too)")
+
+
 def _record_fields(call: nodes.Call):
     """The field names of the dataclass or namedtuple ``call`` makes, in order; else why not (a str)."""
     if not isinstance(call.func, nodes.Name):
@@ -529,4 +555,4 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 FIXERS = (EvalToExpression(), ClassMethodToStatic(), ParameterToTensor(), LambdaDefaultToFunction(),
           HostShapeToTensorShape(), TensorOfTensorToTensor(), RecordToTuple(), DropForbiddenCall(),
-          TypeCompareToIsinstance())
+          TypeCompareToIsinstance(), DictOutputToTuple())
