@@ -10,6 +10,7 @@ import asyncio
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 
@@ -18,6 +19,7 @@ from lsprotocol import types
 from graphlint.catalogue import RULES
 from graphlint.config import Config
 from graphlint.lint import lint_paths
+from graphlint.run.fix import fix_paths
 from tests.server_support import editor, uri
 from tests.support import ROOT
 
@@ -91,3 +93,33 @@ def test_cli_plugin_and_server_agree_on_model_zoos():
         assert _server(package, asked) == {finding for finding in from_cli if finding[0] in asked}, name
         compared += len(from_cli)
     assert compared > 10  # (mindyolo has none: the other two make the comparison say something)
+
+
+PROBE = """\
+from mindspore import nn, ops
+
+
+class Probe(nn.Cell):
+    def construct(self, x):
+        import math
+        x += 1
+        y = x * 2
+        del x
+        return ops.relu(y) * math.pi
+"""
+
+
+def test_the_fixers_re_lint_agrees_with_a_fresh_lint_on_model_zoos(tmp_path):
+    """--fix re-lints what it rewrote with the session in hand (session.update): the findings it leaves are the
+    ones a fresh lint of the fixed files reports."""
+    fixed_files = compared = 0
+    for name in ("mindcv", "mindocr", "mindyolo"):
+        package = shutil.copytree(fetch(name), tmp_path / name)
+        (package / "graphlint_probe.py").write_text(PROBE, encoding="utf-8")  # (the zoos have nothing to fix)
+        report = fix_paths([str(package)], Config(), unsafe=True)
+        assert not report.lint.problems and not [f.error for f in report.files if f.error], name
+        fixed_files += sum(1 for f in report.files if f.changed)
+        left = {(os.path.relpath(f.path, tmp_path), f.line, f.column, f.rule.id) for f in report.remaining}
+        assert left == _cli(str(package)), name
+        compared += len(left)
+    assert fixed_files > 0 and compared > 10  # (files were rewritten and re-linted, and findings were left)
