@@ -245,22 +245,9 @@ class DictPopToSubscript(Fixer):
                                         "what `pop` removes")
         key = call.args[0].value
         statement = call.statement()
-        function = call.scope()
-        node = statement
-        while node is not function:
-            if isinstance(node, (nodes.For, nodes.While)):
-                return self.refuse(finding, "the `pop` is in a loop: a later step would find the key again")
-            node = node.parent
-        for use in function.nodes_of_class(nodes.Name):
-            if use.name != receiver.name or use is receiver or (use.lineno, use.col_offset) < \
-                    (statement.lineno, statement.col_offset):
-                continue
-            holder = use.parent
-            if isinstance(holder, nodes.Subscript) and holder.value is use and isinstance(holder.slice, nodes.Const) \
-                    and holder.slice.value != key and holder.ctx is not None and holder.ctx.name == "Load":
-                continue
-            return self.refuse(finding, f"`{holder.as_string()[:40]}` reads `{receiver.name}` after the `pop`, and "
-                                        f"would see {key!r} still in it")
+        problem = _read_after_pop(call, receiver, key, statement)
+        if problem:
+            return self.refuse(finding, problem)
         node = context.find(call)
         if not isinstance(node, cst.Call):
             return self.refuse(finding, "the `pop` call was not found")
@@ -272,6 +259,26 @@ class DictPopToSubscript(Fixer):
         subscript = build.subscript(node.func.value, node.args[0].value).with_changes(lpar=node.lpar, rpar=node.rpar)
         return self.edit(finding, [(node, subscript)],
                          description=f"`{call.as_string()}` -> `{context.code(subscript)}`")
+
+
+def _read_after_pop(call, receiver: nodes.Name, key, statement) -> str:
+    """Why the dict might still be read for ``key`` after the `pop` ('' when only other constant keys are)."""
+    function = call.scope()
+    node = statement
+    while node is not function:
+        if isinstance(node, (nodes.For, nodes.While)):
+            return "the `pop` is in a loop: a later step would find the key again"
+        node = node.parent
+    for use in function.nodes_of_class(nodes.Name):
+        if use.name != receiver.name or use is receiver or (use.lineno, use.col_offset) < \
+                (statement.lineno, statement.col_offset):
+            continue
+        holder = use.parent
+        if isinstance(holder, nodes.Subscript) and holder.value is use and isinstance(holder.slice, nodes.Const) \
+                and holder.slice.value != key and holder.ctx is not None and holder.ctx.name == "Load":
+            continue
+        return f"`{holder.as_string()[:40]}` reads `{receiver.name}` after the `pop`, and would see {key!r} still in it"
+    return ""
 
 
 class ChooseDictItem(Fixer):
@@ -295,22 +302,9 @@ class ChooseDictItem(Fixer):
             return self._unused_dict(finding, context, values, holder)
         if not (isinstance(holder, nodes.Subscript) and holder.slice is key and isinstance(key, nodes.Name)):
             return self.refuse(finding, "the key is not a name: choose the item with constant keys by hand")
-        element = values.cfg.element_of(key)
-        definitions = values.cfg.reaching(element, key.name) if element is not None else []
-        if len(definitions) != 1 or definitions[0].kind != "assign" \
-                or not isinstance(definitions[0].value, nodes.IfExp):
-            return self.refuse(finding, f"`{key.name}` is not made once by `<key> if <condition> else <key>`")
-        choice = definitions[0].value
-        if not all(isinstance(side, nodes.Const) and type(side.value) in (str, int)
-                   for side in (choice.body, choice.orelse)):
-            return self.refuse(finding, "the keys chosen between are not constants")
-        if side_effect(values, choice.test) is not None:
-            return self.refuse(finding, f"`{choice.test.as_string()[:40]}` may have side effects")
-        there = values.cfg.element_of(choice.test)
-        for read in choice.test.nodes_of_class(nodes.Name):
-            if {d.index for d in values.cfg.reaching(there, read.name)} != \
-                    {d.index for d in values.cfg.reaching(element, read.name)}:
-                return self.refuse(finding, f"`{read.name}` changes between the choice of the key and the lookup")
+        choice = _key_choice(key, values)
+        if isinstance(choice, str):
+            return self.refuse(finding, choice)
         node, test = context.find(holder), context.find(choice)
         if not isinstance(node, cst.Subscript) or not isinstance(test, cst.IfExp):
             return self.refuse(finding, "the lookup or the key's choice was not found")
@@ -343,6 +337,27 @@ class ChooseDictItem(Fixer):
         if not removal:
             return self.refuse(finding, "the statement was not found alone on its line")
         return self.edit(finding, removal, description=f"drop `{name} = ...`, which nothing reads")
+
+
+def _key_choice(key: nodes.Name, values):
+    """The ``"a" if c else "b"`` that alone makes ``key``, with a condition free of side effects whose names have
+    the same value at the lookup; else why not (a str)."""
+    element = values.cfg.element_of(key)
+    definitions = values.cfg.reaching(element, key.name) if element is not None else []
+    if len(definitions) != 1 or definitions[0].kind != "assign" or not isinstance(definitions[0].value, nodes.IfExp):
+        return f"`{key.name}` is not made once by `<key> if <condition> else <key>`"
+    choice = definitions[0].value
+    if not all(isinstance(side, nodes.Const) and type(side.value) in (str, int)
+               for side in (choice.body, choice.orelse)):
+        return "the keys chosen between are not constants"
+    if side_effect(values, choice.test) is not None:
+        return f"`{choice.test.as_string()[:40]}` may have side effects"
+    there = values.cfg.element_of(choice.test)
+    for read in choice.test.nodes_of_class(nodes.Name):
+        if {d.index for d in values.cfg.reaching(there, read.name)} != \
+                {d.index for d in values.cfg.reaching(element, read.name)}:
+            return f"`{read.name}` changes between the choice of the key and the lookup"
+    return choice
 
 
 class AllAnyToMethod(Fixer):
@@ -511,27 +526,9 @@ class FoldConstantStr(Fixer):
         values = context.values_of(finding)
         if values is None or finding.args.get("kind") != "str" or node is None:
             return None
-        if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Name) and node.func.name == "len":
-            text = _known_str(node.args[0], values)
-            result = len(text) if text is not None else None
-        elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute):
-            text = _known_str(node.func.expr, values)
-            arguments = [a.value for a in node.args if isinstance(a, nodes.Const)]
-            if node.func.attrname not in _PURE_STR_METHODS or node.keywords or len(arguments) != len(node.args) \
-                    or text is None:
-                return self.refuse(finding, f"`{node.as_string()[:40]}` is not a known str's method of constants: "
-                                            "compute it in `__init__` (by hand)")
-            try:
-                result = getattr(text, node.func.attrname)(*arguments)
-            except Exception:  # noqa: BLE001 - the method would raise at run time too
-                return self.refuse(finding, f"`{node.as_string()[:40]}` raises")
-        else:
-            text = _known_str(node, values)
-            holder = node.parent
-            if text is None or not ((isinstance(holder, (nodes.For, nodes.Comprehension)) and holder.iter is node)):
-                return self.refuse(finding, f"`{node.as_string()[:40]}` is not a str the analysis knows: compute "
-                                            "what it gives in `__init__` (by hand)")
-            result = tuple(text)
+        result = _str_result(node, values)
+        if isinstance(result, _Refusal):
+            return self.refuse(finding, result.reason)
         if result is None or not isinstance(result, (bool, int, str, tuple)):
             return self.refuse(finding, f"`{node.as_string()[:40]}` is not a str the analysis knows")
         found = context.find(node)
@@ -544,6 +541,38 @@ class FoldConstantStr(Fixer):
                                     if found.lpar else literal)],
                          safety=FixSafety.UNSAFE if attribute else FixSafety.SAFE,
                          description=f"`{node.as_string()[:40]}` -> `{context.code(literal)}`")
+
+
+class _Refusal:
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _str_result(node, values):
+    """What ``node`` (`len(s)`, `s.method(<constants>)`, or `s` iterated) gives for the constant str ``s`` the
+    analysis knows (None when it is not known), or a _Refusal."""
+    if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Name) and node.func.name == "len":
+        text = _known_str(node.args[0], values)
+        return len(text) if text is not None else None
+    if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute):
+        text = _known_str(node.func.expr, values)
+        arguments = [a.value for a in node.args if isinstance(a, nodes.Const)]
+        if node.func.attrname not in _PURE_STR_METHODS or node.keywords or len(arguments) != len(node.args) \
+                or text is None:
+            return _Refusal(f"`{node.as_string()[:40]}` is not a known str's method of constants: compute it in "
+                            "`__init__` (by hand)")
+        try:
+            return getattr(text, node.func.attrname)(*arguments)
+        except Exception:  # noqa: BLE001 - the method would raise at run time too
+            return _Refusal(f"`{node.as_string()[:40]}` raises")
+    text = _known_str(node, values)
+    holder = node.parent
+    if text is None or not (isinstance(holder, (nodes.For, nodes.Comprehension)) and holder.iter is node):
+        return _Refusal(f"`{node.as_string()[:40]}` is not a str the analysis knows: compute what it gives in "
+                        "`__init__` (by hand)")
+    return tuple(text)
 
 
 def _known_str(expr, values):

@@ -190,15 +190,7 @@ class LambdaDefaultToFunction(Fixer):
         attr, parameter = finding.args.get("attr", ""), finding.args.get("parameter", "")
         if graph is None or graph.cls is None or context.analysis is None or not parameter:
             return None
-        lambdas = []
-        for value, method in context.analysis.attribute_assignments(graph.cls).get(attr, ()):
-            if method.name == "__init__" and isinstance(value, nodes.Name) and value.name == parameter:
-                try:
-                    default = method.args.default_value(parameter)
-                except Exception:  # noqa: BLE001 - astroid raises NoDefault
-                    continue
-                if isinstance(default, nodes.Lambda):
-                    lambdas.append(default)
+        lambdas = _lambda_defaults(context.analysis, graph.cls, attr, parameter)
         if len(lambdas) != 1:
             return self.refuse(finding, f"the lambda default of `{parameter}` was not found once")
         function = lambdas[0]
@@ -303,30 +295,18 @@ class RecordToTuple(Fixer):
                 and isinstance(statement.targets[0], nodes.AssignName)):
             return self.refuse(finding, "the object is not assigned to a name: write the tuple by hand")
         name = statement.targets[0].name
-        if any(isinstance(a, nodes.Starred) for a in call.args) or any(k.arg is None for k in call.keywords or ()):
-            return self.refuse(finding, "`*args`/`**kwargs` in the construction: write the tuple by hand")
-        given = {field: argument for field, argument in zip(fields, call.args)}
-        for keyword in call.keywords or ():
-            if keyword.arg not in fields or keyword.arg in given:
-                return self.refuse(finding, f"`{keyword.arg}=` is not a field of the record")
-            given[keyword.arg] = keyword.value
-        if len(call.args) > len(fields) or set(given) != set(fields):
-            return self.refuse(finding, "not every field is given (a default, a missing one): write the tuple by hand")
-        definitions = [d for d in values.cfg.defs_by_name.get(name, ())]
-        if len(definitions) != 1:
+        given = _given_fields(call, fields)
+        if isinstance(given, str):
+            return self.refuse(finding, given)
+        if len(values.cfg.defs_by_name.get(name, ())) != 1:
             return self.refuse(finding, f"`{name}` is assigned more than once")
-        uses = [n for n in call.scope().nodes_of_class(nodes.Name) if n.name == name]
-        replacements = []
-        for use in uses:
-            holder = use.parent
-            if not (isinstance(holder, nodes.Attribute) and holder.expr is use and holder.attrname in fields):
-                return self.refuse(finding, f"`{holder.as_string()[:40]}` uses `{name}` other than by reading a "
-                                            "field: it would see a tuple")
-            found = context.find(holder)
-            if not isinstance(found, cst.Attribute):
-                return self.refuse(finding, f"`{holder.as_string()}` was not found")
-            replacements.append((found, build.subscript(found.value, build.integer(fields.index(holder.attrname)))
-                                 .with_changes(lpar=found.lpar, rpar=found.rpar)))
+        if list(given) != fields and any(side_effect(values, v) is not None for v in given.values()):
+            # keywords out of field order: the tuple evaluates them in field order
+            return self.refuse(finding, "keyword arguments out of field order, with side effects: write the tuple "
+                                        "by hand")
+        replacements = _field_reads(call.scope(), name, fields, context)
+        if isinstance(replacements, str):
+            return self.refuse(finding, replacements)
         node = context.find(call)
         if not isinstance(node, cst.Call):
             return self.refuse(finding, "the construction was not found")
@@ -336,10 +316,6 @@ class RecordToTuple(Fixer):
         for argument in node.args:
             if argument.keyword is not None:
                 by_field[argument.keyword.value] = argument.value
-        if list(given) != fields and any(side_effect(values, v) is not None for v in given.values()):
-            # keywords out of field order: the tuple evaluates them in field order
-            return self.refuse(finding, "keyword arguments out of field order, with side effects: write the tuple "
-                                        "by hand")
         replacements.append((node, build.tuple_of([by_field[f] for f in fields]).with_changes(
             lpar=node.lpar or [cst.LeftParen()], rpar=node.rpar or [cst.RightParen()])))
         return self.edit(finding, replacements, description=f"`{call.func.as_string()}(...)` -> a tuple, "
@@ -446,6 +422,50 @@ class DictOutputToTuple(Fixer):
                                      "outputs by position (rewrite them too)")
 
 
+def _lambda_defaults(analysis, cls, attr: str, parameter: str) -> list:
+    """The lambdas ``__init__`` gives ``parameter`` as its default, where ``self.attr = parameter``."""
+    lambdas = []
+    for value, method in analysis.attribute_assignments(cls).get(attr, ()):
+        if method.name == "__init__" and isinstance(value, nodes.Name) and value.name == parameter:
+            try:
+                default = method.args.default_value(parameter)
+            except Exception:  # noqa: BLE001 - astroid raises NoDefault
+                continue
+            if isinstance(default, nodes.Lambda):
+                lambdas.append(default)
+    return lambdas
+
+
+def _given_fields(call: nodes.Call, fields: list) -> dict | str:
+    """field -> the argument ``call`` gives it (every field, once), or why not (a str)."""
+    if any(isinstance(a, nodes.Starred) for a in call.args) or any(k.arg is None for k in call.keywords or ()):
+        return "`*args`/`**kwargs` in the construction: write the tuple by hand"
+    given = {field: argument for field, argument in zip(fields, call.args)}
+    for keyword in call.keywords or ():
+        if keyword.arg not in fields or keyword.arg in given:
+            return f"`{keyword.arg}=` is not a field of the record"
+        given[keyword.arg] = keyword.value
+    if len(call.args) > len(fields) or set(given) != set(fields):
+        return "not every field is given (a default, a missing one): write the tuple by hand"
+    return given
+
+
+def _field_reads(function, name: str, fields: list, context) -> list | str:
+    """The replacements of every ``name.field`` read in ``function`` by ``name[i]``, or why a use is another (a
+    str)."""
+    replacements = []
+    for use in (n for n in function.nodes_of_class(nodes.Name) if n.name == name):
+        holder = use.parent
+        if not (isinstance(holder, nodes.Attribute) and holder.expr is use and holder.attrname in fields):
+            return f"`{holder.as_string()[:40]}` uses `{name}` other than by reading a field: it would see a tuple"
+        found = context.find(holder)
+        if not isinstance(found, cst.Attribute):
+            return f"`{holder.as_string()}` was not found"
+        replacements.append((found, build.subscript(found.value, build.integer(fields.index(holder.attrname)))
+                             .with_changes(lpar=found.lpar, rpar=found.rpar)))
+    return replacements
+
+
 def _record_fields(call: nodes.Call):
     """The field names of the dataclass or namedtuple ``call`` makes, in order; else why not (a str)."""
     if not isinstance(call.func, nodes.Name):
@@ -458,29 +478,9 @@ def _record_fields(call: nodes.Call):
         return "the record class is defined more than once"
     definition = found[0]
     if isinstance(definition, nodes.ClassDef):
-        decorators = [d.as_string() for d in definition.decorators.nodes] if definition.decorators else []
-        if decorators not in (["dataclass"], ["dataclasses.dataclass"]) or definition.bases:
-            return f"`{definition.name}` is not a plain `@dataclass` (bases, options, other decorators)"
-        fields = []
-        for statement in definition.body:
-            if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName):
-                if statement.value is not None:
-                    return f"`{definition.name}.{statement.target.name}` has a default"
-                fields.append(statement.target.name)
-            elif isinstance(statement, (nodes.FunctionDef, nodes.Assign)):
-                return f"`{definition.name}` has methods or class attributes: write the tuple by hand"
-        return fields or f"`{definition.name}` has no fields"
+        return _dataclass_fields(definition)
     if isinstance(definition, nodes.AssignName) and isinstance(definition.parent, nodes.Assign):
-        made = definition.parent.value
-        if isinstance(made, nodes.Call) and made.func.as_string() in ("namedtuple", "collections.namedtuple") \
-                and len(made.args) == 2 and not made.keywords:
-            names = made.args[1]
-            if isinstance(names, (nodes.List, nodes.Tuple)) and all(
-                    isinstance(e, nodes.Const) and isinstance(e.value, str) for e in names.elts):
-                return [e.value for e in names.elts]
-            if isinstance(names, nodes.Const) and isinstance(names.value, str):
-                return names.value.replace(",", " ").split()
-        return f"`{call.func.name}` is not a `namedtuple(name, [fields])`"
+        return _namedtuple_fields(definition.parent.value, call.func.name)
     return "the record class is neither a `@dataclass` nor a `namedtuple`"
 
 
@@ -506,6 +506,33 @@ def _class_reads_problem(reads, owner: nodes.ClassDef, method: nodes.FunctionDef
             return (f"`{overriding[0]}` overrides `{holder.attrname}`, which `{read.name}` reads for it: rewrite "
                     f"`{method.name}` by hand")
     return ""
+
+
+def _dataclass_fields(definition: nodes.ClassDef):
+    decorators = [d.as_string() for d in definition.decorators.nodes] if definition.decorators else []
+    if decorators not in (["dataclass"], ["dataclasses.dataclass"]) or definition.bases:
+        return f"`{definition.name}` is not a plain `@dataclass` (bases, options, other decorators)"
+    fields = []
+    for statement in definition.body:
+        if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName):
+            if statement.value is not None:
+                return f"`{definition.name}.{statement.target.name}` has a default"
+            fields.append(statement.target.name)
+        elif isinstance(statement, (nodes.FunctionDef, nodes.Assign)):
+            return f"`{definition.name}` has methods or class attributes: write the tuple by hand"
+    return fields or f"`{definition.name}` has no fields"
+
+
+def _namedtuple_fields(made, name: str):
+    if isinstance(made, nodes.Call) and made.func.as_string() in ("namedtuple", "collections.namedtuple") \
+            and len(made.args) == 2 and not made.keywords:
+        names = made.args[1]
+        if isinstance(names, (nodes.List, nodes.Tuple)) and all(
+                isinstance(e, nodes.Const) and isinstance(e.value, str) for e in names.elts):
+            return [e.value for e in names.elts]
+        if isinstance(names, nodes.Const) and isinstance(names.value, str):
+            return names.value.replace(",", " ").split()
+    return f"`{name}` is not a `namedtuple(name, [fields])`"
 
 
 def _method_node(tree: cst.Module, owner: nodes.ClassDef, method: nodes.FunctionDef) -> cst.FunctionDef | None:

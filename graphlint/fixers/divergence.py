@@ -72,26 +72,9 @@ class AttributeToLocal(Fixer):
         function, self_name = graph.node, values.self_name
         uses = [node for node in function.nodes_of_class((nodes.Attribute, nodes.AssignAttr))
                 if node.attrname == attr and isinstance(node.expr, nodes.Name) and node.expr.name == self_name]
-        if any(node.scope() is not function for node in uses):
-            return self.refuse(finding, f"a nested function or lambda uses `{self_name}.{attr}`: rewrite by hand")
-        others = [method.name for method in graph.cls.mymethods() if method is not function
-                  and method.name != "__init__" and any(
-                      node.attrname == attr for node in method.nodes_of_class((nodes.Attribute, nodes.AssignAttr)))]
-        if others:
-            return self.refuse(finding, f"`{others[0]}` uses `{attr}` too, and would no longer see what this "
-                                        f"call assigns: keep the value in a Parameter (`ops.assign`) by hand")
-        first = min(uses, key=lambda node: (node.lineno, node.col_offset)).statement()
-        if first.parent is not function:
-            return self.refuse(finding, f"`{self_name}.{attr}` is first used under a condition or in a loop: a "
-                                        "local would not have a value on every path")
-        written = isinstance(first, nodes.Assign) and any(
-            node in uses for target in first.targets for node in _targets(target))
-        read_first = not written or any(node in uses for node in first.value.nodes_of_class(nodes.Attribute)) \
-            or isinstance(first.value, nodes.Attribute) and first.value in uses
-        if read_first:
-            return self.refuse(finding, f"the function reads `{self_name}.{attr}` before it writes it: the value "
-                                        "carries from one call to the next, which needs a Parameter and "
-                                        "`ops.assign` (by hand)")
+        problem = _not_written_first(uses, function, graph.cls, f"{self_name}.{attr}", attr)
+        if problem:
+            return self.refuse(finding, problem)
         taken = set(function.locals) | {n.name for n in function.nodes_of_class((nodes.Name, nodes.AssignName))} \
             | set(function.root().locals)
         local = unused_name(attr.lstrip("_") or "value", taken)
@@ -103,6 +86,28 @@ class AttributeToLocal(Fixer):
             replacements.append((found, cst.Name(local, lpar=found.lpar, rpar=found.rpar)))
         return self.edit(finding, replacements, description=f"`{self_name}.{attr}` -> the local `{local}` in "
                                                             f"`{function.name}`")
+
+
+def _not_written_first(uses, function, cls, shown: str, attr: str) -> str:
+    """Why ``uses`` (the function's reads and writes of ``self.attr``) cannot become a local ('' when they can):
+    the first one must be a write at the function's top level whose value does not read it, and no other method
+    but ``__init__`` may use the attribute."""
+    if any(node.scope() is not function for node in uses):
+        return f"a nested function or lambda uses `{shown}`: rewrite by hand"
+    others = [method.name for method in cls.mymethods() if method is not function and method.name != "__init__"
+              and any(node.attrname == attr for node in method.nodes_of_class((nodes.Attribute, nodes.AssignAttr)))]
+    if others:
+        return (f"`{others[0]}` uses `{attr}` too, and would no longer see what this call assigns: keep the value in "
+                "a Parameter (`ops.assign`) by hand")
+    first = min(uses, key=lambda node: (node.lineno, node.col_offset)).statement()
+    if first.parent is not function:
+        return f"`{shown}` is first used under a condition or in a loop: a local would not have a value on every path"
+    written = isinstance(first, nodes.Assign) and any(
+        node in uses for target in first.targets for node in _targets(target))
+    if not written or any(node in uses for node in first.value.nodes_of_class(nodes.Attribute)):
+        return (f"the function reads `{shown}` before it writes it: the value carries from one call to the next, "
+                "which needs a Parameter and `ops.assign` (by hand)")
+    return ""
 
 
 def _targets(target):

@@ -273,22 +273,10 @@ class MapToTuple(Fixer):
         if not isinstance(call, nodes.Call) or values is None or not isinstance(call.func, nodes.Call):
             return None
         kind = (finding.graph.info.imports.qualify(call.func.func) or "").rsplit(".", 1)[-1]
-        if call.func.args or call.func.keywords or len(call.args) != 2 or call.keywords:
-            return self.refuse(finding, f"`{kind}` with an operation of its own or several sequences: write the "
-                                        "tuple by hand")
-        function, sequence = call.args
-        if not isinstance(sequence, (nodes.Tuple, nodes.List)) \
-                or any(isinstance(e, nodes.Starred) for e in sequence.elts):
-            return self.refuse(finding, f"`{sequence.as_string()[:40]}` is not a tuple or list literal: its length "
-                                        "is not known here")
-        if kind == "HyperMap" and not all(values.value(e).is_tensor for e in sequence.elts):
-            return self.refuse(finding, "an item is not proven a Tensor: `HyperMap` maps into nested tuples")
-        for item in sequence.elts:
-            if side_effect(values, item) is not None:
-                return self.refuse(finding, f"`{item.as_string()[:40]}` may have side effects, which the calls "
-                                            "would interleave")
-        if not isinstance(function, (nodes.Lambda, nodes.Name)):
-            return self.refuse(finding, "the function is neither a lambda nor a name: bind it to a name first")
+        problem = _map_problem(call, kind, values)
+        if problem:
+            return self.refuse(finding, problem)
+        function = call.args[0]
         statement = call.statement()
         line = context.own_line(statement)
         node = context.find(call)
@@ -297,9 +285,6 @@ class MapToTuple(Fixer):
         cst_function, cst_sequence = node.args[0].value, node.args[1].value
         prefix = []
         if isinstance(function, nodes.Lambda):
-            if function.args.defaults or function.args.vararg or function.args.kwarg \
-                    or len(function.args.args or []) != 1:
-                return self.refuse(finding, "the lambda takes other than one plain argument: write the tuple by hand")
             scope = statement.scope()
             taken = set(scope.locals) | {n.name for n in scope.nodes_of_class((nodes.Name, nodes.AssignName))} \
                 | set(scope.root().locals)
@@ -318,6 +303,27 @@ class MapToTuple(Fixer):
             new_line = new_line.with_changes(leading_lines=())
         return self.edit(finding, [(line, cst.FlattenSentinel([*prefix, new_line]))],
                          description=f"`{kind}` -> a tuple of {len(calls)} calls")
+
+
+def _map_problem(call: nodes.Call, kind: str, values) -> str:
+    """Why ``ops.Map()(f, seq)`` cannot become a tuple of calls ('' when it can): one sequence, a literal of items
+    without side effects (Tensors for HyperMap), a function named or a lambda of one argument."""
+    if call.func.args or call.func.keywords or len(call.args) != 2 or call.keywords:
+        return f"`{kind}` with an operation of its own or several sequences: write the tuple by hand"
+    function, sequence = call.args
+    if not isinstance(sequence, (nodes.Tuple, nodes.List)) or any(isinstance(e, nodes.Starred) for e in sequence.elts):
+        return f"`{sequence.as_string()[:40]}` is not a tuple or list literal: its length is not known here"
+    if kind == "HyperMap" and not all(values.value(e).is_tensor for e in sequence.elts):
+        return "an item is not proven a Tensor: `HyperMap` maps into nested tuples"
+    for item in sequence.elts:
+        if side_effect(values, item) is not None:
+            return f"`{item.as_string()[:40]}` may have side effects, which the calls would interleave"
+    if not isinstance(function, (nodes.Lambda, nodes.Name)):
+        return "the function is neither a lambda nor a name: bind it to a name first"
+    if isinstance(function, nodes.Lambda) and (function.args.defaults or function.args.vararg or function.args.kwarg
+                                               or len(function.args.args or []) != 1):
+        return "the lambda takes other than one plain argument: write the tuple by hand"
+    return ""
 
 
 def _primitive_op(imports, call: nodes.Call) -> str | None:

@@ -38,21 +38,9 @@ class GeneratorToTuple(Fixer):
             and finding.graph.node is function else None
         if values is None:
             return self.refuse(finding, f"`{function.name}` is not analysed as graph code: rewrite it by hand")
-        items = []
-        for statement in function.body:
-            value = statement.value if isinstance(statement, nodes.Expr) else None
-            if isinstance(value, nodes.YieldFrom):  # (a subclass of Yield)
-                if not isinstance(value.value, (nodes.Tuple, nodes.List)) \
-                        or any(isinstance(e, nodes.Starred) for e in value.value.elts):
-                    return self.refuse(finding, f"`{value.as_string()[:40]}` yields from something other than a "
-                                                "tuple or list literal: build and return the tuple by hand")
-                items.extend(value.value.elts)
-            elif isinstance(value, nodes.Yield) and value.value is not None:
-                items.append(value.value)
-            elif not (isinstance(statement, nodes.Expr) and isinstance(statement.value, nodes.Const)
-                      and statement is function.body[0]):  # a docstring
-                return self.refuse(finding, f"`{function.name}` does more than yield values one after the other (a "
-                                            "loop, a condition, a statement): build and return the tuple by hand")
+        items = _yielded(function)
+        if isinstance(items, str):
+            return self.refuse(finding, items)
         for item in items:
             found = side_effect(values, item)
             if found is not None:
@@ -64,14 +52,7 @@ class GeneratorToTuple(Fixer):
         node = context.find(function, (cst.FunctionDef,))
         if node is None or not isinstance(node.body, cst.IndentedBlock):
             return self.refuse(finding, f"`{function.name}` was not found")
-        elements = []
-        for statement in node.body.body:
-            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and statement.body else None
-            expression = small.value if isinstance(small, cst.Expr) else None
-            if isinstance(expression, cst.Yield) and isinstance(expression.value, cst.From):
-                elements.extend(e.value for e in expression.value.item.elements)
-            elif isinstance(expression, cst.Yield) and expression.value is not None:
-                elements.append(expression.value)
+        elements = _cst_yielded(node)
         if len(elements) != len(items):
             return self.refuse(finding, f"the yields of `{function.name}` were not found")
         docstring = [s for s in node.body.body[:1] if function.doc_node is not None]
@@ -80,6 +61,40 @@ class GeneratorToTuple(Fixer):
         body = node.body.with_changes(body=[*docstring, returned])
         return self.edit(finding, [(node, node.with_changes(body=body))],
                          description=f"`{function.name}`: its yields -> `return` of their tuple")
+
+
+def _yielded(function: nodes.FunctionDef):
+    """The values ``function`` yields one after the other (``yield v``, ``yield from`` a tuple or list literal, after
+    an optional docstring), or why it does more (a str)."""
+    items = []
+    for statement in function.body:
+        value = statement.value if isinstance(statement, nodes.Expr) else None
+        if isinstance(value, nodes.YieldFrom):  # (a subclass of Yield)
+            if not isinstance(value.value, (nodes.Tuple, nodes.List)) \
+                    or any(isinstance(e, nodes.Starred) for e in value.value.elts):
+                return (f"`{value.as_string()[:40]}` yields from something other than a tuple or list literal: "
+                        "build and return the tuple by hand")
+            items.extend(value.value.elts)
+        elif isinstance(value, nodes.Yield) and value.value is not None:
+            items.append(value.value)
+        elif not (isinstance(statement, nodes.Expr) and isinstance(statement.value, nodes.Const)
+                  and statement is function.body[0]):  # a docstring
+            return (f"`{function.name}` does more than yield values one after the other (a loop, a condition, a "
+                    "statement): build and return the tuple by hand")
+    return items
+
+
+def _cst_yielded(node: cst.FunctionDef) -> list:
+    """The libcst expressions the statements of ``node`` yield, in order (those of ``yield from`` one by one)."""
+    elements = []
+    for statement in node.body.body:
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and statement.body else None
+        expression = small.value if isinstance(small, cst.Expr) else None
+        if isinstance(expression, cst.Yield) and isinstance(expression.value, cst.From):
+            elements.extend(e.value for e in expression.value.item.elements)
+        elif isinstance(expression, cst.Yield) and expression.value is not None:
+            elements.append(expression.value)
+    return elements
 
 
 def _not_only_iterated(function: nodes.FunctionDef) -> str:

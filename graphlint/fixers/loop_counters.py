@@ -59,7 +59,23 @@ def _counter(loop: nodes.While, values):
     bound = values.value(bound_node)
     if not (bound.known and not bound.var and type(bound.const) is int):
         return f"`{bound_node.as_string()}` is not a constant int"
-    element = values.cfg.element_of(test)
+    made = _counter_start(loop, name, values)
+    if isinstance(made, str):
+        return made
+    step = _counter_step(loop, name)
+    if isinstance(step, str):
+        return step
+    count, value = 0, made.args[0].value
+    while _ORDER[operator](value, bound.const):
+        count, value = count + 1, value + step
+        if count > MAX_STEPS:
+            return f"the loop runs more than {MAX_STEPS} steps, each of which an unrolled loop compiles"
+    return name, made, made.args[0].value, step
+
+
+def _counter_start(loop: nodes.While, name: str, values):
+    """The ``Tensor(<int>)`` call that makes the counter once before the loop (else why not, a str)."""
+    element = values.cfg.element_of(loop.test)
     starts = [d for d in values.cfg.reaching(element, name) if not _within(d.node, loop)]
     if len(starts) != 1 or starts[0].kind != "assign" or not isinstance(starts[0].value, nodes.Call):
         return f"`{name}` is not made once before the loop"
@@ -71,6 +87,12 @@ def _counter(loop: nodes.While, values):
                                                           None)
     if dtype is not None and not (dtype.as_string().rsplit(".", 1)[-1].startswith(("int", "uint"))):
         return f"`{name}` is a `{dtype.as_string()}` Tensor, not an int one"
+    return made
+
+
+def _counter_step(loop: nodes.While, name: str):
+    """The counter's one constant step (else why not, a str): one statement of the loop body changes it, nothing
+    leaves the loop early, and nothing else reads it."""
     steps = [s for s in loop.nodes_of_class((nodes.Assign, nodes.AugAssign))
              if any(t.name == name for t in s.nodes_of_class(nodes.AssignName))]
     if len(steps) != 1 or steps[0].parent is not loop:
@@ -81,15 +103,10 @@ def _counter(loop: nodes.While, values):
     if any(True for _ in loop.nodes_of_class((nodes.Break, nodes.Continue, nodes.Return))):
         return "the loop has a `break`, `continue` or `return`"
     reads = [n for n in loop.scope().nodes_of_class(nodes.Name) if n.name == name]
-    allowed = {id(test.left)} | {id(n) for n in steps[0].nodes_of_class(nodes.Name)}
+    allowed = {id(loop.test.left)} | {id(n) for n in steps[0].nodes_of_class(nodes.Name)}
     if any(id(n) not in allowed for n in reads):
         return f"`{name}` is read outside the condition and its step, where an int would differ from a Tensor"
-    count, value = 0, made.args[0].value
-    while _ORDER[operator](value, bound.const):
-        count, value = count + 1, value + step
-        if count > MAX_STEPS:
-            return f"the loop runs more than {MAX_STEPS} steps, each of which an unrolled loop compiles"
-    return name, made, made.args[0].value, step
+    return step
 
 
 def _step(statement, name: str):

@@ -343,28 +343,14 @@ class DefaultSetToTuple(Fixer):
         if not isinstance(arguments, nodes.Arguments):
             return None  # not a default: fixers/statements.py
         function = arguments.parent
-        positional = arguments.args or []
-        named = dict(zip([a.name for a in positional[len(positional) - len(arguments.defaults):]],
-                         arguments.defaults))
-        named.update({a.name: d for a, d in zip(arguments.kwonlyargs or [], arguments.kw_defaults or []) if d})
-        parameter = next((name for name, default in named.items() if default is literal), None)
+        parameter = _defaulted_parameter(arguments, literal)
         constants = [e.value for e in literal.elts if isinstance(e, nodes.Const)]
         if parameter is None or len(constants) != len(literal.elts) or len(set(constants)) != len(constants):
             return self.refuse(finding, "the set default is not of distinct constants: build the tuple by hand")
         values = context.analysis.values(finding.graph) if context.analysis is not None and finding.graph is not None \
             and finding.graph.node is function else None
-        for use in function.nodes_of_class(nodes.Name):
-            if use.name != parameter:
-                continue
-            holder = use.parent
-            if isinstance(holder, nodes.Call) and isinstance(holder.func, nodes.Name) and holder.func.name == "len" \
-                    and holder.args == [use]:
-                continue
-            if isinstance(holder, nodes.Compare) and any(op in ("in", "not in") and right is use
-                                                         for op, right in holder.ops) and values is not None:
-                tested = values.value(holder.left)
-                if tested.kinds and not tested.may_be(TENSOR) and not tested.may_be(UNKNOWN):
-                    continue
+        holder = _not_measured_or_tested(function, parameter, values)
+        if holder is not None:
             return self.refuse(finding, f"`{' '.join(holder.as_string().split())[:40]}` uses `{parameter}` other "
                                         "than by `len()` or a membership test of a known value: a tuple may differ "
                                         "there (order, duplicates, hashing)")
@@ -376,6 +362,33 @@ class DefaultSetToTuple(Fixer):
                                 rpar=[cst.RightParen(whitespace_before=node.rbrace.whitespace_before)])
         return self.edit(finding, [(node, replacement)],
                          description=f"the default of `{parameter}`: `{{...}}` -> `(...)`")
+
+
+def _defaulted_parameter(arguments: nodes.Arguments, default) -> str | None:
+    """The parameter whose default ``default`` is."""
+    positional = arguments.args or []
+    named = dict(zip([a.name for a in positional[len(positional) - len(arguments.defaults):]], arguments.defaults))
+    named.update({a.name: d for a, d in zip(arguments.kwonlyargs or [], arguments.kw_defaults or []) if d})
+    return next((name for name, value in named.items() if value is default), None)
+
+
+def _not_measured_or_tested(function, parameter: str, values):
+    """The first use of ``parameter`` in ``function`` other than `len(p)` or `v in p` with ``v`` a known non-Tensor
+    value (None when there is none)."""
+    for use in function.nodes_of_class(nodes.Name):
+        if use.name != parameter:
+            continue
+        holder = use.parent
+        if isinstance(holder, nodes.Call) and isinstance(holder.func, nodes.Name) and holder.func.name == "len" \
+                and holder.args == [use]:
+            continue
+        if isinstance(holder, nodes.Compare) and values is not None \
+                and any(op in ("in", "not in") and right is use for op, right in holder.ops):
+            tested = values.value(holder.left)
+            if tested.kinds and not tested.may_be(TENSOR) and not tested.may_be(UNKNOWN):
+                continue
+        return holder
+    return None
 
 
 def list_kept_elsewhere(name: str, function, values, allowed=()):
