@@ -106,7 +106,7 @@ def test_full_format_help_is_the_whole_first_sentence_of_the_fix(tmp_path):
         "`.item()` outside the Cell when a Python number is really needed. `graphlint --fix --unsafe-fixes` "
         "rewrites it (unsafe fix: check the diff). (graphlint --explain I5701)",
         "  = help: Return a tuple in a fixed order (e.g. `return x, y`) and build the dict outside the graph. "
-        "(graphlint --explain W5507)"]
+        "`graphlint --diff` shows a suggested rewrite. (graphlint --explain W5507)"]
 
 
 def test_help_sentences_of_every_rule():
