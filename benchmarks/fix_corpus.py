@@ -12,7 +12,8 @@ and STRICT (`mindspore.jit(fullgraph=True)`). It prints
   the original compiled and matched: what `--fix` without `--validate` would get wrong;
 * the programs left as they were, per rule, and the refusal reasons.
 
-Run: ``python benchmarks/fix_corpus.py [RULE ...] [--verbose]`` (about 5 s per changed program on a shared
+Run: ``python benchmarks/fix_corpus.py [RULE ...] [--verbose] [--matrix | --matrix-only]`` (``--matrix`` adds the
+coverage matrix's failing cells, each judged at the levels its measured outcome says it fails at) (about 5 s per changed program on a shared
 2-core machine; one child process each, run one after the other: under two minutes in all).
 
 Measured 2026-12-01 (MindSpore 2.10 CPU): 151 failing programs, 42 changed, 42 fixed (27.8 %), broken 0, none
@@ -49,10 +50,12 @@ import os
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from graphlint.catalogue import RULES  # noqa: E402
+from graphlint.catalogue.matrix import INPUTS, cells, load_measured  # noqa: E402
 from graphlint.catalogue.model import DIVERGES, FAILS, OK, SKIP  # noqa: E402
 from graphlint.config import Config  # noqa: E402
 from graphlint.run.fix import fix_paths  # noqa: E402
@@ -68,6 +71,34 @@ def failing_programs(wanted=()):
         for index, example in enumerate(rule.flagged):
             if example.lax in (FAILS, DIVERGES) or example.strict in (FAILS, DIVERGES):
                 yield rule, index, example
+
+
+@dataclass
+class MatrixProgram:
+    """A failing cell of the coverage matrix, as the judge reads a catalogue example."""
+
+    source: str
+    entry: str
+    inputs: str
+    lax: str
+    strict: str
+    timeout: float = 300.0
+
+
+def failing_cells(wanted=()):
+    """(construct key, context, program) for the matrix's cells measured to fail or diverge at lax or strict."""
+    measured = load_measured()
+    for cell in cells():
+        outcome = measured.get(cell.key, {})
+        if wanted and cell.construct.key not in wanted:
+            continue
+        levels = {level: outcome.get(level, SKIP) for level in ("lax", "strict")}
+        if not set(levels.values()) & {FAILS, DIVERGES, "crashes"}:
+            continue
+        claims = {level: (OK if value == "ok" else FAILS if value == "crashes" else value)
+                  for level, value in levels.items()}
+        yield cell.construct.key, cell.context, MatrixProgram(cell.source, cell.entry, INPUTS, claims["lax"],
+                                                              claims["strict"])
 
 
 def fixed_text(source: str):
@@ -112,39 +143,59 @@ def judge(example, fixed: str) -> tuple[str, str]:
 def main(argv: list[str]) -> int:
     verbose = "--verbose" in argv
     wanted = [a for a in argv if not a.startswith("--")]
-    programs = list(failing_programs(wanted))
-    counts = collections.Counter()
-    untouched = collections.Counter()
-    refusals = collections.Counter()
     started = time.perf_counter()
-    for rule, index, example in programs:
+    sets = []
+    if "--matrix-only" not in argv:
+        programs = [(f"{rule.id} {rule.symbol} flagged[{index}]", rule.id, example)
+                    for rule, index, example in failing_programs(wanted)]
+        sets.append(("failing programs in the catalogue", programs))
+    if "--matrix" in argv or "--matrix-only" in argv:
+        programs = [(f"matrix {key}@{context}", key, program) for key, context, program in failing_cells(wanted)]
+        sets.append(("failing cells of the coverage matrix", programs))
+    totals = collections.Counter()
+    for title, programs in sets:
+        counts = _run(programs, verbose)
+        totals.update(counts)
+        _print_counts(title, len(programs), counts)
+    if len(sets) > 1:
+        _print_counts("failing programs in all", sum(len(programs) for _, programs in sets), totals)
+    print(f"({time.perf_counter() - started:.0f} s)")
+    return 1 if totals["broken"] else 0
+
+
+def _run(programs, verbose: bool) -> collections.Counter:
+    counts = collections.Counter()
+    for name, group, example in programs:
         fixed, report = fixed_text(example.source)
-        name = f"{rule.id} {rule.symbol} flagged[{index}]"
         if fixed == example.source:
             counts["unchanged"] += 1
-            untouched[rule.id] += 1
+            counts["unchanged " + group] += 1
             for refusal in report.refused:
-                refusals[f"{refusal.rule}: {refusal.reason[:90]}"] += 1
+                counts[f"refusal {refusal.rule}: {refusal.reason[:90]}"] += 1
             continue
         verdict, why = judge(example, fixed)
         counts[verdict] += 1
         print(f"{verdict:9} {name}: {why}", flush=True)
         if verbose or verdict == "broken":
             print("    " + "\n    ".join(fixed.splitlines()[4:]))
-    total = len(programs)
+    return counts
+
+
+def _print_counts(title: str, total: int, counts: collections.Counter) -> None:
     print()
-    print(f"{total} failing programs in the catalogue; --fix --unsafe-fixes changed {total - counts['unchanged']}")
+    print(f"{total} {title}; --fix --unsafe-fixes changed {total - counts['unchanged']}")
     print(f"fixed (compile and match PYNATIVE_MODE where the original failed, what --validate keeps): "
           f"{counts['fixed']}/{total} = {counts['fixed'] / max(total, 1):.1%}")
     print(f"broken rewrites without --validate: {counts['broken']}")
     print(f"changed but still failing: {counts['not fixed']}")
-    print(f"left unchanged, per rule: {dict(sorted(untouched.items()))}")
+    untouched = {key[len("unchanged "):]: n for key, n in counts.items() if key.startswith("unchanged ")}
+    print(f"left unchanged, per rule or construct: {dict(sorted(untouched.items()))}")
+    refusals = collections.Counter({key[len("refusal "):]: n for key, n in counts.items()
+                                    if key.startswith("refusal ")})
     if refusals:
         print("most frequent refusals:")
         for reason, count in refusals.most_common(12):
             print(f"  {count:3} {reason}")
-    print(f"({time.perf_counter() - started:.0f} s)")
-    return 1 if counts["broken"] else 0
 
 
 if __name__ == "__main__":

@@ -364,6 +364,43 @@ class DefaultSetToTuple(Fixer):
                          description=f"the default of `{parameter}`: `{{...}}` -> `(...)`")
 
 
+class LocalSetToTuple(Fixer):
+    """``s = {1, 2}`` in graph code whose function only takes ``len(s)`` or tests ``v in s`` (``v`` not a Tensor),
+    ``s`` assigned nowhere else -> ``s = (1, 2)``: a tuple of distinct constants has the set's length and members,
+    and graph code has tuples but no sets. Safe."""
+
+    rules = (statements_rules.SET_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "a local set only measured or tested -> a tuple"
+
+    def plan(self, finding, context):
+        literal = finding.node
+        assign = literal.parent if isinstance(literal, nodes.Set) else None
+        if not (isinstance(assign, nodes.Assign) and assign.value is literal and len(assign.targets) == 1
+                and isinstance(assign.targets[0], nodes.AssignName)):
+            return None  # not `name = {...}`: the other set fixers
+        name, function = assign.targets[0].name, assign.scope()
+        constants = [e.value for e in literal.elts if isinstance(e, nodes.Const)]
+        if len(constants) != len(literal.elts) or len(set(constants)) != len(constants):
+            return self.refuse(finding, "the set is not of distinct constants: build the tuple by hand")
+        if len(function.locals.get(name, ())) != 1 or not isinstance(function, nodes.FunctionDef):
+            return self.refuse(finding, f"`{name}` is assigned more than once (or outside a function): a tuple "
+                                        "would have to stand in for every set it holds")
+        values = context.values_of(finding)
+        holder = _not_measured_or_tested(function, name, values)
+        if holder is not None:
+            return self.refuse(finding, f"`{' '.join(holder.as_string().split())[:40]}` uses `{name}` other than "
+                                        "by `len()` or a membership test of a known value: a tuple may differ there "
+                                        "(order, duplicates, hashing)")
+        node = context.find(literal, (cst.Set,))
+        if node is None:
+            return self.refuse(finding, "the set literal was not found")
+        replacement = cst.Tuple(elements=node.elements,
+                                lpar=[cst.LeftParen(whitespace_after=node.lbrace.whitespace_after)],
+                                rpar=[cst.RightParen(whitespace_before=node.rbrace.whitespace_before)])
+        return self.edit(finding, [(node, replacement)], description=f"`{name} = {{...}}` -> `{name} = (...)`")
+
+
 def _defaulted_parameter(arguments: nodes.Arguments, default) -> str | None:
     """The parameter whose default ``default`` is."""
     positional = arguments.args or []
@@ -418,4 +455,4 @@ def _sliced(value, lower, upper) -> cst.Subscript:
 
 
 FIXERS = (LoopElseWithBreakToFlag(), DeleteListItem(), UnwrapTry(), ExactTypeToIsinstance(), DecidedIdentity(),
-          DefaultSetToTuple())
+          DefaultSetToTuple(), LocalSetToTuple())
