@@ -456,6 +456,10 @@ JIT_FORBIDDEN_MODULES = frozenset(jit_forbidden.FORBIDDEN_MODULES)
 # Forbidden Cell methods that only read the Cell (a statement whose result nothing uses can go).
 CELL_READING_METHODS = frozenset({"buffers", "get_buffer", "get_parameters", "get_sub_cell", "named_buffers",
                                   "state_dict", "trainable_params", "untrainable_params"})
+# Forbidden functions that only make or read a value (no effect on the Cell, the context or a Parameter): an
+# assignment of their result that nothing reads can go.
+VALUE_ONLY_CALLS = frozenset({"mindspore.initializer", "mindspore.common.initializer.initializer",
+                              "mindspore.get_context", "mindspore.context.get_context"})
 
 
 def jit_forbidden_name(qualified: str | None) -> str | None:

@@ -324,7 +324,8 @@ class RecordToTuple(Fixer):
 
 class DropForbiddenCall(Fixer):
     """A call graph code forbids whose result nothing uses -> dropped: ``params = self.inner.get_parameters()`` with
-    ``params`` never read (a method that only reads the Cell: safe), ``logger.warning(...)`` of ``mindspore.log``
+    ``params`` never read (a method that only reads the Cell: safe), ``w = initializer(...)`` with ``w`` never read
+    (a function that only makes a value, with arguments free of side effects: safe), ``logger.warning(...)`` of ``mindspore.log``
     (unsafe: the log no longer appears, as it would in PYNATIVE_MODE on every call). A call whose effect or result
     is used (``p.set_data(v)``, ``ms.get_context(...)`` in a test) is refused with what to do instead."""
 
@@ -343,6 +344,14 @@ class DropForbiddenCall(Fixer):
         if isinstance(statement, nodes.Expr) and statement.value is call \
                 and qualified.startswith("mindspore.log."):
             return self._drop(finding, context, statement, FixSafety.UNSAFE, "the log no longer appears")
+        if isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], nodes.AssignName) and qualified in api.VALUE_ONLY_CALLS:
+            name = statement.targets[0].name
+            arguments = list(call.args) + [keyword.value for keyword in call.keywords or ()]
+            effects = [side_effect(values, argument) for argument in arguments]
+            if not any(n.name == name for n in call.scope().nodes_of_class(nodes.Name)) \
+                    and all(effect is None for effect in effects):
+                return self._drop(finding, context, statement, FixSafety.SAFE, f"`{name}` is never read")
         if isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1 \
                 and isinstance(statement.targets[0], nodes.AssignName) and not qualified \
                 and method in api.CELL_READING_METHODS:
