@@ -322,6 +322,17 @@ class RecordToTuple(Fixer):
                                                             f"`{name}.<field>` -> `{name}[i]`")
 
 
+def _unread_pure_assignment(statement, call, values) -> bool:
+    """``name = call(...)``, ``name`` never read in the function and no argument with a side effect."""
+    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1
+            and isinstance(statement.targets[0], nodes.AssignName)):
+        return False
+    name = statement.targets[0].name
+    arguments = list(call.args) + [keyword.value for keyword in call.keywords or ()]
+    return not any(n.name == name for n in call.scope().nodes_of_class(nodes.Name)) \
+        and all(side_effect(values, argument) is None for argument in arguments)
+
+
 class DropForbiddenCall(Fixer):
     """A call graph code forbids whose result nothing uses -> dropped: ``params = self.inner.get_parameters()`` with
     ``params`` never read (a method that only reads the Cell: safe), ``w = initializer(...)`` with ``w`` never read
@@ -344,14 +355,9 @@ class DropForbiddenCall(Fixer):
         if isinstance(statement, nodes.Expr) and statement.value is call \
                 and qualified.startswith("mindspore.log."):
             return self._drop(finding, context, statement, FixSafety.UNSAFE, "the log no longer appears")
-        if isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1 \
-                and isinstance(statement.targets[0], nodes.AssignName) and qualified in api.VALUE_ONLY_CALLS:
+        if qualified in api.VALUE_ONLY_CALLS and _unread_pure_assignment(statement, call, values):
             name = statement.targets[0].name
-            arguments = list(call.args) + [keyword.value for keyword in call.keywords or ()]
-            effects = [side_effect(values, argument) for argument in arguments]
-            if not any(n.name == name for n in call.scope().nodes_of_class(nodes.Name)) \
-                    and all(effect is None for effect in effects):
-                return self._drop(finding, context, statement, FixSafety.SAFE, f"`{name}` is never read")
+            return self._drop(finding, context, statement, FixSafety.SAFE, f"`{name}` is never read")
         if isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1 \
                 and isinstance(statement.targets[0], nodes.AssignName) and not qualified \
                 and method in api.CELL_READING_METHODS:
