@@ -349,19 +349,8 @@ class DefaultSetToTuple(Fixer):
             return self.refuse(finding, "the set default is not of distinct constants: build the tuple by hand")
         values = context.analysis.values(finding.graph) if context.analysis is not None and finding.graph is not None \
             and finding.graph.node is function else None
-        holder = _not_measured_or_tested(function, parameter, values)
-        if holder is not None:
-            return self.refuse(finding, f"`{' '.join(holder.as_string().split())[:40]}` uses `{parameter}` other "
-                                        "than by `len()` or a membership test of a known value: a tuple may differ "
-                                        "there (order, duplicates, hashing)")
-        node = context.find(literal, (cst.Set,))
-        if node is None:
-            return self.refuse(finding, "the set literal was not found")
-        replacement = cst.Tuple(elements=node.elements,
-                                lpar=[cst.LeftParen(whitespace_after=node.lbrace.whitespace_after)],
-                                rpar=[cst.RightParen(whitespace_before=node.rbrace.whitespace_before)])
-        return self.edit(finding, [(node, replacement)],
-                         description=f"the default of `{parameter}`: `{{...}}` -> `(...)`")
+        return _set_as_tuple(self, finding, context, function, parameter, values,
+                             f"the default of `{parameter}`: `{{...}}` -> `(...)`")
 
 
 class LocalSetToTuple(Fixer):
@@ -386,19 +375,24 @@ class LocalSetToTuple(Fixer):
         if len(function.locals.get(name, ())) != 1 or not isinstance(function, nodes.FunctionDef):
             return self.refuse(finding, f"`{name}` is assigned more than once (or outside a function): a tuple "
                                         "would have to stand in for every set it holds")
-        values = context.values_of(finding)
-        holder = _not_measured_or_tested(function, name, values)
-        if holder is not None:
-            return self.refuse(finding, f"`{' '.join(holder.as_string().split())[:40]}` uses `{name}` other than "
-                                        "by `len()` or a membership test of a known value: a tuple may differ there "
-                                        "(order, duplicates, hashing)")
-        node = context.find(literal, (cst.Set,))
-        if node is None:
-            return self.refuse(finding, "the set literal was not found")
-        replacement = cst.Tuple(elements=node.elements,
-                                lpar=[cst.LeftParen(whitespace_after=node.lbrace.whitespace_after)],
-                                rpar=[cst.RightParen(whitespace_before=node.rbrace.whitespace_before)])
-        return self.edit(finding, [(node, replacement)], description=f"`{name} = {{...}}` -> `{name} = (...)`")
+        return _set_as_tuple(self, finding, context, function, name, context.values_of(finding),
+                             f"`{name} = {{...}}` -> `{name} = (...)`")
+
+
+def _set_as_tuple(fixer, finding, context, function, name: str, values, description: str):
+    """The set literal of ``finding`` as a tuple of its elements, when ``function`` only measures or tests
+    ``name`` (which holds it); else the refusal naming the use."""
+    holder = _not_measured_or_tested(function, name, values)
+    if holder is not None:
+        return fixer.refuse(finding, f"`{' '.join(holder.as_string().split())[:40]}` uses `{name}` other than by "
+                                     "`len()` or a membership test of a known value: a tuple may differ there (order, "
+                                     "duplicates, hashing)")
+    node = context.find(finding.node, (cst.Set,))
+    if node is None:
+        return fixer.refuse(finding, "the set literal was not found")
+    replacement = cst.Tuple(elements=node.elements, lpar=[cst.LeftParen(whitespace_after=node.lbrace.whitespace_after)],
+                            rpar=[cst.RightParen(whitespace_before=node.rbrace.whitespace_before)])
+    return fixer.edit(finding, [(node, replacement)], description=description)
 
 
 def _defaulted_parameter(arguments: nodes.Arguments, default) -> str | None:
