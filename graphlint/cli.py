@@ -542,7 +542,7 @@ def _fix(args, config, paths, progress, color) -> int:
     if not args.quiet:
         _summary(report, wrote=not args.diff, show_fixes=args.show_fixes or args.validate)
     if args.validate and args.unsafe_fixes and config.validate_inputs:
-        _port(report, config, wrote=not args.diff, progress=progress)
+        _port(report, config, wrote=not args.diff)
     if report.lint.problems or any(f.error for f in report.files):
         return EXIT_ERROR
     if args.diff:
@@ -562,7 +562,7 @@ def _render_remaining(args, report, fmt: str, color) -> None:
                                       lines=report.lint.lines, color=color) + "\n")
 
 
-def _port(report, config, wrote: bool, progress) -> None:
+def _port(report, config, wrote: bool) -> None:
     """Port mode (``--fix --unsafe-fixes --validate``): what still blocks compiling each declared entry."""
     # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.port import port_entries, render

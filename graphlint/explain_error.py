@@ -156,8 +156,9 @@ def _location(text: str) -> Location | None:
     return Location(match.group("path").strip(), line, int(match.group("end") or line))
 
 
-def explain(text: str, source: str | None = None) -> Explanation:
-    """Explain a MindSpore error. ``source``: the text of the file it names (default: read the file)."""
+def explain(text: str, source: str | None = None, *, lint: bool = True) -> Explanation:
+    """Explain a MindSpore error. ``source``: the text of the file it names (default: read the file). ``lint=False``:
+    the message, location and rules only, for a caller that has the findings already (port mode)."""
     result = Explanation()
     result.key, result.message, start = _message_key(text)
     result.location = _location(text)
@@ -175,7 +176,8 @@ def explain(text: str, source: str | None = None) -> Explanation:
     # A rule whose MindSpore message (or an example's) appears in the log is the likelier one.
     candidates.sort(key=lambda rule: 0 if _quoted(rule, text) else 1)
     result.rules = candidates
-    _add_reported(result, source, candidates)
+    if lint:
+        _add_reported(result, source, candidates)
     return result
 
 

@@ -116,7 +116,7 @@ def _same(one: Blocker, other: Blocker) -> bool:
 
 def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, findings: list) -> Blocker:
     text = f"{run.get('error_type', '')}: {run.get('message', '') or run.get('summary', '')}"
-    explained = explain(text, source="")
+    explained = explain(text, lint=False)  # (the findings at the line come from the run)
     message = (explained.message or run.get("summary", "")).strip()
     line = 0
     location = explained.location

@@ -225,17 +225,10 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
         traced_construct = getattr(type(target).construct, "__wrapped__", None) if is_cell else None
         if traced_construct is not None and {"trace", "bytecode"} & set(job.get("runs", ())):
             call = types.MethodType(traced_construct, target)  # (the reference runs the undecorated method)
-    elif mode == "graph":
-        ms.set_context(mode=ms.GRAPH_MODE)
+    elif mode in ("graph", "strict"):
+        ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else pynative)
         target, is_cell, plain = _entry_objects(job, module)
-        if is_cell or plain is not target:
-            call = target  # a Cell, or an already-decorated @jit function
-        else:
-            call = ms.jit(plain)
-    elif mode == "strict":
-        ms.set_context(mode=pynative)
-        target, is_cell, plain = _entry_objects(job, module)
-        call = ms.jit(target if is_cell else plain, fullgraph=True)
+        call = _compiled(mode, target, is_cell, plain)
     elif mode in ("trace", "bytecode"):
         ms.set_context(mode=pynative)
         target, is_cell, plain = _entry_objects(job, module)
@@ -295,6 +288,19 @@ class _Exercised:
             self.seen = qualname == self.name or qualname.startswith(self.name + ".")
 
 
+def _compiled(mode: str, target, is_cell: bool, plain):
+    """The entry as ``graph`` (GRAPH_MODE: a Cell, an already-decorated @jit function, or ``jit(fn)``) or ``strict``
+    (``jit(..., fullgraph=True)`` in PYNATIVE_MODE) compiles it; sets the context's mode to match."""
+    # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
+    import mindspore as ms
+
+    if mode == "graph":
+        ms.set_context(mode=ms.GRAPH_MODE)
+        return target if is_cell or plain is not target else ms.jit(plain)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    return ms.jit(target if is_cell else plain, fullgraph=True)
+
+
 def _parts_run(job: dict, run_index: int) -> dict:
     """Port mode: record a PYNATIVE_MODE call, compile the whole entry (lax, then STRICT), then each part."""
     # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
@@ -315,12 +321,7 @@ def _parts_run(job: dict, run_index: int) -> dict:
     whole = {}
     for level in ("graph", "strict"):
         try:
-            if level == "graph":
-                ms.set_context(mode=ms.GRAPH_MODE)
-                (target if is_cell or plain is not target else ms.jit(plain))(*inputs)
-            else:
-                ms.set_context(mode=ms.PYNATIVE_MODE)
-                ms.jit(target if is_cell else plain, fullgraph=True)(*inputs)
+            _compiled(level, target, is_cell, plain)(*inputs)
             whole[level] = {"status": "ok"}
         except BaseException as exc:
             whole[level] = _error_record(exc)
