@@ -722,3 +722,20 @@ def test_validation_blockers_come_from_the_session_in_hand(tmp_path):
     _restored(session, str(model), text)  # the round's text is put back for the other files of the round
     assert session.sources[str(model)].text == text
     assert [b.rule for b in _blockers(session, str(model), text)] == ["E5102"]
+
+
+def test_comments_inside_a_rewritten_if_move_above_it_footer_included(tmp_path):
+    """An `if` rewritten to `ops.where` keeps its comments above the new statement, in order: one in a branch
+    and one after a block's last statement (libcst keeps that in the block's footer, past the `if`'s span); an
+    `if` without comments gives no stray lines."""
+    target = tmp_path / "notes.py"
+    text = ("from mindspore import nn, ops\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+            "        if x.sum() > 0:\n            y = x\n        else:\n"
+            "            y = x * 2\n            # doubled when negative\n        if x.mean() > 0:\n"
+            "            # keep the sign\n            z = x\n        else:\n            z = y\n"
+            "        if x.max() > 0:\n            w = z\n        else:\n            w = x\n        return y, z, w\n")
+    target.write_text(text, encoding="utf-8")
+    fix_paths([str(target)], Config(), unsafe=True)
+    assert target.read_text(encoding="utf-8").splitlines()[5:11] == [
+        "        # doubled when negative", "        y = ops.where(x.sum() > 0, x, x * 2)", "        # keep the sign",
+        "        z = ops.where(x.mean() > 0, x, y)", "        w = ops.where(x.max() > 0, z, x)", "        return y, z, w"]

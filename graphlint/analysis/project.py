@@ -203,6 +203,7 @@ class Resolved:
 class Project:
     def __init__(self) -> None:
         self.by_name: dict[str, ModuleInfo] = {}
+        self._aliases: dict[str, set[str]] = {}  # path -> the other names by_name knows its module by (forget)
         self.by_path: dict[str, ModuleInfo] = {}
         self.by_node: dict[int, ModuleInfo] = {}
         self.roots: set[str] = set()
@@ -269,8 +270,8 @@ class Project:
             self.by_node.pop(id(info.module), None)
             if self.by_name.get(info.name) is info:
                 del self.by_name[info.name]
-                for name, other in list(self.by_name.items()):
-                    if other is info:
+                for name in self._aliases.pop(info.path, ()):
+                    if self.by_name.get(name) is info:
                         del self.by_name[name]
             for target in _import_targets(info):  # the keys add() put it under
                 self._imports_exactly.get(target, set()).discard(info.path)
@@ -281,6 +282,10 @@ class Project:
                 for base in info.imports.stars:
                     self._star_importers.get(base, set()).discard(info.path)
             self._stars_changed(info.name)
+
+    def _alias(self, dotted: str, info: ModuleInfo) -> None:
+        self.by_name[dotted] = info
+        self._aliases.setdefault(info.path, set()).add(dotted)
 
     def replace(self, path: str, module: nodes.Module) -> ModuleInfo:
         """Register ``module`` at ``path`` in place of the module there (a new text of the same file)."""
@@ -379,7 +384,7 @@ class Project:
                     # a run file named otherwise (in a folder without __init__.py): loaded as the run's own
                     known = self.module_at(absolute)
                 if known is not None:
-                    self.by_name[dotted] = known
+                    self._alias(dotted, known)
                     return known
                 if os.path.isfile(candidate):
                     try:
@@ -388,7 +393,7 @@ class Project:
                         continue
                     info = self.add(source.module, candidate)
                     info.from_disk = True
-                    self.by_name[dotted] = info
+                    self._alias(dotted, info)
                     return info
         self._disk_misses.add(dotted)
         return None

@@ -138,7 +138,7 @@ class TensorIfToWhere(Fixer):
             return self.refuse(finding, selected)
         ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
         statements = _selecting_assignments(context, facts, ops, statement, chain, paths, names, selected)
-        _place_comments(node, statements)
+        _place_comments(context, node, statements)
         tests = [context.code(link_node.test).strip() for _, link_node in chain]
         keyword = "`if`" if len(chain) == 1 else f"`if/elif` chain ({len(chain)} conditions)"
         description = f"{keyword} `{_one_line(tests[0])}` -> `ops.where` for {', '.join(f'`{n}`' for n in selected)}"
@@ -359,7 +359,7 @@ def _one_return(context, facts, ops: str, statement, node, chain, paths, full, w
     if kept.source == "rest":
         return _return_kept_after(context, node, statements, new_return, kept, rest_statements)
     statements.append(new_return)
-    _place_comments(node, statements)
+    _place_comments(context, node, statements)
     replacements = [(node, cst.FlattenSentinel(statements))]
     if rest is not None:  # the code after the `if` was copied into the paths that fell through
         for later in rest_statements:
@@ -432,11 +432,11 @@ def _return_kept_after(context, node, statements: list, new_return, kept, rest_s
     if return_line is None:
         return "the final `return` was not found"
     if statements:
-        _place_comments(node, statements)
+        _place_comments(context, node, statements)
         return [(node, cst.FlattenSentinel(statements)),
                 (return_line, new_return.with_changes(leading_lines=return_line.leading_lines))]
     replacements = []
-    carried = list(node.leading_lines) + [cst.EmptyLine(comment=c) for c in _comments(node)]
+    carried = list(node.leading_lines) + [cst.EmptyLine(comment=c) for c in _comments(context, node)]
     replacements.append((node, cst.RemovalSentinel.REMOVE))
     following = rest_statements[0] if rest_statements else None
     following_line = context.statement_line(context.find(following)) \
@@ -569,18 +569,25 @@ def _partial(facts, expr, notes) -> None:
     notes.add("partial", facts.partial(expr))
 
 
-def _place_comments(node: cst.If, statements: list) -> None:
+def _place_comments(context, node: cst.If, statements: list) -> None:
     """Comments inside the `if` move above the rewrite, in order; `if ...:  # note` stays on its line."""
     header = node.body.header.comment if isinstance(node.body, cst.IndentedBlock) else None
-    moved = [cst.EmptyLine(comment=comment) for comment in _comments(node) if comment is not header]
+    moved = [cst.EmptyLine(comment=comment) for comment in _comments(context, node) if comment is not header]
     first = statements[0]
     statements[0] = first.with_changes(leading_lines=list(node.leading_lines) + moved + list(first.leading_lines))
     if header is not None and isinstance(statements[0], cst.SimpleStatementLine):
         statements[0] = statements[0].with_changes(trailing_whitespace=node.body.header)
 
 
-def _comments(node: cst.If) -> list[cst.Comment]:
+def _comments(context, node: cst.If) -> list[cst.Comment]:
     """The comments inside an `if` statement, in source order (the lines above it excluded)."""
+    span = context.span(node)
+    if span is not None:
+        end = span[1][0]  # the blocks' footers (comment lines after their last statement) lie past the span
+        while end < len(context.lines) and context.lines[end].lstrip()[:1] in ("#", ""):
+            end += 1
+        if "#" not in "".join(context.lines[span[0][0] - 1:end]):
+            return []  # (most statements: libcst's visit rebuilds every node it passes, which planning felt)
     found: list[cst.Comment] = []
 
     class Collector(cst.CSTVisitor):
