@@ -137,6 +137,32 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
         ),
         fails(
             """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    out = x
+                    for i in range(3):
+                        if x.sum() > i:
+                            step = x * i
+                        out = out + step
+                    return out
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    out = x
+                    step = ops.zeros_like(x)
+                    for i in range(3):
+                        if x.sum() > i:
+                            step = x * i
+                        out = out + step
+                    return out
+            """,
+            error="The local variable 'step' is not defined in false branch, but defined in true branch",
+            title="name assigned under an `if` on a Tensor inside a loop",
+            lines=6,
+        ),
+        fails(
+            """
             @ms.jit
             def net(x):
                 if x.sum() < 0:

@@ -102,6 +102,13 @@ BUILTIN_FALLS_BACK = Rule(
                     ordered = sorted([x.sum(), x.mean()])
                     return ordered[0]
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    ordered = ops.sort(ops.stack([x.sum(), x.mean()]))[0]
+                    return ordered[0]
+            """,
+            fix_safety="unsafe",
             error="the inputs should be constant",
             title="`sorted()` over Tensors",
             lines=3,

@@ -20,7 +20,7 @@ from astroid import nodes
 from graphlint.analysis import api
 from graphlint.analysis.kinds import LIST, TUPLE
 from graphlint.analysis.provenance import locally_bound, side_effect
-from graphlint.analysis.rewrite_facts import tensor_facts
+from graphlint.analysis.rewrite_facts import Side, tensor_facts
 from graphlint.catalogue import builtins as builtin_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
@@ -403,6 +403,104 @@ def _decides_condition(expression) -> bool:
     return isinstance(parent, (nodes.If, nodes.While, nodes.IfExp)) and parent.test is child
 
 
+class SortedTensorsToSort(Fixer):
+    """``sorted([a, b, ...])`` of 0-d Tensors of one dtype, whose result is only indexed by integer constants or
+    measured by ``len`` -> ``ops.sort(ops.stack([a, b, ...]))[0]`` (``reverse=True`` -> ``descending=True``): the
+    sorted values as a 1-d Tensor, which gives the same item at every index. The builtin runs by JIT fallback
+    (STRICT and MindIR export reject it); the op is a graph op. Unsafe: where an item is NaN Python's comparisons
+    leave an order that depends on the input order while `ops.sort` puts NaN last, and the dtype may rest on an
+    assumption the description states ("`x` is a floating-point Tensor")."""
+
+    rules = (builtin_rules.BUILTIN_FALLS_BACK,)
+    safety = FixSafety.UNSAFE
+    description = "`sorted([...])` of 0-d Tensors, only indexed -> `ops.sort(ops.stack([...]))[0]`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "sorted") \
+                or values is None:
+            return None
+        proven = _sorted_items(call, values)
+        if isinstance(proven, str):
+            return self.refuse(finding, proven)
+        descending, merge = proven
+        use = _sorted_result_use(call, len(_one_literal(call.args[0], values).elts))
+        if use:
+            return self.refuse(finding, f"{use}: a sorted Tensor gives the same items only by an integer index (or "
+                                        "`len`); sort by hand (`ops.sort(ops.stack(items))[0]`) where it is used so")
+        node = context.find(call)
+        if not isinstance(node, cst.Call) or not node.args:
+            return self.refuse(finding, "the `sorted(...)` call was not found")
+        ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
+        keywords = {"descending": build.constant(True)} if descending else {}
+        replacement = build.subscript(build.call(f"{ops}.sort", build.call(f"{ops}.stack", node.args[0].value),
+                                                 **keywords), build.integer(0))
+        replacement = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
+        assumes = f" (assumes {'; '.join(merge.assumptions)})" if merge.assumptions else ""
+        return self.edit(finding, [(node, replacement)], imports=[ops_import] if ops_import else [],
+                         description=f"`sorted(...)` -> `{context.code(replacement)}`{assumes}")
+
+
+def _sorted_items(call: nodes.Call, values):
+    """(descending, the merge verdict) when ``call`` is the builtin `sorted` of one tuple or list literal of 0-d
+    Tensors of one dtype (at most `reverse=<bool constant>`); else why not (a str)."""
+    if locally_bound(call.func, values) or len(call.args) != 1 or isinstance(call.args[0], nodes.Starred):
+        return "`sorted` is not the builtin of one argument"
+    keywords = {k.arg: k.value for k in call.keywords or ()}
+    reverse = keywords.pop("reverse", None)
+    if keywords or (reverse is not None and not (isinstance(reverse, nodes.Const) and isinstance(reverse.value, bool))):
+        return "`sorted` has a `key` (or a `reverse` that is not a constant): `ops.sort` sorts values only"
+    literal = _one_literal(call.args[0], values)
+    if isinstance(literal, str):
+        return literal
+    items = literal.elts
+    if not items or any(isinstance(item, nodes.Starred) for item in items):
+        return "the items are not listed one by one"
+    facts = tensor_facts(values)
+    merge = facts.merge([Side(expr=item) for item in items])
+    if not merge.ok:
+        return f"the items do not stack into one Tensor: {merge.problem}"
+    if any(facts.shape(item) != ("0d",) for item in items):
+        return "the items are not proven 0-d Tensors: `sorted` compares whole items, `ops.sort` sorts elements"
+    return bool(reverse is not None and reverse.value), merge
+
+
+def _sorted_result_use(call: nodes.Call, count: int) -> str:
+    """Why the result of ``call`` may be used other than by an integer index in range or `len` ('' when it is not):
+    the call indexed in place, or assigned to a name assigned nowhere else whose every read is such a use."""
+    holder = call.parent
+    if isinstance(holder, nodes.Subscript) and holder.value is call:
+        return _index_problem(holder, count)
+    if not (isinstance(holder, nodes.Assign) and holder.value is call and len(holder.targets) == 1
+            and isinstance(holder.targets[0], nodes.AssignName)):
+        return f"`{holder.as_string()[:40]}` uses the sorted list"
+    name, function = holder.targets[0].name, holder.scope()
+    if len(function.locals.get(name, ())) != 1:
+        return f"`{name}` is assigned more than once"
+    for use in function.nodes_of_class(nodes.Name):
+        if use.name != name:
+            continue
+        parent = use.parent
+        if isinstance(parent, nodes.Call) and isinstance(parent.func, nodes.Name) and parent.func.name == "len" \
+                and parent.args == [use] and not parent.keywords:
+            continue
+        problem = _index_problem(parent, count) if isinstance(parent, nodes.Subscript) and parent.value is use \
+            else f"`{parent.as_string()[:40]}` uses `{name}`"
+        if problem:
+            return problem
+    return ""
+
+
+def _index_problem(subscript: nodes.Subscript, count: int) -> str:
+    index, sign = subscript.slice, 1
+    if isinstance(index, nodes.UnaryOp) and index.op == "-":
+        index, sign = index.operand, -1
+    if isinstance(index, nodes.Const) and type(index.value) is int and -count <= sign * index.value < count:
+        return ""
+    return f"`{subscript.as_string()[:40]}` is not an integer index in range"
+
+
 class RemoveFromKnownList(Fixer):
     """``items.remove(2)`` where the analysis knows every item of the local list ``items`` there -> ``items = [1, 3]``,
     the list without the first equal item. Graph code loses the change `remove` makes (the list keeps its items);
@@ -590,4 +688,4 @@ def _literal(value) -> cst.BaseExpression:
 
 
 FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript(), ChooseDictItem(), AllAnyToMethod(),
-          FoldConstantStr(), RemoveFromKnownList(), FoldBigInteger())
+          SortedTensorsToSort(), FoldConstantStr(), RemoveFromKnownList(), FoldBigInteger())

@@ -17,6 +17,7 @@ from astroid import nodes
 
 from graphlint.analysis.kinds import RANGE
 from graphlint.analysis.provenance import side_effect
+from graphlint.analysis.rewrite_facts import Side, tensor_facts
 from graphlint.catalogue import branches as branches_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
@@ -63,8 +64,7 @@ class DefineBeforeIf(_DefineFirst):
         runtime = next((link.test for link in reversed(chain) if values.tensor_origin(link.test)), None)
         if runtime is not None:
             if _inside_loop(top):
-                return self.refuse(finding, f"the `if` is inside a loop: a value before it would reset `{name}` on "
-                                            "every pass; assign it before the loop (by hand)")
+                return _zeros_like_before_loop(self, finding, context, values, top, name, _short(runtime))
             return _zeros_like_before(self, finding, context, values, top, name, "`if`", _short(runtime))
         unsure = next((link.test for link in reversed(chain) if not values.decided_while_compiling(link.test)), None)
         if unsure is not None:  # None joins no Tensor: only a condition inference evaluates may leave it there
@@ -143,9 +143,14 @@ def _zeros_like_before(fixer, finding, context, values, top, name: str, where: s
         problems.append(problem)
     else:
         return fixer.refuse(finding, f"{refusal}: {problems[0]}; assign it in every branch (by hand)")
+    return _insert_zeros_like(fixer, finding, context, top, name, _cst_value(context, assign), assign.value, where)
+
+
+def _insert_zeros_like(fixer, finding, context, top, name: str, value, source, where: str):
+    """The edit putting ``name = ops.zeros_like(value)`` (``value``: libcst, ``source`` its astroid original)
+    before the statement ``top`` (unsafe)."""
     node = context.find(top)
-    value = _cst_value(context, assign)
-    if not isinstance(node, (cst.If, cst.While)) or value is None:
+    if not isinstance(node, (cst.If, cst.While, cst.For)) or value is None:
         return fixer.refuse(finding, f"the {where} was not found")
     ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
     zeros = build.call(f"{ops}.zeros_like", value)
@@ -153,7 +158,58 @@ def _zeros_like_before(fixer, finding, context, values, top, name: str, where: s
     replacement = cst.FlattenSentinel([first, node.with_changes(leading_lines=())])
     return fixer.edit(finding, [(node, replacement)], safety=FixSafety.UNSAFE,
                       imports=[ops_import] if ops_import else [],
-                      description=f"`{name} = {ops}.zeros_like({assign.value.as_string()})` before the {where}")
+                      description=f"`{name} = {ops}.zeros_like({source.as_string()})` before the {where}")
+
+
+def _zeros_like_before_loop(fixer, finding, context, values, statement, name: str, condition: str):
+    """`name = ops.zeros_like(v)` before the outermost loop around ``statement`` (an `if` on a Tensor condition
+    inside a loop), where ``v`` is a value a branch assigns to ``name`` that can be computed before that loop, or a
+    name that has its value there with the dtype and shape the analysis proves for one. Before the outermost loop,
+    not the `if`: a pass that does not assign ``name`` still reads what an earlier pass assigned, as in Python,
+    and every original assignment still overwrites the zeros, so only a read that raised UnboundLocalError in
+    PYNATIVE_MODE (no pass had assigned it yet) reads them (unsafe)."""
+    loop = _outermost_loop(statement)
+    element = values.cfg.element_of(loop.iter if isinstance(loop, nodes.For) else loop.test)
+    if element is None or any(d.kind != "del" for d in _outside(values.cfg.reaching(element, name), loop)):
+        return fixer.refuse(finding, f"`{name}` may already have a value before the loop around the `if`: a value "
+                                     "there would replace it; assign it in every branch (by hand)")
+    candidates = _assignments(statement, name)
+    problems = []
+    for assign in candidates:
+        problem = _unmovable(values, assign.value, element, loop, loop=False)
+        if not problem:
+            return _insert_zeros_like(fixer, finding, context, loop, name, _cst_value(context, assign), assign.value,
+                                      "loop around the `if`")
+        like = _same_kind_name(values, assign.value, element, loop)
+        if like is not None:
+            return _insert_zeros_like(fixer, finding, context, loop, name, build.name(like.name), like,
+                                      "loop around the `if`")
+        problems.append(problem)
+    reason = problems[0] if problems else f"no plain `{name} = <Tensor>` in the `if` to take it from"
+    return fixer.refuse(finding, f"`{condition}` depends on Tensor values, so graph mode joins both paths and "
+                                 f"`{name}` needs a value of the same dtype and shape before the loop around the `if`: "
+                                 f"{reason}, and no name holding such a value is proven there; assign it before the "
+                                 "loop (by hand)")
+
+
+def _same_kind_name(values, expr, element, loop):
+    """A name read in ``expr`` (a Name node) that, where ``element`` reads it before ``loop``, holds a Tensor of
+    the dtype and shape the analysis proves for ``expr`` (and is assigned nowhere in the loop); else None."""
+    facts = tensor_facts(values)
+    if not values.value(expr).is_tensor or side_effect(values, expr) is not None:
+        return None
+    dtype, shape = facts.dtype(expr), facts.shape(expr)
+    if dtype is None or shape is None:
+        return None
+    for read in expr.nodes_of_class(nodes.Name):
+        reaching = values.cfg.reaching(element, read.name)
+        if not reaching or any(d.kind == "del" or _within(d.node, loop) for d in reaching) \
+                or not values.name_at(element, read.name).is_tensor:
+            continue
+        side = Side(name=read.name, element=element)
+        if facts.side_dtype(side) == dtype and facts.side_shape(side) == shape:
+            return read
+    return None
 
 
 def _assignments(statement, name: str) -> list[nodes.Assign]:
