@@ -180,6 +180,7 @@ class LintSession:
                     continue
                 parsed.append((path, text, module))
                 outcomes.append(None)
+                collector.parsed()  # (--fix keeps each new text's tree to the end as well)
             infos = iter(self.analysis.replace_modules([(os.path.abspath(path), module)
                                                         for path, _text, module in parsed]))
         done = iter(parsed)
