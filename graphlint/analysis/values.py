@@ -155,6 +155,8 @@ def widen(old: Value, new: Value) -> Value:
 
 BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
           "%": operator.mod, "/": operator.truediv, "**": operator.pow}
+_EXACT_INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
+                  "**": operator.pow, "<<": operator.lshift}
 COMPARES = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
 
@@ -446,6 +448,30 @@ class FunctionValues:
     def value(self, expr) -> Value:
         """The value of any expression in this function."""
         return self.eval(expr, self.cfg.element_of(expr))
+
+    def exact_int(self, expr, depth: int = 0) -> int | None:
+        """The exact Python int that integer arithmetic on int literals gives (``2 ** 70 % 7``), following a name to
+        its one reaching `name = <arithmetic>` assignment; None when it is not that. Unlike :meth:`value` (which
+        folds only what stays below 10**12), any size that Python computes at once: exponents and shifts up to
+        4096, results up to 65536 bits."""
+        if depth > 16:
+            return None
+        if isinstance(expr, nodes.Const):
+            return expr.value if type(expr.value) is int else None
+        if isinstance(expr, nodes.UnaryOp) and expr.op in ("-", "+"):
+            inner = self.exact_int(expr.operand, depth + 1)
+            return None if inner is None else (-inner if expr.op == "-" else inner)
+        if isinstance(expr, nodes.Name):
+            element = self.cfg.element_of(expr)
+            definitions = self.cfg.reaching(element, expr.name) if element is not None else []
+            if len(definitions) != 1 or definitions[0].kind != "assign" or definitions[0].value is None \
+                    or not isinstance(definitions[0].node, nodes.AssignName) \
+                    or not isinstance(definitions[0].node.parent, nodes.Assign):
+                return None
+            return self.exact_int(definitions[0].value, depth + 1)
+        if isinstance(expr, nodes.BinOp) and expr.op in _EXACT_INT_OPS:
+            return _exact_binop(expr.op, self.exact_int(expr.left, depth + 1), self.exact_int(expr.right, depth + 1))
+        return None
 
     def eval(self, expr, element: Element | None) -> Value:
         key = id(expr)
@@ -895,6 +921,15 @@ def _folded(left: Value, right: Value, op: str) -> object:
     except Exception:  # noqa: BLE001
         return NOTHING
     return NOTHING if isinstance(known, (int, float)) and abs(known) > 10**12 else known
+
+
+def _exact_binop(op: str, left: int | None, right: int | None) -> int | None:
+    """``left op right`` of two ints, exactly, within :meth:`FunctionValues.exact_int`'s bounds (None beyond)."""
+    if left is None or right is None or (op in ("**", "<<") and not 0 <= right <= 4096) \
+            or (op == "**" and left.bit_length() * right > 1 << 16) or (op in ("//", "%") and right == 0):
+        return None
+    result = _EXACT_INT_OPS[op](left, right)
+    return result if result.bit_length() <= 1 << 16 else None
 
 
 def _identity_result(operators: list, values: list) -> object:

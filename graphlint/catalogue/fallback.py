@@ -66,7 +66,7 @@ ASNUMPY_IN_GRAPH = Rule(
         "--unsafe-fixes` drops `.asnumpy()` / `.numpy()` where the value only feeds a comparison "
         "with numbers or Tensors that is the test of an `if`, `while` or ternary "
         "(`if x.sum().asnumpy() > 0:` -> `if x.sum() > 0:`). Unsafe: the comparison then happens "
-        "in the Tensor's dtype, not in NumPy's float64."
+        "in the Tensor's dtype, not in NumPy's float64. `--fix` drops a copy that nothing reads."
     ),
     flagged=(
         bytecoded(
@@ -121,6 +121,25 @@ ASNUMPY_IN_GRAPH = Rule(
             title="`Tensor.asnumpy()`",
             export=FAILS,
             lines=3,
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x * 2
+                    snapshot = y.asnumpy()  # for debugging
+                    return y
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x * 2
+                    return y
+            """,
+            fix_safety="safe",
+            error="cannot get attributes asnumpy",
+            title="an unread `Tensor.asnumpy()` copy",
+            lines=4,
         ),
         falls_back(
             """

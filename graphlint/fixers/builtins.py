@@ -552,11 +552,11 @@ class RemoveFromKnownList(Fixer):
 
 
 class FoldBigInteger(Fixer):
-    """``big = 100000000000000000000000`` used only in integer arithmetic the analysis folds into an int64 constant
-    (``x + (big % 7)``) -> that constant in place of each such expression, and the assignment dropped: graph code
-    never meets the integer beyond int64. Safe: the same number, computed at lint time by the analysis."""
+    """``big = 100000000000000000000000`` (or ``n = 2 ** 70``, arithmetic graph code computes in int64 and overflows)
+    used only in integer arithmetic the analysis folds into an int64 constant (``x + (big % 7)``) -> that constant in
+    place of each such expression, and the assignment dropped: graph code never meets the integer beyond int64. Safe: the same number, computed at lint time by the analysis."""
 
-    rules = (builtin_rules.INTEGER_BEYOND_INT64,)
+    rules = (builtin_rules.INTEGER_BEYOND_INT64, builtin_rules.INTEGER_OVERFLOWS_INT64)
     safety = FixSafety.SAFE
     description = "an integer beyond int64 only used in folded arithmetic -> the folded constants"
 
@@ -566,7 +566,11 @@ class FoldBigInteger(Fixer):
         statement = literal.parent if literal is not None else None
         if values is None:
             return None
-        if not isinstance(literal, nodes.Const):
+        if finding.rule is builtin_rules.INTEGER_OVERFLOWS_INT64:
+            if values.exact_int(literal) is None:
+                return self.refuse(finding, "the analysis does not know the integer the arithmetic gives: compute "
+                                            "it in `__init__` (by hand)")
+        elif not isinstance(literal, nodes.Const):
             return self.refuse(finding, "the integer comes into the graph from outside (an argument): reduce it "
                                         "before the call (by hand)")
         if not (isinstance(statement, nodes.Assign) and statement.value is literal
@@ -582,9 +586,7 @@ class FoldBigInteger(Fixer):
             folded = use
             while isinstance(folded.parent, (nodes.BinOp, nodes.UnaryOp)):
                 folded = folded.parent
-                value = values.value(folded)
-                if value.known and not value.var and type(value.const) is int \
-                        and api.INT64_MIN <= value.const <= api.INT64_MAX:
+                if _int64_constant(values, folded) is not None:
                     break
             else:
                 folded = None
@@ -594,7 +596,7 @@ class FoldBigInteger(Fixer):
             found = context.find(folded)
             if found is None:
                 return self.refuse(finding, "an expression using the integer was not found")
-            number = values.value(folded).const
+            number = _int64_constant(values, folded)
             replacements.append((found, build.integer(number).with_changes(lpar=found.lpar, rpar=found.rpar)
                                  if number < 0 else build.integer(number)))
         found = context.find(statement)
@@ -603,6 +605,13 @@ class FoldBigInteger(Fixer):
             return self.refuse(finding, "the assignment was not found alone on its line")
         return self.edit(finding, replacements + removal,
                          description=f"`{name}` folded into the int64 constants it gives, and dropped")
+
+
+def _int64_constant(values, expr) -> int | None:
+    """The int64 constant the analysis folds ``expr`` into (exactly, however large its operands), else None."""
+    value = values.value(expr)
+    number = value.const if value.known and not value.var and type(value.const) is int else values.exact_int(expr)
+    return number if number is not None and api.INT64_MIN <= number <= api.INT64_MAX else None
 
 
 _PURE_STR_METHODS = frozenset({"startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "find", "count",

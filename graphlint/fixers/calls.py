@@ -243,6 +243,38 @@ class HostShapeToTensorShape(Fixer):
                          description=f"`{holder.as_string()}` -> `{call.func.expr.as_string()}.{holder.attrname}`")
 
 
+class DropUnreadHostCopy(Fixer):
+    """``a = t.asnumpy()`` with ``a`` never read in the function (or a bare ``t.asnumpy()``), ``t`` a proven Tensor
+    read without side effects -> dropped: the copy only reads the Tensor, and nothing uses it. Safe (what changes is
+    the time the copy took)."""
+
+    rules = (fallback_rules.ASNUMPY_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "drop an unread `a = t.asnumpy()`"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)
+                and call.func.attrname in api.HOST_ARRAY_METHODS and not call.args and not call.keywords) \
+                or values is None:
+            return None
+        statement = call.parent
+        bare = isinstance(statement, nodes.Expr) and statement.value is call
+        if not bare and not _unread_pure_assignment(statement, call, values):
+            return None  # the copy's values are used: the rule's advice stands
+        receiver = call.func.expr
+        if not values.value(receiver).is_tensor or side_effect(values, receiver) is not None:
+            return self.refuse(finding, f"`{receiver.as_string()[:40]}` is not proven a Tensor read without side "
+                                        "effects: drop the unused copy by hand where it is one")
+        found = context.find(statement)
+        removal = context.remove_statement(found) if found is not None else []
+        if not removal:
+            return self.refuse(finding, "the statement is not alone on its line")
+        return self.edit(finding, removal,
+                         description=f"drop `{' '.join(statement.as_string().split())[:50]}`: the copy is never read")
+
+
 class TensorOfTensorToTensor(Fixer):
     """``Tensor(t)`` of a Tensor -> ``t``: the same values, dtype and shape. Unsafe: ``Tensor(t)`` is a copy, so an
     in-place update of one would no longer leave the other as it was."""
@@ -596,5 +628,5 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 FIXERS = (EvalToExpression(), ClassMethodToStatic(), ParameterToTensor(), LambdaDefaultToFunction(),
-          HostShapeToTensorShape(), TensorOfTensorToTensor(), RecordToTuple(), DropForbiddenCall(),
+          HostShapeToTensorShape(), DropUnreadHostCopy(), TensorOfTensorToTensor(), RecordToTuple(), DropForbiddenCall(),
           TypeCompareToIsinstance(), DictOutputToTuple())
