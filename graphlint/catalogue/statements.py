@@ -222,6 +222,28 @@ IMPORT_IN_GRAPH = Rule(
         ),
         fails(
             """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if x.shape[0] > 1:
+                        import math
+                        x = x * math.pi
+                    return x
+            """,
+            error="Unsupported statement 'Import'",
+            title="`import` in a branch that runs",
+            lines=4,
+            fixed="""
+                import math
+
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        if x.shape[0] > 1:
+                            x = x * math.pi
+                        return x
+            """,
+        ),
+        fails(
+            """
             def scale(t):
                 import math
                 return t * math.pi
@@ -396,6 +418,32 @@ CLASS_DEF_IN_GRAPH = Rule(
                 def construct(self, x):
                     return x * Scale.factor
             """,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    for _ in range(2):
+                        class Step:
+                            size = 3
+                        x = x + Step.size
+                    return x
+            """,
+            error="Unsupported statement 'ClassDef'",
+            title="`class` in a loop",
+            lines=4,
+            fixed="""
+            class Step:
+                size = 3
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    for _ in range(2):
+                        x = x + Step.size
+                    return x
+            """,
+            fix_safety="unsafe",
         ),
     ),
     clean=(

@@ -7,6 +7,8 @@ level."""
 
 from __future__ import annotations
 
+import sys
+
 import libcst as cst
 from astroid import nodes
 
@@ -71,8 +73,14 @@ class HoistImport(Fixer):
             return self.refuse(finding, "the import shares its line with other statements")
         if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
             return self.refuse(finding, "`import *` cannot be moved safely")
-        if not _directly_in_function(context, line):
-            return self.refuse(finding, "the import is inside a conditional or loop; move it by hand")
+        held = _enclosing_function(finding.node)
+        if held is None:
+            return self.refuse(finding, "the import is inside a `try`, a `with` or a nested scope, where it may be "
+                                        "guarded (an ImportError handled): move it by hand")
+        if held[1]:
+            problem = _nested_import_problem(finding.node, held[0])
+            if problem:
+                return self.refuse(finding, problem)
         bound = _bound_names(node)
         module_level = _module_level_bindings(context.tree)
         statement_code = context.code(node).strip()
@@ -87,10 +95,54 @@ class HoistImport(Fixer):
                          description=f"move `{statement_code}` to module level")
 
 
-def _directly_in_function(context, line) -> bool:
-    block = context.parent(line)
-    owner = context.parent(block) if block is not None else None
-    return isinstance(owner, cst.FunctionDef)
+def _enclosing_function(statement):
+    """(the function holding ``statement``, whether an `if` or a loop lies between them) when every block between
+    them is the body or `else` of an `if`, `for` or `while`; None otherwise (a `try`, a `with`, a nested scope)."""
+    node, nested = statement, False
+    while True:
+        parent = node.parent
+        if isinstance(parent, nodes.FunctionDef):
+            return (parent, nested) if node in parent.body else None
+        if not isinstance(parent, (nodes.If, nodes.For, nodes.While)) or node not in parent.body + parent.orelse:
+            return None
+        node, nested = parent, True
+
+
+def _bindings(function, name: str) -> int:
+    """How many statements of ``function`` (nested scopes included) bind ``name``: assignments, imports, `def`s and
+    `class`es."""
+    count = 0
+    for node in function.nodes_of_class((nodes.AssignName, nodes.Import, nodes.ImportFrom, nodes.ClassDef,
+                                         nodes.FunctionDef)):
+        if isinstance(node, (nodes.Import, nodes.ImportFrom)):
+            count += sum(1 for module, alias in node.names
+                         if (alias or (module.split(".")[0] if isinstance(node, nodes.Import) else module)) == name)
+        elif node is not function and node.name == name:
+            count += 1
+    return count
+
+
+def _nested_import_problem(statement, function) -> str:
+    """Why an import under an `if` or in a loop cannot move to module level ('' when it can): only a module of the
+    standard library (always there: a condition may guard an optional one), binding names nothing else in the
+    function binds (moving one of two imports of a name would leave the other making it a local)."""
+    if isinstance(statement, nodes.ImportFrom):
+        if statement.level:
+            return "a relative import under a condition or in a loop: move it by hand"
+        modules = [statement.modname]
+        bound = [alias or name for name, alias in statement.names]
+    else:
+        modules = [name for name, _ in statement.names]
+        bound = [alias or name.split(".")[0] for name, alias in statement.names]
+    optional = next((m for m in modules if m.split(".")[0] not in sys.stdlib_module_names), None)
+    if optional is not None:
+        return (f"the import is under a condition or in a loop and `{optional}` is not in the standard library: "
+                "the condition may guard an optional module (at module level a missing one fails the import); move "
+                "it by hand")
+    twice = next((name for name in bound if _bindings(function, name) != 1), None)
+    if twice is not None:
+        return f"`{twice}` is bound elsewhere in the function too: move the imports by hand"
+    return ""
 
 
 def _bound_names(node) -> list[str]:
@@ -630,7 +682,8 @@ def _pattern_test(pattern, subject):
 class HoistClassDef(Fixer):
     """A `class` statement in graph code -> the same class at module level, just before the top-level statement
     that holds the function. Safe when the class reads no name of the function around it and the function sets
-    no attribute of it (one class made at import then behaves as one made per call)."""
+    no attribute of it (one class made at import then behaves as one made per call); unsafe under an `if` or in a
+    loop (the class then exists where the original raised NameError), where nothing else may bind its name."""
 
     rules = (statements_rules.CLASS_DEF_IN_GRAPH,)
     safety = FixSafety.SAFE
@@ -640,9 +693,13 @@ class HoistClassDef(Fixer):
         inner = finding.node
         if not isinstance(inner, nodes.ClassDef):
             return None
-        function = inner.parent
-        if not isinstance(function, nodes.FunctionDef) or inner not in function.body:
-            return self.refuse(finding, "the class is defined under a condition or loop: move it by hand")
+        held = _enclosing_function(inner)
+        if held is None:
+            return self.refuse(finding, "the class is defined in a `try`, a `with` or a nested scope: move it by hand")
+        function, nested = held
+        if nested and (_bindings(function, inner.name) != 1 or len(inner.parent.body) == 1):
+            return self.refuse(finding, f"`{inner.name}` is bound elsewhere in the function too, or the class is alone "
+                                        "in its block: move it by hand")
         top = function
         while not isinstance(top.parent, nodes.Module):
             top = top.parent
@@ -663,7 +720,9 @@ class HoistClassDef(Fixer):
         move = move_before(context, [class_node]) if class_node is not None else None
         if move is None:
             return self.refuse(finding, "the class or the statement holding it was not found")
-        return self.edit(finding, [move], description=f"move `class {inner.name}` to module level, before `{top.name}`")
+        # under an `if` or in a loop: the class now exists where the original raised NameError (unsafe)
+        return self.edit(finding, [move], safety=FixSafety.UNSAFE if nested else None,
+                         description=f"move `class {inner.name}` to module level, before `{top.name}`")
 
 
 FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop(),
