@@ -93,10 +93,9 @@ def test_classmethod_called_on_the_class_binds_the_same():
 
 def test_fix_processes_keep_a_helper_with_the_graph_code_that_calls_it(tmp_path):
     """--fix --jobs: a fix changes graph-function bodies, which the modules of their callers and helpers read,
-    so those modules go to one process; modules that share nothing balance the load."""
-    from graphlint.run.fix import component_chunks
-    from graphlint.run.parallel import cost
-    from graphlint.results import LintResult
+    so those modules go to one process, the one that parsed most of them; a module that shares nothing stays
+    with the process that parsed it, and one nobody parsed goes to the process with the least so far."""
+    from graphlint.run.parallel import fix_shares
     from graphlint.session import LintSession
 
     files = {"pkg/__init__.py": "", "pkg/helpers.py": "from mindspore import ops\n\n\ndef scale(x):\n    return x * 2\n"}
@@ -127,12 +126,15 @@ def test_fix_processes_keep_a_helper_with_the_graph_code_that_calls_it(tmp_path)
         paths.append(str(path))
     session = LintSession(Config())
     session.add_files(sorted(paths))
-    work = session.work(LintResult())
-    costs = [cost(session, info) for _shown, info in work]
-    chunks = component_chunks(session, work, 2, costs)
-    named = [sorted(os.path.basename(work[index][0]) for index in chunk) for chunk in chunks]
-    # the helper's group weighs most and goes first; the others fill the lighter process
-    assert named == [["helpers.py", "user_0.py", "user_1.py", "user_2.py"], ["alone_0.py", "alone_1.py", "alone_2.py"]]
+    units = sorted(path for path in paths if not path.endswith("__init__.py"))
+    parsed_by = {"helpers.py": 1, "user_0.py": 1, "user_1.py": 0, "user_2.py": 1, "alone_0.py": 0, "alone_1.py": 1}
+    owners = {os.path.abspath(path): parsed_by[os.path.basename(path)] for path in units
+              if os.path.basename(path) in parsed_by}
+    shares = fix_shares(session, units, owners, 2)
+    named = [sorted(os.path.basename(units[index]) for index in share) for share in shares]
+    # alone_2.py, parsed by neither, goes to process 0: it has one module when it comes, process 1 has five
+    assert named == [["alone_0.py", "alone_2.py"],
+                     ["alone_1.py", "helpers.py", "user_0.py", "user_1.py", "user_2.py"]]
 
 
 def test_keys_name_definitions_by_place_and_survive_edits_of_bodies():

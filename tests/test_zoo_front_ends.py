@@ -123,3 +123,33 @@ def test_the_fixers_re_lint_agrees_with_a_fresh_lint_on_model_zoos(tmp_path):
         assert left == _cli(str(package)), name
         compared += len(left)
     assert fixed_files > 0 and compared > 10  # (files were rewritten and re-linted, and findings were left)
+
+
+def test_fix_in_processes_gives_what_one_process_gives_on_model_zoos(tmp_path, monkeypatch):
+    """--fix --jobs 2 (each process parses its share, then fixes the groups of modules it holds most of) finds,
+    rewrites and leaves on the model zoos what one process does."""
+    from graphlint.run import parallel
+
+    shared_runs = []
+    partitioned = parallel.lint_partitioned
+
+    def recorded(*args, **kwargs):  # (a run in processes that failed would fall back to one process)
+        answer = partitioned(*args, **kwargs)
+        shared_runs.append(answer is not None and kwargs.get("fix_share", args[-1]) is not None)
+        return answer
+
+    monkeypatch.setattr(parallel, "lint_partitioned", recorded)
+    def outcome(report):
+        return ([(f.path, f.after, [(a.line, a.rule) for a in f.applied]) for f in report.files],
+                sorted((f.path, f.line, f.column, f.rule.id) for f in report.lint.findings),
+                sorted((f.path, f.line, f.column, f.rule.id) for f in report.remaining),
+                sorted((p.path, p.reason) for p in report.lint.problems))
+
+    for name in ("mindcv", "mindocr", "mindyolo"):
+        package = shutil.copytree(fetch(name), tmp_path / name)
+        (package / "graphlint_probe.py").write_text(PROBE, encoding="utf-8")
+        one = outcome(fix_paths([str(package)], Config(), unsafe=True, write=False))
+        two = outcome(fix_paths([str(package)], Config(), unsafe=True, write=False, jobs=2))
+        assert one == two, name
+        assert one[0] and one[1], name  # (a file was rewritten, and findings were found)
+    assert shared_runs == [True, True, True]

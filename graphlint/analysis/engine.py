@@ -170,8 +170,14 @@ class Analysis:
         """ids of the modules whose values depend on the graph code of ``info``: the modules of the graph
         functions that call its graph functions (transitively: return values flow up), and of the helpers that
         code calls (transitively: parameters flow down)."""
+        return {id(self.project.by_path[path].module) for path in self.call_neighbour_paths(info.path)
+                if path in self.project.by_path}
+
+    def call_neighbour_paths(self, path: str) -> set[str]:
+        """The paths of :meth:`call_neighbours` of the module at ``path``, loaded or not (``--fix --jobs``
+        groups modules by them before each process has parsed its share: the run's summary answers)."""
         scope = self.scope
-        own = list(scope.by_path.get(info.path, ()))
+        own = list(scope.by_path.get(path, ()))
         paths: set[str] = set()
         pending, callers = list(own), set()
         while pending:  # callers, upwards
@@ -186,7 +192,8 @@ class Analysis:
         seen: set = set()
         while pending:  # callees, downwards
             key = pending.pop()
-            summary = self.index.summary_of(key)
+            summary = (self.shared.functions.get(key) if self.shared is not None else None) or \
+                self.index.summary_of(key)
             for _where, target, _display in summary.edges if summary is not None else ():
                 if target in seen:
                     continue
@@ -194,7 +201,7 @@ class Analysis:
                 paths.add(target[0])
                 if target in scope.functions:
                     pending.append(target)
-        return {id(self.project.by_path[path].module) for path in paths if path in self.project.by_path}
+        return paths
 
     def _forget(self, affected: set[int]) -> None:
         self.version += 1

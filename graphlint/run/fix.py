@@ -1,9 +1,10 @@
 """``--fix`` on files and directories: in this process, or (``--fix --jobs N``) in N processes; the fix driver
 (:mod:`graphlint.fixers.driver`) fixes the files of a session it is handed.
 
-As for linting (:mod:`graphlint.run.parallel`), the parent reads and parses every file and finds the graph scope,
-then forks; each process checks its share of the modules and fixes them round by round, re-linting what it
-rewrote in its own copy of the project. A fix changes only the bodies of graph functions (see
+In processes, the run starts as a partitioned lint does (:func:`graphlint.run.parallel.lint_partitioned`): each
+process parses and summarises its share of the files, and from the gathered summaries each discovers the same
+graph scope. Then each fixes the modules :func:`graphlint.run.parallel.fix_shares` gives it, round by round,
+re-linting what it rewrote in its own copy of the project. A fix changes only the bodies of graph functions (see
 :meth:`Analysis.replace_modules`), which the modules of their callers and helpers read: those modules are
 kept in one process, so each process sees every rewrite that can change its findings, as one process would.
 Each process writes the files it fixed; the workers send back each file's outcome and the findings left,
@@ -12,14 +13,16 @@ without astroid nodes.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
+from graphlint.analysis.source import SourceProblem, read_source
 from graphlint.analysis.tree import deep_recursion
 from graphlint.config import Config
 from graphlint.fixers.driver import FixReport, fix_findings, remaining_fixes
-from graphlint.results import FileProblem, discover_files, finding_from_record, finding_to_record
+from graphlint.results import discover_files, finding_from_record, finding_to_record
 from graphlint.run import parallel
-from graphlint.run.lint import lint_paths
+from graphlint.run.lint import gathered, lint_paths
 from graphlint.session import LintSession
 
 
@@ -39,9 +42,10 @@ def fix_paths(paths, config: Config, *, unsafe: bool = False, validate: bool = F
 
 def _fix_paths(paths, config: Config, *, unsafe: bool, validate: bool, write: bool, jobs: int,
                fix_markers: bool, progress, phase: str) -> FixReport:
-    if jobs > 1 and not validate and parallel.available():
-        lint, results, remaining, markers = fix_in_processes(paths, config, unsafe, jobs, fix_markers, write,
-                                                             progress)
+    shared = fix_in_processes(paths, config, unsafe, jobs, fix_markers, write, progress) \
+        if jobs > 1 and not validate and parallel.available() else None
+    if shared is not None:
+        lint, results, remaining, markers = shared
         report = FixReport(lint=lint, remaining=remaining, remaining_fixes=markers)
     else:
         lint = lint_paths(paths, config, progress=progress)
@@ -72,50 +76,58 @@ class FixedModule:
 
 def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, write: bool, progress=None):
     """``(lint result, {path: (FileFix, findings left)}, findings of files no fixer touched, fix markers of
-    the findings left)``, as the driver computes them in one process."""
+    the findings left)``, as the driver computes them in one process; None when the run is too small to share
+    or a process failed (the caller then fixes in this one)."""
     files, problems = discover_files(paths, config)
     session = LintSession(config)
-    session.add_files(files, problems, progress=progress)
-    lint = session.new_result()
+    unchecked: list = []
+    to_parse = session.read_files(files, problems, unchecked)
+    if len(to_parse) < 2 * jobs:
+        return None
+    session.register_run_modules(to_parse)
+
+    def fix_share(share_session, units):
+        return _fix_units(share_session, units, config, unsafe, fix_markers, write)
+
     with deep_recursion():
-        work = session.work(lint)
-        if work is None:
-            return lint, {}, [], {}
-        if progress is not None:
-            progress.start("fixing", len(work))
-
-        def run(indexes):
-            return _fix_modules(session, work, indexes, config, unsafe, fix_markers, write)
-
-        if parallel.worth_it(session, work, jobs):
-            costs = [parallel.cost(session, info) for _shown, info in work]
-            primer = parallel.primer(costs)
-
-            def before_fork():
-                # checking one small module computes the project's facts once for every process (its findings
-                # are cached for its fix); libcst and the fixers are imported with this module, before the fork
-                if primer is not None:
-                    session.check_module(*work[primer])
-
-            outcomes = parallel.run_chunks(
-                component_chunks(session, work, jobs, costs), jobs, run, _to_record, _from_record, progress,
-                label=lambda index: work[index][0], before_fork=before_fork)
-        else:
-            outcomes = run(list(range(len(work))))
+        outcome = parallel.lint_partitioned(session, to_parse, unchecked, jobs, progress, fix_markers, fix_share)
+    if outcome is None:
+        return None
+    records, met_elsewhere, read, _interfaces = outcome
+    fixed = {shown: _from_record(record) for shown, record in records.items()}
+    lint = gathered(session, files, to_parse, ({shown: (item.found, {}, item.problem) for shown, item in fixed.items()},
+                                               met_elsewhere, read, {}))
     results, untouched, markers = {}, [], {}
-    for index in range(len(work)):
-        fixed = outcomes[index]
-        if fixed.problem:
-            lint.problems.append(FileProblem(work[index][0], fixed.problem))
-            continue
-        lint.findings.extend(fixed.found)
-        markers.update(fixed.fixes)
-        if fixed.outcome is not None:
-            results[work[index][0]] = (fixed.outcome, fixed.remaining)
-        else:
-            untouched.extend(fixed.remaining)
-    lint.findings.sort(key=lambda f: f.sort_key)
+    for shown, item in fixed.items():
+        markers.update(item.fixes)
+        if item.outcome is not None:
+            results[shown] = (item.outcome, item.remaining)
+        elif not item.problem:
+            untouched.extend(item.remaining)
     return lint, results, untouched, markers
+
+
+def _fix_units(session, units, config, unsafe: bool, fix_markers: bool, write: bool) -> dict:
+    """``{shown path: record}`` of fixing the run modules ``units`` (``[(shown path, SourceFile or None)]``)
+    in this process of a partitioned run: a module another process parsed is parsed here (see
+    :func:`graphlint.run.records.check_unit`)."""
+    work, records = [], {}
+    for shown, source in units:
+        info = session.project.module_at(os.path.abspath(shown))
+        if info is None:
+            continue
+        if shown not in session.sources:
+            try:
+                source = source if source is not None else read_source(shown)
+            except SourceProblem as exc:
+                records[shown] = _to_record(FixedModule(problem=str(exc)))
+                continue
+            source.module = info.module
+            session.sources[shown] = source
+        work.append((shown, info))
+    fixed = _fix_modules(session, work, list(range(len(work))), config, unsafe, fix_markers, write)
+    records.update((work[index][0], _to_record(item)) for index, item in fixed.items())
+    return records
 
 
 def _fix_modules(session, work, indexes, config, unsafe, fix_markers, write) -> dict[int, FixedModule]:
@@ -158,38 +170,3 @@ def _from_record(record) -> FixedModule:
         if fix:
             fixed.fixes[id(finding)] = fix
     return fixed
-
-
-def component_chunks(session, work, jobs: int, costs: list[int]) -> list[list[int]]:
-    """One chunk of ``work`` indexes per process, of about equal cost, that never separates a module from
-    the modules of the callers and helpers of its graph code (whose findings a fix in it can change).
-
-    One per process, not a few: each fix round re-lints a chunk's rewritten files together, and re-discovers
-    the graph scope for them; more chunks would repeat that more often."""
-    place = {id(info.module): index for index, (_shown, info) in enumerate(work)}
-    parent = list(range(len(work)))
-
-    def root(index: int) -> int:
-        while parent[index] != index:
-            parent[index] = parent[parent[index]]
-            index = parent[index]
-        return index
-
-    for index, (_shown, info) in enumerate(work):
-        if not costs[index]:
-            continue  # no graph code: a fix does not touch it
-        for module_id in session.analysis.call_neighbours(info):
-            other = place.get(module_id)
-            if other is not None:
-                parent[root(other)] = root(index)
-    groups: dict[int, list[int]] = {}
-    for index in sorted(range(len(work)), key=lambda i: work[i][0]):
-        groups.setdefault(root(index), []).append(index)
-    # largest groups first, each to the process with the least work so far
-    chunks: list[list[int]] = [[] for _ in range(jobs)]
-    loads = [0] * jobs
-    for group in sorted(groups.values(), key=lambda g: -sum(costs[i] + 1 for i in g)):
-        lightest = loads.index(min(loads))
-        chunks[lightest].extend(group)
-        loads[lightest] += sum(costs[i] + 1 for i in group)
-    return [chunk for chunk in chunks if chunk]

@@ -88,10 +88,10 @@ def lint_files(files, config: Config, *, problems=None, config_for=None, jobs: i
     if outcome is None:  # a process failed: lint in this one, from a fresh start
         return lint_files(files, config, problems=problems, config_for=config_for, progress=progress,
                           fix_markers=fix_markers, record=record, fork=False)
-    return _gathered(session, files, to_parse, outcome)
+    return gathered(session, files, to_parse, outcome)
 
 
-def _gathered(session, files, to_parse, outcome) -> LintResult:
+def gathered(session, files, to_parse, outcome) -> LintResult:
     """The result of a run in processes, as one process reports it: their findings, and the problems they met
     (the files that could not be read or whose syntax is wrong, then those that could not be parsed, each in the
     run's order)."""

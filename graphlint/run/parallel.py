@@ -1,12 +1,11 @@
 """``--jobs N``: lint in N processes.
 
 Lint (:func:`lint_partitioned`) forks before parsing: each process parses and summarises its share of the files,
-the summaries are exchanged, and each checks its share. ``--fix`` (:mod:`graphlint.run.fix`) forks once
-the project is parsed (:func:`run_chunks`): each process inherits the whole project copy-on-write and fixes its
-share. Either way processes take neighbouring files as they go and send their results back as plain records; a
-process that dies is not fatal. A project whose trees would not fit the memory budget (``--max-memory``) is linted
-by :func:`lint_streamed` instead: processes given one task at a time, each replaced by a fresh one before it
-outgrows its share.
+the summaries are exchanged, and each checks its share; ``--fix`` (:mod:`graphlint.run.fix`) starts the same
+way, then each process fixes the groups of modules :func:`fix_shares` gives it. Processes take neighbouring
+files as they go and send their results back as plain records; a process that dies is not fatal. A project
+whose trees would not fit the memory budget (``--max-memory``) is linted by :func:`lint_streamed` instead:
+processes given one task at a time, each replaced by a fresh one before it outgrows its share.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import multiprocessing
 import os
 import pickle
 import signal
-from collections import deque
+from collections import Counter, deque
 from multiprocessing.connection import wait
 
 from graphlint.analysis.scope import RunSummary
@@ -38,20 +37,6 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
-
-
-def worth_it(session, work, jobs: int) -> bool:
-    """Forking pays off once there are a few modules with graph code per process."""
-    return sum(1 for _shown, info in work if session.analysis.graph_functions(info)) >= 2 * jobs
-
-
-def cost(session, info) -> int:
-    """Work estimate of a module: the lines of its graph functions (modules without graph code are cheap)."""
-    total = 0
-    for graph in session.analysis.graph_functions(info):
-        node = graph.node
-        total += (getattr(node, "end_lineno", None) or node.lineno or 0) - (node.lineno or 0) + 1
-    return total
 
 
 def neighbour_chunks(paths: list[str], costs: list[int], budget: int, rank=None) -> list[list[int]]:
@@ -176,7 +161,8 @@ def walk_regions(regions: list[list[int]], start: int) -> list[int]:
     return walk
 
 
-def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progress=None, fix_markers: bool = False):
+def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progress=None, fix_markers: bool = False,
+                     fix_share=None):
     """Parse and check ``to_parse`` (``[(shown path, SourceFile)]``, read by :meth:`LintSession.read_files`) in
     ``jobs`` processes, each parsing only its share of the files; check the syntax of ``unchecked`` (``[(shown
     path, text)]``, the files that never mention MindSpore) on the way.
@@ -190,7 +176,12 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
     the analysis needs (a base class, a helper, a caller) is parsed from disk where it is needed; one that no
     process has taken yet is taken there.
     Gives ``({shown path: (findings, fixes, problem)}, [(path, problem)] met by the other processes, paths of the
-    modules read)``, or None when a process failed (the caller then lints in one process)."""
+    modules read)``, or None when a process failed (the caller then lints in one process).
+
+    ``fix_share`` (``--fix --jobs``): instead of checking modules as they come, each process checks and fixes the
+    modules :func:`fix_shares` gives it (whole groups of modules whose findings a fix can change, mostly those it
+    parsed): ``fix_share(session, [(shown path, SourceFile or None)])`` gives ``{shown path: record}``, which
+    the result carries as they are."""
     context = multiprocessing.get_context("fork")
     order = [os.path.abspath(path) for path, _source in to_parse]
     index_of = {path: index for index, path in enumerate(order)}
@@ -279,12 +270,18 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         problems = [(p.path, p.reason) for p in session.problems[first_problem:]]
         return own, RunSummary.gather(parts, order), problems
 
-    def check_share(own, failed):
-        """Records of the modules this process checks: its own, then any not taken yet (the last first)."""
+    def check_share(own, failed, owners, rank):
+        """Records of the modules this process checks: its own, then any not taken yet (the last first); with
+        ``fix_share``, the modules of its :func:`fix_shares` (``owners``: path -> the rank of the process that
+        parsed it; ``rank``: this process's)."""
         units = [to_parse[index][0] for index in range(len(to_parse))]
         # Run files that never mention MindSpore are parsed only where graph code reaches them.
         units += [session.run_paths[path] for path in sorted(session.project.unparsed)
                   if path in session.analysis.scope.by_path]
+        if fix_share is not None:
+            mine = fix_shares(session, units, owners, jobs)[rank]
+            return fix_share(session, [(units[index], to_parse[index][1] if index < len(to_parse) else None)
+                                       for index in mine if units[index] not in failed])
         # Others' modules that this process has parsed already (for what its own need) are the cheapest to take.
         others = sorted(reversed(range(len(units))),
                         key=lambda index: os.path.abspath(units[index]) not in session.project.by_path)
@@ -315,12 +312,14 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         problems = [problem for _part, worker_problems in answers for problem in worker_problems]
         shared = RunSummary.gather(parts, order)
         failed = {path for path, _reason in problems + own_problems}
-        for _pid, connection in workers:
-            connection.send((shared, failed))
+        # (each process's part names the modules it parsed: --fix gives each the groups it holds most of)
+        owners = {path: rank for rank, each in enumerate(parts) for path in each.order}
+        for rank, (_pid, connection) in enumerate(workers, start=1):
+            connection.send((shared, failed, owners, rank))
         if progress is not None:
-            progress.start("checking", len(shared.order))
+            progress.start("fixing" if fix_share else "checking", len(shared.order))
         session.analysis.share(shared)
-        outcomes = check_share(own, failed)
+        outcomes = check_share(own, failed, owners, 0)
         read = set(session.module_paths())
         answers = _answers(workers)
         if answers is None:
@@ -328,14 +327,64 @@ def lint_partitioned(session, to_parse: list, unchecked: list, jobs: int, progre
         for records, worker_read in answers:
             outcomes.update(records)
             read.update(worker_read)
-        return ({shown: check_from_record(record) for shown, record in outcomes.items()}, problems, read,
-                interfaces_of(outcomes))
+        return _partitioned_answer(outcomes, problems, read, fix_share is not None)
     except (EOFError, OSError, pickle.UnpicklingError, RecursionError, MemoryError):
         return None  # (a worker is gone, or the parent's own share is too deep: one process says which file)
     finally:
         for pid, connection in workers:
             connection.close()
             _reap(pid)
+
+
+def fix_shares(session, units: list[str], owners: dict[str, int], jobs: int) -> list[list[int]]:
+    """The indexes of ``units`` (shown paths) each of ``jobs`` processes fixes, the same in every process (from
+    the run's scope, which each discovers from the same summary).
+
+    A fix changes only the bodies of graph functions, which the modules of their callers and helpers read
+    (:meth:`Analysis.call_neighbour_paths`): such modules stay in one process, so that re-linting a rewrite sees
+    the others' rewrites, as one process would. Each group goes to the process that parsed most of it
+    (``owners``: path -> rank), so that few modules are parsed twice; a group nobody parsed, to the process
+    with the fewest modules so far."""
+    paths = [os.path.abspath(unit) for unit in units]
+    place = {path: index for index, path in enumerate(paths)}
+    parent = list(range(len(units)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    by_path = session.analysis.scope.by_path
+    for index, path in enumerate(paths):
+        if path in by_path:  # (a module without graph code: nothing to fix, nothing a fix changes)
+            for neighbour in session.analysis.call_neighbour_paths(path):
+                other = place.get(neighbour)
+                if other is not None:
+                    parent[root(other)] = root(index)
+    groups: dict[int, list[int]] = {}
+    for index in range(len(units)):
+        groups.setdefault(root(index), []).append(index)
+    shares: list[list[int]] = [[] for _rank in range(jobs)]
+    unowned = []
+    for members in groups.values():
+        votes = Counter(owners[paths[index]] for index in members if paths[index] in owners)
+        if votes:
+            shares[min(votes, key=lambda rank: (-votes[rank], rank))].extend(members)
+        else:
+            unowned.append(members)
+    for members in unowned:
+        shares[min(range(jobs), key=lambda rank: (len(shares[rank]), rank))].extend(members)
+    return [sorted(share) for share in shares]
+
+
+def _partitioned_answer(records: dict, problems: list, read: set, fixing: bool):
+    """What :func:`lint_partitioned` gives: the checks read back from their records (the fixes' records as
+    they are)."""
+    if fixing:
+        return records, problems, read, {}
+    return ({shown: check_from_record(record) for shown, record in records.items()}, problems, read,
+            interfaces_of(records))
 
 
 # astroid trees take about 20 bytes per byte of source, the analysis' facts about as much again (mindone 0.5.0:
@@ -675,10 +724,10 @@ def _partition_worker(connection, parse_share, session, check_share):  # pragma:
             connection.send(("failed", None, []))
             raise
         connection.send(("ok", part, problems))
-        shared, failed = connection.recv()
+        shared, failed, owners, rank = connection.recv()
         session.analysis.share(shared)
         try:
-            records = check_share(own, failed)
+            records = check_share(own, failed, owners, rank)
         except Exception:  # noqa: BLE001 - as above
             connection.send(("failed", None, []))
             raise
@@ -723,100 +772,6 @@ def _claimer(context, chunks: list):
 
 def _import_fixers() -> None:
     import graphlint.fixers.base  # noqa: F401 - libcst and the fixers: imported once, before the fork
-
-
-def primer(costs: list[int]) -> int | None:
-    """The cheapest index with graph code: run before forking (see :func:`run_chunks`)."""
-    return min((i for i, c in enumerate(costs) if c > 0), key=lambda i: costs[i], default=None)
-
-
-def run_chunks(chunks: list[list[int]], jobs: int, run, to_record, from_record, progress=None, *,
-               primer: int | None = None, label=str, before_fork=None) -> dict:
-    """``{index: run([index, ...])[index]}`` over every chunk of indexes, in ``jobs`` processes.
-
-    ``run`` takes a chunk and gives ``{index: outcome}``; the parent keeps the outcomes of the chunks it runs
-    itself, workers send theirs as ``to_record(outcome)`` (picklable), read back with ``from_record``. Workers
-    are forked, so they inherit everything the parent holds (the project, its analysis) copy-on-write, and
-    take chunks from a shared counter, as the parent does. A worker that dies (or fails on a chunk) is not
-    fatal: the parent runs what it had taken.
-
-    Facts of the whole project (which Cells are sub-cells of others, host-side changes, ...) are computed
-    lazily by the first module that needs them: ``primer``, a small index, is run before forking so that the
-    workers inherit them instead of each computing them again."""
-    context = multiprocessing.get_context("fork")
-    chunks = [list(chunk) for chunk in chunks]
-    total = sum(len(chunk) for chunk in chunks)
-    claim, counter = _claimer(context, chunks)
-
-    outcomes: dict[int, object] = {}
-    if primer is not None:
-        for chunk in chunks:
-            if primer in chunk:
-                chunk.remove(primer)
-        outcomes.update(run([primer]))
-        if progress is not None:
-            progress.update(1, detail=label(primer))
-    if before_fork is not None:
-        before_fork()
-
-    workers = _fork_workers(context, jobs, False, lambda writer: _worker(run, to_record, claim, writer))
-    try:
-        done = len(outcomes)
-        while True:
-            chunk = claim()
-            if chunk is None:
-                break
-            outcomes.update(run(chunk))
-            done += len(chunk)
-            if progress is not None:  # what the parent did, and the runs the workers took
-                progress.update(min(total, max(done, total * counter.value // max(1, len(chunks)))),
-                                detail=label(chunk[-1]) if chunk else "")
-        for pid, reader in workers:
-            try:
-                records = reader.recv()
-            except (EOFError, OSError, pickle.UnpicklingError):
-                records = {}
-            reader.close()
-            for index, record in records.items():
-                outcomes[index] = from_record(record)
-            _reap(pid)
-        workers = []
-    finally:
-        for pid, reader in workers:  # interrupted: stop the workers
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except OSError:
-                pass
-            _reap(pid)
-    missing = [index for chunk in chunks for index in chunk if index not in outcomes]
-    if missing:  # what a worker took but did not return (it died, or failed on the chunk)
-        outcomes.update(run(missing))
-    if progress is not None:
-        progress.update(total)
-    return outcomes
-
-
-def _worker(run, to_record, claim, writer):  # pragma: no cover - in the worker
-    status = 0
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        records = {}
-        while True:
-            chunk = claim()
-            if chunk is None:
-                break
-            try:
-                outcomes = run(chunk)
-            except Exception:  # noqa: BLE001 - the parent runs the chunk again, and reports what it raises
-                continue
-            for index, outcome in outcomes.items():
-                records[index] = to_record(outcome)
-        writer.send(records)
-        writer.close()
-    except BaseException:  # noqa: BLE001 - whatever happens, never return into the parent's code
-        status = 1
-    finally:
-        os._exit(status)
 
 
 def _reap(pid: int) -> None:
