@@ -365,3 +365,27 @@ def test_files_without_mindspore_give_the_runs_facts_from_their_syntax_check_to_
     other, _to_parse, _unchecked = _run_of(tmp_path, files)
     other.analysis.share(RunSummary.gather([part, other.analysis.summarise([])], []))
     assert other.project.unparsed_strings == {registry: frozenset({"tiny", "Net"})}
+
+
+def test_a_rewrite_in_a_process_of_a_shared_run_is_summarised_again(tmp_path):
+    """In a run shared between processes (--fix --jobs), the scope comes from the run's summary: once a module
+    is rewritten, the summary speaks for its new text, so the graph scope is the one a fresh lint finds (here
+    `construct` no longer calls `helper`, which is no longer graph code)."""
+    from graphlint.analysis.scope import RunSummary
+    from graphlint.session import LintSession
+
+    path = tmp_path / "model.py"
+    path.write_text("from mindspore import nn\n\n\ndef helper(x):\n    return x * 2\n\n\nclass Net(nn.Cell):\n"
+                    "    def construct(self, x):\n        return helper(x)\n", encoding="utf-8")
+    session = LintSession(Config())
+    session.add_files([str(path)])
+    infos = list(session.project.modules)
+    session.analysis.share(RunSummary.gather([session.analysis.summarise(infos)], [info.path for info in infos]))
+    assert sorted(key[1] for key in session.analysis.scope.functions) == ["Net.construct", "helper"]
+    rewritten = path.read_text(encoding="utf-8").replace("return helper(x)", "return x * 2")
+    session.update_many([(str(path), rewritten)])
+    path.write_text(rewritten, encoding="utf-8")
+    fresh = LintSession(Config())
+    fresh.add_files([str(path)])
+    assert sorted(session.analysis.scope.functions) == sorted(fresh.analysis.scope.functions)
+    assert sorted(key[1] for key in session.analysis.scope.functions) == ["Net.construct"]

@@ -152,6 +152,9 @@ class Analysis:
                         affected |= {id(other.module) for other in self.project.modules}  # any code may call it
             replaced.append(info)
         self._forget(affected)
+        if self.shared is not None:  # (the summary the scope is discovered from, see share) speaks for the new texts
+            self.shared.refresh(self.summarise([info for info in replaced if info is not None]),
+                                [self.project.normalise(path) for path, module in changes if module is None])
         return replaced
 
     def interface_digest(self, info: ModuleInfo, graph_names=None) -> str:

@@ -568,6 +568,23 @@ class RunSummary:
         whole.order = [path for path in order if path in whole.scopes]
         return whole
 
+    def refresh(self, part: "RunSummary", removed=()) -> None:
+        """Put what ``part`` (of modules this process parsed again: ``--fix`` rewrote them) says in place of
+        what the summary said of them, and drop the modules at ``removed``."""
+        stale = set(part.order) | set(removed)
+        self.functions = {key: value for key, value in self.functions.items() if key[0] not in stale}
+        self.functions.update(part.functions)
+        for path in stale:
+            self.scopes.pop(path, None)
+            for values in self.facts.values():
+                values.pop(path, None)
+        self.scopes.update(part.scopes)
+        for kind, values in part.facts.items():
+            self.facts.setdefault(kind, {}).update(values)
+        known = set(self.order)
+        self.order = [path for path in self.order if path not in removed] + \
+            [path for path in part.order if path not in known]
+
 
 def graph_functions_in(found: dict[int, GraphFunction], info: ModuleInfo) -> list[GraphFunction]:
     """The graph functions defined in one module, outermost first, in source order.
