@@ -605,7 +605,8 @@ NONLOCAL_IN_GRAPH = Rule(
         "variable of its enclosing function stops compilation at every syntax level."
     ),
     mindspore_error="RuntimeError: Unsupported statement 'Nonlocal'.",
-    fix="Have the inner function return the new value and assign it in the outer function.",
+    fix="Have the inner function return the new value and assign it in the outer function (`--fix` does it where "
+        "the inner function is only called as a statement and the names have their value before its `def`).",
     flagged=(
         fails(
             """
@@ -616,6 +617,16 @@ NONLOCAL_IN_GRAPH = Rule(
                         nonlocal k
                         k = 3
                     bump()
+                    return x * k
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    k = 1
+                    def bump(k):
+                        k = 3
+                        return k
+                    k = bump(k=k)
                     return x * k
             """,
             error="Unsupported statement 'Nonlocal'",

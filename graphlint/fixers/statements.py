@@ -725,6 +725,134 @@ class HoistClassDef(Fixer):
                          description=f"move `class {inner.name}` to module level, before `{top.name}`")
 
 
+class NonlocalToReturn(Fixer):
+    """``def add(t): nonlocal total; total = total + t`` called as ``add(x)`` -> ``def add(t, total): total = total +
+    t; return total`` called as ``total = add(x, total=total)`` (several names: a tuple). The inner function gets the
+    value as a parameter and gives back the new one, so the outer function sees what it saw through `nonlocal`.
+    Only when every call is a statement of the outer function after the `def` (not in a `try`), the names are
+    assigned before the `def` in its block and never deleted, and the inner function has plain parameters, no
+    `return`, `yield` or decorator, and no other `nonlocal` shares the function. Safe."""
+
+    rules = (statements_rules.NONLOCAL_IN_GRAPH,)
+    safety = FixSafety.SAFE
+    description = "`nonlocal` -> a parameter and a returned value"
+
+    def plan(self, finding, context):
+        statement = finding.node
+        if not isinstance(statement, nodes.Nonlocal):
+            return None
+        proven = _nonlocal_closure(statement)
+        if isinstance(proven, str):
+            return self.refuse(finding, f"{proven}: return the new value from the inner function (by hand)")
+        inner, calls = proven
+        replacements = _nonlocal_rewrite(context, inner, statement.names, calls)
+        if replacements is None:
+            return self.refuse(finding, "the inner function or one of its calls was not found")
+        return self.edit(finding, replacements, description=f"`nonlocal {', '.join(statement.names)}` in "
+                                                            f"`{inner.name}` -> parameters and a returned value")
+
+
+def _nonlocal_closure(statement: nodes.Nonlocal):
+    """(the inner function, its call statements) when the `nonlocal` can become a parameter and a returned value;
+    else why not (a str)."""
+    inner = statement.scope()
+    outer = inner.parent.scope() if isinstance(inner, nodes.FunctionDef) and inner.parent is not None else None
+    if not isinstance(outer, nodes.FunctionDef) or statement.parent is not inner:
+        return "the `nonlocal` is not a statement of the body of a function nested in another"
+    problem = _plain_inner(inner, outer) or _assigned_before(inner, outer, statement.names)
+    if problem:
+        return problem
+    return _call_statements(inner, outer, statement.names)
+
+
+def _plain_inner(inner, outer) -> str:
+    """Why ``inner`` cannot take parameters and return the names ('' when it can)."""
+    arguments = inner.args
+    if inner.decorators is not None or arguments.vararg or arguments.kwarg or arguments.kwonlyargs \
+            or arguments.posonlyargs or arguments.defaults or inner.is_generator():
+        return f"`{inner.name}` has a decorator, defaults, `*args`/`**kwargs` or `yield`"
+    if any(True for _ in nodes_of_class(inner, nodes.Return, skip_klass=(nodes.FunctionDef, nodes.Lambda))) \
+            or sum(1 for _ in nodes_of_class(outer, nodes.Nonlocal)) != 1 or _bindings(outer, inner.name) != 1:
+        return f"`{inner.name}` returns a value of its own, is bound twice, or another `nonlocal` shares the function"
+    return ""
+
+
+def _assigned_before(inner, outer, names) -> str:
+    """Why a name may have no value where ``inner`` is called ('' when each is assigned by a statement before the
+    `def` in its block and never deleted)."""
+    block = getattr(inner.parent, "body", [])
+    earlier = block[:block.index(inner)] if inner in block else []
+    for name in names:
+        assigned = any(isinstance(s, nodes.Assign) and any(t.name == name for t in s.nodes_of_class(nodes.AssignName))
+                       for s in earlier)
+        if not assigned or any(d.name == name for d in nodes_of_class(outer, nodes.DelName)):
+            return f"`{name}` is not surely assigned before `def {inner.name}` (in its block, and never deleted)"
+    return ""
+
+
+def _call_statements(inner, outer, names):
+    """The statements `inner(...)` of ``outer``, each after the `def` and outside a `try`, with no `*args`, `**kw`
+    or keyword named as a name; else why not (a str)."""
+    calls = []
+    for use in nodes_of_class(outer, nodes.Name):
+        if use.name != inner.name:
+            continue
+        call = use.parent
+        if not (isinstance(call, nodes.Call) and call.func is use and isinstance(call.parent, nodes.Expr)
+                and call.parent.scope() is outer and _after_in_block(call.parent, inner)
+                and not any(isinstance(a, nodes.Starred) for a in call.args)
+                and not any(k.arg is None or k.arg in names for k in call.keywords or ())):
+            return f"`{' '.join(use.parent.as_string().split())[:40]}` uses `{inner.name}` other than as a call " \
+                   "statement after its `def` (outside a `try`)"
+        calls.append(call.parent)
+    return (inner, calls) if calls else "the inner function is never called"
+
+
+def _after_in_block(statement, definition) -> bool:
+    """``statement`` lies in a statement after ``definition`` in the block that holds it, with no `try` between."""
+    node = statement
+    while node is not None and node.parent is not definition.parent:
+        if isinstance(node.parent, (nodes.Try, nodes.TryStar)):
+            return False
+        node = node.parent
+    body = getattr(definition.parent, "body", [])
+    return node is not None and node in body and body.index(node) > body.index(definition)
+
+
+def _nonlocal_rewrite(context, inner, names: list[str], calls):
+    """The replacements: the inner function without its `nonlocal`, with the names as last parameters and
+    returned at the end; each call statement assigning the names what the call returns."""
+    function = context.find(inner, (cst.FunctionDef,))
+    if function is None or not isinstance(function.body, cst.IndentedBlock):
+        return None
+    body = []
+    for line in function.body.body:
+        if isinstance(line, cst.SimpleStatementLine) and any(isinstance(s, cst.Nonlocal) for s in line.body):
+            rest = [s for s in line.body if not isinstance(s, cst.Nonlocal)]
+            if rest:
+                body.append(line.with_changes(body=rest[:-1] + [rest[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]))
+            continue
+        body.append(line)
+    returned = build.name(names[0]) if len(names) == 1 else build.tuple_of([build.name(n) for n in names], bare=True)
+    params = list(function.params.params) + [cst.Param(name=build.name(n)) for n in names]
+    replacements = [(function, function.with_changes(
+        params=function.params.with_changes(params=params),
+        body=function.body.with_changes(body=body + [build.returns(returned)])))]
+    target = build.name(names[0]) if len(names) == 1 else build.tuple_of([build.name(n) for n in names], bare=True)
+    for statement in calls:
+        expression = context.find(statement, (cst.Expr,))
+        if expression is None or not isinstance(expression.value, cst.Call):
+            return None
+        call = expression.value
+        extra = [cst.Arg(keyword=build.name(n), value=build.name(n),
+                         equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                               whitespace_after=cst.SimpleWhitespace(""))) for n in names]
+        assigned = cst.Assign(targets=[cst.AssignTarget(target=target)],
+                              value=call.with_changes(args=list(call.args) + extra), semicolon=expression.semicolon)
+        replacements.append((expression, assigned))
+    return replacements
+
+
 FIXERS = (DropDelete(), HoistImport(), IdentityToEquality(), MembershipSetToTuple(), LoopElseAfterLoop(),
           WithoutContextManager(), HoistAssignmentExpression(), ComprehensionToLoops(), MatchToIfChain(),
-          HoistClassDef())
+          HoistClassDef(), NonlocalToReturn())
