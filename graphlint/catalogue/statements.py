@@ -42,6 +42,12 @@ TRY_IN_GRAPH = Rule(
                         y = x
                     return y
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x * 2
+                    return y
+            """,
             error="Unsupported statement 'Try'",
             title="`try` / `except`",
             lines=3,
