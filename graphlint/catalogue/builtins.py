@@ -28,7 +28,8 @@ BUILTIN_OVER_NESTED_TENSORS = Rule(
         "at every syntax level."
     ),
     mindspore_error="TypeError: 'max() cannot support tensor in list or tuple nested now.'",
-    fix="Reduce the Tensors with ops, or compare the first elements and index with the result.",
+    fix="Reduce the Tensors with ops, or compare the first elements and index with the result (`--fix` writes the "
+        "lexicographic test with ops and selects each item with `ops.where`, for two tuples of 0-d Tensors).",
     flagged=(
         fails(
             """
@@ -37,6 +38,13 @@ BUILTIN_OVER_NESTED_TENSORS = Rule(
                     pairs = ((x.sum(), x.mean()), (x.max(), x.min()))
                     return max(pairs)
             """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    pairs = ((x.sum(), x.mean()), (x.max(), x.min()))
+                    return (ops.where((pairs[1][0] > pairs[0][0]) | (pairs[1][0] == pairs[0][0]) & (pairs[1][1] > pairs[0][1]), pairs[1][0], pairs[0][0]), ops.where((pairs[1][0] > pairs[0][0]) | (pairs[1][0] == pairs[0][0]) & (pairs[1][1] > pairs[0][1]), pairs[1][1], pairs[0][1]))
+            """,
+            fix_safety="unsafe",
             error="cannot support tensor in list or tuple nested",
             title="`max()` over nested tuples of Tensors",
             lines=4,

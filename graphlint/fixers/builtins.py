@@ -501,6 +501,79 @@ def _index_problem(subscript: nodes.Subscript, count: int) -> str:
     return f"`{subscript.as_string()[:40]}` is not an integer index in range"
 
 
+class NestedMaxToSelect(Fixer):
+    """``max(pairs)`` (``min``) of two tuples of 0-d Tensors of one dtype, ``pairs`` a literal (or a name of one)
+    -> a tuple of ``ops.where(take, q[j], p[j])``, ``take`` Python's lexicographic test ``q > p`` (``q < p`` for
+    ``min``) written with Tensor ops: ``(q0 > p0) | ((q0 == p0) & (q1 > p1))``. The second tuple replaces the first
+    only where it is greater, as the builtin decides (equal tuples and NaN keep the first). Safe: the same values,
+    in new Tensors; unsafe where the one dtype rests on an assumption ("`x` is a floating-point Tensor")."""
+
+    rules = (builtin_rules.BUILTIN_OVER_NESTED_TENSORS,)
+    safety = FixSafety.SAFE
+    description = "`max`/`min` of two tuples of 0-d Tensors -> element-wise `ops.where` of the lexicographic test"
+
+    def plan(self, finding, context):
+        call = finding.node
+        values = context.values_of(finding)
+        if not isinstance(call, nodes.Call) or values is None:
+            return None
+        proven = _two_tensor_tuples(call, values)
+        if isinstance(proven, str):
+            return self.refuse(finding, f"{proven}: compare the Tensors with ops and pick the items by hand")
+        node = context.find(call)
+        if not isinstance(node, cst.Call) or len(node.args) != 1:
+            return self.refuse(finding, "the call was not found")
+        tuples, assumptions = proven
+        items = _tuple_items(context, call.args[0], node.args[0].value, tuples)
+        if items is None:
+            return self.refuse(finding, "an item of the tuples was not found")
+        ops, ops_import = context.spelling("mindspore.ops", ("mindspore", "ops", None))
+        (first, second), order = items, (">" if call.func.name == "max" else "<")
+        take = build.compare(second[-1], order, first[-1])
+        for q, p in reversed(list(zip(second[:-1], first[:-1]))):
+            take = build.binary(build.compare(q, order, p), "|", build.binary(build.compare(q, "==", p), "&", take))
+        picked = build.tuple_of([build.call(f"{ops}.where", take, q, p) for q, p in zip(second, first)])
+        picked = picked.with_changes(lpar=node.lpar or picked.lpar, rpar=node.rpar or picked.rpar)
+        assumes = f"; assumes {'; '.join(assumptions)}" if assumptions else ""
+        return self.edit(finding, [(node, picked)], imports=[ops_import] if ops_import else [],
+                         safety=FixSafety.UNSAFE if assumptions else None,
+                         description=f"`{call.as_string()[:40]}` -> a tuple of `{ops}.where` on the lexicographic "
+                                     f"test{assumes}")
+
+
+def _two_tensor_tuples(call: nodes.Call, values):
+    """The two tuple literals (as astroid nodes) that builtin ``max``/``min`` compares, every item a 0-d Tensor of
+    one dtype, read without side effects; else why not (a str)."""
+    if not (isinstance(call.func, nodes.Name) and call.func.name in ("max", "min")) or locally_bound(call.func, values) \
+            or len(call.args) != 1 or call.keywords or isinstance(call.args[0], nodes.Starred):
+        return f"not the builtin `{call.func.as_string()}` of one sequence (without `key` or `default`)"
+    literal = _one_literal(call.args[0], values)
+    if isinstance(literal, str):
+        return literal
+    tuples = literal.elts
+    if len(tuples) != 2 or not all(isinstance(t, nodes.Tuple) and t.elts for t in tuples) \
+            or len(tuples[0].elts) != len(tuples[1].elts):
+        return "the sequence is not two tuple literals of one length"
+    items = tuples[0].elts + tuples[1].elts
+    if any(isinstance(item, nodes.Starred) or side_effect(values, item) is not None for item in items):
+        return "an item is starred or may have side effects"
+    facts = tensor_facts(values)
+    merge = facts.merge([Side(expr=item) for item in items])
+    if not merge.ok or any(facts.shape(item) != ("0d",) for item in items):
+        return "the items are not proven 0-d Tensors of one dtype (`ops.where` would broadcast or promote)"
+    return tuples, merge.assumptions
+
+
+def _tuple_items(context, argument, cst_argument, tuples):
+    """The libcst items of the two tuples: ``name[i][j]`` when the sequence is a name, else the literal's own
+    items (None when one is not found)."""
+    if isinstance(argument, nodes.Name):
+        return [[build.subscript(build.subscript(cst_argument, build.integer(i)), build.integer(j))
+                 for j in range(len(t.elts))] for i, t in enumerate(tuples)]
+    found = [[context.find(item) for item in t.elts] for t in tuples]
+    return None if any(item is None for row in found for item in row) else found
+
+
 class RemoveFromKnownList(Fixer):
     """``items.remove(2)`` where the analysis knows every item of the local list ``items`` there -> ``items = [1, 3]``,
     the list without the first equal item. Graph code loses the change `remove` makes (the list keeps its items);
@@ -697,4 +770,4 @@ def _literal(value) -> cst.BaseExpression:
 
 
 FIXERS = (ReversedToSlice(), StackIndexedSequence(), DictPopToSubscript(), ChooseDictItem(), AllAnyToMethod(),
-          SortedTensorsToSort(), FoldConstantStr(), RemoveFromKnownList(), FoldBigInteger())
+          SortedTensorsToSort(), NestedMaxToSelect(), FoldConstantStr(), RemoveFromKnownList(), FoldBigInteger())
