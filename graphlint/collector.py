@@ -3,7 +3,7 @@
 A lint run builds a large heap of astroid trees that stay alive until the process ends. With CPython's default
 settings the collector scans that heap again and again (a quarter of the run on mindcv + mindocr), and at exit
 the interpreter takes seconds to free it object by object. A one-shot run therefore freezes what it has parsed
-(frozen objects are never scanned), collects the young generation less often, and ends with ``os._exit`` once
+and checked (frozen objects are never scanned), collects the young generation less often, and ends with ``os._exit`` once
 its output is flushed. Long-lived callers (the language server, Pylint, the tests) keep the defaults: there
 replaced trees must be freed.
 """
@@ -34,9 +34,11 @@ def one_shot_run():
         gc.set_threshold(*threshold)
 
 
-def parsed() -> None:
-    """A file of the run is parsed: in a one-shot run its tree is kept to the end, so stop scanning it (a
-    freeze moves the generations' lists, it does not walk them)."""
+def settle() -> None:
+    """What the run made so far is kept to its end in a one-shot run (a file's tree once parsed; the findings
+    and facts of a module once checked; a fix round's plans and trees): stop scanning it (a freeze moves the
+    generations' lists, it does not walk them). Garbage with cycles made before it is kept too: the old trees
+    of rewritten files, already frozen when they were parsed."""
     if _one_shot:
         gc.freeze()
 

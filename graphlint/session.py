@@ -119,7 +119,7 @@ class LintSession:
                     continue
                 added.append(self.project.add(source.module, os.path.abspath(path)))
                 self.sources[path] = source
-                collector.parsed()
+                collector.settle()
         return added
 
     def add_module(self, module: nodes.Module, path: str, text: str | None = None) -> ModuleInfo:
@@ -180,7 +180,7 @@ class LintSession:
                     continue
                 parsed.append((path, text, module))
                 outcomes.append(None)
-                collector.parsed()  # (--fix keeps each new text's tree to the end as well)
+                collector.settle()  # (--fix keeps each new text's tree to the end as well)
             infos = iter(self.analysis.replace_modules([(os.path.abspath(path), module)
                                                         for path, _text, module in parsed]))
         done = iter(parsed)
@@ -194,9 +194,13 @@ class LintSession:
             if source is not None:
                 source.text, source.module = text, module
             outcomes[position] = (info, text)
-        return [outcome if isinstance(outcome, SourceProblem) else (self.findings_of(outcome[0], outcome[1]),
-                                                                     outcome[0])
-                for outcome in outcomes]
+        answers = []
+        for outcome in outcomes:
+            if not isinstance(outcome, SourceProblem):
+                outcome = (self.findings_of(outcome[0], outcome[1]), outcome[0])
+                collector.settle()  # (its findings and facts are kept to the end of the run)
+            answers.append(outcome)
+        return answers
 
     # -- findings -------------------------------------------------------------------------------------
     def findings_of(self, info: ModuleInfo, text: str | None = None) -> list[Finding]:

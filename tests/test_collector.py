@@ -1,4 +1,4 @@
-"""The collector settings of one-shot runs: frozen parsed trees inside the command line's run, defaults outside."""
+"""The collector settings of one-shot runs: frozen trees and facts inside the command line's run, defaults outside."""
 
 import gc
 import json
@@ -11,13 +11,13 @@ from graphlint import collector
 def test_one_shot_run_freezes_parsed_trees_and_restores_the_thresholds():
     before = gc.get_threshold()
     gc.unfreeze()
-    collector.parsed()
+    collector.settle()
     assert gc.get_freeze_count() == 0  # a long-lived caller (server, Pylint, tests) frees replaced trees
     try:
         with collector.one_shot_run():
             assert gc.get_threshold()[0] == collector.YOUNG_THRESHOLD
             kept = [[] for _ in range(100)]
-            collector.parsed()
+            collector.settle()
             assert gc.get_freeze_count() >= len(kept)
             with collector.frozen_for_fork():
                 pass

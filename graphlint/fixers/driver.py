@@ -6,6 +6,7 @@ import difflib
 import os
 from dataclasses import dataclass, field
 
+from graphlint import collector
 from graphlint.analysis.source import SourceProblem
 from graphlint.catalogue.model import Severity
 from graphlint.config import Config
@@ -205,6 +206,7 @@ def _run_in_rounds(runs: dict, session) -> dict:
                 requests.append(runs[path].send(reply))
             except StopIteration as stop:
                 results[path] = stop.value
+            collector.settle()  # (a file's plans and trees are kept until its rounds end)
         replies = {}
         if requests:
             for (path, _text), outcome in zip(requests, session.update_many(requests)):
