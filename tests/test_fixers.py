@@ -739,3 +739,31 @@ def test_comments_inside_a_rewritten_if_move_above_it_footer_included(tmp_path):
     assert target.read_text(encoding="utf-8").splitlines()[5:11] == [
         "        # doubled when negative", "        y = ops.where(x.sum() > 0, x, x * 2)", "        # keep the sign",
         "        z = ops.where(x.mean() > 0, x, y)", "        w = ops.where(x.max() > 0, z, x)", "        return y, z, w"]
+
+
+@pytest.mark.parametrize("indent", ["", "    ", "\t"])
+def test_a_rewrite_that_only_python_s_compiler_rejects_is_caught_at_the_module_s_line(indent):
+    """When an edit changed one function, only that function is compiled (in stand-in classes at its
+    indentation): a `break` outside a loop, which parses but does not compile, is still refused, at the line
+    the module has it; the same function rewritten correctly passes."""
+    import libcst as cst
+
+    from graphlint.analysis.source import parse
+    from graphlint.fixers.base import FixContext, replace_in_tree
+    from graphlint.fixers.planner import rewrite_problem
+
+    if indent:
+        body = (f"class Net:\n{indent}'doc'\n\n{indent}def construct(self, x):\n{indent}{indent}y = x + 1\n"
+                f"{indent}{indent}return y\n")
+    else:
+        body = "def construct(self, x):\n    y = x + 1\n    return y\n"
+    text = "import os\n\n\n" + body
+    statement = next(parse(text, "m", "m.py").nodes_of_class(astroid_nodes.Assign))
+    for replacement, expected in (("break", f"line {statement.lineno}: 'break' outside loop"), ("y = x - 1", "")):
+        context = FixContext(text)
+        line = context.statement_line(context.find(statement))
+        edited = replace_in_tree(context.tree, {id(line): cst.parse_statement(replacement + "\n")},
+                                 context.parent_ids([line]))
+        new_text = context.code_of(edited)
+        assert context.regenerated is not None  # only the function was generated again
+        assert rewrite_problem(context, new_text) == expected, new_text

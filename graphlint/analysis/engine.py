@@ -909,6 +909,15 @@ register_run_fact("instantiations", _module_instantiations, _instantiations_read
 def _interface(module: nodes.Module, graph_names: set[str]) -> str:
     """What other modules can read of ``module``: its text with the bodies of the named graph functions left
     out (the attributes they assign kept)."""
+    known = getattr(module, "graphlint_interface", None)  # (--fix compares each rewrite with the text before it)
+    if known is not None and known[0] == graph_names:
+        return known[1]
+    interface = _interface_text(module, graph_names)
+    module.graphlint_interface = (frozenset(graph_names), interface)
+    return interface
+
+
+def _interface_text(module: nodes.Module, graph_names: set[str]) -> str:
     parts = []
     text = getattr(module, "graphlint_text", None)  # set by source.parse; as_string() for other modules
     lines = text.splitlines() if text is not None else None

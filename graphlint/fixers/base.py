@@ -189,6 +189,8 @@ class FixContext:
         # path from the module's body to it), so that an edit inside it regenerates only it (code_of)
         self._layouts: list[tuple[int, int, list[str], list[int]]] = []
         self._by_start: dict[tuple[int, int], list[cst.CSTNode]] | None = None
+        # what the last code_of generated on its own: (first line, indents of the classes around it, its code)
+        self.regenerated: tuple[int, list[str], str] | None = None
 
     @property
     def positions(self) -> dict:
@@ -296,6 +298,7 @@ class FixContext:
         """The code of ``edited``, this tree with edits applied: when they changed one function that was
         generated on its own and nothing else (no import, no statement added), only it is generated again
         and put in place of its old lines; otherwise the whole module is."""
+        self.regenerated = None
         if edited is self.tree:
             return self.text
         for first, count, indents, places in self._layouts:
@@ -304,8 +307,9 @@ class FixContext:
                 state = CodegenState(default_indent=self.tree.default_indent,
                                      default_newline=self.tree.default_newline, indent_tokens=list(indents))
                 func._codegen(state)  # noqa: SLF001
-                return "".join(self.lines[:first - 1]) + "".join(state.tokens) + \
-                    "".join(self.lines[first - 1 + count:])
+                code = "".join(state.tokens)
+                self.regenerated = (first, list(indents), code)
+                return "".join(self.lines[:first - 1]) + code + "".join(self.lines[first - 1 + count:])
         return edited.code
 
     def _starts(self) -> dict[tuple[int, int], list[cst.CSTNode]]:

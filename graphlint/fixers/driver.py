@@ -13,7 +13,8 @@ from graphlint.config import Config
 from graphlint.files import WriteRefused, unified_diff, write_atomic
 from graphlint.fixers import fixers_for
 from graphlint.fixers.base import Edit, apply_edits, edit_tree
-from graphlint.fixers.planner import CannotPlan, Verdict, fix_availability, open_module, parse_problem, plan_fix
+from graphlint.fixers.planner import (CannotPlan, Verdict, fix_availability, open_module, plan_fix,
+                                      rewrite_problem)
 from graphlint.results import LintResult
 from graphlint.runner import Finding
 from graphlint.validate.validator import (Blocker, EntryRef, blocker_errors, declared_entry, sys_root_for,
@@ -254,7 +255,7 @@ def _fix_file(session, path, findings, config, unsafe, validate):
             _refuse_edits(path, edits, f"internal error applying the fix: {type(exc).__name__}: {exc}", settled,
                           keys, outcome)
             continue
-        problem = parse_problem(new_text)
+        problem = rewrite_problem(context, new_text)
         if problem:
             _refuse_edits(path, applied, f"the rewrite would not parse ({problem}); left as is", settled, keys,
                           outcome)

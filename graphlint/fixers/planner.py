@@ -85,6 +85,16 @@ class FixPlan:
         return new_text, ""
 
 
+def rewrite_problem(context: FixContext, new_text: str) -> str:
+    """:func:`parse_problem` of ``new_text``, which ``context.code_of`` gave: when only one function changed,
+    only it is compiled (in stand-in classes at its indentation); the rest of the module is as it was."""
+    if context.regenerated is None:
+        return parse_problem(new_text)
+    first, indents, code = context.regenerated
+    around = "".join("".join(indents[:depth]) + "class _:\n" for depth in range(len(indents)))
+    return parse_problem(around + code, first - 1 - len(indents))
+
+
 def open_module(text: str, analysis, info, findings, tree=None) -> FixContext:
     """The libcst view of one module (its ``text``, its ``info`` in ``analysis``) that fixes are planned on, with
     the module's ``findings``. ``tree``: the libcst tree of ``text``, when the caller has it. Raises
@@ -148,14 +158,15 @@ def fix_availability(analysis, info, findings, text: str, tree=None) -> dict[int
     return {id(plan.finding): plan.safety for plan in plans if plan is not None and plan.edit is not None}
 
 
-def parse_problem(text: str) -> str:
-    """Why ``text`` is not valid Python ("" when it is): a rewrite that would not parse is never used."""
+def parse_problem(text: str, shift: int = 0) -> str:
+    """Why ``text`` is not valid Python ("" when it is): a rewrite that would not parse is never used.
+    ``shift``: what to add to the line numbers of ``text`` to give the module's."""
     try:
         with warnings.catch_warnings():  # warnings about the user's code are not ours to print
             warnings.simplefilter("ignore")
             compile(text, "<fixed>", "exec", dont_inherit=True)
     except SyntaxError as exc:
-        return f"line {exc.lineno}: {exc.msg}"
+        return f"line {(exc.lineno or 0) + shift}: {exc.msg}"
     except (ValueError, RecursionError, MemoryError) as exc:
         return str(exc) or type(exc).__name__
     return ""
