@@ -15,7 +15,7 @@ BROKEN_CELL = textwrap.dedent("""\
     class Net(nn.Cell):
         def construct(self, x):
             try:
-                y = x * 2
+                y = x.reshape((3, 2))  # may raise: the fallback is behaviour, so --fix leaves it
             except ValueError:
                 y = x
             return y

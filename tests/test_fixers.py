@@ -162,7 +162,7 @@ def test_fixers_are_registered_for_catalogue_rules():
         assert fix_safety(rule) is (fixers_for(rule)[0].safety if fixers_for(rule) else None)
     assert fix_safety(lookup("del-in-graph")) is FixSafety.SAFE
     assert fix_safety(lookup("python-loop-exceeds-call-depth")) is FixSafety.UNSAFE
-    assert fix_safety(lookup("nonlocal-in-graph")) is None
+    assert fix_safety(lookup("python-random-in-graph")) is None
 
 
 def test_display_only_fix_says_why_it_offers_nothing():

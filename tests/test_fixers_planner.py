@@ -30,14 +30,14 @@ MODEL = textwrap.dedent("""\
                     break
                 x = x - 1
             x = x - 1
-            y = min([(x.sum(), 1), (x.mean(), 2)])[0]
+            y = x.sum() > 0 and x
             y = y + x
             y = y + 0
             y = y * 1
             while x.sum() > 0:
                 x = x - 1
             return x + y
-    """)  # W5301 (safe) line 7, E5116 (unsafe) 8, E5112 (refused: a set comprehension) 10, E6101 (no fixer) 15,
+    """)  # W5301 (safe) line 7, E5116 (unsafe) 8, E5112 (refused: a set comprehension) 10, E5807 (no fixer) 15,
     # I5806 (while) 19
 
 SETCOMP_REASON = ("a set comprehension builds a set at run time: compute it in `__init__` and keep the result as a "
@@ -70,7 +70,7 @@ def test_each_finding_gets_one_verdict_at_the_safety_level_asked_for(tmp_path):
         (7, "W5301"): (Verdict.APPLY, "safe", ""),
         (8, "E5116"): (Verdict.NEEDS_UNSAFE, "unsafe", unsafe_reason),
         (10, "E5112"): (Verdict.REFUSED, None, SETCOMP_REASON),
-        (15, "E6101"): None,  # no fixer for `min()` over tuples of Tensors
+        (15, "E5807"): None,  # no fixer for `and` joining a bool with a Tensor
         (19, "I5806"): (Verdict.SUGGEST, "display-only", WHILE_SUGGESTION),
     }
     with_unsafe = _verdicts(_plans(path, unsafe=True))
@@ -118,11 +118,11 @@ def test_markers_fix_and_the_editor_agree_with_the_plans(tmp_path):
     lint, source, info = _module(path)
     markers = fix_availability(lint.analysis, info, lint.findings, source.text)
     assert {(f.line, f.rule.id): markers.get(id(f)) for f in lint.findings} == {
-        (7, "W5301"): "safe", (8, "E5116"): "unsafe", (10, "E5112"): None, (15, "E6101"): None,
+        (7, "W5301"): "safe", (8, "E5116"): "unsafe", (10, "E5112"): None, (15, "E5807"): None,
         (19, "I5806"): "display-only"}
     records = json.loads(run_graphlint("--output-format", "json", "--no-cache", path).stdout)
     assert [(r["line"], r["id"], r["fix"]) for r in records] == [
-        (7, "W5301", "safe"), (8, "E5116", "unsafe"), (10, "E5112", None), (15, "E6101", None), (19, "I5806", None)]
+        (7, "W5301", "safe"), (8, "E5116", "unsafe"), (10, "E5112", None), (15, "E5807", None), (19, "I5806", None)]
 
     report = fix_paths([path], Config(), write=False)
     assert [(a.line, a.rule) for a in report.applied] == [(7, "W5301")]
