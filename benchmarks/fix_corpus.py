@@ -47,6 +47,18 @@ measured or tested -> a tuple and an unread `initializer(...)` dropped: those tw
 (57.8 %), and with the catalogue 318/542 (58.7 %). Left: host state again (random, get_context, attribute and
 Parameter writes), joins of a bool with values or of two dtypes, nested max, sorted over Tensors, str of a Tensor,
 a definition in one branch inside a loop.
+Later that day (issue 31), with a definition in one branch of a Tensor `if` inside a loop given its zeros before the
+outermost loop (E5801), `sorted` of 0-d Tensors -> `ops.sort(ops.stack(...))[0]` (W6102), computed big integers
+folded (W6107), unread `.asnumpy()` copies dropped (W5501), imports and classes under an `if` or in a loop moved
+to module level (E5103, E5105), `nonlocal` -> a parameter and a returned value (E5107), a `try` whose body cannot
+raise unwrapped (E5101) and `max`/`min` of two tuples of 0-d Tensors -> `ops.where` on the lexicographic test
+(E6101), with one flagged example more for E5801, E5103, E5105 and W5501: ``--matrix`` gives the catalogue 124/195
+(63.6 %), the matrix 265/351 (75.5 %; each of those constructs 8/8 but max_nested 7/8: under a Tensor `if` its
+branches then join a tuple with a Tensor, still failing as the original did), 389/546 in all = 71.2 %, broken 0,
+one changed but still failing (that cell). Left: host state (random, get_context, attribute and Parameter writes,
+globals, logging), joins of a bool with values, of two dtypes, of None (boolop_kinds, branch_dtype,
+while_carry_dtype, branch_none), str of a Tensor, NumPy on a Tensor (raises in PYNATIVE_MODE too), returned
+dicts and NumPy arrays.
 """
 
 from __future__ import annotations
