@@ -25,8 +25,13 @@ def lookup(name: str) -> Rule | None:
     return BY_NAME.get(name) or BY_NAME.get(name.upper())
 
 
+_BY_FAMILY: dict[str, tuple[Rule, ...]] = {}
+for _rule in RULES:
+    _BY_FAMILY[_rule.family] = _BY_FAMILY.get(_rule.family, ()) + (_rule,)
+
+
 def family_rules(family: str) -> tuple[Rule, ...]:
-    return tuple(rule for rule in RULES if rule.family == family)
+    return _BY_FAMILY.get(family, ())
 
 
 __all__ = ["Example", "FixSafety", "Level", "Rule", "Severity", "RULES", "BY_NAME", "FAMILIES", "lookup",
