@@ -135,6 +135,30 @@ class _SpanState(PositionProvidingCodegenState):
         return _Recorded(self, node, start_node, end_node)
 
 
+class _NoRecord:
+    """A context manager that does nothing, without a generator's cost (libcst's default opens one per node)."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *_exc) -> bool:
+        return False
+
+
+_NO_RECORD = _NoRecord()
+
+
+class _PlainState(CodegenState):
+    """libcst's plain code generation, minus the no-op generator it enters around every node's position."""
+
+    __slots__ = ()
+
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None) -> _NoRecord:
+        return _NO_RECORD
+
+
 def _changed_only_at(old: cst.CSTNode, new: cst.CSTNode, places: list[int]) -> cst.FunctionDef | None:
     """The function at ``places`` (indexes of bodies from the module down) in ``new``, if ``new`` differs
     from ``old`` in it alone: every other statement, and every other field of the bodies' owners, is the same
@@ -304,8 +328,8 @@ class FixContext:
         for first, count, indents, places in self._layouts:
             func = _changed_only_at(self.tree, edited, places)
             if func is not None:  # plain generation: the next round's lookups record their own positions
-                state = CodegenState(default_indent=self.tree.default_indent,
-                                     default_newline=self.tree.default_newline, indent_tokens=list(indents))
+                state = _PlainState(default_indent=self.tree.default_indent,
+                                    default_newline=self.tree.default_newline, indent_tokens=list(indents))
                 func._codegen(state)  # noqa: SLF001
                 code = "".join(state.tokens)
                 self.regenerated = (first, list(indents), code)
