@@ -126,10 +126,9 @@ class _SpanState(PositionProvidingCodegenState):
         self._open.append(node)
 
     def after_codegen(self, node) -> None:
-        start = self._stack.pop()
         self._open.pop()
-        if node not in self.spans:  # a syntactic position recorded inside wins, as in PositionProvider
-            self.spans[node] = (start, (self.line, self.column))
+        # a syntactic position recorded inside wins, as in PositionProvider
+        self.spans.setdefault(node, (self._stack.pop(), (self.line, self.column)))
 
     def record_syntactic_position(self, node, *, start_node=None, end_node=None) -> _Recorded:
         return _Recorded(self, node, start_node, end_node)
