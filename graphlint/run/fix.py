@@ -13,16 +13,15 @@ without astroid nodes.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
-from graphlint.analysis.source import SourceProblem, read_source
 from graphlint.analysis.tree import deep_recursion
 from graphlint.config import Config
 from graphlint.fixers.driver import FixReport, fix_findings, remaining_fixes
 from graphlint.results import discover_files, finding_from_record, finding_to_record
 from graphlint.run import parallel
 from graphlint.run.lint import gathered, lint_paths
+from graphlint.run.records import load_unit
 from graphlint.session import LintSession
 
 
@@ -110,21 +109,14 @@ def fix_in_processes(paths, config, unsafe: bool, jobs: int, fix_markers: bool, 
 def _fix_units(session, units, config, unsafe: bool, fix_markers: bool, write: bool) -> dict:
     """``{shown path: record}`` of fixing the run modules ``units`` (``[(shown path, SourceFile or None)]``)
     in this process of a partitioned run: a module another process parsed is parsed here (see
-    :func:`graphlint.run.records.check_unit`)."""
+    :func:`graphlint.run.records.load_unit`)."""
     work, records = [], {}
     for shown, source in units:
-        info = session.project.module_at(os.path.abspath(shown))
-        if info is None:
-            continue
-        if shown not in session.sources:
-            try:
-                source = source if source is not None else read_source(shown)
-            except SourceProblem as exc:
-                records[shown] = _to_record(FixedModule(problem=str(exc)))
-                continue
-            source.module = info.module
-            session.sources[shown] = source
-        work.append((shown, info))
+        info, problem = load_unit(session, shown, source)
+        if problem:
+            records[shown] = _to_record(FixedModule(problem=problem))
+        elif info is not None:
+            work.append((shown, info))
     fixed = _fix_modules(session, work, list(range(len(work))), config, unsafe, fix_markers, write)
     records.update((work[index][0], _to_record(item)) for index, item in fixed.items())
     return records

@@ -9,20 +9,27 @@ from graphlint.analysis.source import SourceProblem, read_source
 from graphlint.results import finding_from_record, finding_to_record
 
 
-def check_unit(session, shown: str, source, fix_markers: bool):
-    """The record of checking the run module ``shown`` (None if it cannot be loaded): parsed here if another
-    process parsed it; ``source``, the file as the run read it (None: read it now), gives the text that pragmas
-    and fixes need."""
+def load_unit(session, shown: str, source):
+    """``(ModuleInfo or None, problem)`` of the run module ``shown``: parsed here if another process parsed it;
+    ``source``, the file as the run read it (None: read it now), gives the text that pragmas and fixes need."""
     info = session.project.module_at(os.path.abspath(shown))
-    if info is None:
-        return None
-    if shown not in session.sources:
+    if info is not None and shown not in session.sources:
         try:
             source = source if source is not None else read_source(shown)
         except SourceProblem as exc:
-            return check_record(([], {}, str(exc)))
+            return info, str(exc)
         source.module = info.module
         session.sources[shown] = source
+    return info, ""
+
+
+def check_unit(session, shown: str, source, fix_markers: bool):
+    """The record of checking the run module ``shown`` (None if it cannot be loaded; see :func:`load_unit`)."""
+    info, problem = load_unit(session, shown, source)
+    if info is None:
+        return None
+    if problem:
+        return check_record(([], {}, problem))
     outcome = session.check_module(shown, info, fix_markers)
     return check_record(outcome, session.interfaces.get(info.path) if session.interfaces is not None else None)
 
