@@ -3,8 +3,8 @@
 A lint run builds a large heap of astroid trees that stay alive until the process ends. With CPython's default
 settings the collector scans that heap again and again (a quarter of the run on mindcv + mindocr), and at exit
 the interpreter takes seconds to free it object by object. A one-shot run therefore freezes what it has parsed
-and checked (frozen objects are never scanned), collects the young generation less often, and ends with ``os._exit`` once
-its output is flushed. Long-lived callers (the language server, Pylint, the tests) keep the defaults: there
+and checked (frozen objects are never scanned), collects the young generation less often, and ends with
+``os._exit`` once its output is flushed. Long-lived callers (the language server, Pylint, the tests) keep the defaults: there
 replaced trees must be freed.
 """
 

@@ -15,7 +15,7 @@ broadcasts back to ``s``) are followed through element-wise arithmetic, comparis
 and full reductions. A *root* is a parameter, a Parameter attribute, or a definition whose value is not
 followed (a sub-Cell's output): two values computed from the same roots the same element-wise way agree.
 
-Also here: which calls only compute (so evaluating a branch that is not taken changes nothing), which are
+Also here: which assignments cannot raise (a `try` around them has nothing to catch), which calls only compute (so evaluating a branch that is not taken changes nothing), which are
 costly (a sub-Cell), and which expressions are *total* (cannot produce inf/NaN where the input is finite: the
 unselected branch of `ops.where` still flows into gradients, so `ops.where(c, ops.sqrt(x), 0)` differentiates
 to NaN where `x < 0`).
@@ -568,6 +568,37 @@ def tensor_facts(values) -> TensorFacts:
         facts = TensorFacts(values)
         values._rewrite_facts = facts  # noqa: SLF001 - a memo that lives as long as the values
     return facts
+
+
+def assignments_raise_nothing(body, values) -> bool:
+    """Every statement of ``body`` (a `try` body, say) is ``name = <expr>`` where ``expr`` cannot raise: `+`, `-`,
+    `*` and unary `-` of Tensors (the function's parameters as they came in, or names an earlier statement of
+    ``body`` assigned) and Python numbers, two Tensors only of one proven shape (no broadcast to fail; dtypes
+    promote)."""
+    facts = tensor_facts(values)
+    earlier: set[int] = set()
+
+    def safe(expr) -> bool:
+        if isinstance(expr, nodes.Const):
+            return type(expr.value) in (int, float)
+        if isinstance(expr, nodes.Name):
+            element = values.cfg.element_of(expr)
+            reaching = values.cfg.reaching(element, expr.name) if element is not None else []
+            return bool(reaching) and values.value(expr).is_tensor \
+                and all(d.kind == "param" or id(d.node) in earlier for d in reaching)
+        if isinstance(expr, nodes.UnaryOp):
+            return expr.op == "-" and safe(expr.operand)
+        if not (isinstance(expr, nodes.BinOp) and expr.op in ("+", "-", "*") and safe(expr.left) and safe(expr.right)):
+            return False
+        sides = [side for side in (expr.left, expr.right) if values.value(side).is_tensor]
+        return len(sides) < 2 or (facts.shape(sides[0]) is not None and facts.shape(sides[0]) == facts.shape(sides[1]))
+
+    for statement in body:
+        if not (isinstance(statement, nodes.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], nodes.AssignName) and safe(statement.value)):
+            return False
+        earlier.add(id(statement.targets[0]))
+    return bool(body)
 
 
 def _full_reduction(call, first_arg: bool) -> bool:

@@ -424,8 +424,8 @@ class SortedTensorsToSort(Fixer):
         proven = _sorted_items(call, values)
         if isinstance(proven, str):
             return self.refuse(finding, proven)
-        descending, merge = proven
-        use = _sorted_result_use(call, len(_one_literal(call.args[0], values).elts))
+        descending, merge, count = proven
+        use = _sorted_result_use(call, count)
         if use:
             return self.refuse(finding, f"{use}: a sorted Tensor gives the same items only by an integer index (or "
                                         "`len`); sort by hand (`ops.sort(ops.stack(items))[0]`) where it is used so")
@@ -443,8 +443,8 @@ class SortedTensorsToSort(Fixer):
 
 
 def _sorted_items(call: nodes.Call, values):
-    """(descending, the merge verdict) when ``call`` is the builtin `sorted` of one tuple or list literal of 0-d
-    Tensors of one dtype (at most `reverse=<bool constant>`); else why not (a str)."""
+    """(descending, the merge verdict, how many items) when ``call`` is the builtin `sorted` of one tuple or list
+    literal of 0-d Tensors of one dtype (at most `reverse=<bool constant>`); else why not (a str)."""
     if locally_bound(call.func, values) or len(call.args) != 1 or isinstance(call.args[0], nodes.Starred):
         return "`sorted` is not the builtin of one argument"
     keywords = {k.arg: k.value for k in call.keywords or ()}
@@ -463,7 +463,7 @@ def _sorted_items(call: nodes.Call, values):
         return f"the items do not stack into one Tensor: {merge.problem}"
     if any(facts.shape(item) != ("0d",) for item in items):
         return "the items are not proven 0-d Tensors: `sorted` compares whole items, `ops.sort` sorts elements"
-    return bool(reverse is not None and reverse.value), merge
+    return bool(reverse is not None and reverse.value), merge, len(items)
 
 
 def _sorted_result_use(call: nodes.Call, count: int) -> str:
@@ -544,8 +544,9 @@ class NestedMaxToSelect(Fixer):
 def _two_tensor_tuples(call: nodes.Call, values):
     """The two tuple literals (as astroid nodes) that builtin ``max``/``min`` compares, every item a 0-d Tensor of
     one dtype, read without side effects; else why not (a str)."""
-    if not (isinstance(call.func, nodes.Name) and call.func.name in ("max", "min")) or locally_bound(call.func, values) \
-            or len(call.args) != 1 or call.keywords or isinstance(call.args[0], nodes.Starred):
+    if not (isinstance(call.func, nodes.Name) and call.func.name in ("max", "min")) \
+            or locally_bound(call.func, values) or len(call.args) != 1 or call.keywords \
+            or isinstance(call.args[0], nodes.Starred):
         return f"not the builtin `{call.func.as_string()}` of one sequence (without `key` or `default`)"
     literal = _one_literal(call.args[0], values)
     if isinstance(literal, str):
@@ -627,7 +628,8 @@ class RemoveFromKnownList(Fixer):
 class FoldBigInteger(Fixer):
     """``big = 100000000000000000000000`` (or ``n = 2 ** 70``, arithmetic graph code computes in int64 and overflows)
     used only in integer arithmetic the analysis folds into an int64 constant (``x + (big % 7)``) -> that constant in
-    place of each such expression, and the assignment dropped: graph code never meets the integer beyond int64. Safe: the same number, computed at lint time by the analysis."""
+    place of each such expression, and the assignment dropped: graph code never meets the integer beyond int64.
+    Safe: the same number, computed at lint time by the analysis."""
 
     rules = (builtin_rules.INTEGER_BEYOND_INT64, builtin_rules.INTEGER_OVERFLOWS_INT64)
     safety = FixSafety.SAFE

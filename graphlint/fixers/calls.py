@@ -368,8 +368,8 @@ def _unread_pure_assignment(statement, call, values) -> bool:
 class DropForbiddenCall(Fixer):
     """A call graph code forbids whose result nothing uses -> dropped: ``params = self.inner.get_parameters()`` with
     ``params`` never read (a method that only reads the Cell: safe), ``w = initializer(...)`` with ``w`` never read
-    (a function that only makes a value, with arguments free of side effects: safe), ``logger.warning(...)`` of ``mindspore.log``
-    (unsafe: the log no longer appears, as it would in PYNATIVE_MODE on every call). A call whose effect or result
+    (a function that only makes a value, with arguments free of side effects: safe), ``logger.warning(...)`` of
+    ``mindspore.log`` (unsafe: the log no longer appears, as it would in PYNATIVE_MODE on every call). A call whose effect or result
     is used (``p.set_data(v)``, ``ms.get_context(...)`` in a test) is refused with what to do instead."""
 
     rules = (refused_rules.JIT_FORBIDDEN_API,)
@@ -628,5 +628,5 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 FIXERS = (EvalToExpression(), ClassMethodToStatic(), ParameterToTensor(), LambdaDefaultToFunction(),
-          HostShapeToTensorShape(), DropUnreadHostCopy(), TensorOfTensorToTensor(), RecordToTuple(), DropForbiddenCall(),
-          TypeCompareToIsinstance(), DictOutputToTuple())
+          HostShapeToTensorShape(), DropUnreadHostCopy(), TensorOfTensorToTensor(), RecordToTuple(),
+          DropForbiddenCall(), TypeCompareToIsinstance(), DictOutputToTuple())

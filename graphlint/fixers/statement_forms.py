@@ -14,7 +14,7 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import LIST, TENSOR, UNKNOWN
-from graphlint.analysis.rewrite_facts import tensor_facts
+from graphlint.analysis.rewrite_facts import assignments_raise_nothing
 from graphlint.catalogue import statements as statements_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers import build
@@ -202,7 +202,7 @@ class UnwrapTry(Fixer):
             return self.refuse(finding, "the `try` has an `else` or a `finally`: move them by hand")
         computing = next((inner for handler in statement.handlers for inner in handler.body
                           if not _only_reports(inner, values)), None)
-        if computing is not None and not _raises_nothing(statement.body, values):
+        if computing is not None and not assignments_raise_nothing(statement.body, values):
             return self.refuse(finding, f"the handler does more than log or re-raise (`{computing.as_string()[:40]}`) "
                                         "and the body may raise (only assignments of arithmetic on the arguments and "
                                         "numbers are proven not to): its fallback is behaviour to keep; check the "
@@ -217,37 +217,6 @@ class UnwrapTry(Fixer):
         return self.edit(finding, [(node, cst.FlattenSentinel(body))],
                          description="`try` -> its body" + (" (an error the handler swallowed now leaves the "
                                                             "function)" if swallowed else ""))
-
-
-def _raises_nothing(body, values) -> bool:
-    """Every statement of ``body`` is ``name = <expr>`` where ``expr`` cannot raise: `+`, `-`, `*` and unary `-` of
-    Tensors (the function's parameters as they came in, or names an earlier statement of ``body`` assigned) and
-    Python numbers, two Tensors only of one proven shape (no broadcast to fail; dtypes promote)."""
-    facts = tensor_facts(values)
-    earlier: set[int] = set()
-
-    def safe(expr) -> bool:
-        value = values.value(expr)
-        if isinstance(expr, nodes.Const):
-            return type(expr.value) in (int, float)
-        if isinstance(expr, nodes.Name):
-            element = values.cfg.element_of(expr)
-            reaching = values.cfg.reaching(element, expr.name) if element is not None else []
-            return bool(reaching) and value.is_tensor and all(d.kind == "param" or id(d.node) in earlier
-                                                               for d in reaching)
-        if isinstance(expr, nodes.UnaryOp):
-            return expr.op == "-" and safe(expr.operand)
-        if not (isinstance(expr, nodes.BinOp) and expr.op in ("+", "-", "*") and safe(expr.left) and safe(expr.right)):
-            return False
-        sides = [side for side in (expr.left, expr.right) if values.value(side).is_tensor]
-        return len(sides) < 2 or (facts.shape(sides[0]) is not None and facts.shape(sides[0]) == facts.shape(sides[1]))
-
-    for statement in body:
-        if not (isinstance(statement, nodes.Assign) and len(statement.targets) == 1
-                and isinstance(statement.targets[0], nodes.AssignName) and safe(statement.value)):
-            return False
-        earlier.add(id(statement.targets[0]))
-    return bool(body)
 
 
 def _only_reports(statement, values) -> bool:

@@ -830,15 +830,17 @@ def _nonlocal_rewrite(context, inner, names: list[str], calls):
         if isinstance(line, cst.SimpleStatementLine) and any(isinstance(s, cst.Nonlocal) for s in line.body):
             rest = [s for s in line.body if not isinstance(s, cst.Nonlocal)]
             if rest:
-                body.append(line.with_changes(body=rest[:-1] + [rest[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]))
+                last = rest[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+                body.append(line.with_changes(body=rest[:-1] + [last]))
             continue
         body.append(line)
-    returned = build.name(names[0]) if len(names) == 1 else build.tuple_of([build.name(n) for n in names], bare=True)
+    def carried():  # the names, returned at the end of the inner function and assigned by each call (new nodes)
+        return build.name(names[0]) if len(names) == 1 else build.tuple_of([build.name(n) for n in names], bare=True)
+
     params = list(function.params.params) + [cst.Param(name=build.name(n)) for n in names]
     replacements = [(function, function.with_changes(
         params=function.params.with_changes(params=params),
-        body=function.body.with_changes(body=body + [build.returns(returned)])))]
-    target = build.name(names[0]) if len(names) == 1 else build.tuple_of([build.name(n) for n in names], bare=True)
+        body=function.body.with_changes(body=body + [build.returns(carried())])))]
     for statement in calls:
         expression = context.find(statement, (cst.Expr,))
         if expression is None or not isinstance(expression.value, cst.Call):
@@ -847,7 +849,7 @@ def _nonlocal_rewrite(context, inner, names: list[str], calls):
         extra = [cst.Arg(keyword=build.name(n), value=build.name(n),
                          equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
                                                whitespace_after=cst.SimpleWhitespace(""))) for n in names]
-        assigned = cst.Assign(targets=[cst.AssignTarget(target=target)],
+        assigned = cst.Assign(targets=[cst.AssignTarget(target=carried())],
                               value=call.with_changes(args=list(call.args) + extra), semicolon=expression.semicolon)
         replacements.append((expression, assigned))
     return replacements

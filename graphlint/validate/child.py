@@ -226,7 +226,7 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
         if traced_construct is not None and {"trace", "bytecode"} & set(job.get("runs", ())):
             call = types.MethodType(traced_construct, target)  # (the reference runs the undecorated method)
     elif mode in ("graph", "strict"):
-        ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else pynative)
+        ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else pynative)  # (the entry is made in its mode too)
         target, is_cell, plain = _entry_objects(job, module)
         call = _compiled(mode, target, is_cell, plain)
     elif mode in ("trace", "bytecode"):
