@@ -831,8 +831,10 @@ class FunctionValues:
         known = _folded(left, right, op) if not var else NOTHING
         if known is not NOTHING:
             return of_python(known) if isinstance(known, (int, float, str, bool)) else const(UNKNOWN)
-        kinds = (left.kinds | right.kinds) & (SCALARS | {STR, TUPLE, LIST}) or frozenset({UNKNOWN})
-        return Value(kinds, var, origin)
+        plain = SCALARS | {STR, TUPLE, LIST}
+        if left.bottom or right.bottom or (left.kinds | right.kinds) - plain:
+            return Value(frozenset({UNKNOWN}), var, origin)  # an operand of unknown kind: so is the result
+        return Value(left.kinds | right.kinds, var, origin)
 
     def _compare(self, expr: nodes.Compare, element) -> Value:
         left = self.eval(expr.left, element)
