@@ -527,3 +527,21 @@ def test_cells_made_through_a_class_table_an_alias_or_stored_into_a_model_are_no
         """
     found = [(f.rule.symbol, f.line) for f in findings(source) if f.rule.symbol == "container-graph-input"]
     assert found == [("container-graph-input", line_of(source, "class Alone(nn.Cell):") + 1)]
+
+
+def test_names_a_comprehension_binds_carry_the_element_values():
+    """`c` in `[... for i, c in enumerate(C.split(sizes, -1))]` is a Tensor (a chunk of a split): DETR's Hungarian
+    matcher habit. Each element of a Tensor, of a split and of an enumerate/zip over them is known (issue 39)."""
+    source = """
+        class Net(nn.Cell):
+            def construct(self, C, sizes, y):
+                picked = [c[i].asnumpy() for i, c in enumerate(C.split(sizes, -1))]
+                rows = [r.asnumpy() for r in y]
+                pairs = [a.asnumpy() for a, b in zip(y.split(2), sizes)]
+                named = [i * 2 for i, c in enumerate(C.split(sizes, -1)) if c.sum() > 0]
+                return picked, rows, pairs, named
+        """
+    found = findings(source)
+    assert [(f.rule.symbol, f.line, f.column) for f in found] == [
+        ("asnumpy-in-graph", line_of(source, "picked ="), 19), ("asnumpy-in-graph", line_of(source, "rows ="), 17),
+        ("asnumpy-in-graph", line_of(source, "pairs ="), 18)]

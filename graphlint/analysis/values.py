@@ -70,6 +70,7 @@ class Value:
     const: object = NOTHING  # the Python value, where known at analysis time
     alias: str = ""  # for Tensors: the storage it may share ("the argument `x`", ...)
     parameter: str = ""  # for a Parameter: the `name=` it was created with, where known (MindSpore keys on it)
+    each: "Value | None" = None  # a sequence of unknown length: the value of every element (`x.split(n)`)
 
     def is_(self, kind: str) -> bool:
         return self.kinds == frozenset({kind})
@@ -130,12 +131,23 @@ def join(*values: Value) -> Value:
     var = any(v.var for v in present)
     origin = next((v.origin for v in present if v.var and v.origin), "")
     items = None
+    each = None
     if all(v.items is not None for v in present) and len({len(v.items) for v in present}) == 1:
         items = tuple(join(*parts) for parts in zip(*(v.items for v in present)))
+    elif all(v.items is not None or v.each is not None for v in present):
+        each = join(*(element for v in present for element in (v.items if v.items is not None else (v.each,))))
     known = first.const if all(v.known and _same(v.const, first.const) for v in present) else NOTHING
     alias = next((v.alias for v in present if v.alias), "")
     parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
-    return Value(kinds, var, origin, items, known, alias, parameter)
+    return Value(kinds, var, origin, items, known, alias, parameter, each)
+
+
+def element_value_of(value: Value) -> Value | None:
+    """What indexing or iterating ``value`` gives, where the analysis knows it: one join of its items, or what
+    each element of a sequence of unknown length is."""
+    if value.items:
+        return join(*value.items)
+    return value.each
 
 
 def _same(a, b) -> bool:
@@ -415,8 +427,8 @@ class FunctionValues:
             element_value = const(INT)
         elif iterable.is_tensor:
             element_value = variable(TENSOR, iterable.origin)  # rows are slices: new Tensors, no alias
-        elif iterable.items:
-            element_value = join(*iterable.items)
+        elif element_value_of(iterable) is not None:
+            element_value = element_value_of(iterable)
         else:
             element_value = unknown(iterable.var, iterable.origin)
         if isinstance(loop.target, nodes.AssignName):
@@ -430,10 +442,10 @@ class FunctionValues:
                 return const(INT)
             if loop.iter.func.name == "enumerate" and position == 1 and loop.iter.args:
                 inner = self.eval(loop.iter.args[0], self.cfg.element_of(loop.iter))
-                return join(*inner.items) if inner.items else (variable(TENSOR, inner.origin) if inner.is_tensor else unknown(inner.var, inner.origin))
+                return _iterated(inner)
             if loop.iter.func.name == "zip" and position is not None and position < len(loop.iter.args):
                 inner = self.eval(loop.iter.args[position], self.cfg.element_of(loop.iter))
-                return join(*inner.items) if inner.items else (variable(TENSOR, inner.origin) if inner.is_tensor else unknown(inner.var, inner.origin))
+                return _iterated(inner)
         return unknown(element_value.var, element_value.origin)
 
     # -- queries ------------------------------------------------------------
@@ -488,7 +500,8 @@ class FunctionValues:
         if isinstance(expr, nodes.Const):
             return of_python(expr.value)
         if isinstance(expr, nodes.Name):
-            return self.name_at(element, expr.name)
+            bound = self._comprehension_binding(expr, element)
+            return bound if bound is not None else self.name_at(element, expr.name)
         if isinstance(expr, (nodes.Tuple, nodes.List)):
             return self._sequence_display(expr, element)
         if isinstance(expr, nodes.Attribute):
@@ -512,6 +525,49 @@ class FunctionValues:
         if isinstance(expr, nodes.Lambda):
             return const(FUNCTION)
         return self._built(expr, element)
+
+    def _comprehension_binding(self, name: nodes.Name, element) -> Value | None:
+        """The value of a name a comprehension binds (``c`` in ``[f(c) for i, c in enumerate(xs)]``): an element
+        of what its generator iterates, as a ``for`` loop's target. None for a name no comprehension binds."""
+        path = [name]
+        node = name.parent
+        while node is not None and node is not self.func:
+            if isinstance(node, (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)):
+                generators = list(node.generators)
+                child = path[-1]
+                visible = generators
+                if child in generators:
+                    index = generators.index(child)
+                    within_iter = len(path) > 1 and path[-2] is child.iter
+                    # A generator's iterable sees only the generators before it (the first: none, it is
+                    # evaluated outside the comprehension); its conditions see its own target too.
+                    visible = generators[:index] if within_iter else generators[:index + 1]
+                for generator in reversed(visible):
+                    target = _bound_target(generator.target, name.name)
+                    if target is not None:
+                        iterable = self.eval(generator.iter, element)
+                        return self._target_value(generator.iter, iterable, generator.target, target, element)
+            path.append(node)
+            node = node.parent
+        return None
+
+    def _target_value(self, iter_expr, iterable: Value, target, bound, element) -> Value:
+        """What an iteration over ``iterable`` binds to ``bound`` (a name in ``target``)."""
+        if iterable.is_(RANGE):
+            item = const(INT)
+        else:
+            item = _iterated(iterable)
+        if isinstance(target, nodes.AssignName):
+            return item
+        position = _flat_position(target, bound)
+        if item.items is not None and position is not None and position < len(item.items):
+            return item.items[position]
+        if isinstance(iter_expr, nodes.Call) and isinstance(iter_expr.func, nodes.Name) and position is not None:
+            if iter_expr.func.name == "enumerate" and iter_expr.args:
+                return const(INT) if position == 0 else _iterated(self.eval(iter_expr.args[0], element))
+            if iter_expr.func.name == "zip" and position < len(iter_expr.args):
+                return _iterated(self.eval(iter_expr.args[position], element))
+        return unknown(item.var, item.origin)
 
     def _built(self, expr, element) -> Value:
         """A dict or set display, an f-string, a comprehension: a runtime value when what it is built from is."""
@@ -692,7 +748,7 @@ class FunctionValues:
             if method in api.TUPLE_RESULT_OPS and not (method in api.PAIRED_ONLY_WITH_DIM and not any(
                     k.arg == "dim" for k in expr.keywords or ())):
                 # Tensor.max()/min() give (values, indices) in graph code only with `dim=` (see the table).
-                return variable(TUPLE, owner.origin or origin)
+                return _tensors(owner.origin or origin)
             return variable(TENSOR, owner.origin or origin)
         if owner.is_(CELL):
             if any_var:
@@ -766,7 +822,7 @@ class FunctionValues:
             if kind is api.ApiKind.PRIMITIVE:
                 return const(OBJECT)  # a primitive or functional-loop object: called later
             if name in api.TUPLE_RESULT_OPS:
-                return variable(TUPLE, origin or line_origin)
+                return _tensors(origin or line_origin)
             return variable(TENSOR, origin or line_origin)
         if kind is api.ApiKind.CELL:
             return const(CELL)
@@ -873,11 +929,34 @@ class FunctionValues:
                 if -len(base.items) <= index.const < len(base.items):
                     return base.items[index.const]
             if isinstance(expr.slice, nodes.Slice):
-                return Value(base.kinds, base.var, base.origin)
+                return Value(base.kinds, base.var, base.origin, each=element_value_of(base))
             return join(*base.items) if base.items else unknown()
+        if base.each is not None and base.kinds <= {TUPLE, LIST}:
+            return replace(base, const=NOTHING) if isinstance(expr.slice, nodes.Slice) else base.each
         if base.is_(TUPLE) and not base.var:
             return const(INT) if index is not None else const(TUPLE)
         return unknown(base.var or (index is not None and index.var), base.origin or (index.origin if index else ""))
+
+
+def _bound_target(target, name: str):
+    """The AssignName of ``name`` in a comprehension's target (``c`` in ``i, c``), or None."""
+    for node in target.nodes_of_class(nodes.AssignName):
+        if node.name == name:
+            return node
+    return None
+
+
+def _tensors(origin: str) -> Value:
+    """A tuple of run-time Tensors whose length the analysis does not count (``x.split(n)``, ``ops.unique``)."""
+    return Value(frozenset({TUPLE}), True, origin, each=variable(TENSOR, origin))
+
+
+def _iterated(value: Value) -> Value:
+    """The value a loop over ``value`` binds: a row of a Tensor, an element of a sequence, else unknown."""
+    if value.is_tensor:
+        return variable(TENSOR, value.origin)
+    found = element_value_of(value)
+    return found if found is not None else unknown(value.var, value.origin)
 
 
 def _numeric_builtin(name: str, args: list, any_var: bool, origin: str) -> Value:
