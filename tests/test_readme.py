@@ -232,7 +232,7 @@ def test_the_readme_commands_on_a_fresh_clone(tmp_path):
                  "PATH": str(clone / ".venv" / "bin") + os.pathsep + os.environ.get("PATH", "")}
     editor = run(server, **activated)
     assert editor.returncode == 0, editor.stdout[-3000:] + editor.stderr[-3000:]
-    assert editor.stdout.startswith("usage: graphlint server"), editor.stdout[-2000:]
+    assert "\nusage: graphlint server [--stdio]" in editor.stdout, editor.stdout[-2000:]  # after pip's lines
     served = subprocess.run([venv_python, "-c", "import pygls, lsprotocol"], capture_output=True, text=True)
     assert served.returncode == 0, served.stderr
     second = run(validate)
@@ -524,7 +524,17 @@ def test_the_readme_is_short_and_links_every_page():
     for page in pages()[1:] + list(GENERATED_PAGES):
         assert f"]({page})" in readme or f"]({page}#" in readme, page
     for page in pages():
-        folder = os.path.dirname(os.path.join(ROOT, page))
-        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page_text(page)):
-            if "://" not in target:
-                assert os.path.exists(os.path.join(folder, target)), (page, target)
+        folder = os.path.dirname(page)
+        for target, anchor in re.findall(r"\]\(([^)#\s]+)(?:#([^)]*))?\)", page_text(page)):
+            if "://" in target:
+                continue
+            path = os.path.normpath(os.path.join(folder, target))
+            assert os.path.exists(os.path.join(ROOT, path)), (page, target)
+            if anchor:
+                assert anchor in _anchors(path), (page, target, anchor)
+
+
+def _anchors(page: str) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens."""
+    headings = re.findall(r"^#+ (.+)$", page_text(page), re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
