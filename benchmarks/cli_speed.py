@@ -23,9 +23,9 @@ printed before each figure (run the benchmark with ``nice`` and read the figures
 
 Run: ``nice .venv/bin/python benchmarks/cli_speed.py [--repeat N] [--skip-mindone]`` (about 15 minutes on 2 cores
 with mindone), with the Python graphlint is installed in (the README's ``.venv``). ``--smoke`` runs every figure's
-commands once on a copy of the bundled ``examples/`` instead of the corpora, in seconds and without downloading
-anything: it checks that the benchmark runs (tests/test_readme.py runs it as docs/speed.md shows it); its figures
-mean nothing.
+commands once on a copy of the bundled ``examples/`` instead of the corpora, in under a minute and without
+downloading anything: it checks that the benchmark runs (tests/test_readme.py runs it as docs/speed.md shows it);
+its figures mean nothing.
 
 Measured 2026-12-01 on a shared 2-core machine, 3 rounds: astroid parse process 5.5 s (its loop alone 4.8 s);
 default --jobs 7.3 s = 1.32x the parse process (1.52x its loop alone); --jobs 1 8.7 s = 1.41x; --jobs 2 1.11x
@@ -429,7 +429,8 @@ def main() -> int:
     parser.add_argument("--skip-mindone", action="store_true", help="skip the memory figure (about 10 minutes)")
     parser.add_argument("--only-mindone", action="store_true", help="only the memory figure")
     parser.add_argument("--smoke", action="store_true",
-                        help="every figure's commands once, on the bundled examples/: seconds, meaningless figures")
+                        help="every figure's commands once, on the bundled examples/: under a minute, "
+                             "meaningless figures")
     args = parser.parse_args()
     repeat = 1 if args.smoke else max(1, args.repeat)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

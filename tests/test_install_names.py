@@ -1,9 +1,10 @@
 """Every install line of the repository names graphlint's own distribution, `mindspore-graphlint`.
 
-The PyPI project `graphlint` is another program (a dead-code finder): `pip install graphlint` or
-`pip install 'graphlint[server]'` would install it and print a warning about a missing extra. The command and the
-import package are `graphlint`; only the distribution has another name. This scans the repository's tracked text
-files (README, docs, error messages, pyproject.toml, hooks, editors, benchmarks, tests).
+The PyPI project named like the command is another program (a dead-code finder): a pip line that names it, with
+or without an extra, installs that program and warns that the extra does not exist. The command and the import
+package are `graphlint`; only the distribution has another name. This scans the repository's tracked text files
+(README, docs, error messages, pyproject.toml, hooks, editors, benchmarks, tests). This file spells the wrong forms
+only through COMMAND, so that it passes its own scan.
 """
 
 import os
@@ -21,12 +22,12 @@ except ModuleNotFoundError:  # Python 3.10
 
 DISTRIBUTION = "mindspore-graphlint"
 COMMAND = "graphlint"  # the command, the import package, and the other project's name on PyPI
-# A requirement naming the other project: `graphlint`, `graphlint[server]`, `graphlint==0.1` (quoted or not).
+# A requirement naming the other project: COMMAND alone, with extras or with a version (quoted or not).
 WRONG_REQUIREMENT = re.compile(r"^['\"]?" + COMMAND + r"(\[[^\]]*\])?([<>=!~;].*)?['\"]?$")
 # The arguments of a `pip install` (up to the end of that shell command).
 PIP_INSTALL = re.compile(r"\bpip3?\s+install\b([^&;|`)\n]*)")
-# A requirement with extras in a string or prose, not preceded by another distribution's prefix
-# (`mindspore-graphlint[server]` is right; the Lua table access `graphlint[root]` is no requirement).
+# A requirement with one of our extras in prose, or any extras in a string, not preceded by another distribution's
+# prefix (DISTRIBUTION with extras is right; the Lua table access COMMAND[root] is no requirement).
 WRONG_EXTRA = re.compile(r"(?<![\w.-])" + COMMAND + r"\[(validate|server|test)\]|['\"]" + COMMAND + r"\[")
 
 
