@@ -21,8 +21,11 @@ so only commands run side by side compare. Times shown are the best round. The m
 printed before each figure (run the benchmark with ``nice`` and read the figures with the load). Sources come from PyPI through
 ``benchmarks/corpus.py``.
 
-Run: ``nice python benchmarks/cli_speed.py [--repeat N] [--skip-mindone]`` (about 15 minutes on 2 cores with
-mindone).
+Run: ``nice .venv/bin/python benchmarks/cli_speed.py [--repeat N] [--skip-mindone]`` (about 15 minutes on 2 cores
+with mindone), with the Python graphlint is installed in (the README's ``.venv``). ``--smoke`` runs every figure's
+commands once on a copy of the bundled ``examples/`` instead of the corpora, in under a minute and without
+downloading anything: it checks that the benchmark runs (tests/test_readme.py runs it as docs/speed.md shows it);
+its figures mean nothing.
 
 Measured 2026-12-01 on a shared 2-core machine, 3 rounds: astroid parse process 5.5 s (its loop alone 4.8 s);
 default --jobs 7.3 s = 1.32x the parse process (1.52x its loop alone); --jobs 1 8.7 s = 1.41x; --jobs 2 1.11x
@@ -252,12 +255,14 @@ def parse_run(files) -> tuple[float, float]:
         handle.write(PARSE)
     try:
         started = time.perf_counter()
-        out = subprocess.run([sys.executable, handle.name], env=environment, input="\n".join(files),
-                             capture_output=True, text=True, check=True).stdout
+        done = subprocess.run([sys.executable, handle.name], env=environment, input="\n".join(files),
+                              capture_output=True, text=True)
         wall = time.perf_counter() - started
     finally:
         os.unlink(handle.name)
-    return wall, float(out.strip().splitlines()[-1])
+    if done.returncode:
+        raise SystemExit(f"the astroid parse process failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return wall, float(done.stdout.strip().splitlines()[-1])
 
 
 def paired(commands: dict, repeat: int) -> dict:
@@ -303,16 +308,38 @@ def _parse_memory(files) -> int:
     return int(done.stdout.strip().splitlines()[-1])
 
 
-def speed(repeat: int, cores: int) -> None:
+# One-file edits of figure 3, each run after the last: (what it is, the text replaced, its replacement); the text
+# "" appends the replacement. A last edit adds a copy of the file to the tree (its Cells are new graph code).
+CORPUS_EDITS = [
+    ("a comment at the end of a model", "", "# an edit\n"),
+    ("a statement in a construct", "        x = self.relu(x)\n", "        x = self.relu(x)\n        x = x + 0\n"),
+    ("an attribute in an __init__ (importers read it)", "        self.relu = nn.ReLU()\n",
+     "        self.note = 1\n        self.relu = nn.ReLU()\n"),
+]
+SMOKE_EDITS = [
+    ("a comment at the end of a model", "", "# an edit\n"),
+    ("a statement in a construct", "        weights = ops.softmax(scores, axis=-1)\n",
+     "        weights = ops.softmax(scores, axis=-1)\n        weights = weights + 0\n"),
+    ("an attribute in an __init__ (importers read it)", "        self.proj = nn.Dense(dim, dim)\n",
+     "        self.note = 1\n        self.proj = nn.Dense(dim, dim)\n"),
+]
+
+
+def speed(repeat: int, cores: int, smoke: bool = False) -> None:
     work = tempfile.mkdtemp(prefix="graphlint-bench-")
     try:
-        for name in ("mindcv", "mindocr"):
-            shutil.copytree(fetch(name), os.path.join(work, name))
-        folders = ["mindcv", "mindocr"]
+        if smoke:
+            shutil.copytree(os.path.join(ROOT, "examples"), os.path.join(work, "examples"))
+            folders, edited, edits = ["examples"], os.path.join(work, "examples", "model.py"), SMOKE_EDITS
+        else:
+            for name in ("mindcv", "mindocr"):
+                shutil.copytree(fetch(name), os.path.join(work, name))
+            folders, edited = ["mindcv", "mindocr"], os.path.join(work, "mindcv", "models", "resnet.py")
+            edits = CORPUS_EDITS
         files = [f for folder in folders for f in python_files(os.path.join(work, folder))]
         lines = count_lines(files)
-        print(f"mindcv 0.3.0 + mindocr 0.5.0: {len(files)} files, {lines:,} lines; {cores} cores; "
-              f"nice {os.nice(0)}; bytecode cached in {BYTECODE}")
+        print(f"{' + '.join(folders) if smoke else 'mindcv 0.3.0 + mindocr 0.5.0'}: {len(files)} files, "
+              f"{lines:,} lines; {cores} cores; nice {os.nice(0)}; bytecode cached in {BYTECODE}")
 
         print(f"\n[1] cold lint vs astroid parse (load {load()}; {repeat} rounds, each command once per round)")
         loops = []
@@ -359,18 +386,11 @@ def speed(repeat: int, cores: int) -> None:
         print(f"  cold {cold:6.1f} s, warm {warm:5.2f} s: {100 * warm / cold:4.1f} % of cold  target < 10 %: "
               f"{'holds' if warm < 0.1 * cold else 'DOES NOT HOLD'}")
         # One-file edits, each run after the last: the cache re-checks what the edit reaches (graphlint.run.incremental).
-        edited = os.path.join(work, "mindcv", "models", "resnet.py")
-        edits = [
-            ("a comment at the end of a model", "", "# an edit\n"),
-            ("a statement in a construct", "        x = self.relu(x)\n", "        x = self.relu(x)\n        x = x + 0\n"),
-            ("an attribute in an __init__ (importers read it)", "        self.relu = nn.ReLU()\n",
-             "        self.note = 1\n        self.relu = nn.ReLU()\n"),
-        ]
-        # and a file added to the tree (a copy of that model: its Cells are new graph code)
-        edits.append(("a new file (a copy of that model)", None, None))
-        for name, old, new in edits:
+        for name, old, new in [*edits, ("a new file (a copy of that model)", None, None)]:
             with open(edited, encoding="utf-8") as handle:
                 text = handle.read()
+            if old and old not in text:
+                raise SystemExit(f"cannot make the edit {name!r}: {edited} has no line {old.strip()!r}")
             with open(edited if old is not None or new is not None else edited[:-3] + "_copy.py", "w",
                       encoding="utf-8") as handle:
                 handle.write(text if new is None else text.replace(old, new, 1) if old else text + new)
@@ -384,11 +404,12 @@ def speed(repeat: int, cores: int) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def memory(cores: int) -> None:
-    package = fetch("mindone")
+def memory(cores: int, smoke: bool = False) -> None:
+    package = os.path.join(ROOT, "examples") if smoke else fetch("mindone")
     root, folder = os.path.split(package)
     files = python_files(package)
-    print(f"\n[4] peak memory on mindone 0.5.0 ({len(files)} files, {count_lines(files):,} lines; load {load()}): "
+    print(f"\n[4] peak memory on {'examples/' if smoke else 'mindone 0.5.0'} ({len(files)} files, "
+          f"{count_lines(files):,} lines; load {load()}): "
           "the peak of the summed proportional set size (PSS, shared pages counted once) of all processes")
     kept = _parse_memory(files)
     print(f"  (the astroid trees alone, the files graphlint parses, kept in one process: peak RSS "
@@ -407,18 +428,40 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2, help="runs per timing; the best is kept (default 2)")
     parser.add_argument("--skip-mindone", action="store_true", help="skip the memory figure (about 10 minutes)")
     parser.add_argument("--only-mindone", action="store_true", help="only the memory figure")
+    parser.add_argument("--smoke", action="store_true",
+                        help="every figure's commands once, on the bundled examples/: under a minute, "
+                             "meaningless figures")
     args = parser.parse_args()
-    repeat = max(1, args.repeat)
+    repeat = 1 if args.smoke else max(1, args.repeat)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    missing = _missing_dependency()
+    if missing:
+        print(f"cli_speed.py: this Python ({sys.executable}) cannot run graphlint ({missing}); run the benchmark "
+              "with the Python graphlint is installed in, e.g. .venv/bin/python benchmarks/cli_speed.py",
+              file=sys.stderr)
+        return 2
 
     # (compile once what every command imports, the parse process's too, so that no timed command does)
     subprocess.run([*graphlint(), "--no-cache", "--jobs", "1", os.path.join(ROOT, "examples", "model.py")],
                    env=child_environment(), stdout=subprocess.DEVNULL)
-    if not args.only_mindone:
-        speed(repeat, cores)
-    if not args.skip_mindone:
-        memory(cores)
+    try:
+        if not args.only_mindone:
+            speed(repeat, cores, smoke=args.smoke)
+        if not args.skip_mindone:
+            memory(cores, smoke=args.smoke)
+    except subprocess.CalledProcessError as exc:  # pip could not download a corpus (benchmarks/corpus.py)
+        print(f"cli_speed.py: {' '.join(map(str, exc.cmd))} failed (exit {exc.returncode})", file=sys.stderr)
+        return 2
     return 0
+
+
+def _missing_dependency() -> str:
+    """Why this interpreter cannot import graphlint and what it needs (its parse process runs here too), or ""."""
+    probe = subprocess.run([sys.executable, "-c", "import graphlint.cli, astroid, libcst"], env=child_environment(),
+                           capture_output=True, text=True)
+    if probe.returncode == 0:
+        return ""
+    return (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[-1]
 
 
 if __name__ == "__main__":

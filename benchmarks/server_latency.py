@@ -7,7 +7,7 @@ includes the server's debounce (the default, 0.1 s), which is what a user waits 
 worst of the edits, and the load average while it ran (others may be using the machine).
 
 Run: ``nice python benchmarks/server_latency.py [--edits 21] [--lines 400] [--debounce 0.1]``.
-Needs ``pip install 'graphlint[server]'``. The target of issue #14: median under 0.5 s on a 2-core machine.
+Needs ``pip install 'mindspore-graphlint[server]'``. The target of issue #14: median under 0.5 s on a 2-core machine.
 """
 
 from __future__ import annotations

@@ -137,7 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the fixes as a unified diff and write nothing (exit 1 when there is a diff)")
     fixing.add_argument("--validate", action="store_true",
                         help="with --fix/--diff: keep only fixes whose rewrite compiles in GRAPH_MODE and matches "
-                             "the original's PYNATIVE outputs (needs graphlint[validate])")
+                             "the original's PYNATIVE outputs (needs the validate extra: "
+                             "pip install 'mindspore-graphlint[validate]')")
     adopting = parser.add_argument_group("baselines")
     adopting.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     adopting.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and exit 0")

@@ -202,7 +202,7 @@ def test_pyproject_configuration(tmp_path, capsys):
     write(tmp_path, "pyproject.toml", '[tool.graphlint]\nignore = ["try-in-graph"]\n')
     bad = write(tmp_path, "src/bad.py", BROKEN_CELL)
     assert main([bad]) == 0
-    write(tmp_path, "pyproject.toml", '[tool.graphlint]\nselect = ["E", "W"]\n')  # the README's example
+    write(tmp_path, "pyproject.toml", '[tool.graphlint]\nselect = ["E", "W"]\n')  # docs/configuration.md's example
     assert main([bad]) == 1
     capsys.readouterr()
     errors = {

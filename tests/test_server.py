@@ -332,7 +332,7 @@ def test_missing_extra_is_one_line(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
     assert out.stderr.strip() == ("graphlint server: needs the server extra (pygls is missing): "
-                                  "pip install 'graphlint[server]'")
+                                  "pip install 'mindspore-graphlint[server]'")
 
 
 def test_graphlint_server_subcommand(tmp_path):

@@ -1,5 +1,6 @@
 """``graphlint server``: a Language Server (LSP over stdio) with diagnostics, quick fixes, fix-all and rule docs
-on hover. Editors start it; see docs/editors.md. Needs ``pip install 'graphlint[server]'`` (pygls, lsprotocol).
+on hover. Editors start it; see docs/editors.md. Needs the server extra (pygls, lsprotocol):
+``pip install 'mindspore-graphlint[server]'``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def main(argv=None) -> int:
         import pygls  # noqa: F401
     except ImportError as exc:
         print(f"graphlint server: needs the server extra ({exc.name} is missing): "
-              "pip install 'graphlint[server]'", file=sys.stderr)
+              "pip install 'mindspore-graphlint[server]'", file=sys.stderr)
         return 2
     handler = logging.FileHandler(args.log_file, encoding="utf-8") if args.log_file else logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
