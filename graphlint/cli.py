@@ -19,6 +19,7 @@ from graphlint import __version__
 from graphlint.config import LEVELS, Config, ConfigError, check_selectors, config_for, from_table, load_pyproject
 from graphlint.report import (FORMATS, MACHINE_FORMATS, MARKERS, RENDERERS, NoProgress, Progress, RenderOptions, paint,
                               render_statistics, summary_line, use_color)
+from graphlint.results import printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -533,6 +534,9 @@ def _fix(args, config, paths, progress, color) -> int:
         progress.close()
     for problem in report.lint.problems:
         print(problem.line(), file=sys.stderr)
+    for outcome in report.files:  # a file that could not be written: its fixes were not applied
+        if outcome.error:
+            print(f"{printable(outcome.path)}: {outcome.error}", file=sys.stderr)
     changed = [f for f in report.files if f.changed]
     if args.diff:
         for outcome in changed:
@@ -584,12 +588,15 @@ def _summary(report, wrote: bool, show_fixes: bool = False) -> None:
     suggested = [r for r in report.refused if r.suggestion]
     withheld = [r for r in report.refused if r.needs_unsafe and not r.suggestion]  # not refusals
     refused = [r for r in report.refused if not r.suggestion and not r.needs_unsafe]
-    lines = [_summary_head(applied, refused, suggested, withheld, wrote)]
+    not_written = [a for f in report.files for a in f.not_applied]
+    lines = [_summary_head(applied, refused, suggested, withheld, wrote, not_written)]
     if show_fixes:
         done = "fixed  " if wrote else "would fix"
         for item in sorted(applied, key=lambda a: (a.path, a.line)):
             note = f" [{item.validation}]" if item.validation else ""
             lines.append(f"  {done} {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
+        for item in sorted(not_written, key=lambda a: (a.path, a.line)):
+            lines.append(f"  not written {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}")
     for item in refused:
         lines.append(f"  refused {_place(item)}: {item.rule} {item.symbol}: {item.reason}")
     for item in suggested:
@@ -598,19 +605,21 @@ def _summary(report, wrote: bool, show_fixes: bool = False) -> None:
             lines.extend("      " + line for line in item.suggestion.splitlines())
     if suggested and not show_fixes:
         lines.append("  (--show-fixes prints the suggested rewrites)")
-    for outcome in report.files:
-        if outcome.error:
-            lines.append(f"  {outcome.path}: {outcome.error}")
     print("\n".join(lines), file=sys.stderr)
 
 
-def _summary_head(applied, refused, suggested, withheld, wrote: bool) -> str:
+def _summary_head(applied, refused, suggested, withheld, wrote: bool, not_written=()) -> str:
     files = len({a.path for a in applied})
     verb = "applied" if wrote else "would be applied"
-    return (f"graphlint: {len(applied)} fix{'es' if len(applied) != 1 else ''} {verb} in {files} "
+    return (f"graphlint: {_fixes(len(applied))} {verb} in {files} "
             f"file{'s' if files != 1 else ''}, {len(refused)} refused"
             + (f", {len(suggested)} suggested (display-only)" if suggested else "")
-            + (f", {len(withheld)} more with --unsafe-fixes" if withheld else ""))
+            + (f", {len(withheld)} more with --unsafe-fixes" if withheld else "")
+            + (f", {_fixes(len(not_written))} not written (see above)" if not_written else ""))
+
+
+def _fixes(count: int) -> str:
+    return f"{count} fix{'es' if count != 1 else ''}"
 
 
 def run() -> None:

@@ -59,7 +59,8 @@ class FileFix:
     applied: list[Applied] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
     written: bool = False
-    error: str = ""
+    error: str = ""  # why --fix could not write the fixed text (then `applied` is empty: see not_applied)
+    not_applied: list[Applied] = field(default_factory=list)  # the fixes of a file that could not be written
     tree: object = field(default=None, repr=False, compare=False)  # libcst tree of `after`, if the rounds made one
 
     @property
@@ -149,16 +150,36 @@ def fix_findings(session, findings, config: Config, unsafe: bool, validate: bool
             continue
         runs[path] = _fix_file(session, path, found, config, unsafe, validate)
     results = _run_in_rounds(runs, session)
+    unwritten = []
     for path, (outcome, _left) in results.items():
         if outcome.changed and write:
             try:
                 write_atomic(session.sources[path], outcome.after)
                 outcome.written = True
-            except (WriteRefused, OSError) as exc:
-                outcome.error = f"not written: {exc}"
+            except WriteRefused as exc:
+                outcome.error = str(exc)
+            except OSError as exc:
+                outcome.error = f"not fixed: cannot write it: {exc.strerror or exc}"
+            if outcome.error:
+                unwritten.append(path)
         # lines as in the file on disk: the fixed text once written, else (--diff, a failed write) the original
         outcome.renumber(outcome.after if outcome.written else outcome.before)
+    if unwritten:
+        _keep_unwritten(session, results, unwritten, by_path)
     return results, untouched
+
+
+def _keep_unwritten(session, results: dict, paths: list, found: dict) -> None:
+    """Files --fix could not write are as they were: their fixes were not applied (``not_applied`` holds them,
+    ``after`` is the text on disk), the session is given their text back (what other files and the fix markers
+    read), and the findings left are those of that text."""
+    relinted = session.update_many([(path, results[path][0].before) for path in paths])
+    for path, outcome in zip(paths, relinted):
+        fixed = results[path][0]
+        fixed.not_applied, fixed.applied = fixed.applied, []
+        fixed.after, fixed.tree = fixed.before, None
+        left = found[path] if isinstance(outcome, SourceProblem) else outcome[0]
+        results[path] = (fixed, left)
 
 
 def remaining_fixes(session, untouched, results: dict) -> dict:
