@@ -6,6 +6,7 @@ terminal behaviour (full format, colours, progress bar) is in tests/test_cli_ter
 
 import json
 import re
+from collections import Counter
 import shutil
 import os
 import textwrap
@@ -478,6 +479,53 @@ def test_fix_reports_files_in_path_order_whichever_round_finished_them(tmp_path)
         headers = [line for line in result.stdout.splitlines() if line.startswith("--- ")]
         assert headers == ["--- a/a_gate.py", "--- a/b_block.py"], (jobs, headers)
     assert outputs[0] == outputs[1]
+
+
+def test_fix_reports_are_the_same_byte_for_byte_whatever_the_run_and_the_jobs(tmp_path):
+    """50 copies of one model, each fixed over several rounds (a refusal put off while fixes land in its
+    function): `--diff --show-fixes` twice at --jobs 1 and twice at --jobs 2 gives one output, and every copy
+    reports each fix and refusal at its line. The lines used to be looked up in a table keyed by id() of the
+    fixes and refusals; a refusal replaced in a later round freed its id, which a new fix could take, and then
+    a few copies per run showed the outer `if` fixed at line 18 (the refused one's) instead of 13."""
+    model = textwrap.dedent("""\
+        import mindspore as ms
+        from mindspore import nn, ops
+
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.drop = nn.Dropout(p=0.5)
+
+            def construct(self, x):
+                x += 1
+                y = x
+                if x.sum() > 0:
+                    y = x * 2
+                    if x.mean() > -1:
+                        y = y + 1
+                w = x
+                if x.sum() > 0:
+                    w = self.drop(x)
+                z = x
+                if x.max() > 1:
+                    z = x - 1
+                return y + z + w
+        """)
+    for index in range(50):
+        write(tmp_path, f"m{index:02}.py", model)
+    outputs = []
+    for jobs in ("1", "1", "2", "2"):
+        result = run_graphlint("--jobs", jobs, "--no-cache", "--diff", "--show-fixes", ".", cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        outputs.append((result.stdout, result.stderr))
+    assert all(output == outputs[0] for output in outputs)
+    stdout, stderr = outputs[0]
+    assert stdout.count("+        y = ops.where(take_then, y_then_2, y)\n") == 50
+    reported = Counter(re.sub(r"m\d\d\.py", "M", line).split(": ", 2)[:2][0]
+                       for line in stderr.splitlines() if line.startswith(("  would fix", "  refused")))
+    assert reported == {"  would fix M:11": 50, "  would fix M:13": 50, "  would fix M:15": 50,
+                        "  would fix M:21": 50, "  refused M:18:9": 50}, reported
 
 
 def test_a_cell_a_registry_names_is_not_top_level_whatever_the_jobs(tmp_path):
