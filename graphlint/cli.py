@@ -3,8 +3,9 @@
 ``graphlint [check] [PATH ...]`` lints (``.`` without a path; ``-`` reads standard input);
 ``graphlint server`` runs the language server; ``graphlint explain-error [LOG|-]`` explains a MindSpore error.
 
-Exit status: 0 nothing found, 1 findings (or, with --diff, changes), 2 a usage error or a file that could not
-be checked (findings in other files are still printed).
+Exit status: 0 no finding that fails the run (--fail-on: by default errors and warnings fail it, info findings
+do not), 1 findings that fail it (or, with --diff, changes), 2 a usage error or a file that could not be checked
+or fixed (findings in other files are still printed).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import sys
 from dataclasses import replace
 
 from graphlint import __version__
-from graphlint.config import LEVELS, Config, ConfigError, check_selectors, config_for, from_table, load_pyproject
+from graphlint.config import (LEVELS, SEVERITIES, Config, ConfigError, check_selectors, config_for, from_table,
+                              load_pyproject)
 from graphlint.report import (FORMATS, MACHINE_FORMATS, MARKERS, RENDERERS, NoProgress, Progress, RenderOptions, paint,
                               render_statistics, summary_line, use_color)
 from graphlint.results import printable
@@ -35,6 +37,11 @@ subcommands:
 fix markers: [*] a safe fix is available (`graphlint --fix` applies it), [~] an unsafe fix is available
 (`--fix --unsafe-fixes`). They come from the fix planner, asked for each finding as --fix would plan it;
 --fix can still refuse an instance whose rewrite does not parse or, with --validate, does not compile.
+
+exit status: 0 when no finding fails the run (by default an error or a warning fails it; info findings are
+printed but exit 0: --fail-on and fail-on in [tool.graphlint] change that; --exit-zero: nothing fails it),
+1 when one does (with --diff: when there is a diff), 2 for a usage or configuration error, or a file that could
+not be checked (or, with --fix, written).
 
 selectors (--select, --ignore, per-file-ignores): ALL, an id (E5101), a symbol (try-in-graph), a family
 (statements), an id prefix (E, W55, E510: the letter is the severity at the default lax level), or a
@@ -108,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="say how the run was answered (the result cache: what changed, what was checked again)")
     output.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a "
                                                                     "terminal, for runs longer than half a second)")
+    output.add_argument("--fail-on", choices=SEVERITIES,
+                        help="the least severity that fails the run (exit 1): error, warning (the default: errors "
+                             "and warnings fail, info findings do not) or info (every finding fails); fail-on in "
+                             "[tool.graphlint]")
     output.add_argument("--exit-zero", action="store_true",
                         help="exit 0 even when findings remain (2 still means a file could not be checked)")
     inputs = parser.add_argument_group("input")
@@ -185,7 +196,7 @@ def resolve_config(args) -> Config:
         overrides["extend_ignore"] = config.extend_ignore + _split(args.extend_ignore)
     if args.exclude:
         overrides["exclude"] = config.exclude + _split(args.exclude)
-    for name in ("syntax_level", "format", "unroll_warn", "target_mindspore", "max_memory"):
+    for name in ("syntax_level", "format", "unroll_warn", "target_mindspore", "max_memory", "fail_on"):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value
@@ -379,7 +390,7 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
     sys.stdout.flush()
     if result.problems:
         return EXIT_ERROR
-    return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+    return _findings_status(args, config, result.findings)
 
 
 def _apply_baseline(args, result, texts) -> int | None:
@@ -551,7 +562,13 @@ def _fix(args, config, paths, progress, color) -> int:
         return EXIT_ERROR
     if args.diff:
         return EXIT_FINDINGS if changed and not args.exit_zero else EXIT_CLEAN
-    return EXIT_FINDINGS if report.remaining and not args.exit_zero else EXIT_CLEAN
+    return _findings_status(args, config, report.remaining)
+
+
+def _findings_status(args, config, findings) -> int:
+    """1 when a finding fails the run (its severity is --fail-on or worse), else 0; always 0 with --exit-zero."""
+    failing = not args.exit_zero and any(config.fails(finding) for finding in findings)
+    return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 
 def _render_remaining(args, report, fmt: str, color) -> None:
