@@ -41,7 +41,7 @@ fix markers: [*] a safe fix is available (`graphlint --fix` applies it), [~] an 
 exit status: 0 when no finding fails the run (by default an error or a warning fails it; info findings are
 printed but exit 0: --fail-on and fail-on in [tool.graphlint] change that; --exit-zero: nothing fails it),
 1 when one does (with --diff: when there is a diff), 2 for a usage or configuration error, or a file that could
-not be checked (or, with --fix, written).
+not be checked (or, with --fix, written). Paths with no Python file: a warning on stderr, exit 0.
 
 selectors (--select, --ignore, per-file-ignores): ALL, an id (E5101), a symbol (try-in-graph), a family
 (statements), an id prefix (E, W55, E510: the letter is the severity at the default lax level), or a
@@ -364,12 +364,16 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
             if text is None:
                 return _error("standard input is not UTF-8 text")
             result = lint_stdin(text, config, args.stdin_filename or "", fix_markers=want_fixes)
+            if result.problems:  # the text could not be checked: no file was (the summary counts checked files)
+                result.files = result.lines = 0
         else:
             result = _lint(args, config, paths, progress, want_fixes)
     finally:
         progress.close()
     for problem in result.problems:
         print(problem.line(), file=sys.stderr)
+    if not stdin:
+        _warn_if_nothing_found(args, paths, result)
     texts = {path: source.text for path, source in result.sources.items()}
     if args.write_baseline or args.baseline:
         code = _apply_baseline(args, result, texts)
@@ -391,6 +395,16 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
     if result.problems:
         return EXIT_ERROR
     return _findings_status(args, config, result.findings)
+
+
+def _warn_if_nothing_found(args, paths, result) -> None:
+    """A run that found no Python file to read (an empty folder, or every file excluded) says so on stderr, and
+    still exits 0: nothing was found wrong, and a project may have no Python yet (a path that does not exist is
+    an error, exit 2)."""
+    if result.files or result.problems or args.quiet:
+        return
+    print(f"graphlint: warning: no Python files found under {', '.join(printable(path) for path in paths)}",
+          file=sys.stderr)
 
 
 def _apply_baseline(args, result, texts) -> int | None:
@@ -545,6 +559,7 @@ def _fix(args, config, paths, progress, color) -> int:
         progress.close()
     for problem in report.lint.problems:
         print(problem.line(), file=sys.stderr)
+    _warn_if_nothing_found(args, paths, report.lint)
     for outcome in report.files:  # a file that could not be written: its fixes were not applied
         if outcome.error:
             print(f"{printable(outcome.path)}: {outcome.error}", file=sys.stderr)

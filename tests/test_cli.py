@@ -780,6 +780,59 @@ def test_bad_files_get_one_line_and_the_run_goes_on(tmp_path):
     assert full.stdout.rstrip().endswith("Found 1 error in 1 file; 2 files could not be checked.")
 
 
+def test_concise_and_github_lines_show_a_severity_their_id_does_not(tmp_path):
+    """The id's letter is the severity at the default lax level; at strict W5501 is an error, and the concise
+    and GitHub lines say so (the summary counts it as an error). At lax the lines are as before."""
+    path = write(tmp_path, "model.py", ASNUMPY_CELL)
+    strict = run_graphlint("--no-cache", "--syntax-level", "strict", path)
+    assert strict.stdout.splitlines()[0].startswith(f"{path}:7:13: W5501 (error) asnumpy-in-graph `Tensor.asnumpy()`")
+    assert strict.stdout.splitlines()[1:] == ["Found 1 error in 1 file."]
+    lax = run_graphlint("--no-cache", path)
+    assert lax.stdout.splitlines()[0].startswith(f"{path}:7:13: W5501 asnumpy-in-graph `Tensor.asnumpy()`")
+    assert lax.stdout.splitlines()[1:] == ["Found 1 warning in 1 file."]
+    github = run_graphlint("--no-cache", "--syntax-level", "strict", "--output-format", "github", path).stdout
+    assert github.startswith(f"::error file={path},line=7,endLine=7,col=13,endColumn=24,title=W5501 (error)::"
+                             "asnumpy-in-graph: "), github
+    github = run_graphlint("--no-cache", "--output-format", "github", path).stdout
+    assert github.startswith(f"::warning file={path},line=7,endLine=7,col=13,endColumn=24,title=W5501::"), github
+
+
+def test_files_that_could_not_be_checked_are_not_counted_as_checked(tmp_path):
+    """A file with a syntax error is one that could not be checked, not also one checked (with its lines);
+    standard input alike, and one line is "1 line"."""
+    write(tmp_path, "syntax.py", "import mindspore\ndef f(:\n")
+    alone = run_graphlint("--no-cache", "syntax.py", cwd=tmp_path)
+    assert alone.returncode == 2 and alone.stdout == "No files checked: 1 file could not be checked (see above).\n"
+    write(tmp_path, "clean.py", CLEAN_CELL)
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    for run in ("first", "from the cache"):
+        both = run_graphlint(*cache, "syntax.py", "clean.py", "missing.py", cwd=tmp_path)
+        assert both.returncode == 2, run
+        assert both.stdout == "No findings in 1 file checked, but 2 files could not be checked (see above).\n", run
+    stdin = run_graphlint("--no-cache", "-", stdin="import mindspore\ndef f(:\n")
+    assert stdin.stdout == "No files checked: 1 file could not be checked (see above).\n"
+    one = run_graphlint("--no-cache", "-", stdin="x = 1\n")
+    assert one.returncode == 0 and one.stdout == "All checks passed: 1 file checked (1 line), no findings.\n"
+
+
+def test_a_run_that_finds_no_python_file_says_so(tmp_path):
+    """An empty folder (or one whose files are all excluded) gives a warning on stderr, as Ruff does, and exit
+    0: nothing was found wrong. --quiet leaves it out; a path that does not exist is still an error."""
+    (tmp_path / "empty").mkdir()
+    write(tmp_path, "legacy/old.py", BROKEN_CELL)
+    for args in (["empty"], ["--fix", "empty"], ["--exclude", "old.py", "legacy", "empty"]):
+        result = run_graphlint("--no-cache", *args, cwd=tmp_path)
+        assert result.returncode == 0, (args, result.stderr)
+        assert result.stderr.splitlines()[0].startswith("graphlint: warning: no Python files found under "), args
+    assert run_graphlint("--no-cache", "empty", cwd=tmp_path).stderr == \
+        "graphlint: warning: no Python files found under empty\n"
+    quiet = run_graphlint("--no-cache", "--quiet", "empty", cwd=tmp_path)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    assert run_graphlint("--no-cache", "nothing", cwd=tmp_path).returncode == 2
+    found = run_graphlint("--no-cache", "empty", "legacy", cwd=tmp_path)  # files elsewhere: no warning
+    assert found.returncode == 1 and found.stderr == ""
+
+
 INFO_CELL = textwrap.dedent("""\
     from mindspore import nn
 
