@@ -3,8 +3,9 @@
 ``graphlint [check] [PATH ...]`` lints (``.`` without a path; ``-`` reads standard input);
 ``graphlint server`` runs the language server; ``graphlint explain-error [LOG|-]`` explains a MindSpore error.
 
-Exit status: 0 nothing found, 1 findings (or, with --diff, changes), 2 a usage error or a file that could not
-be checked (findings in other files are still printed).
+Exit status: 0 no finding that fails the run (--fail-on: by default errors and warnings fail it, info findings
+do not), 1 findings that fail it (or, with --diff, changes), 2 a usage error or a file that could not be checked
+or fixed (findings in other files are still printed).
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import sys
 from dataclasses import replace
 
 from graphlint import __version__
-from graphlint.config import LEVELS, Config, ConfigError, check_selectors, config_for, from_table, load_pyproject
+from graphlint.config import (LEVELS, SEVERITIES, Config, ConfigError, check_selectors, config_for, from_table,
+                              load_pyproject)
 from graphlint.report import (FORMATS, MACHINE_FORMATS, MARKERS, RENDERERS, NoProgress, Progress, RenderOptions, paint,
                               render_statistics, summary_line, use_color)
+from graphlint.results import printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -34,6 +37,11 @@ subcommands:
 fix markers: [*] a safe fix is available (`graphlint --fix` applies it), [~] an unsafe fix is available
 (`--fix --unsafe-fixes`). They come from the fix planner, asked for each finding as --fix would plan it;
 --fix can still refuse an instance whose rewrite does not parse or, with --validate, does not compile.
+
+exit status: 0 when no finding fails the run (by default an error or a warning fails it; info findings are
+printed but exit 0: --fail-on and fail-on in [tool.graphlint] change that; --exit-zero: nothing fails it),
+1 when one does (with --diff: when there is a diff), 2 for a usage or configuration error, or a file that could
+not be checked (or, with --fix, written). Paths with no Python file: a warning on stderr, exit 0.
 
 selectors (--select, --ignore, per-file-ignores): ALL, an id (E5101), a symbol (try-in-graph), a family
 (statements), an id prefix (E, W55, E510: the letter is the severity at the default lax level), or a
@@ -107,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="say how the run was answered (the result cache: what changed, what was checked again)")
     output.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a "
                                                                     "terminal, for runs longer than half a second)")
+    output.add_argument("--fail-on", choices=SEVERITIES,
+                        help="the least severity that fails the run (exit 1): error, warning (the default: errors "
+                             "and warnings fail, info findings do not) or info (every finding fails); fail-on in "
+                             "[tool.graphlint]")
     output.add_argument("--exit-zero", action="store_true",
                         help="exit 0 even when findings remain (2 still means a file could not be checked)")
     inputs = parser.add_argument_group("input")
@@ -185,7 +197,7 @@ def resolve_config(args) -> Config:
         overrides["extend_ignore"] = config.extend_ignore + _split(args.extend_ignore)
     if args.exclude:
         overrides["exclude"] = config.exclude + _split(args.exclude)
-    for name in ("syntax_level", "format", "unroll_warn", "target_mindspore", "max_memory"):
+    for name in ("syntax_level", "format", "unroll_warn", "target_mindspore", "max_memory", "fail_on"):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value
@@ -353,12 +365,16 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
             if text is None:
                 return _error("standard input is not UTF-8 text")
             result = lint_stdin(text, config, args.stdin_filename or "", fix_markers=want_fixes)
+            if result.problems:  # the text could not be checked: no file was (the summary counts checked files)
+                result.files = result.lines = 0
         else:
             result = _lint(args, config, paths, progress, want_fixes)
     finally:
         progress.close()
     for problem in result.problems:
         print(problem.line(), file=sys.stderr)
+    if not stdin:
+        _warn_if_nothing_found(args, paths, result)
     texts = {path: source.text for path, source in result.sources.items()}
     if args.write_baseline or args.baseline:
         code = _apply_baseline(args, result, texts)
@@ -379,7 +395,17 @@ def _check(args, config, paths, progress, color_out, stdin) -> int:
     sys.stdout.flush()
     if result.problems:
         return EXIT_ERROR
-    return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+    return _findings_status(args, config, result.findings)
+
+
+def _warn_if_nothing_found(args, paths, result) -> None:
+    """A run that found no Python file to read (an empty folder, or every file excluded) says so on stderr, and
+    still exits 0: nothing was found wrong, and a project may have no Python yet (a path that does not exist is
+    an error, exit 2)."""
+    if result.files or result.problems or args.quiet:
+        return
+    print(f"graphlint: warning: no Python files found under {', '.join(printable(path) for path in paths)}",
+          file=sys.stderr)
 
 
 def _apply_baseline(args, result, texts) -> int | None:
@@ -534,6 +560,10 @@ def _fix(args, config, paths, progress, color) -> int:
         progress.close()
     for problem in report.lint.problems:
         print(problem.line(), file=sys.stderr)
+    _warn_if_nothing_found(args, paths, report.lint)
+    for outcome in report.files:  # a file that could not be written: its fixes were not applied
+        if outcome.error:
+            print(f"{printable(outcome.path)}: {outcome.error}", file=sys.stderr)
     changed = [f for f in report.files if f.changed]
     if args.diff:
         for outcome in changed:
@@ -548,7 +578,13 @@ def _fix(args, config, paths, progress, color) -> int:
         return EXIT_ERROR
     if args.diff:
         return EXIT_FINDINGS if changed and not args.exit_zero else EXIT_CLEAN
-    return EXIT_FINDINGS if report.remaining and not args.exit_zero else EXIT_CLEAN
+    return _findings_status(args, config, report.remaining)
+
+
+def _findings_status(args, config, findings) -> int:
+    """1 when a finding fails the run (its severity is --fail-on or worse), else 0; always 0 with --exit-zero."""
+    failing = not args.exit_zero and any(config.fails(finding) for finding in findings)
+    return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 
 def _render_remaining(args, report, fmt: str, color) -> None:
@@ -585,12 +621,15 @@ def _summary(report, wrote: bool, show_fixes: bool = False) -> None:
     suggested = [r for r in report.refused if r.suggestion]
     withheld = [r for r in report.refused if r.needs_unsafe and not r.suggestion]  # not refusals
     refused = [r for r in report.refused if not r.suggestion and not r.needs_unsafe]
-    lines = [_summary_head(applied, refused, suggested, withheld, wrote)]
+    not_written = [a for f in report.files for a in f.not_applied]
+    lines = [_summary_head(applied, refused, suggested, withheld, wrote, not_written)]
     if show_fixes:
         done = "fixed  " if wrote else "would fix"
         for item in sorted(applied, key=lambda a: (a.path, a.line)):
             note = f" [{item.validation}]" if item.validation else ""
             lines.append(f"  {done} {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}{note}")
+        for item in sorted(not_written, key=lambda a: (a.path, a.line)):
+            lines.append(f"  not written {item.path}:{item.line}: {item.rule} {item.symbol}: {item.description}")
     for item in refused:
         lines.append(f"  refused {_place(item)}: {item.rule} {item.symbol}: {item.reason}")
     for item in suggested:
@@ -599,19 +638,21 @@ def _summary(report, wrote: bool, show_fixes: bool = False) -> None:
             lines.extend("      " + line for line in item.suggestion.splitlines())
     if suggested and not show_fixes:
         lines.append("  (--show-fixes prints the suggested rewrites)")
-    for outcome in report.files:
-        if outcome.error:
-            lines.append(f"  {outcome.path}: {outcome.error}")
     print("\n".join(lines), file=sys.stderr)
 
 
-def _summary_head(applied, refused, suggested, withheld, wrote: bool) -> str:
+def _summary_head(applied, refused, suggested, withheld, wrote: bool, not_written=()) -> str:
     files = len({a.path for a in applied})
     verb = "applied" if wrote else "would be applied"
-    return (f"graphlint: {len(applied)} fix{'es' if len(applied) != 1 else ''} {verb} in {files} "
+    return (f"graphlint: {_fixes(len(applied))} {verb} in {files} "
             f"file{'s' if files != 1 else ''}, {len(refused)} refused"
             + (f", {len(suggested)} suggested (display-only)" if suggested else "")
-            + (f", {len(withheld)} more with --unsafe-fixes" if withheld else ""))
+            + (f", {len(withheld)} more with --unsafe-fixes" if withheld else "")
+            + (f", {_fixes(len(not_written))} not written (see above)" if not_written else ""))
+
+
+def _fixes(count: int) -> str:
+    return f"{count} fix{'es' if count != 1 else ''}"
 
 
 def run() -> None:

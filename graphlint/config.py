@@ -68,6 +68,7 @@ class Config:
     # megabytes lint's processes may hold together (0: 350 per process, at most 3/4 of what is available)
     max_memory: int = 0
     target_mindspore: str = ""  # "X.Y": the release graph code is written for ("": the installed one, else 2.10)
+    fail_on: str = "warning"  # the least severity (at syntax_level) whose findings fail the run (exit 1)
     config_file: str = ""
 
     def __post_init__(self) -> None:
@@ -79,8 +80,14 @@ class Config:
             raise ConfigError(f"unroll-warn must be a positive trip count, not {self.unroll_warn}")
         if self.max_memory < 0:
             raise ConfigError(f"max-memory must be a number of megabytes (0: the default), not {self.max_memory}")
+        if self.fail_on not in SEVERITIES:
+            raise ConfigError(f"fail-on must be one of {', '.join(SEVERITIES)}, not {self.fail_on!r}")
         if self.target_mindspore and parse_release(self.target_mindspore) is None:
             raise ConfigError(f"target-mindspore must be a release such as \"2.10\", not {self.target_mindspore!r}")
+
+    def fails(self, finding) -> bool:
+        """Whether ``finding`` fails the run: its severity (at the run's syntax level) is ``fail_on`` or worse."""
+        return SEVERITIES.index(finding.severity.value) <= SEVERITIES.index(self.fail_on)
 
     @property
     def target(self) -> tuple[int, int]:
@@ -164,7 +171,7 @@ _KEYS = {
     "per-file-ignores": "per_file_ignores", "syntax-level": "syntax_level", "format": "format",
     "output-format": "format", "exclude": "exclude", "unroll-warn": "unroll_warn", "unroll-limit": "unroll_limit",
     "validate-timeout": "validate_timeout", "validate-memory-mb": "validate_memory_mb", "cache-dir": "cache_dir",
-    "target-mindspore": "target_mindspore", "max-memory": "max_memory",
+    "target-mindspore": "target_mindspore", "max-memory": "max_memory", "fail-on": "fail_on",
 }
 _SELECTOR_KEYS = ("select", "ignore", "extend-select", "extend-ignore")
 

@@ -104,8 +104,19 @@ def problem_record(problem) -> dict:
 
 
 # -- concise and full text -----------------------------------------------------------------------------------
+def labelled_id(finding) -> str:
+    """The rule's id, followed by the finding's severity where the id's letter does not say it: the letter is the
+    severity at the default lax level, and at strict (or for another MindSpore release) it can be another
+    (``W5502 (error)``), which the summary line counts."""
+    severity = finding.severity.value
+    if finding.rule.id[:1] == severity[:1].upper():
+        return finding.rule.id
+    return f"{finding.rule.id} ({severity})"
+
+
 def render_concise(findings, problems=(), options: RenderOptions | None = None) -> str:
-    lines = [f"{printable(f.path)}:{f.line}:{f.column}: {f.rule.id} {f.rule.symbol} {f.message}" for f in findings]
+    lines = [f"{printable(f.path)}:{f.line}:{f.column}: {labelled_id(f)} {f.rule.symbol} {f.message}"
+             for f in findings]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -233,7 +244,7 @@ def render_github(findings, problems=(), options: RenderOptions | None = None) -
         message = _escape_data(f"{f.rule.symbol}: {f.message}")
         lines.append(f"::{GITHUB_LEVEL[f.severity.value]} file={_escape_property(f.path)},line={f.line},"
                      f"endLine={f.end_line},col={f.column},endColumn={f.end_column},"
-                     f"title={f.rule.id}::{message}")
+                     f"title={_escape_property(labelled_id(f))}::{message}")
     for problem in problems:
         line, column = problem_position(problem)
         lines.append(f"::error file={_escape_property(problem.path)},line={line},col={column},"
@@ -329,6 +340,16 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 'es' if word.endswith('x') else 's'}"
 
 
+def _plural_number(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def _was_read(path: str) -> bool:
+    """Whether a file that could not be checked was one of the run's files (counted in its files), not a path
+    that does not exist or a folder that could not be listed (what finding the files meets)."""
+    return os.path.lexists(path) and not os.path.isdir(path)
+
+
 def fix_counts(findings, options: RenderOptions) -> tuple[int, int]:
     safe = sum(1 for f in findings if options.fix(f) == SAFE)
     unsafe = sum(1 for f in findings if options.fix(f) == UNSAFE)
@@ -343,8 +364,15 @@ def summary_line(findings, problems, files: int, options: RenderOptions | None =
     unchecked = ""
     if problems:
         unchecked = f"{_plural(len({p.path for p in problems}), 'file')} could not be checked"
+    # ``files`` counts every file read: those that could not be checked are not among the checked ones (nor, then,
+    # is a line count, which may hold theirs)
+    read_but_unchecked = {p.path for p in problems if _was_read(p.path)}
+    if read_but_unchecked:
+        files, lines = max(files - len(read_but_unchecked), 0), 0
     if not findings:
-        checked = f"{_plural(files, 'file')} checked" + (f" ({lines:,} lines)" if lines else "")
+        checked = f"{_plural(files, 'file')} checked" + (f" ({_plural_number(lines, 'line')})" if lines else "")
+        if problems and not files:
+            return paint(f"No files checked: {unchecked} (see above).", "yellow", color)
         if problems:
             return paint(f"No findings in {checked}, but {unchecked} (see above).", "yellow", color)
         return paint(f"All checks passed: {checked}, no findings.", "green", color)

@@ -61,3 +61,34 @@ def test_hooks_check_and_fix(tmp_path):
 
     again = _try_repo("graphlint-fix", ["fixable.py", "clean.py"], project, home)
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+INFO_CELL = textwrap.dedent("""\
+    from mindspore import nn
+
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            while x.sum() > 1:  # compiles as a run-time loop: I5806, info only
+                x = x / 2
+            return x
+    """)
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, ".git")), reason="needs this checkout's git repository")
+def test_the_check_hook_follows_the_exit_policy(tmp_path):
+    """A file with only an info finding does not block the commit (the default: errors and warnings fail the
+    run); `fail-on = "info"` in the project's [tool.graphlint] makes it block."""
+    project = tmp_path / "project"
+    project.mkdir()
+    _git("init", "-q", cwd=project)
+    write(project, "loop.py", INFO_CELL)
+    _git("add", ".", cwd=project)
+    home = tmp_path / "pre-commit-home"
+    passes = _try_repo("graphlint", ["loop.py"], project, home)
+    assert passes.returncode == 0, passes.stdout + passes.stderr
+    write(project, "pyproject.toml", '[tool.graphlint]\nfail-on = "info"\n')
+    _git("add", ".", cwd=project)
+    fails = _try_repo("graphlint", ["loop.py"], project, home)
+    assert fails.returncode == 1, fails.stdout + fails.stderr
+    assert "loop.py:6:9: I5806 tensor-condition-control-flow" in fails.stdout

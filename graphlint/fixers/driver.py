@@ -34,6 +34,7 @@ class Applied:
     blocked_by: list = field(default_factory=list)  # "E5101 at net.py:24": what GRAPH_MODE still fails on
     entry: object = field(default=None, repr=False, compare=False)  # the validated Cell or jit function
     safety: str = ""  # the applied rewrite's own applicability: "safe" or "unsafe"
+    origin: tuple | None = field(default=None, repr=False, compare=False)  # see FileFix.renumber
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Refused:
     suggested: str = ""  # ... and the whole file as it would read with that rewrite
     column: int = 0
     needs_unsafe: bool = False  # not a refusal: an unsafe fix, withheld without --unsafe-fixes
+    origin: tuple | None = field(default=None, repr=False, compare=False)  # see FileFix.renumber
 
 
 @dataclass
@@ -57,44 +59,36 @@ class FileFix:
     applied: list[Applied] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
     written: bool = False
-    error: str = ""
-    # id(item) -> (the text its line was found in, that line)
-    origins: dict = field(default_factory=dict, repr=False, compare=False)
+    error: str = ""  # why --fix could not write the fixed text (then `applied` is empty: see not_applied)
+    not_applied: list[Applied] = field(default_factory=list)  # the fixes of a file that could not be written
     tree: object = field(default=None, repr=False, compare=False)  # libcst tree of `after`, if the rounds made one
 
     @property
     def changed(self) -> bool:
         return self.after != self.before
 
-    # Sent from --jobs workers: origins are keyed by the items' ids, which unpickling changes; they travel
-    # keyed by the items' places in applied + refused.
-    def __getstate__(self):
+    def __getstate__(self):  # sent from --jobs workers
         state = dict(self.__dict__)
         state["tree"] = None  # libcst trees stay in the process that made them
-        items = self.applied + self.refused
-        state["origins"] = {place: self.origins[id(item)] for place, item in enumerate(items)
-                            if id(item) in self.origins}
         return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        items = self.applied + self.refused
-        self.origins = {id(items[place]): origin for place, origin in state["origins"].items()}
 
     def renumber(self, target: str) -> None:
         """Give every applied and refused item its line in ``target`` (the file as the user will have it): each
-        was found in the text of its own round, which later rounds changed."""
-        maps: dict[int, list] = {}
+        was found in the text of its own round (its ``origin``: that text and the line in it), which later
+        rounds changed. The origin is held by the item itself, not in a table keyed by ``id(item)``: a refusal
+        replaced by a later round's is freed, and its id, reused by a new item, must not give that item the
+        freed one's origin (a fix reported at another `if`'s line, varying with the heap from run to run)."""
+        maps: dict[str, dict] = {}
         for item in self.applied + self.refused:
-            source, line = self.origins.get(id(item), (None, item.line))
-            if source is None:
+            if item.origin is None:
                 continue
+            source, line = item.origin
             if source == target:
                 item.line = line
                 continue
-            if id(source) not in maps:
-                maps[id(source)] = _line_map(source, target)
-            item.line = _mapped(maps[id(source)], line, target)
+            if source not in maps:
+                maps[source] = _line_map(source, target)
+            item.line = _mapped(maps[source], line, target)
 
 
 @dataclass
@@ -156,16 +150,36 @@ def fix_findings(session, findings, config: Config, unsafe: bool, validate: bool
             continue
         runs[path] = _fix_file(session, path, found, config, unsafe, validate)
     results = _run_in_rounds(runs, session)
+    unwritten = []
     for path, (outcome, _left) in results.items():
         if outcome.changed and write:
             try:
                 write_atomic(session.sources[path], outcome.after)
                 outcome.written = True
-            except (WriteRefused, OSError) as exc:
-                outcome.error = f"not written: {exc}"
+            except WriteRefused as exc:
+                outcome.error = str(exc)
+            except OSError as exc:
+                outcome.error = f"not fixed: cannot write it: {exc.strerror or exc}"
+            if outcome.error:
+                unwritten.append(path)
         # lines as in the file on disk: the fixed text once written, else (--diff, a failed write) the original
         outcome.renumber(outcome.after if outcome.written else outcome.before)
+    if unwritten:
+        _keep_unwritten(session, results, unwritten, by_path)
     return results, untouched
+
+
+def _keep_unwritten(session, results: dict, paths: list, found: dict) -> None:
+    """Files --fix could not write are as they were: their fixes were not applied (``not_applied`` holds them,
+    ``after`` is the text on disk), the session is given their text back (what other files and the fix markers
+    read), and the findings left are those of that text."""
+    relinted = session.update_many([(path, results[path][0].before) for path in paths])
+    for path, outcome in zip(paths, relinted):
+        fixed = results[path][0]
+        fixed.not_applied, fixed.applied = fixed.applied, []
+        fixed.after, fixed.tree = fixed.before, None
+        left = found[path] if isinstance(outcome, SourceProblem) else outcome[0]
+        results[path] = (fixed, left)
 
 
 def remaining_fixes(session, untouched, results: dict) -> dict:
@@ -229,7 +243,8 @@ def _fix_file(session, path, findings, config, unsafe, validate):
 
     def note_origins():  # what this round added refers to the text the round started from
         for item in outcome.applied + outcome.refused:
-            outcome.origins.setdefault(id(item), (round_text, item.line))
+            if item.origin is None:
+                item.origin = (round_text, item.line)
 
     for round_number in range(MAX_ROUNDS):
         note_origins()
@@ -317,7 +332,7 @@ def _settle_refusals(refusals, edits, settled, waiting, outcome, text) -> None:
             # A fix inside it, or in its function, lands first and may settle what the fixer could not
             # tell (a dtype the first of two Tensor `if`s makes provable): plan it again on the new text.
             waiting[key] = refused
-            outcome.origins[id(refused)] = (text, refused.line)
+            refused.origin = (text, refused.line)
             continue
         settled.add(key)
         waiting.pop(key, None)
