@@ -30,7 +30,7 @@ sys.path.insert(0, HERE)
 from graphlint.validate.oracle import Program, measure, report  # noqa: E402
 
 BENCH = os.environ.get("MS_UT_BENCH", os.path.join(os.path.dirname(REPO), "shared", "benchmarks", "mindspore-ut"))
-ZOO_MODELS = ("resnet18", "mobilenet_v2_050", "densenet121", "convnext_tiny", "vit_b_32_224", "regnet_x_200mf")
+ZOO_MODELS = ("resnet18", "mobilenet_v2_100", "densenet121", "convnext_tiny", "vit_b_32_224", "regnet_x_200mf")
 
 
 def catalogue_programs(folder: str, limit: int | None = None) -> list[Program]:

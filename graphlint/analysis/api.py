@@ -511,6 +511,10 @@ INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
 # type[unknown] to set element data type for KernelTensor"). `seq[::-1]` and `list.reverse()` compile at both
 # levels, and so does `reversed(self.layers)` of a SequentialCell. Measured with MindSpore 2.10 (CPU).
 LIST_GROWING_METHODS = frozenset({"append", "extend", "insert"})
+# Calls that need a sequence whose length is known while compiling: given a list whose length a run-time condition
+# decides (an `append` under a Tensor `if`), they fail at both levels, at compile time or when the run takes the
+# shorter branch (measured with MindSpore 2.10, CPU: ops.stack, ops.cat; mint.stack has no CPU kernel at all).
+STATIC_LENGTH_SEQUENCE_OPS = frozenset({"mindspore.ops.stack", "mindspore.ops.cat", "mindspore.ops.concat"})
 REVERSED_CELL_SEQUENCES = frozenset({"mindspore.nn.CellList"})
 # What `from <module> import *` binds for MindSpore modules: the names of the module's `__all__` (read from
 # MindSpore 2.10). `from mindspore import *` itself fails at import in 2.10 (its `__all__` holds the characters of a

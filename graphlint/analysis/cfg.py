@@ -104,7 +104,22 @@ class Definition:
     element: Element
     node: nodes.NodeNG  # the AssignName / Arguments / FunctionDef ... that binds the name
     value: nodes.NodeNG | None  # the expression assigned, where one exists
-    kind: str  # "assign" | "augassign" | "param" | "for" | "with" | "import" | "def" | "except" | "del" | "walrus"
+    # "assign" | "augassign" | "mutate" | "param" | "for" | "with" | "import" | "def" | "except" | "del" | "walrus"
+    kind: str
+
+    @property
+    def updates(self) -> bool:
+        """It gives the name a new value made from the one it had (`x += 1`, `xs.append(v)`): it reads it too."""
+        return self.kind in ("augassign", "mutate")
+
+
+RESIZING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})  # of a Python list
+
+
+def _resizing_call(expr) -> bool:
+    """``name.append(...)`` (or another method that changes a list's length) called on a plain name."""
+    return isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute) \
+        and expr.func.attrname in RESIZING_METHODS and isinstance(expr.func.expr, nodes.Name)
 
 
 class CFG:
@@ -350,6 +365,10 @@ class CFG:
             if isinstance(node.target, nodes.AssignName):
                 uses.append(node.target)  # `x += 1` reads x
                 self._define(node.target.name, element, node.target, node, "augassign")
+        elif isinstance(node, nodes.Expr) and _resizing_call(node.value):
+            # `xs.append(v)` as a statement: graph code makes a new list and binds `xs` to it (ListAppend).
+            owner = node.value.func.expr
+            self._define(owner.name, element, owner, node.value, "mutate")
         elif isinstance(node, (nodes.Import, nodes.ImportFrom)):
             for name, alias in node.names:
                 bound = alias or name.split(".")[0]
@@ -494,7 +513,7 @@ class CFG:
         for element in self.elements:
             use[element.index] = frozenset(n.name for n in self.element_uses.get(element.index, ()))
             define[element.index] = frozenset(
-                d.name for d in self.element_defs.get(element.index, ()) if d.kind != "augassign")
+                d.name for d in self.element_defs.get(element.index, ()) if not d.updates)
         live_in = {b.id: frozenset() for b in self.blocks}
         changed = True
         while changed:

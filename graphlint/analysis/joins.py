@@ -293,3 +293,69 @@ def _article(dtype: str) -> str:
 
 def _dtype_text(name: str) -> str:
     return "bool" if name == "bool_" else name
+
+
+# -- lists whose length a branch decides ----------------------------------------------------------------------
+
+_LENGTH_CHANGES = {"append": 1, "insert": 1, "pop": -1, "remove": -1}
+
+
+def length_change(statements, name: str) -> int | None:
+    """How many elements ``statements`` add to the list ``name`` (``append`` +1, ``pop`` -1 ...); None where the
+    count cannot be told (a loop around a change, ``extend`` of a sequence of unknown length, a new binding)."""
+    total = 0
+    for statement in statements:
+        for node in _walk_statement(statement):
+            if isinstance(node, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign, nodes.Delete)) and any(
+                    isinstance(t, (nodes.AssignName, nodes.DelName)) and t.name == name
+                    for t in node.nodes_of_class((nodes.AssignName, nodes.DelName))):
+                return None
+            if not (isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute)
+                    and isinstance(node.func.expr, nodes.Name) and node.func.expr.name == name):
+                continue
+            method = node.func.attrname
+            if method == "extend":
+                added = node.args[0] if node.args else None
+                if not isinstance(added, (nodes.List, nodes.Tuple)) or _inside_loop(node, statement):
+                    return None
+                total += len(added.elts)
+            elif method in _LENGTH_CHANGES:
+                if _inside_loop(node, statement):
+                    return None
+                total += _LENGTH_CHANGES[method]
+            elif method == "clear":
+                return None
+    return total
+
+
+def resized_unevenly(if_node: nodes.If) -> set[str]:
+    """The lists an ``if``'s branches change by different numbers of elements."""
+    names = {node.func.expr.name for node in if_node.nodes_of_class(nodes.Call)
+             if isinstance(node.func, nodes.Attribute) and isinstance(node.func.expr, nodes.Name)
+             and node.func.attrname in set(_LENGTH_CHANGES) | {"extend", "clear"}}
+    uneven = set()
+    for name in names:
+        then, other = length_change(if_node.body, name), length_change(if_node.orelse, name)
+        if then is not None and other is not None and then != other:
+            uneven.add(name)
+    return uneven
+
+
+def _walk_statement(statement):
+    """The nodes of a statement, not entering functions or classes defined in it."""
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        yield node
+        if node is not statement and isinstance(node, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
+            continue
+        stack.extend(reversed(list(node.get_children())))
+
+
+def _inside_loop(node, statement) -> bool:
+    current = node.parent
+    while current is not None and current is not statement.parent:
+        if isinstance(current, (nodes.For, nodes.While, nodes.ListComp, nodes.GeneratorExp)):
+            return True
+        current = current.parent
+    return False

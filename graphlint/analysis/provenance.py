@@ -139,6 +139,8 @@ def _definition_sources(definition, values, analysis, depth, seen) -> frozenset:
         return sources(getattr(definition.element.node, "value", None))
     if kind == "augassign":
         return sources(definition.value.value) | sources(definition.value.target)
+    if kind == "mutate":  # `xs.append(v)`: what xs held, and v
+        return sources(definition.value.func.expr) | frozenset().union(*(sources(a) for a in definition.value.args))
     if kind == "for":
         return sources(getattr(definition.element.node, "iter", None))
     return frozenset()

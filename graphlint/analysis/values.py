@@ -139,7 +139,7 @@ def join(*values: Value) -> Value:
     known = first.const if all(v.known and _same(v.const, first.const) for v in present) else NOTHING
     alias = next((v.alias for v in present if v.alias), "")
     parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
-    return Value(kinds, var, origin, items, known, alias, parameter, each)
+    return Value(kinds, var, origin, items, known, alias, parameter, each=each)
 
 
 def element_value_of(value: Value) -> Value | None:
@@ -402,6 +402,8 @@ class FunctionValues:
             node = definition.value
             current = self.name_at(element, definition.name)
             return self._binop(current, self.eval(node.value, element), node.op.rstrip("="))
+        if kind == "mutate":
+            return self._resized(definition.value, self.name_at(element, definition.name), element)
         if kind == "for":
             return self._iteration_value(element.node, definition)
         if kind == "with":
@@ -420,6 +422,42 @@ class FunctionValues:
         if whole.is_tensor:
             return replace(whole, alias="", const=NOTHING)
         return unknown(whole.var, whole.origin)
+
+    def _resized(self, call: nodes.Call, before: Value, element) -> Value:
+        """What ``xs.append(v)`` (``extend``, ``insert``, ``pop``, ``remove``, ``clear``) makes of the list ``xs``
+        held: its items where their number is known, else what each element may be."""
+        if not before.kinds <= {LIST} or not before.kinds:
+            return before  # not (known to be) a list: another object's method
+        method = call.func.attrname
+        args = [self.eval(a, element) for a in call.args]
+        items = before.items
+        added: tuple = ()
+        if method == "append" and len(args) == 1:
+            added = (args[0],)
+        elif method == "insert" and len(args) == 2:
+            added = (args[1],)
+        elif method == "extend" and len(args) == 1:
+            added = args[0].items if args[0].items is not None else None
+        if method == "clear":
+            items = ()
+        elif method in ("pop", "remove"):
+            items = items[:-1] if items and method == "pop" and not call.args else None
+        elif added is None or items is None:
+            items = None
+        elif method == "insert" and call.args and isinstance(call.args[0], nodes.Const) \
+                and isinstance(call.args[0].value, int):
+            position = call.args[0].value
+            items = items[:position] + added + items[position:] if position >= 0 else None
+        else:
+            items = items + added
+        each = None
+        if items is None:
+            parts = [p for p in (element_value_of(before), *(added or ()),
+                                 element_value_of(args[0]) if method == "extend" and args else None) if p is not None]
+            each = join(*parts) if parts else None
+        var = before.var or any(a.var for a in args)
+        origin = before.origin or next((a.origin for a in args if a.var), "")
+        return Value(frozenset({LIST}), var, origin, items, each=each)
 
     def _iteration_value(self, loop: nodes.For, definition: Definition) -> Value:
         iterable = self.eval(loop.iter, self.cfg.element_of(loop.iter))

@@ -1301,12 +1301,107 @@ BOOLOP_JOINS_DIFFERENT_KINDS = Rule(
 )
 
 
+# message fields: {name} - the list; {line} - the `if`; {origin} - what makes its condition a run-time value;
+# {op} - the call that needs the length
+LIST_LENGTH_DECIDED_AT_RUN_TIME = Rule(
+    id="E5808",
+    symbol="list-length-decided-at-run-time",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message=(
+        "`{name}` gains or loses elements on only one branch of the `if` at line {line}, which depends on "
+        "{origin}: its length is decided when the graph runs, and `{op}` needs a list whose length is known "
+        "while compiling; change it by the same number of elements on every branch (append "
+        "`ops.zeros_like(...)` as a placeholder), or keep a fixed-size Tensor and a mask"
+    ),
+    summary=(
+        "A list that `append`/`pop`/... change on one branch of a Tensor condition only, then stacked or "
+        "concatenated."
+    ),
+    why=(
+        "Graph mode rebinds a list on every `append` (ListAppend makes a new list). Under a Tensor condition the "
+        "two branches give lists of different lengths, which join into a list whose length only the run decides. "
+        "`ops.stack` and `ops.cat` of it fail: at compile time (\"'TensorType' object is not subscriptable\", "
+        "\"For 'Stack', the 'len of input_x' must be int and must >= 1\" in a loop), or when the graph runs down "
+        "the shorter branch (\"Shapes number and types number must be equal\"), at both levels; PYNATIVE_MODE "
+        "stacks what the run appended. Measured with MindSpore 2.10 (CPU)."
+    ),
+    mindspore_error="ValueError: For 'Stack', the 'len of input_x' must be int and must >= 1, but got '0' with type "
+                    "'int'.",
+    fix=(
+        "Keep the structure fixed: append on every branch (`ops.zeros_like(v)` where nothing belongs), then "
+        "select with `ops.where` or a mask; or collect into a preallocated Tensor."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outs = [x]
+                    if x.sum() > 0:
+                        outs.append(x * 2)
+                    return ops.stack(outs)
+            """,
+            error="is not subscriptable",
+            inputs="(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)),)",
+            title="`append` under a Tensor `if`, then `ops.stack`",
+            lines=6,
+            fields={"name": "outs", "op": "ops.stack"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    kept = []
+                    for i in range(3):
+                        if x[i] > 0:
+                            kept.append(x[i] * 2)
+                    return ops.stack(kept)
+            """,
+            error="must be int and must >= 1",
+            inputs="(Tensor(np.array([1.0, -2.0, 3.0], np.float32)),)",
+            title="`append` under a Tensor `if` in a loop, then `ops.stack`",
+            lines=7,
+            fields={"name": "kept"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outs = [x]
+                    if x.sum() > 0:
+                        outs.append(x * 2)
+                    else:
+                        outs.append(x)
+                    return ops.stack(outs)
+            """,
+            inputs=_BOTH_SIGNS,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outs = [x]
+                    if x.shape[0] > 1:
+                        outs.append(x * 2)
+                    return ops.stack(outs)
+            """,
+            inputs=_BOTH_SIGNS,
+        ),
+    ),
+)
+
+
 RULES = (
     VARIABLE_DEFINED_IN_ONE_BRANCH,
     VARIABLE_DEFINED_IN_LOOP,
     BRANCH_TYPE_MISMATCH,
     BRANCH_JOINS_NONE_AND_TENSOR,
     BRANCH_JOINS_TUPLES_OF_DIFFERENT_LENGTH,
+    LIST_LENGTH_DECIDED_AT_RUN_TIME,
     TENSOR_CONDITION_CONTROL_FLOW,
     BOOLOP_JOINS_DIFFERENT_KINDS,
 )

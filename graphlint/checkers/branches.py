@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis.joins import NONE_AND_TENSOR, TUPLE_LENGTHS, TYPE_MISMATCH, mismatch
+from graphlint.analysis import api
+from graphlint.analysis.joins import NONE_AND_TENSOR, TUPLE_LENGTHS, TYPE_MISMATCH, mismatch, resized_unevenly
 from graphlint.analysis.parser_fold import NO
 from graphlint.catalogue import branches as rules
 from graphlint.runner import Checker
@@ -42,7 +43,41 @@ class BranchesChecker(Checker):
         for loop in self.cfg.loops.values():
             self._loop_definitions(loop)
         self._joins()
+        self._lengths_decided_at_run_time()
         self._tensor_conditions()
+
+    # ------------------------------------------------------------------------------------------
+    # E5808: a list resized on one branch of a Tensor `if`, then given to a call that needs its length
+    def _lengths_decided_at_run_time(self) -> None:
+        uneven: dict[int, tuple] = {}  # a resizing definition inside such an `if` -> (the if, its origin)
+        for region in self.cfg.ifs.values():
+            names = resized_unevenly(region.node)
+            if not names:
+                continue
+            origin = self.values.tensor_origin(region.node.test)
+            if origin is None:
+                continue
+            for definition in self.cfg.definitions:
+                if definition.kind == "mutate" and definition.name in names \
+                        and definition.value.parent is not None and _within(definition.value, region.node):
+                    uneven.setdefault(definition.index, (region.node, origin))
+        if not uneven:
+            return
+        for node in self._walk():
+            if not (isinstance(node, nodes.Call) and node.args and isinstance(node.args[0], nodes.Name)):
+                continue
+            qualified = self.values.imports.qualify(node.func)
+            if qualified not in api.STATIC_LENGTH_SEQUENCE_OPS:
+                continue
+            element = self.cfg.element_of(node)
+            if element is None:
+                continue
+            for definition in self.cfg.reaching(element, node.args[0].name):
+                if definition.index in uneven:
+                    if_node, origin = uneven[definition.index]
+                    self.report(rules.LIST_LENGTH_DECIDED_AT_RUN_TIME, node, self.graph, name=node.args[0].name,
+                                line=if_node.lineno, origin=origin, op=node.func.as_string())
+                    break
 
     # ------------------------------------------------------------------------------------------
     # E5801: one-branch definitions (decided by the parser)
@@ -119,7 +154,7 @@ class BranchesChecker(Checker):
             for element in block.elements:
                 if any(use.name == name for use in self.cfg.element_uses.get(element.index, ())):
                     return True
-                if any(d.name == name and d.kind != "augassign" for d in self.cfg.element_defs.get(element.index, ())):
+                if any(d.name == name and not d.updates for d in self.cfg.element_defs.get(element.index, ())):
                     stopped = True
                     break
             if stopped:
@@ -406,6 +441,14 @@ class BranchesChecker(Checker):
             if isinstance(node, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
                 continue
             stack.extend(reversed(list(node.get_children())))
+
+
+def _within(node, ancestor) -> bool:
+    while node is not None:
+        if node is ancestor:
+            return True
+        node = node.parent
+    return False
 
 
 def _distinct(items) -> list:

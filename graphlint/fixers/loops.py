@@ -99,7 +99,7 @@ def _loop_plan(finding, context) -> _LoopPlan | str:
         return reason
     for grown, op in (finding.payload.shape_changes if finding.payload is not None else ()):
         return f"`{grown}` changes shape each step (`{op}`): a real loop needs carries of fixed shape"
-    lowering = _flow_problem(loop, values, context)
+    lowering = _flow_problem(loop, values, context, collected.buffer if collected is not None else None)
     if isinstance(lowering, str):
         return lowering
     if collected is not None and lowering.exits:
@@ -125,8 +125,9 @@ def _iteration(loop: nodes.For, values):
     return loop.iter, None
 
 
-def _flow_problem(loop: nodes.For, values, context):
-    """The loop's data flow allows a counter loop: its :class:`_Lowering` (analysed), or the reason it does not."""
+def _flow_problem(loop: nodes.For, values, context, buffer: str | None = None):
+    """The loop's data flow allows a counter loop: its :class:`_Lowering` (analysed), or the reason it does not.
+    ``buffer``: the list the loop collects per-step outputs in (the rewrite makes it a Tensor, not a carry)."""
     name = loop.target.name
     region = values.cfg.loops.get(id(loop))
     if region is None:
@@ -136,7 +137,7 @@ def _flow_problem(loop: nodes.For, values, context):
         return f"`{name}` is read after the loop: a Python loop leaves it at the last value, a counter loop one " \
                "step further"
     after = region.after.elements[0] if region.after.elements else None
-    carried = values.cfg.loop_carried(region) - {name}
+    carried = values.cfg.loop_carried(region) - {name, buffer}
     entry = values.cfg.element_of(loop.iter)
     facts = tensor_facts(values)
     for carried_name in sorted(carried):
@@ -529,7 +530,8 @@ def _collected_outputs(loop: nodes.For, values, context):
     entry = values.cfg.element_of(loop.iter)
     if entry is None:
         return "the loop's data flow is unknown"
-    creations = values.cfg.reaching(entry, buffer)
+    # (the append rebinds the list: its own definition reaches the loop's entry through the back edge)
+    creations = [d for d in values.cfg.reaching(entry, buffer) if not (d.kind == "mutate" and d.value is append)]
     if not creations or not all(d.kind == "assign" and isinstance(d.value, nodes.List) and not d.value.elts
                                 and isinstance(d.node.parent, nodes.Assign) and len(d.node.parent.targets) == 1
                                 for d in creations):
