@@ -17,6 +17,7 @@ from astroid import nodes
 
 from graphlint.analysis import api, host, signatures
 from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
+from graphlint.analysis.objects import constructor_argument
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis import boundary  # noqa: F401 - registers its fact of the run (inner Cells)
 from graphlint.analysis.run_facts import RUN_FACTS, register_run_fact
@@ -757,7 +758,7 @@ class Analysis:
             if path != info.path:
                 return None  # (an instantiation elsewhere: what it passes is another module's text)
             call = _call_in(info.module, where)
-            passed = _constructor_argument(init, call, source.name) if call is not None else None
+            passed = constructor_argument(init, call, source.name) if call is not None else None
             found.add(host.instance_class(self.project, info, passed) if passed is not None else None)
         if len(found) != 1 or None in found:
             return None
@@ -844,17 +845,6 @@ def _sub_cell_passes(call, names: list) -> set[str] | None:
 def _call_in(module: nodes.Module, where) -> nodes.Call | None:
     """The call of ``module`` at ``where`` (an instantiation's :func:`reference_of`)."""
     return next((call for call in nodes_of_class(module, nodes.Call) if reference_of(call) == where), None)
-
-
-def _constructor_argument(init: nodes.FunctionDef, call: nodes.Call, name: str):
-    """What ``Class(...)`` passes to parameter ``name`` of its ``__init__`` (None: nothing, or unknown)."""
-    positional = [a.name for a in signatures.positional_parameters(init)][1:]  # (self is implicit)
-    for index, argument in enumerate(call.args):
-        if isinstance(argument, nodes.Starred):
-            return None
-        if index < len(positional) and positional[index] == name:
-            return argument
-    return next((keyword.value for keyword in call.keywords or () if keyword.arg == name), None)
 
 
 def _module_instantiations(analysis: Analysis, info: ModuleInfo) -> dict:

@@ -45,6 +45,7 @@ from graphlint.analysis.kinds import (
     UNDEFINED,
     UNKNOWN,
 )
+from graphlint.analysis.objects import object_classes
 from graphlint.analysis.provenance import assumed_tensors, from_tensor_computation, tensor_origin
 
 
@@ -584,6 +585,9 @@ class FunctionValues:
         if isinstance(base, nodes.Name) and base.name == self.self_name and self.cls is not None:
             if self.name_at(element, base.name).kinds <= {OBJECT}:
                 return self.analysis.self_attribute(self.cls, expr.attrname)
+        held = self._held_attribute(expr, element)
+        if held is not None:
+            return held
         root = self._chain_root(expr)
         qualified = self.imports.qualify(expr) if root is not None and root.name in self.imports.aliases else None
         if qualified is not None and not (isinstance(base, nodes.Name) and base.name in self.cfg.defs_by_name):
@@ -603,6 +607,17 @@ class FunctionValues:
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
+
+    def _held_attribute(self, expr: nodes.Attribute, element) -> Value | None:
+        """An attribute of an object graph code holds (``self.sched.num_steps``, ``SCHEDULER.num_steps``): what the
+        object's class sets it to outside graph code, when the object is an instance of one project class."""
+        root = self._chain_root(expr)
+        if root is None or (root.name in self.cfg.defs_by_name and root.name != self.self_name):
+            return None
+        if root.name == self.self_name and not self.name_at(element, root.name).kinds <= {OBJECT}:
+            return None
+        held = object_classes(self.analysis.project, self.info, expr.expr, self.cls)
+        return self.analysis.self_attribute(held[0], expr.attrname) if len(held) == 1 else None
 
     def _chain_root(self, expr: nodes.Attribute) -> nodes.Name | None:
         """The Name an attribute chain ``a.b.c`` starts from (None for ``f().b.c``).
