@@ -1,4 +1,4 @@
-"""Graph scope is everything the entries reach, whatever object holds the code (issue 39, item 1).
+"""Graph scope is everything the entries reach, whatever object holds the code (issue 39, items 1 and 3).
 
 MindSpore 2.10 compiles every method graph code calls: of a plain class held as ``self.sched = Scheduler()``, made
 at module level or passed to ``__init__``, and a sub-Cell's methods other than ``construct``. The values of such an
@@ -173,6 +173,70 @@ HELD_FLAG_ON = falls_back(
     error="the inputs should be constant, but found variable",
 )
 
+# Call-site values (item 3): the module's own call passes `targets`, so its default is not the value; GRAPH_MODE
+# leaves the caller's Tensor unchanged where PYNATIVE writes it (`drive` makes the same call through the harness).
+TARGETS_PASSED = Example(
+    """
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(3, 3)
+
+        def construct(self, x, targets=None):
+            y = self.dense(x)
+            if targets is not None:
+                targets[targets == 0] = -1
+                return y, targets
+            return y
+
+    def drive(call, target, inputs):
+        targets = Tensor(np.array([0, 1, 2], np.int32))
+        return [call(inputs[0][0], targets)[1], targets]
+
+    if __name__ == "__main__":
+        targets = Tensor(np.array([0, 1, 2], np.int32))
+        Net()(Tensor(np.ones((2, 3), np.float32)), targets)
+    """,
+    lax=DIVERGES,
+    strict=DIVERGES,
+)
+
+# A Cell returning a dict that another Cell holds, and that the module also calls as a graph of its own: STRICT
+# gives that call a tuple.
+DICT_FROM_HELD_CELL_CALLED_ALONE = Example(
+    """
+    class Head(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(3, 3)
+
+        def construct(self, x):
+            y = self.dense(x)
+            return {"logits": y, "probs": ops.softmax(y)}
+
+    class Model(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.head = Head()
+
+        def construct(self, x):
+            return self.head(x)["logits"]
+
+    if __name__ == "__main__":
+        Model()(Tensor(np.ones((2, 3), np.float32)))
+        Head()(Tensor(np.ones((2, 3), np.float32)))
+    """,
+    entry="Head",
+    lax="ok",
+    strict=DIVERGES,
+)
+
+# Held only: its dict stays inside the holder's graph, which compiles at both levels.
+DICT_FROM_HELD_CELL_ONLY = passes(
+    DICT_FROM_HELD_CELL_CALLED_ALONE.code.replace("    Head()(Tensor(np.ones((2, 3), np.float32)))\n", ""),
+    entry="Model",
+)
+
 # (program, [(symbol, line of `code`)] at the lax level, the same at STRICT)
 PROGRAMS = {
     "held plain class": (HELD_PLAIN_CLASS, [("math-call-on-tensor", 8)], [("math-call-on-tensor", 8)]),
@@ -183,6 +247,10 @@ PROGRAMS = {
     "passed to __init__": (PASSED_TO_INIT, [("math-call-on-tensor", 5)], [("math-call-on-tensor", 5)]),
     "sub-Cell method": (SUB_CELL_METHOD, [("math-call-on-tensor", 14)], [("math-call-on-tensor", 14)]),
     "held flag off": (HELD_FLAG_OFF, [], []),
+    "call passes targets": (TARGETS_PASSED, [("item-update-of-input", 9)], [("item-update-of-input", 9)]),
+    "dict from a held Cell called alone": (DICT_FROM_HELD_CELL_CALLED_ALONE, [("dict-output-from-graph", 8)],
+                                           [("dict-output-from-graph", 8)]),
+    "dict from a held Cell only": (DICT_FROM_HELD_CELL_ONLY, [], []),
     "held flag on": (HELD_FLAG_ON, [("math-call-on-tensor", 9), ("math-call-on-tensor", 19)],
                      [("math-call-on-tensor", 9), ("math-call-on-tensor", 19)]),
 }
