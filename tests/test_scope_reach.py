@@ -7,7 +7,7 @@ object's attributes are what its ``__init__`` sets. Each program below states wh
 
 import pytest
 
-from graphlint.catalogue.model import DIVERGES, Example, falls_back, passes
+from graphlint.catalogue.model import DIVERGES, Example, fails, falls_back, passes
 from graphlint.config import Config
 from graphlint.lint import lint_text
 from graphlint.validate.examples import prove_batch
@@ -237,6 +237,33 @@ DICT_FROM_HELD_CELL_ONLY = passes(
     entry="Model",
 )
 
+# One hop away (item 4): a slice of run-time length of a Tensor the graph computed, passed to a helper that loops
+# over it; the loop is unrolled over the full static length and the steps past the bound fail, at both levels.
+SLICE_LOOPED_BY_HELPER = fails(
+    """
+    def accumulate(rows, total):
+        for row in rows:
+            total = total + row
+        return total
+
+    class Net(nn.Cell):
+        def construct(self, feats):
+            total = feats[0, 0] * 0
+            n = int((feats[1, :, 0] > 0).sum())
+            rows = feats[1]
+            return accumulate(rows[:n], total)
+    """,
+    error="For 'StridedSlice'",
+    inputs="(Tensor(np.array([[[1., 2.], [3., 4.], [5., 6.]], [[1., 2.], [3., 4.], [-5., 6.]]], np.float32)),)",
+)
+
+# The same helper given the whole computed Tensor, or a slice of a constant length: nothing to report.
+SLICE_OF_CONSTANT_LENGTH = passes(SLICE_LOOPED_BY_HELPER.code.replace("rows[:n]", "rows[:2]"),
+                                  inputs=SLICE_LOOPED_BY_HELPER.inputs)
+
+# (what the caller's own lines get: `int(...)` of a Tensor; the slice's bound, a Tensor value)
+SLICE_FINDINGS = [("tensor-to-python-scalar-in-graph", 9), ("tensor-bounded-slice", 11)]
+
 # (program, [(symbol, line of `code`)] at the lax level, the same at STRICT)
 PROGRAMS = {
     "held plain class": (HELD_PLAIN_CLASS, [("math-call-on-tensor", 8)], [("math-call-on-tensor", 8)]),
@@ -251,6 +278,9 @@ PROGRAMS = {
     "dict from a held Cell called alone": (DICT_FROM_HELD_CELL_CALLED_ALONE, [("dict-output-from-graph", 8)],
                                            [("dict-output-from-graph", 8)]),
     "dict from a held Cell only": (DICT_FROM_HELD_CELL_ONLY, [], []),
+    "slice looped by a helper": (SLICE_LOOPED_BY_HELPER, SLICE_FINDINGS + [("loop-over-runtime-slice", 2)],
+                                 SLICE_FINDINGS + [("loop-over-runtime-slice", 2)]),
+    "slice of constant length": (SLICE_OF_CONSTANT_LENGTH, SLICE_FINDINGS[:1], SLICE_FINDINGS[:1]),
     "held flag on": (HELD_FLAG_ON, [("math-call-on-tensor", 9), ("math-call-on-tensor", 19)],
                      [("math-call-on-tensor", 9), ("math-call-on-tensor", 19)]),
 }

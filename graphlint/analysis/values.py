@@ -71,6 +71,9 @@ class Value:
     const: object = NOTHING  # the Python value, where known at analysis time
     alias: str = ""  # for Tensors: the storage it may share ("the argument `x`", ...)
     parameter: str = ""  # for a Parameter: the `name=` it was created with, where known (MindSpore keys on it)
+    # for a Tensor: the slice (`rows[:n]`) of a Tensor the graph computed, to a length known only at run time, that
+    # it is (a loop over it is unrolled over the full static length: see LOOP_OVER_RUNTIME_SLICE)
+    sliced_to: str = ""
 
     def is_(self, kind: str) -> bool:
         return self.kinds == frozenset({kind})
@@ -136,7 +139,8 @@ def join(*values: Value) -> Value:
     known = first.const if all(v.known and _same(v.const, first.const) for v in present) else NOTHING
     alias = next((v.alias for v in present if v.alias), "")
     parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
-    return Value(kinds, var, origin, items, known, alias, parameter)
+    sliced_to = next((v.sliced_to for v in present if v.sliced_to), "")  # (in one call context or branch is enough)
+    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to)
 
 
 def _same(a, b) -> bool:
@@ -880,7 +884,7 @@ class FunctionValues:
             origin = base.origin or (index.origin if index is not None and index.var else "")
             # A slice is a new Tensor in graph code: `y = x[0]; y += 1` leaves x unchanged in GRAPH_MODE
             # (measured, MindSpore 2.10), unlike `y = x; y += 1`. So it shares no storage: no alias.
-            return variable(TENSOR, origin)
+            return replace(variable(TENSOR, origin), sliced_to=self._runtime_slice(expr, base, element))
         if base.items is not None:
             if index is not None and index.known and isinstance(index.const, int) and not isinstance(index.const, bool):
                 if -len(base.items) <= index.const < len(base.items):
@@ -891,6 +895,18 @@ class FunctionValues:
         if base.is_(TUPLE) and not base.var:
             return const(INT) if index is not None else const(TUPLE)
         return unknown(base.var or (index is not None and index.var), base.origin or (index.origin if index else ""))
+
+    def _runtime_slice(self, expr: nodes.Subscript, base: Value, element) -> str:
+        """``expr`` as text when it slices a Tensor this graph computed to a length only known at run time (a bound
+        computed in this graph, not a parameter merely assumed to be a Tensor), else ""."""
+        if not (isinstance(expr.slice, nodes.Slice) and base.var and self.computed_in_graph(expr.value)):
+            return ""
+        for bound in (expr.slice.lower, expr.slice.upper):
+            value = self.eval(bound, element) if bound is not None else None
+            if value is not None and value.var and value.kinds and value.kinds <= {INT, TENSOR} \
+                    and self.computed_in_graph(bound):
+                return expr.as_string()
+        return ""
 
 
 def _numeric_builtin(name: str, args: list, any_var: bool, origin: str) -> Value:
