@@ -264,6 +264,46 @@ SLICE_OF_CONSTANT_LENGTH = passes(SLICE_LOOPED_BY_HELPER.code.replace("rows[:n]"
 # (what the caller's own lines get: `int(...)` of a Tensor; the slice's bound, a Tensor value)
 SLICE_FINDINGS = [("tensor-to-python-scalar-in-graph", 9), ("tensor-bounded-slice", 11)]
 
+# Attributes no method assigns: a class body's value (`clip_sample = False`), a dataclass field's default, or what
+# the instantiation passes for that field (`SamplerConfig(clip=True)`).
+CLASS_BODY_FLAGS_OFF = passes(
+    """
+    import math
+    from dataclasses import dataclass
+
+    @dataclass
+    class SamplerConfig:
+        clip: bool = False
+        steps: int = 3
+
+    class Scheduler:
+        clip_sample = False
+
+        def step(self, x):
+            if self.clip_sample:
+                x = x * math.sqrt(x.sum())
+            return x
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.cfg = SamplerConfig()
+            self.sched = Scheduler()
+
+        def construct(self, x):
+            if self.cfg.clip:
+                x = x * math.sqrt(x.sum())
+            for _ in range(self.cfg.steps):
+                x = self.sched.step(x)
+            return x
+    """,
+)
+
+DATACLASS_FIELD_PASSED = falls_back(
+    CLASS_BODY_FLAGS_OFF.code.replace("SamplerConfig()", "SamplerConfig(clip=True)"),
+    error="the inputs should be constant, but found variable",
+)
+
 # (program, [(symbol, line of `code`)] at the lax level, the same at STRICT)
 PROGRAMS = {
     "held plain class": (HELD_PLAIN_CLASS, [("math-call-on-tensor", 8)], [("math-call-on-tensor", 8)]),
@@ -274,6 +314,8 @@ PROGRAMS = {
     "passed to __init__": (PASSED_TO_INIT, [("math-call-on-tensor", 5)], [("math-call-on-tensor", 5)]),
     "sub-Cell method": (SUB_CELL_METHOD, [("math-call-on-tensor", 14)], [("math-call-on-tensor", 14)]),
     "held flag off": (HELD_FLAG_OFF, [], []),
+    "class body and dataclass flags off": (CLASS_BODY_FLAGS_OFF, [], []),
+    "dataclass field passed": (DATACLASS_FIELD_PASSED, [("math-call-on-tensor", 25)], [("math-call-on-tensor", 25)]),
     "call passes targets": (TARGETS_PASSED, [("item-update-of-input", 9)], [("item-update-of-input", 9)]),
     "dict from a held Cell called alone": (DICT_FROM_HELD_CELL_CALLED_ALONE, [("dict-output-from-graph", 8)],
                                            [("dict-output-from-graph", 8)]),

@@ -124,3 +124,29 @@ def object_classes(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef
             found.extend(held for held in held_classes(project, owner, expr.attrname) if all(held is not f for f in found))
         return tuple(found)
     return ()
+
+
+def class_body_value(project: Project, cls: nodes.ClassDef, name: str):
+    """``(value expression, class)`` of ``name = value`` (or ``name: T = value``) in the body of ``cls`` or its first
+    project base that sets it: what ``self.name`` reads where no method assigns it. None when none does."""
+    for klass in project.mro(cls):
+        for statement in klass.body:
+            if isinstance(statement, nodes.Assign) and any(
+                    isinstance(target, nodes.AssignName) and target.name == name for target in statement.targets):
+                return statement.value, klass
+            if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName) \
+                    and statement.target.name == name and statement.value is not None:
+                return statement.value, klass
+    return None
+
+
+def dataclass_fields(project: Project, cls: nodes.ClassDef) -> list[str] | None:
+    """The fields of a ``@dataclass`` class, in the order its generated ``__init__`` takes them; None for another
+    class."""
+    info = project.info(cls.root())
+    decorators = cls.decorators.nodes if cls.decorators else ()
+    if not any(info.imports.qualify(d.func if isinstance(d, nodes.Call) else d) == "dataclasses.dataclass"
+               for d in decorators):
+        return None
+    return [statement.target.name for statement in cls.body
+            if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName)]
