@@ -39,7 +39,20 @@ def is_top_level(analysis, graph) -> bool:
     if graph.cls is None:
         return True
     inner_classes, inner_names = _inner_cells(analysis)
-    return _class_key(graph.cls) not in inner_classes and graph.cls.name not in inner_names
+    if _class_key(graph.cls) not in inner_classes and graph.cls.name not in inner_names:
+        return True
+    # Held by another Cell, and also called from host code of its own module: a graph of its own there (the
+    # compiler specialises per call; a rule about the graph's outputs holds if it holds in one context).
+    return any(not _in_graph_code(analysis, call) for call in analysis.entry_calls(graph))
+
+
+def _in_graph_code(analysis, call: nodes.Call) -> bool:
+    frame = call.frame()
+    while isinstance(frame, (nodes.FunctionDef, nodes.Lambda)):
+        if isinstance(frame, nodes.FunctionDef) and analysis.graph_of(frame) is not None:
+            return True
+        frame = frame.parent.frame() if frame.parent is not None else None
+    return False
 
 
 def _class_key(cls: nodes.ClassDef) -> tuple[str, str]:

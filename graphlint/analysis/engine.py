@@ -17,6 +17,7 @@ from astroid import nodes
 
 from graphlint.analysis import api, host, signatures
 from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
+from graphlint.analysis.objects import class_body_value, constructor_argument, dataclass_fields
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis import boundary  # noqa: F401 - registers its fact of the run (inner Cells)
 from graphlint.analysis.run_facts import RUN_FACTS, register_run_fact
@@ -639,7 +640,7 @@ class Analysis:
         if not assignments:
             if self.project.find_method(cls, name) is not None:
                 return const(FUNCTION)
-            return unknown()
+            return self._class_body_attribute(cls, name)
         info = self.project.info(cls.root())
         results = []
         for value, method in assignments:
@@ -648,6 +649,21 @@ class Analysis:
         if not results:
             return unknown()
         return join(*results)
+
+    def _class_body_attribute(self, cls: nodes.ClassDef, name: str) -> Value:
+        """``self.name`` that no method assigns: the class body's value (``clip_sample = False``); for a dataclass
+        field, joined with what the run's instantiations pass for it (``Config(clip=True)``)."""
+        found = class_body_value(self.project, cls, name)
+        if found is None:
+            return unknown()
+        expr, klass = found
+        values = [self._init_value(expr, self.project.info(klass.root()), name)]
+        fields = dataclass_fields(self.project, klass)
+        for _path, _where, _at, arguments in self._instantiations(cls) if fields and name in fields else ():
+            passed = _instantiation_argument(arguments, fields, name)
+            if passed is not None:
+                values.append(of_python(passed[0]) if isinstance(passed, tuple) else unknown())
+        return join(*values)
 
     def _init_value(self, expr, info: ModuleInfo, name: str, method=None, cls=None) -> Value:
         """The value of ``self.name = expr`` set outside graph code (usually in ``__init__``)."""
@@ -757,7 +773,7 @@ class Analysis:
             if path != info.path:
                 return None  # (an instantiation elsewhere: what it passes is another module's text)
             call = _call_in(info.module, where)
-            passed = _constructor_argument(init, call, source.name) if call is not None else None
+            passed = constructor_argument(init, call, source.name) if call is not None else None
             found.add(host.instance_class(self.project, info, passed) if passed is not None else None)
         if len(found) != 1 or None in found:
             return None
@@ -844,17 +860,6 @@ def _sub_cell_passes(call, names: list) -> set[str] | None:
 def _call_in(module: nodes.Module, where) -> nodes.Call | None:
     """The call of ``module`` at ``where`` (an instantiation's :func:`reference_of`)."""
     return next((call for call in nodes_of_class(module, nodes.Call) if reference_of(call) == where), None)
-
-
-def _constructor_argument(init: nodes.FunctionDef, call: nodes.Call, name: str):
-    """What ``Class(...)`` passes to parameter ``name`` of its ``__init__`` (None: nothing, or unknown)."""
-    positional = [a.name for a in signatures.positional_parameters(init)][1:]  # (self is implicit)
-    for index, argument in enumerate(call.args):
-        if isinstance(argument, nodes.Starred):
-            return None
-        if index < len(positional) and positional[index] == name:
-            return argument
-    return next((keyword.value for keyword in call.keywords or () if keyword.arg == name), None)
 
 
 def _module_instantiations(analysis: Analysis, info: ModuleInfo) -> dict:

@@ -20,7 +20,7 @@ from astroid import nodes
 from astroid.const import Context
 
 from graphlint.analysis import api, signatures
-from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, LIST, TENSOR, TUPLE, UNKNOWN
+from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, LIST, NONE, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.project import ModuleInfo, Project, outer_binding
 from graphlint.analysis.tree import nodes_of_class
 from graphlint.analysis.values import BINOPS, NOTHING, Value, const, join, of_python, unknown, variable
@@ -154,12 +154,20 @@ def _rebound_later(binding: nodes.AssignName) -> bool:
     name = binding.name
     for node in nodes_of_class(binding.scope(), (nodes.Subscript, nodes.Call)):
         if isinstance(node, nodes.Subscript):
-            if node.ctx == Context.Store and isinstance(node.value, nodes.Name) and node.value.name == name:
+            if node.ctx == Context.Store and isinstance(node.value, nodes.Name) and node.value.name == name \
+                    and _same_variable(node.value, binding):
                 return True
         elif isinstance(node.func, nodes.Attribute) and isinstance(node.func.expr, nodes.Name) \
-                and node.func.expr.name == name and node.func.attrname in _MUTATORS:
+                and node.func.expr.name == name and node.func.attrname in _MUTATORS \
+                and _same_variable(node.func.expr, binding):
             return True
     return False
+
+
+def _same_variable(name: nodes.Name, binding: nodes.AssignName) -> bool:
+    """``name`` reads the variable ``binding`` binds (not a local of the same name in a function inside)."""
+    scope = name.scope()
+    return scope is binding.scope() or name.name not in scope.locals
 
 
 def holds_itself(expr) -> bool:
@@ -287,6 +295,7 @@ def bind_entry(project: Project, info: ModuleInfo, func: nodes.FunctionDef, cls,
     names = [a.name for a in signatures.positional_parameters(func)]
     offset = 1 if signatures.receiver_name(func, cls) is not None else 0
     per_param: dict[str, list[Value]] = {}
+    passed_somewhere: set[str] = set()
     for call in calls:
         if any(isinstance(a, nodes.Starred) for a in call.args) or any(k.arg is None for k in call.keywords or ()):
             return dict(defaults)
@@ -296,17 +305,21 @@ def bind_entry(project: Project, info: ModuleInfo, func: nodes.FunctionDef, cls,
                 passed[names[index + offset]] = host_value(project, info, arg)
         for keyword in call.keywords or ():
             passed[keyword.arg] = host_value(project, info, keyword.value)
+        passed_somewhere.update(passed)
         for name in names[offset:]:
             per_param.setdefault(name, []).append(passed.get(name, defaults.get(name, unknown())))
+    with_default = {arg.name for arg in signatures.positional_parameters(func)[len(names) - len(func.args.defaults or []):]}
     bound = dict(defaults)
     for name, values in per_param.items():
         if any(UNKNOWN in v.kinds or v.bottom for v in values):
+            if name in with_default and name in passed_somewhere:
+                bound[name] = unknown()  # a call passes what graphlint cannot tell: the default is not the value
             continue
         joined = join(*values)
-        default = defaults.get(name)
-        if joined.is_tensor and default is not None and default.is_tensor:
-            bound[name] = Value(default.kinds, default.var, default.origin, default.items, default.const,
-                                default.alias, joined.parameter)
+        if name in passed_somewhere and joined.may_be(TENSOR) and not joined.kinds - {TENSOR, NONE}:
+            # the caller's Tensor, as the entry sees it (in-place writes on it reach the caller in PYNATIVE only)
+            bound[name] = Value(joined.kinds, True, f"the Tensor argument `{name}`", None, NOTHING,
+                                f"the argument `{name}`", joined.parameter)
         else:
             bound[name] = joined
     return bound

@@ -209,6 +209,7 @@ class Project:
         self.roots: set[str] = set()
         self._disk_misses: set[str] = set()
         self._cell_memo: dict[int, tuple[nodes.ClassDef, bool]] = {}
+        self._node_memo: dict[tuple, tuple[nodes.NodeNG, object]] = {}  # see memo()
         # Who imports what, for finding the modules a change may affect: every prefix of each imported name
         # ("a", "a.b", "a.b.c" for `import a.b.c`) -> the paths of the importing modules, and the exact names.
         self._imports_under: dict[str, set[str]] = {}
@@ -355,6 +356,17 @@ class Project:
     def forget_memos(self, module_ids: set[int]) -> None:
         """Drop what is remembered of the classes of these modules (they changed, or what they import did)."""
         self._cell_memo = {k: v for k, v in self._cell_memo.items() if id(v[0].root()) not in module_ids}
+        self._node_memo = {k: v for k, v in self._node_memo.items() if id(v[0].root()) not in module_ids}
+
+    def memo(self, kind: str, node: nodes.NodeNG, compute):
+        """``compute()``, remembered for ``node`` (a class, a module) until its module, or one it imports, changes."""
+        key = (kind, id(node))
+        found = self._node_memo.get(key)
+        if found is not None and found[0] is node:
+            return found[1]
+        value = compute()
+        self._node_memo[key] = (node, value)
+        return value
 
     def info(self, module: nodes.Module) -> ModuleInfo:
         return self.by_node.get(id(module)) or self.add(module, module.file)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from astroid import nodes
 
 from graphlint.analysis.api import CELL_ENTRY_METHODS, JIT_CLASS_DECORATORS, JIT_DECORATORS, NON_AST_CAPTURE_MODES
+from graphlint.analysis.objects import object_classes
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.tree import nodes_of_class
 
@@ -257,11 +258,21 @@ def function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.Clas
         owner = enclosing_class(resolved.node)
         return resolved.node, owner, resolved.info
     if isinstance(expr, nodes.Attribute):
-        owner = project.resolve_expr(info, expr.expr)
-        if owner is not None and owner.kind == "class":
-            found = project.find_method(owner.node, expr.attrname)
-            if found is not None:
-                return found[0], found[1], project.info(found[1].root())
+        return _method_reference(project, info, expr, cls)
+    return None
+
+
+def _method_reference(project: Project, info: ModuleInfo, expr: nodes.Attribute, cls: nodes.ClassDef | None):
+    """``Class.method``, or a method of an object graph code holds (``self.sched.step``, ``self.model.generate``,
+    ``SCHEDULER.step``: MindSpore compiles it, whatever its class): as :func:`function_reference` gives it."""
+    owner = project.resolve_expr(info, expr.expr)
+    classes = (owner.node,) if owner is not None and owner.kind == "class" else ()
+    if not classes:
+        classes = object_classes(project, info, expr.expr, cls)
+    for held in classes:
+        found = project.find_method(held, expr.attrname)
+        if found is not None and (owner is not None or found[0].name != "__init__"):
+            return found[0], found[1], project.info(found[1].root())
     return None
 
 

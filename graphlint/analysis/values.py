@@ -45,6 +45,7 @@ from graphlint.analysis.kinds import (
     UNDEFINED,
     UNKNOWN,
 )
+from graphlint.analysis.objects import object_classes
 from graphlint.analysis.provenance import assumed_tensors, from_tensor_computation, tensor_origin
 
 
@@ -70,6 +71,9 @@ class Value:
     const: object = NOTHING  # the Python value, where known at analysis time
     alias: str = ""  # for Tensors: the storage it may share ("the argument `x`", ...)
     parameter: str = ""  # for a Parameter: the `name=` it was created with, where known (MindSpore keys on it)
+    # for a Tensor: the slice (`rows[:n]`) of a Tensor the graph computed, to a length known only at run time, that
+    # it is (a loop over it is unrolled over the full static length: see LOOP_OVER_RUNTIME_SLICE)
+    sliced_to: str = ""
     each: "Value | None" = None  # a sequence of unknown length: the value of every element (`x.split(n)`)
 
     def is_(self, kind: str) -> bool:
@@ -139,7 +143,8 @@ def join(*values: Value) -> Value:
     known = first.const if all(v.known and _same(v.const, first.const) for v in present) else NOTHING
     alias = next((v.alias for v in present if v.alias), "")
     parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
-    return Value(kinds, var, origin, items, known, alias, parameter, each=each)
+    sliced_to = next((v.sliced_to for v in present if v.sliced_to), "")  # (in one call context or branch is enough)
+    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each)
 
 
 def element_value_of(value: Value) -> Value | None:
@@ -678,6 +683,9 @@ class FunctionValues:
         if isinstance(base, nodes.Name) and base.name == self.self_name and self.cls is not None:
             if self.name_at(element, base.name).kinds <= {OBJECT}:
                 return self.analysis.self_attribute(self.cls, expr.attrname)
+        held = self._held_attribute(expr, element)
+        if held is not None:
+            return held
         root = self._chain_root(expr)
         qualified = self.imports.qualify(expr) if root is not None and root.name in self.imports.aliases else None
         if qualified is not None and not (isinstance(base, nodes.Name) and base.name in self.cfg.defs_by_name):
@@ -697,6 +705,17 @@ class FunctionValues:
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
+
+    def _held_attribute(self, expr: nodes.Attribute, element) -> Value | None:
+        """An attribute of an object graph code holds (``self.sched.num_steps``, ``SCHEDULER.num_steps``): what the
+        object's class sets it to outside graph code, when the object is an instance of one project class."""
+        root = self._chain_root(expr)
+        if root is None or (root.name in self.cfg.defs_by_name and root.name != self.self_name):
+            return None
+        if root.name == self.self_name and not self.name_at(element, root.name).kinds <= {OBJECT}:
+            return None
+        held = object_classes(self.analysis.project, self.info, expr.expr, self.cls)
+        return self.analysis.self_attribute(held[0], expr.attrname) if len(held) == 1 else None
 
     def _chain_root(self, expr: nodes.Attribute) -> nodes.Name | None:
         """The Name an attribute chain ``a.b.c`` starts from (None for ``f().b.c``).
@@ -961,7 +980,7 @@ class FunctionValues:
             origin = base.origin or (index.origin if index is not None and index.var else "")
             # A slice is a new Tensor in graph code: `y = x[0]; y += 1` leaves x unchanged in GRAPH_MODE
             # (measured, MindSpore 2.10), unlike `y = x; y += 1`. So it shares no storage: no alias.
-            return variable(TENSOR, origin)
+            return replace(variable(TENSOR, origin), sliced_to=self._runtime_slice(expr, base, element))
         if base.items is not None:
             if index is not None and index.known and isinstance(index.const, int) and not isinstance(index.const, bool):
                 if -len(base.items) <= index.const < len(base.items):
@@ -974,6 +993,18 @@ class FunctionValues:
         if base.is_(TUPLE) and not base.var:
             return const(INT) if index is not None else const(TUPLE)
         return unknown(base.var or (index is not None and index.var), base.origin or (index.origin if index else ""))
+
+    def _runtime_slice(self, expr: nodes.Subscript, base: Value, element) -> str:
+        """``expr`` as text when it slices a Tensor this graph computed to a length only known at run time (a bound
+        computed in this graph, not a parameter merely assumed to be a Tensor), else ""."""
+        if not (isinstance(expr.slice, nodes.Slice) and base.var and self.computed_in_graph(expr.value)):
+            return ""
+        for bound in (expr.slice.lower, expr.slice.upper):
+            value = self.eval(bound, element) if bound is not None else None
+            if value is not None and value.var and value.kinds and value.kinds <= {INT, TENSOR} \
+                    and self.computed_in_graph(bound):
+                return expr.as_string()
+        return ""
 
 
 def _bound_target(target, name: str):

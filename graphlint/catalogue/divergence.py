@@ -1642,7 +1642,7 @@ ATTRIBUTE_WRITE_IN_GRAPH = Rule(
             """,
             error="the member attribute must be of the Parameter type",
             title="attribute write in a helper object's method",
-            lines=15,
+            lines=6,
         ),
     ),
     clean=(

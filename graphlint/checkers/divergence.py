@@ -88,8 +88,6 @@ class DivergenceChecker(Checker):
                       self._container_mutation):
             if check(graph, values, call, self_name):
                 return
-        if self_name is not None and isinstance(call.func, nodes.Attribute):
-            self._helper_object_call(graph, call, self_name)
 
     def _max_taken_apart(self, graph, values, call: nodes.Call, self_name) -> bool:
         """TENSOR_MAX_POSITIONAL_AXIS: ``values, indices = x.max(1)``."""
@@ -388,67 +386,6 @@ class DivergenceChecker(Checker):
             return False
         found = values.value(value)
         return bool(found.kinds) and not found.kinds & {UNKNOWN, OBJECT, CELL, FUNCTION, CLASS, MODULE} and not found.alias.startswith("the Parameter")
-
-    def _helper_object_call(self, graph, call: nodes.Call, self_name: str) -> None:
-        """``self.helper.step(x)``: the helper's method is graph code too; its attribute writes fail strict."""
-        func = call.func
-        owner = func.expr
-        if not (isinstance(owner, nodes.Attribute) and isinstance(owner.expr, nodes.Name)
-                and owner.expr.name == self_name and graph.cls is not None):
-            return
-        helper_cls = self._helper_class(graph.cls, owner.attrname)
-        if helper_cls is None or func.attrname in ("construct", "bprop", "__init__"):
-            return
-        found = self.context.project.find_method(helper_cls, func.attrname)
-        if found is None:
-            return
-        attr = self._helper_attribute_write(helper_cls, found[0])
-        if attr is not None:
-            self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, call, graph, attr=f"{owner.attrname}.{attr}")
-
-    def _helper_class(self, cls, attr: str):
-        """The one project class every assignment of ``self.attr`` outside graph code instantiates, else None."""
-        project = self.context.project
-        helper_cls = None
-        for value, method in self._outside_assignments(cls, attr):
-            if not isinstance(value, nodes.Call):
-                return None
-            resolved = project.resolve_expr(project.info(method.root()), value.func)
-            if resolved is None or resolved.kind != "class":
-                return None
-            if helper_cls is not None and resolved.node is not helper_cls:
-                return None
-            helper_cls = resolved.node
-        return helper_cls
-
-    def _helper_attribute_write(self, helper_cls, start) -> str | None:
-        """The first plain attribute of ``helper_cls`` that ``start`` (or a method it calls on its own instance,
-        three calls deep, not graph code of its own) writes, else None."""
-        project, analysis = self.context.project, self.context.analysis
-        seen: set[int] = set()
-        stack = [(start, 0)]
-        while stack:
-            method, depth = stack.pop()
-            if id(method) in seen or depth > 3 or analysis.graph_of(method) is not None:
-                continue  # graph code of its own: reported where it is
-            seen.add(id(method))
-            positional = signatures.positional_parameters(method)
-            if not positional:
-                continue
-            inner_self = positional[0].name
-            for node in graph_nodes(method):
-                if isinstance(node, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)):
-                    targets = node.targets if isinstance(node, nodes.Assign) else [node.target]
-                    for target in targets:
-                        for _, attr in _self_writes(target, inner_self):
-                            if self._plain_attribute(helper_cls, attr):
-                                return attr
-                elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
-                        and isinstance(node.func.expr, nodes.Name) and node.func.expr.name == inner_self:
-                    inner = project.find_method(helper_cls, node.func.attrname)
-                    if inner is not None:
-                        stack.append((inner[0], depth + 1))
-        return None
 
     def _attribute_read(self, graph, node: nodes.Attribute, seen: set[str]) -> None:
         attr = node.attrname

@@ -76,6 +76,10 @@ class LoopsChecker(Checker):
         """``for row in y[:n]``: a Tensor computed in the graph, sliced to a run-time length."""
         iterable = loop.iter
         if not (isinstance(iterable, nodes.Subscript) and isinstance(iterable.slice, nodes.Slice)):
+            # a name bound to such a slice, here or by the caller that passed it (`accumulate(rows[:n])`)
+            if self._values.value(iterable).sliced_to:
+                self.report(rules.LOOP_OVER_RUNTIME_SLICE, loop, self._graph, anchor=iterable,
+                            iterable=iterable.as_string(), assumes="")
             return
         base = self._values.value(iterable.value)
         if not (base.is_tensor and base.var) or not self._values.computed_in_graph(iterable.value):
