@@ -386,3 +386,12 @@ def test_boolop_in_a_condition_that_cannot_join(body, where):
 ])
 def test_boolop_in_a_condition_that_compiles(body):
     assert _findings(_cell("", body + "return x\n"), "boolop-joins-different-kinds") == []
+
+
+def test_boolop_as_a_branch_of_a_conditional_expression_is_a_value():
+    # measured with MindSpore 2.10 at both levels: "Cannot join the return values of different branches"
+    source = _cell("", "x = (x.sum() > 0 and x) if x.shape[0] > 1 else x\nreturn x\n")
+    found = _findings(source, "boolop-joins-different-kinds")
+    first_line = PRELUDE.count("\n") + 6
+    assert [(f.line - first_line + 1, f.column - 8, f.args["kinds"]) for f in found] == [
+        (1, 6, "a bool Tensor and a Tensor of values")]
