@@ -18,6 +18,8 @@ _.STANDARD_METHOD_FUNCTIONS, _.CONTAINER_METHOD_IMPLEMENTATIONS, _.TENSOR_DEPREC
 _.AST_OPERATORS, _.AST_AUGASSIGN_OPERATORS, _.UNSUPPORTED_BUILTIN_TYPES, _.EXPR_STATEMENT_METHODS  # parse_resources
 _.THIRD_PARTY_MODULES, _.THIRD_PARTY_ENV_VARIABLES, _.CREATE_INSTANCE_TYPES, _.COMPILE_CONFIGS
 _.COUNTS  # generated/error_inventory.py: tests/test_explain_error.py checks the inventory's counts
+_.SOURCE_COMMIT  # generated/error_inventory.py: which MindSpore source it was read from (its files and lines are that
+# commit's, so explain-error shows where an error was raised from the log instead)
 _.MISSING_MESSAGES  # generated/error_messages.py: read by tests/test_generated_tables.py
 _.VIEW_UNSUPPORTED, _.DECORATED_BUT_UNREGISTERED  # generated/jit_forbidden.py
 
@@ -28,7 +30,7 @@ _.indent_tokens  # fixers/base.py: libcst's CodegenState reads it
 
 # -- registered with pygls by decorator (server/lsp.py): the language server's request and notification handlers
 _.initialize, _.initialized, _.did_open, _.did_change, _.did_save, _.did_close, _.did_change_watched
-_.did_change_folders, _.hover, _.code_action_resolve, _.show
+_.did_change_folders, _.hover, _.code_action_resolve
 _.disabled  # lsprotocol's CodeAction.disabled, sent to the editor
 
 # -- read by the test suite

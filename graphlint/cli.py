@@ -128,6 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
     inputs.add_argument("--config", metavar="PYPROJECT", help="read [tool.graphlint] from this file")
     inputs.add_argument("--exclude", action="append", default=None, metavar="PATTERNS",
                         help="glob patterns of files or folders to skip, comma separated")
+    inputs.add_argument("--project-root", metavar="DIR",
+                        help="read every Python file under DIR, so that Cells, helpers and jit functions resolve "
+                             "across the project, and report only the findings in the given files and in the "
+                             "helpers their graph entries reach, wherever those are (the pre-commit hook passes "
+                             "the staged files); the result cache keeps it fast")
     speed = parser.add_argument_group("speed")
     speed.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                        help="lint in N processes, each parsing its share of the files; --fix (without --validate) "
@@ -335,6 +340,10 @@ def _combination_problem(args, stdin: bool) -> str:
         return "--baseline and --write-baseline cannot be used together"
     if args.statistics and args.format in ("sarif", "github"):
         return f"--statistics prints a table (or JSON with --output-format json), not {args.format}"
+    if args.project_root is not None and (stdin or args.fix or args.diff):
+        return "--project-root goes with a lint run of files, not with - (standard input), --fix or --diff"
+    if args.project_root is not None and not os.path.isdir(args.project_root):
+        return f"--project-root {args.project_root}: not a folder"
     return ""
 
 
@@ -476,11 +485,23 @@ def _read_stdin() -> str | None:
 
 
 def _lint(args, config, paths, progress, want_fixes):
-    """Find the files; answer from the result cache if none changed (without loading the analysis), else lint."""
+    """Find the files (with --project-root, the project's); answer from the result cache if none changed (without
+    loading the analysis), else lint."""
     # imported here: start-up (--help and a run the result cache answers load only what they use)
-    from graphlint.results import discover_files
+    from graphlint.results import discover_files, focus
 
     files, problems = discover_files(paths, config)
+    given = None
+    if args.project_root is not None:
+        # the whole project is linted (its scope), the given files are reported (with what they reach)
+        given = files
+        files, walk_problems = discover_files([args.project_root, *files], config)
+        problems += [p for p in walk_problems if p not in problems]
+    result = _lint_files(args, config, files, problems, progress, want_fixes)
+    return focus(result, given) if given is not None else result
+
+
+def _lint_files(args, config, files, problems, progress, want_fixes):
     cache = None
     if not args.no_cache and not os.environ.get("GRAPHLINT_NO_CACHE"):
         # imported here: start-up (--help and a run the result cache answers load only what they use)

@@ -46,7 +46,7 @@ class Explanation:
     reported: list = field(default_factory=list)  # graphlint's findings at the location, of those rules
     note: str = ""  # why no rule predicts it
     kind: str = ""  # the inventory's class of the message (rule, value-dependent, device, internal, no-rule)
-    raised_at: str = ""  # where MindSpore's source raises it (the inventory's file:line)
+    raised_at: str = ""  # where MindSpore raised it, as the log's C++ call stack says (file:line function)
 
 
 def _message_key(text: str) -> tuple[str, str, int]:
@@ -167,6 +167,7 @@ def explain(text: str, source: str | None = None, *, lint: bool = True) -> Expla
         result.note = mapped[len(NOT_A_CONSTRUCT):] if mapped.startswith(NOT_A_CONSTRUCT) else mapped
         mapped = ()
     candidates = _inventory_candidates(result, text, start, [BY_NAME[rule_id] for rule_id in mapped or ()])
+    result.raised_at = _raised_at(text)
     if not result.key:
         # A message the tables do not hold (raised from MindSpore's C++ code): the rules that quote it.
         candidates = [rule for rule in RULES if _quoted(rule, text)]
@@ -179,6 +180,24 @@ def explain(text: str, source: str | None = None, *, lint: bool = True) -> Expla
     if lint:
         _add_reported(result, source, candidates)
     return result
+
+
+# A frame of MindSpore's "C++ Call Stack" section: `mindspore/ccsrc/frontend/jit/ps/parse/parse.cc:999 ParseStatement`.
+_CPP_FRAME = re.compile(r"^\s*(?P<file>\S+\.(?:cc|cpp|h)):(?P<line>\d+)(?:[ \t]+(?P<function>\S+))?[ \t]*$", re.M)
+
+
+def _raised_at(text: str) -> str:
+    """Where MindSpore raised the error, from the log's own C++ call stack (its first frame); "" when the log has
+    none. The inventory's file and line come from another MindSpore commit: files move (`pipeline/jit/ps` became
+    `frontend/jit/ps`), so they are never shown as the place."""
+    _, found, stack = text.partition("C++ Call Stack")
+    if not found:
+        return ""
+    frame = _CPP_FRAME.search(stack.split(_TRACEBACK)[0])
+    if frame is None:
+        return ""
+    where = f"{frame.group('file')}:{frame.group('line')}"
+    return f"{where} ({frame.group('function')})" if frame.group("function") else where
 
 
 def _inventory_candidates(result: Explanation, text: str, start: int, candidates: list) -> list:
@@ -202,10 +221,6 @@ def _inventory_candidates(result: Explanation, text: str, start: int, candidates
         entry = error_inventory.INVENTORY[sites[0]]
         result.kind = entry["class"]
         candidates += [BY_NAME[r] for r in entry.get("rules", ()) if r in BY_NAME and BY_NAME[r] not in candidates]
-    else:
-        sites = []
-    if sites:
-        result.raised_at = ", ".join("{file}:{line}".format(**error_inventory.INVENTORY[key]) for key in sites[:3])
     return candidates
 
 
@@ -258,7 +273,7 @@ def render(result: Explanation) -> str:
     if result.location is not None:
         lines.append(f"  at {result.location.path}:{result.location.line}")
     if result.raised_at:
-        lines.append(f"  raised by MindSpore's {result.raised_at} (source {error_inventory.SOURCE_COMMIT[:10]})")
+        lines.append(f"  raised by MindSpore's {result.raised_at}")
     if result.reported:
         finding = result.reported[0]
         lines.append(f"  graphlint reports it there: {finding.path}:{finding.line}:{finding.column}: "

@@ -68,6 +68,7 @@ class ReportedFinding:
     severity: object  # catalogue.Severity
     args: dict = field(default_factory=dict)
     note: str = ""
+    entry_path: str = ""  # see runner.Finding
     node: None = None
     payload: None = None
     graph: None = None
@@ -80,7 +81,7 @@ class ReportedFinding:
 def finding_to_record(finding, fix: str | None = None) -> list:
     """A JSON-able record of a finding (for the cache and the --jobs workers)."""
     return [finding.rule.id, finding.path, finding.line, finding.column, finding.end_line, finding.end_column,
-            finding.message, finding.severity.value, fix]
+            finding.message, finding.severity.value, fix, finding.entry_path]
 
 
 def finding_from_record(record) -> tuple[ReportedFinding, str | None]:
@@ -88,12 +89,35 @@ def finding_from_record(record) -> tuple[ReportedFinding, str | None]:
     from graphlint.catalogue import lookup
     from graphlint.catalogue.model import Severity
 
-    rule_id, path, line, column, end_line, end_column, message, severity, fix = record
+    rule_id, path, line, column, end_line, end_column, message, severity, fix, entry_path = record
     rule = lookup(rule_id)
     if rule is None:
         raise ValueError(f"unknown rule {rule_id!r}")
     return ReportedFinding(rule=rule, path=path, line=int(line), column=int(column), end_line=int(end_line),
-                           end_column=int(end_column), message=message, severity=Severity(severity)), fix
+                           end_column=int(end_column), message=message, severity=Severity(severity),
+                           entry_path=entry_path), fix
+
+
+def focus(result: LintResult, files) -> LintResult:
+    """What a run over a whole project reports for ``files`` (``--project-root``): their findings and problems,
+    and the findings in helpers that a graph entry defined in one of them reaches, in whichever file the helper
+    is (an edit of ``net.py`` reaches the helper of ``utils.py`` its ``construct`` calls)."""
+    wanted = {_same_file(path) for path in files}
+    findings = [f for f in result.findings
+                if _same_file(f.path) in wanted or (f.entry_path and _same_file(f.entry_path) in wanted)]
+    reported = {_same_file(f.path) for f in findings} | wanted
+    kept = {id(f) for f in findings}
+    return LintResult(findings=findings, problems=[p for p in result.problems if _same_file(p.path) in wanted],
+                      sources={path: source for path, source in result.sources.items() if _same_file(path) in reported},
+                      files=len(files), session=result.session,
+                      fixes={key: fix for key, fix in result.fixes.items() if key in kept})
+
+
+def _same_file(path: str) -> str:
+    try:
+        return os.path.realpath(path)
+    except (OSError, RuntimeError):
+        return os.path.abspath(path)
 
 
 def _excluded(name: str, relative: str, patterns) -> bool:

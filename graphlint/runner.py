@@ -30,6 +30,7 @@ class Finding:
     end_column: int  # 1-based, exclusive
     args: dict = field(default_factory=dict)
     note: str = ""  # "(in helper `f`, reached from Net.construct)"
+    entry_path: str = ""  # in a helper: the path of the module defining the graph entry that reaches it
     node: nodes.NodeNG | None = field(default=None, repr=False, compare=False)
     payload: object = field(default=None, repr=False, compare=False)  # an instance of rule.payload, for fixers
     severity: Severity = Severity.WARNING
@@ -120,7 +121,8 @@ class ModuleContext:
             note = f" (if {assumes}: no call in the project says){note}"
         finding = Finding(rule=rule, path=self.info.path, line=line, column=column, end_line=end_line,
                           end_column=end_column, args=args, note=note, node=node, payload=payload,
-                          severity=severity, graph=graph, profile=capture.profile)
+                          severity=severity, graph=graph, profile=capture.profile,
+                          entry_path=graph.entry_path if graph is not None else "")
         self.findings.append(finding)
         return finding
 

@@ -350,3 +350,48 @@ def test_a_name_bound_by_a_walrus_in_the_test_is_not_one_branch_only():
         """
     found = [(f.rule.symbol, f.line) for f in _lint(source) if f.rule.family in ("branches", "statements")]
     assert found == [("walrus-in-graph", 7)]  # once, as the walrus; both branches see `mapping`
+
+
+# E5807 in the test of an `if` / `while`: each form compiled with MindSpore 2.10 at both levels (the catalogue
+# compiles the first of each kind); where it failed, the line and column of the `and`/`or` that joins.
+@pytest.mark.parametrize("body, where", [
+    ("if x.sum() > 1 or x.shape[0] > 5:\n    x = x + 1\n", (1, 4)),
+    ("if not (x.sum() > 1 and x.shape[0] > 2):\n    x = x + 1\n", (1, 9)),
+    ("if not x.sum() > 1 and x.shape[0] > 2:\n    x = x + 1\n", (1, 4)),
+    ("if (x.sum() > 1 and x.shape[0] > 2) or x.max() > 3:\n    x = x + 1\n", (1, 5)),
+    ("if x.shape[0] > 1 and x.sum() > 1 and x.shape[1] > 2:\n    x = x + 1\n", (1, 4)),
+    ("if x.shape[0] > 5 or (x.sum() > 1 and x.shape[1] > 2):\n    x = x + 1\n", (1, 23)),
+    ("flag = True\nif x.sum() > 1 and flag:\n    x = x + 1\n", (2, 4)),
+    ("if x.max() > 100:\n    x = x - 1\nelif x.sum() > 1 and x.shape[0] > 2:\n    x = x + 1\n", (3, 6)),
+    ("x = x + 1 if x.sum() > 1 and x.shape[0] > 2 else x - 1\n", (1, 14)),
+    ("i = 0\nwhile i < 5 or x.sum() > 1:\n    x = x - 1\n    i += 1\n", (2, 7)),
+    ("i = 0\nwhile x.sum() > 1:\n    x = x - 1\n    i += 1\n    if i < 3 and x.max() > 0:\n        x = x - 0.5\n",
+     (5, 8)),
+])
+def test_boolop_in_a_condition_that_cannot_join(body, where):
+    source = _cell("", body + "return x\n")
+    found = _findings(source, "boolop-joins-different-kinds")
+    first_line = PRELUDE.count("\n") + 6  # the first line of the body
+    assert [(f.line - first_line + 1, f.column - 8) for f in found] == [where]
+
+
+@pytest.mark.parametrize("body", [
+    "if x.shape[0] > 2 and x.sum() > 1:\n    x = x + 1\n",  # the Python operand folds first
+    "if x.shape[0] > 5 or x.sum() > 1:\n    x = x + 1\n",
+    "if x.sum() > 1 or x.max() > 2:\n    x = x + 1\n",  # two bool Tensors join
+    "if (x.sum() > 1) & (x.shape[0] > 2):\n    x = x + 1\n",  # an op, no branch
+    "while x.shape[0] > 1 and x.sum() > 1:\n    x = x - 1\n",  # the shape of a carried Tensor stays
+    "i = 0\nwhile i < 5 and x.sum() > 1:\n    x = x - 1\n",  # `i` is not changed in the loop: folded
+    "if x.sum() > 1 and None:\n    x = x + 1\n",  # compiles at the lax level (STRICT rejects it): not told
+])
+def test_boolop_in_a_condition_that_compiles(body):
+    assert _findings(_cell("", body + "return x\n"), "boolop-joins-different-kinds") == []
+
+
+def test_boolop_as_a_branch_of_a_conditional_expression_is_a_value():
+    # measured with MindSpore 2.10 at both levels: "Cannot join the return values of different branches"
+    source = _cell("", "x = (x.sum() > 0 and x) if x.shape[0] > 1 else x\nreturn x\n")
+    found = _findings(source, "boolop-joins-different-kinds")
+    first_line = PRELUDE.count("\n") + 6
+    assert [(f.line - first_line + 1, f.column - 8, f.args["kinds"]) for f in found] == [
+        (1, 6, "a bool Tensor and a Tensor of values")]

@@ -545,3 +545,31 @@ def test_names_a_comprehension_binds_carry_the_element_values():
     assert [(f.rule.symbol, f.line, f.column) for f in found] == [
         ("asnumpy-in-graph", line_of(source, "picked ="), 19), ("asnumpy-in-graph", line_of(source, "rows ="), 17),
         ("asnumpy-in-graph", line_of(source, "pairs ="), 18)]
+
+
+def test_numpy_on_a_host_copy_says_so_and_submodule_functions_count():
+    source = """
+        import numpy.linalg as la
+        from numpy.linalg import norm
+
+        def normalize(t):
+            scale = np.mean(t.asnumpy())
+            size = np.linalg.norm(t.asnumpy())
+            host = t.asnumpy()
+            return t / scale / size / la.norm(host) / norm(host) / np.fft.fft(host).real.max()
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return np.exp(x) + normalize(x)
+        """
+    found = [f for f in findings(source) if f.rule.symbol == "numpy-call-on-tensor"]
+    assert [(f.line, f.args["func"], f.args["operand"]) for f in found] == [
+        (line_of(source, "scale = np.mean"), "np.mean", "a NumPy copy of a Tensor"),
+        (line_of(source, "size = np.linalg.norm"), "np.linalg.norm", "a NumPy copy of a Tensor"),
+        (line_of(source, "return t / scale"), "la.norm", "a NumPy copy of a Tensor"),
+        (line_of(source, "return t / scale"), "norm", "a NumPy copy of a Tensor"),
+        (line_of(source, "return t / scale"), "np.fft.fft", "a NumPy copy of a Tensor"),
+        (line_of(source, "return np.exp(x)"), "np.exp", "a Tensor"),
+    ]
+    assert "`np.mean(...)` on a NumPy copy of a Tensor in graph code" in found[0].message
+    assert "`np.exp(...)` on a Tensor in graph code" in found[-1].message

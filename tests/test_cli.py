@@ -1094,3 +1094,60 @@ def test_bounded_processes_hand_over_and_give_a_lost_task_again(tmp_path, monkey
     assert outcomes == {0: 0, 1: 10, 2: 20} and marker.exists()
     assert parallel._run_bounded(context, 2, [[0], [1]], lambda chunk: os._exit(1) if chunk == [1] else 0,
                                  2**20, None, set) is None
+
+
+PROJECT_NET = textwrap.dedent("""\
+    from mindspore import nn
+
+    from utils import normalize
+
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return normalize(x)
+    """)
+PROJECT_UTILS = textwrap.dedent("""\
+    import numpy as np
+
+
+    def normalize(x):
+        return x / np.mean(x.asnumpy())
+    """)
+PROJECT_OTHER = textwrap.dedent("""\
+    import numpy as np
+    from mindspore import nn
+
+
+    class Other(nn.Cell):
+        def construct(self, x):
+            return np.exp(x)
+    """)
+
+
+def test_project_root_reports_the_given_files_and_the_helpers_they_reach(tmp_path):
+    write(tmp_path, "net.py", PROJECT_NET)
+    write(tmp_path, "utils.py", PROJECT_UTILS)
+    write(tmp_path, "other.py", PROJECT_OTHER)
+    helper = ("utils.py:5:16: W5502 numpy-call-on-tensor `np.mean(...)` on a NumPy copy of a Tensor in graph code "
+              "needs JIT fallback and blocks MindIR export; use the mindspore.ops equivalent (in helper `normalize`, "
+              "reached from `Net.construct`)\n")
+    alone = run_graphlint("--no-cache", "utils.py", cwd=tmp_path)
+    assert alone.returncode == 0 and "W5502" not in alone.stdout  # no entry reaches it in this run
+    for given in ("utils.py", "net.py"):  # the helper's own file, and the file whose entry reaches it
+        result = run_graphlint("-v", "--project-root", ".", "--select", "W5502", given, cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        assert result.stdout == helper + "Found 1 warning in 1 file.\n"  # other.py's finding is not reported
+    # the second run over the unchanged project was answered by the result cache
+    assert "result cache: no file changed since the last run" in result.stderr
+    clean = run_graphlint("--project-root", ".", "other.py", "--select", "W5501", cwd=tmp_path)
+    assert (clean.returncode, clean.stdout) == (0, "All checks passed: 1 file checked, no findings.\n")
+
+
+def test_project_root_bad_input(tmp_path):
+    write(tmp_path, "net.py", PROJECT_NET)
+    for args, message in ((("--project-root", "nowhere", "net.py"), "--project-root nowhere: not a folder"),
+                          (("--project-root", ".", "--fix", "net.py"), "--project-root goes with a lint run"),
+                          (("--project-root", ".", "-"), "--project-root goes with a lint run")):
+        result = run_graphlint(*args, cwd=tmp_path, stdin="")
+        assert result.returncode == 2 and result.stdout == "", args
+        assert result.stderr.startswith("graphlint: error: " + message) and result.stderr.count("\n") == 1, args

@@ -71,12 +71,10 @@ def test_unsafe_refused_disable_and_fix_all(tmp_path):
             assert unsafe.title == "graphlint: move `import math` to module level (unsafe: may change behaviour in " \
                                    "corner cases)"
             assert not unsafe.is_preferred and unsafe.edit is not None
-            refused = [a for a in await ed.actions(model, 10, only=["quickfix"]) if "disable" not in a.title]
-            assert [a.title for a in refused] == ["graphlint cannot fix python-loop-exceeds-call-depth: `x` changes "
-                                                  "shape each step (`ops.concat`): a real loop needs carries of fixed "
-                                                  "shape"]
-            assert refused[0].edit is None
-            assert refused[0].disabled is not None and "changes shape each step" in refused[0].disabled.reason
+            # the loop's fix is refused (`x` changes shape each step): no action that would edit nothing
+            at_loop = await ed.actions(model, 10, only=["quickfix"])
+            assert [a.title for a in at_loop] == ["graphlint: disable python-loop-exceeds-call-depth for this line"]
+            assert at_loop[0].edit is not None
             # fix-all: the safe fixes only; the unsafe import and the refused loop stay
             (fix_all,) = [a for a in await ed.actions(model, 0) if a.kind == "source.fixAll.graphlint"]
             assert fix_all.edit is None  # computed on resolve
@@ -113,22 +111,38 @@ def test_fix_all_on_save_kind(tmp_path):
     run(scenario())
 
 
-def test_refusal_shown_by_command_without_disabled_support(tmp_path):
-    model = write(tmp_path, "model.py", FIXABLE_MODEL)
+DISPLAY_ONLY_MODEL = textwrap.dedent("""\
+    import mindspore as ms
+    from mindspore import nn, ops
+
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            while x.sum() > 1:
+                x = x - 1
+            return x
+    """)
+
+
+@pytest.mark.parametrize("capabilities", [None, "neovim@v0.7.0"])
+def test_no_code_action_without_an_edit(tmp_path, capabilities):
+    """A refused fix (the loop of FIXABLE_MODEL) and a display-only one (the Tensor `while`, I5806) offer no
+    code action: only the ones that edit the document, whatever the client supports."""
+    refused = write(tmp_path, "refused.py", FIXABLE_MODEL)
+    display = write(tmp_path, "display.py", DISPLAY_ONLY_MODEL)
 
     async def scenario():
-        async with editor(tmp_path, capabilities="neovim@v0.7.0") as ed:
-            await ed.open(model)
-            (refused,) = [a for a in await ed.actions(model, 10) if "cannot fix" in a.title]
-            # A code action with a `command` and no edit: lsprotocol reads every such action as a bare Command
-            # (the Neovim test chooses it in a real client and sees the message).
-            assert isinstance(refused, types.Command) and refused.title.startswith("graphlint cannot fix")
-            await ed.client.workspace_execute_command_async(types.ExecuteCommandParams(
-                command="graphlint.show", arguments=["E5901: no fix: `x` changes shape each step"]))
-            assert any("changes shape each step" in m.message for m in ed.client.messages)
-            # this client takes plain `changes`, not versioned document changes
-            fix = next(a for a in await ed.actions(model, 8) if a.title.endswith("(safe fix)"))
-            assert fix.edit.changes and not fix.edit.document_changes
+        async with editor(tmp_path, **({"capabilities": capabilities} if capabilities else {})) as ed:
+            await ed.open(refused)
+            assert by_code(await ed.open(display)) == [("I5806", 6)]
+            for model, line, symbol in ((refused, 10, "python-loop-exceeds-call-depth"),
+                                        (display, 6, "tensor-condition-control-flow")):
+                actions = [a for a in await ed.actions(model, line) if a.kind != "source.fixAll.graphlint"]
+                assert [a.title for a in actions] == [f"graphlint: disable {symbol} for this line"], model
+                assert all(isinstance(a, types.CodeAction) and a.edit is not None for a in actions)
+            if capabilities:  # this client takes plain `changes`, not versioned document changes
+                fix = next(a for a in await ed.actions(refused, 8) if a.title.endswith("(safe fix)"))
+                assert fix.edit.changes and not fix.edit.document_changes
 
     run(scenario())
 

@@ -90,7 +90,8 @@ class Analysis:
                 return None
             root_of = (lambda root=found.root: self._graph(root)) if found.root != key else None
             graph = GraphFunction(node, self.project.info(node.root()), enclosing_class(node), found.kind,
-                                  found.entry, found.via, root_of)
+                                  found.entry, found.via, root_of,
+                                  entry_path=found.root[0] if root_of is not None else "")
             self._graphs[key] = graph
         return graph
 

@@ -359,3 +359,67 @@ def _inside_loop(node, statement) -> bool:
             return True
         current = current.parent
     return False
+
+
+def in_condition(node) -> bool:
+    """``node`` (an `and`/`or`) is, or is inside a `not`/`and`/`or` of, the test of an `if`, a `while` or a
+    conditional expression."""
+    child, parent = node, node.parent
+    while isinstance(parent, nodes.BoolOp) or (isinstance(parent, nodes.UnaryOp) and parent.op == "not"):
+        child, parent = parent, parent.parent
+    return isinstance(parent, (nodes.If, nodes.While, nodes.IfExp)) and child is parent.test
+
+
+def condition_operands_mismatch(values, node: nodes.BoolOp) -> str | None:
+    """What cannot join (as :func:`mismatch`'s text: "a Tensor and a bool") where ``node``, an `and`/`or` in a
+    condition (:func:`in_condition`), makes graph mode join two of its operands; None where it compiles.
+
+    Measured with MindSpore 2.10 at both levels: the operands are compiled left to right. One that type inference
+    decides (a shape, a constant) is folded: it ends the test when it decides it, else it drops out
+    (`if x.shape[0] > 2 and x.sum() > 1:` compiles). The first run-time operand becomes a branch whose value
+    joins each later operand, as a value `and`/`or` does: a Tensor with a Python value (`x.sum() > 1 and
+    x.shape[0] > 2`), a counter a Tensor `while` carries with a Tensor (`while i < 5 and x.sum() > 1:`) stop with
+    "Cannot join the return values of different branches"; two bool Tensors join. (`and None` compiles at the
+    lax level only: not told here.)"""
+    shapes = values.shapes
+    first = None
+    for operand in node.values:
+        if first is None:
+            carried = _carried_by_tensor_while(values, operand)
+            if values.decided_while_compiling(operand) and not carried:
+                if _decides(values.value(operand), node.op):
+                    return None  # the test ends here: nothing after it is compiled
+                continue
+            if not (values.value(operand).var or carried):
+                return None  # of unknown kind: whether it folds is not known
+            first = shapes.expr_shape(operand)
+            if first is None:
+                return None
+            continue
+        other = shapes.expr_shape(operand)
+        if other is None or "none" in (first[0], other[0]):
+            continue
+        verdict = mismatch(first, other, returned=False)
+        if verdict is not None and verdict[0] == TYPE_MISMATCH:
+            return verdict[1]
+    return None
+
+
+def _carried_by_tensor_while(values, operand) -> bool:
+    """``operand`` reads, inside (or in the test of) a `while` on a Tensor condition, a Python number the loop
+    changes: a counter the compiled loop carries as a run-time scalar, whatever the analysis knows of its kind (measured:
+    `while i < 5 and x.sum() > 1:` with `i += 1` in the body does not fold `i < 5`)."""
+    names = {name.name for name in operand.nodes_of_class(nodes.Name)
+             if values.value(name).kinds and values.value(name).kinds <= _SCALAR_KINDS}  # a Tensor's shape stays
+    if not names:
+        return False
+    for loop in values.cfg.loops.values():
+        if isinstance(loop.node, nodes.While) and loop.node.parent_of(operand) \
+                and names & values.cfg.loop_modified(loop) and values.tensor_origin(loop.node.test) is not None:
+            return True
+    return False
+
+
+def _decides(value: Value, op: str) -> bool:
+    """A decided operand of ``op`` that ends the test: a known false for `and`, a known true for `or`."""
+    return value.known and isinstance(value.const, (bool, int, str, type(None))) and bool(value.const) == (op == "or")

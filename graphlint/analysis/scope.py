@@ -70,6 +70,7 @@ class GraphFunction:
     via: tuple[str, ...] = ()  # helpers called on the way, entry excluded
     root_of: object = field(default=None, repr=False)  # () -> the GraphFunction of the entry (None: itself)
     own_capture: Capture = AST_CAPTURE  # an entry's capture, read from its kind ("jit@trace")
+    entry_path: str = ""  # a helper's: the path of the module that defines the graph entry reaching it
 
     def __post_init__(self) -> None:
         if "@" in self.kind:

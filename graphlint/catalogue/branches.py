@@ -1251,15 +1251,21 @@ BOOLOP_JOINS_DIFFERENT_KINDS = Rule(
     strict=E,
     message="`{op}` on {kinds} under a condition that depends on {origin}: graph mode must join both operands and "
             "cannot; use `ops.logical_{op}` on Tensors, or `ops.where`",
-    summary="`a and b` / `a or b` whose first operand is a Tensor condition and whose operands are of different "
-            "kinds (a bool Tensor and a Tensor of values, a Tensor and a number).",
+    summary="`a and b` / `a or b` on a run-time condition whose operands are of different kinds (a bool Tensor "
+            "and a Tensor of values, a Tensor and a Python value), as a value or in the test of an `if` / `while`.",
     why=(
         "Python's `and`/`or` return one of their operands. With a Tensor condition graph mode compiles them as a "
         "branch and joins the two possible results, which must agree in kind and dtype: `(x.sum() > 0) and x` "
-        "stops with \"Cannot join the return values of different branches\" at every level."
+        "stops with \"Cannot join the return values of different branches\" at every level. The test of an `if` "
+        "or a `while` is no exception: `if x.sum() > 1 and x.shape[0] > 2:` joins a bool Tensor with a Python "
+        "bool (\"Type Join Failed: dtype1 = Bool, dtype2 = Any\"), and so does `while i < 5 and x.sum() > 1:`, "
+        "whose counter `i` the Tensor loop carries as a run-time value. A Python operand the compiler decides "
+        "before the Tensor one (`if x.shape[0] > 2 and x.sum() > 1:`) is folded away, and two bool Tensors join."
     ),
     mindspore_error="TypeError: Cannot join the return values of different branches, perhaps you need to make them equal.",
-    fix="Say what you mean with ops: `ops.logical_and(c, d)` for conditions, `ops.where(c, x, 0)` for values.",
+    fix="Say what you mean with ops: `ops.logical_and(c, d)` for conditions, `ops.where(c, x, 0)` for values. "
+        "In the test of an `if`, put the Python operand first (`if x.shape[0] > 2 and x.sum() > 1:`) or split it "
+        "into two nested `if`s; in a `while`, make the counter a Tensor or test it in the body and `break`.",
     flagged=(
         fails(
             """
@@ -1286,6 +1292,49 @@ BOOLOP_JOINS_DIFFERENT_KINDS = Rule(
             title="`cond or number` on a Tensor condition",
             lines=3,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if x.sum() > 1 and x.shape[0] > 2:
+                        x = x + 1
+                    return x
+            """,
+            error="Type Join Failed: dtype1 = Bool, dtype2 = Any",
+            inputs=_BOTH_SIGNS,
+            title="`if tensor_cond and python_cond:`",
+            lines=3,
+            fields={"op": "and", "kinds": "a Tensor and a bool"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    i = 0
+                    while i < 5 and x.sum() > 1:
+                        x = x - 1
+                        i += 1
+                    return x
+            """,
+            error="Cannot join the return values of different branches",
+            inputs=_BOTH_SIGNS,
+            title="`while counter_cond and tensor_cond:`",
+            lines=4,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    while x.sum() > 1 or x.shape[0] > 5:
+                        x = x - 1
+                    return x
+            """,
+            error="Cannot join the return values of different branches",
+            inputs=_BOTH_SIGNS,
+            title="`while tensor_cond or python_cond:`",
+            lines=3,
+            fields={"op": "or"},
+        ),
     ),
     clean=(
         passes(
@@ -1294,6 +1343,26 @@ BOOLOP_JOINS_DIFFERENT_KINDS = Rule(
                 def construct(self, x):
                     both = ops.logical_and(x.sum() > 0, x.max() > 1)
                     return ops.where(both, x, 0 * x)
+            """,
+            inputs=_BOTH_SIGNS,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    if x.shape[0] > 2 and x.sum() > 1:
+                        x = x + 1
+                    return x
+            """,
+            inputs=_BOTH_SIGNS,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    while x.sum() > 1 and x.max() > 2:
+                        x = x - 1
+                    return x
             """,
             inputs=_BOTH_SIGNS,
         ),

@@ -201,7 +201,8 @@ ASNUMPY_IN_GRAPH = Rule(
 )
 
 
-# message fields: {func} = the NumPy function as written, e.g. "np.exp"
+# message fields: {func} = the NumPy function as written, e.g. "np.exp"; {operand} = what it is called on: "a Tensor",
+# or "a NumPy copy of a Tensor" (`np.mean(x.asnumpy())`)
 NUMPY_CALL_ON_TENSOR = Rule(
     id="W5502",
     symbol="numpy-call-on-tensor",
@@ -216,12 +217,12 @@ NUMPY_CALL_ON_TENSOR = Rule(
     bytecode=W,
     bytecode_fullgraph=E,
     bytecode_message=(
-        "`{func}(...)` on a Tensor is a graph break under bytecode capture: it runs in Python between two "
+        "`{func}(...)` on {operand} is a graph break under bytecode capture: it runs in Python between two "
         "graphs and its result may be kept as a constant (measured: `Tensor(np.tanh(x.asnumpy())) + x` kept "
         "the first call's value), and `fullgraph=True` refuses it ('Unsupported function'); use the "
         "mindspore.ops equivalent"
     ),
-    message="`{func}(...)` on a Tensor in graph code needs JIT fallback and blocks MindIR export; "
+    message="`{func}(...)` on {operand} in graph code needs JIT fallback and blocks MindIR export; "
     "use the mindspore.ops equivalent",
     summary="A NumPy function called with a Tensor (a graph value) as an argument inside graph code.",
     why=(
@@ -363,7 +364,7 @@ MATH_CALL_ON_TENSOR = Rule(
     family=FAMILY,
     lax=W,
     strict=E,
-    message="`{func}(...)` on a Tensor in graph code needs JIT fallback and blocks MindIR export; "
+    message="`{func}(...)` on {operand} in graph code needs JIT fallback and blocks MindIR export; "
     "use the mindspore.ops equivalent",
     summary="A function of Python's `math` module called with a Tensor (a graph value) inside graph code.",
     why=(

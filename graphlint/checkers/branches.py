@@ -15,7 +15,8 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis import api
-from graphlint.analysis.joins import NONE_AND_TENSOR, TUPLE_LENGTHS, TYPE_MISMATCH, mismatch, resized_unevenly
+from graphlint.analysis.joins import (NONE_AND_TENSOR, TUPLE_LENGTHS, TYPE_MISMATCH, condition_operands_mismatch,
+                                      in_condition, mismatch, resized_unevenly)
 from graphlint.analysis.parser_fold import NO
 from graphlint.catalogue import branches as rules
 from graphlint.runner import Checker
@@ -273,10 +274,17 @@ class BranchesChecker(Checker):
                               returned=False)
 
     def _boolop_join(self, node: nodes.BoolOp) -> None:
-        """`c and v` / `c or v` used as a value, `c` a Tensor condition: a branch joining its operands."""
-        if isinstance(node.parent, (nodes.If, nodes.While, nodes.IfExp, nodes.BoolOp, nodes.UnaryOp)) or \
-                isinstance(node.parent, nodes.Assert):
-            return  # a condition: both operands are conditions too
+        """`c and v` / `c or v`, `c` a run-time condition: a branch joining its operands (as a value, or in the
+        test of an `if` / `while`, where the analysis tells which operands join)."""
+        if in_condition(node):
+            kinds = condition_operands_mismatch(self.values, node)
+            origin = self.values.tensor_origin(node)
+            if kinds is not None and origin is not None:
+                self.report(rules.BOOLOP_JOINS_DIFFERENT_KINDS, node, self.graph, op=node.op, kinds=kinds,
+                            origin=origin)
+            return
+        if isinstance(node.parent, (nodes.BoolOp, nodes.UnaryOp, nodes.Assert)):
+            return  # an operand of another condition, or an assertion's: not measured
         origin = self.values.tensor_origin(node.values[0])
         if origin is None:
             return

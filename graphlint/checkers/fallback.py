@@ -129,9 +129,13 @@ class FallbackChecker(Checker):
         # unannotated entry parameter there is rather a Python number than a Tensor.
         numeric = top == "math" or qualified.rsplit(".", 1)[-1] in api.NUMPY_SIZE_FUNCTIONS \
             or qualified.startswith("numpy.random.")
-        if self._runtime_argument(call, values, numeric):
+        runtime = [argument for argument in _arguments(call) if self._runtime(argument, values, numeric)]
+        if runtime:
             symbol = rules.NUMPY_CALL_ON_TENSOR if top == "numpy" else rules.MATH_CALL_ON_TENSOR
-            self.report(symbol, call, graph, func=call.func.as_string())
+            # what the function is called on, as the analysis knows it: `np.mean(x.asnumpy())` takes a host copy
+            host_copy = all(values.value(argument).is_(NUMPY) for argument in runtime)
+            self.report(symbol, call, graph, func=call.func.as_string(),
+                        operand="a NumPy copy of a Tensor" if host_copy else "a Tensor")
         return True
 
     def _tensor_constructor_call(self, graph, values, call: nodes.Call, local: bool, qualified: str | None) -> bool:

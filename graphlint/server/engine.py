@@ -26,7 +26,6 @@ from graphlint.analysis.source import SourceFile, SourceProblem, module_name_for
 from graphlint.catalogue.model import FixSafety
 from graphlint.config import Config, ConfigError, find_pyproject
 from graphlint.config import config_for as read_config
-from graphlint.files import unified_diff
 from graphlint.fixers import fixers_for
 from graphlint.fixers.base import FixContext
 from graphlint.fixers.driver import fix_file
@@ -56,13 +55,13 @@ class Result:
 
 @dataclass
 class Fix:
-    """A code action for one finding: a rewrite (``text`` is the whole new document), or only a message."""
+    """A code action for one finding: a rewrite (``text`` is the whole new document). A fix graphlint refuses, or
+    only displays, is no code action: an action that edits nothing is noise in the editor's quick-fix menu."""
 
     finding: Finding
     title: str
-    kind: str  # "safe" | "unsafe" | "display-only" | "refused" | "disable"
-    text: str = ""  # the document after the fix ("" when nothing can be applied)
-    message: str = ""  # what to show instead (a refusal's reason, a display-only rewrite as a diff)
+    kind: str  # "safe" | "unsafe" | "disable"
+    text: str  # the document after the fix
 
 
 class Engine:
@@ -293,8 +292,9 @@ class Engine:
         return result.context
 
     def fixes(self, path: str, findings: list[Finding]) -> list[Fix]:
-        """Code actions for ``findings`` of the open document at ``path``: each finding's fix (or why there is
-        none), and its "disable for this line"."""
+        """Code actions for ``findings`` of the open document at ``path``: each finding's fix where graphlint
+        can apply one (refused and display-only fixes edit nothing: none is offered), and its "disable for this
+        line"."""
         result = self.results.get(os.path.abspath(path))
         if result is None:
             return []
@@ -312,32 +312,25 @@ class Engine:
                 if context:
                     # unsafe edits are offered too, titled as such: the author picks the action
                     plan = plan_fix(finding, context, unsafe=True)
-                    if plan is not None and plan.verdict is Verdict.REFUSED:
-                        actions.append(Fix(finding, f"graphlint cannot fix {rule.symbol}: {plan.reason}", "refused",
-                                           message=f"{rule.id} {rule.symbol}: no fix: {plan.reason}"))
-                    elif plan is not None and plan.edit is not None:
-                        actions.append(self._edit_action(path, plan))
+                    if plan is not None and plan.verdict not in (Verdict.REFUSED, Verdict.SUGGEST) \
+                            and plan.edit is not None:
+                        actions.append(self._edit_action(plan))
             actions.append(self._disable_action(finding, result.text))
         return [a for a in actions if a is not None]
 
     @staticmethod
-    def _edit_action(path, plan: FixPlan) -> Fix:
-        """The code action of a plan that offers an edit: the suggestion as a diff, or the rewritten document."""
+    def _edit_action(plan: FixPlan) -> Fix | None:
+        """The code action of a plan that offers an edit: the rewritten document (None when the rewrite fails)."""
         finding, rule, edit = plan.finding, plan.finding.rule, plan.edit
         description = edit.description or edit.fixer.description or f"fix {rule.symbol}"
-        if plan.verdict is Verdict.SUGGEST:
-            text = plan.suggestion
-            diff = unified_diff(os.path.basename(path), plan.context.text, text) if text else ""
-            return Fix(finding, f"graphlint suggests (display-only, not applied): {description}", "display-only",
-                       message=f"{rule.id} {rule.symbol} (display-only, rewrite by hand): {description}\n{diff}")
         try:
             new_text, reason = plan.rewritten()
-        except Exception as exc:  # noqa: BLE001 - a fixer bug must not stop the server
+        except Exception:  # noqa: BLE001 - a fixer bug must not stop the server
             log.exception("internal error applying the fix for %s", rule.id)
-            return Fix(finding, f"graphlint cannot fix {rule.symbol}: internal error", "refused",
-                       message=f"internal error applying the fix: {type(exc).__name__}: {exc}")
+            return None
         if reason:
-            return Fix(finding, f"graphlint cannot fix {rule.symbol}: {reason}", "refused", message=reason)
+            log.info("no fix for %s at %s:%s: %s", rule.id, finding.line, finding.column, reason)
+            return None
         if edit.applicability is FixSafety.UNSAFE:
             return Fix(finding, f"graphlint: {description} ({UNSAFE_NOTE})", "unsafe", new_text)
         return Fix(finding, f"graphlint: {description} (safe fix)", "safe", new_text)

@@ -22,7 +22,6 @@ from graphlint.server.engine import Engine, Result
 log = logging.getLogger("graphlint.server")
 
 FIX_ALL = "source.fixAll.graphlint"
-SHOW_COMMAND = "graphlint.show"
 DEFAULT_DEBOUNCE = 0.1  # seconds of quiet after a change before it is linted
 SEVERITIES = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
               Severity.INFO: types.DiagnosticSeverity.Information}
@@ -384,21 +383,7 @@ def build_server() -> GraphlintServer:
     def code_action_resolve(ls: GraphlintServer, action: types.CodeAction):
         return resolve(ls, action)
 
-    @server.command(SHOW_COMMAND)
-    def show(ls: GraphlintServer, *args):
-        message = " ".join(str(a) for a in _flatten(args)) or "graphlint"
-        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
-        return None
-
     return server
-
-
-def _flatten(args):
-    for arg in args:
-        if isinstance(arg, (list, tuple)):
-            yield from _flatten(arg)
-        else:
-            yield arg
 
 
 def relint_all(ls: GraphlintServer) -> None:
@@ -426,26 +411,22 @@ def resolve(ls: GraphlintServer, action: types.CodeAction) -> types.CodeAction:
 
 
 def code_action_for(ls: GraphlintServer, uri: str, result: Result, fix, diagnostic) -> types.CodeAction:
-    if fix.text:
-        return types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                                is_preferred=fix.kind == "safe" or None,
-                                edit=ls.workspace_edit(uri, result.version, result.text, fix.text),
-                                data={"safety": fix.kind})
-    action = types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                              data={"safety": fix.kind})
-    if fix.kind == "refused" and ls.disabled_support():
-        action.disabled = types.CodeActionDisabled(reason=fix.message)
-    else:  # shown when chosen: why there is no fix, or the display-only rewrite
-        action.command = types.Command(title=fix.title, command=SHOW_COMMAND, arguments=[fix.message])
-    return action
+    return types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+                            is_preferred=fix.kind == "safe" or None,
+                            edit=ls.workspace_edit(uri, result.version, result.text, fix.text),
+                            data={"safety": fix.kind})
 
 
 def hover_text(ls: GraphlintServer, finding) -> str:
     """The rule's summary, why and fix (the ``--explain`` page without its examples), under the finding."""
     rule = lookup(finding.rule.id)
     safety = fix_safety(rule)
-    fixable = (f"`graphlint --fix` safety: **{safety.value}** (a quick fix is offered)." if safety is not None
-               else "graphlint does not rewrite this automatically.")
+    if safety is FixSafety.DISPLAY:
+        fixable = "`graphlint --diff --show-fixes` shows a rewrite to make by hand; no quick fix applies it."
+    elif safety is not None:
+        fixable = f"`graphlint --fix` safety: **{safety.value}** (a quick fix is offered where the rewrite applies)."
+    else:
+        fixable = "graphlint does not rewrite this automatically."
     href = ls.href(rule)
     more = f"[The rule's page]({href}) has" if href else f"`graphlint --explain {rule.id}` shows"
     return "\n".join([
