@@ -32,6 +32,7 @@ import math
 import os
 import random
 import sys
+import sysconfig
 import time
 import traceback
 import types
@@ -48,22 +49,80 @@ def _write(path: str, result: dict) -> None:
 
 
 def _load_module(job: dict, run_index: int) -> types.ModuleType:
-    """Execute the job's module afresh, so module state does not leak between runs."""
+    """Execute the job's module afresh, under its own name, so module state does not leak between runs and every
+    way of reaching it (a ``"module:factory"``, another module importing it) reaches this run's text."""
     for entry in reversed(job.get("sys_path", [])):
         if entry not in sys.path:
             sys.path.insert(0, entry)
+    _forget_project_modules(job)
+    _serve_sources(job, run_index)
     name = job.get("module_name") or "graphlint_example"
     path = job.get("path")
     if "source" in job:
         # MindSpore parses construct() from its source file, so the text must live in a file.
-        path = os.path.join(os.getcwd(), f"{name.replace('.', '_')}_{run_index}.py")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(job["source"])
+        path = _written(name, job["source"], run_index)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _written(name: str, text: str, run_index: int) -> str:
+    path = os.path.join(os.getcwd(), f"{name.replace('.', '_')}_{run_index}.py")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return path
+
+
+def _installed_folders() -> list:
+    """Folders of the interpreter and its installed packages: their modules are loaded once per process."""
+    folders = {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}  # (graphlint's own package)
+    folders.update(path for key, path in sysconfig.get_paths().items() if key in ("stdlib", "platstdlib", "purelib",
+                                                                                 "platlib"))
+    return [os.path.join(os.path.abspath(folder), "") for folder in folders if folder]
+
+
+def _forget_project_modules(job: dict) -> None:
+    """Drop the modules of the user's project an earlier run of this process imported: a module that imports the
+    entry's module (a factory's, a helper importing it back) is imported again and binds this run's text (the
+    fixed one, in a ``fixed-`` run), not the text an earlier run loaded."""
+    roots = [os.path.join(os.path.abspath(p), "") for p in job.get("sys_path", []) if p]
+    roots.append(os.path.join(os.getcwd(), ""))  # (the texts runs write)
+    installed = _installed_folders()
+    for name, module in list(sys.modules.items()):
+        filename = getattr(module, "__file__", None)
+        if not filename or name == "__main__":
+            continue
+        filename = os.path.abspath(filename)
+        if any(filename.startswith(folder) for folder in installed) and not filename.startswith(roots[-1]):
+            continue
+        if any(filename.startswith(root) for root in roots):
+            del sys.modules[name]
+
+
+class _Sources:
+    """``sys.meta_path`` finder: the project's modules whose text the job carries (the fixed text of the other
+    files of a ``--diff`` run) are imported from that text, not from the file on disk."""
+
+    def __init__(self, files: dict):
+        self.files = files  # module name -> (the written copy, the file it stands for)
+
+    def find_spec(self, name, path=None, target=None):
+        found = self.files.get(name)
+        if found is None:
+            return None
+        written, original = found
+        package = [os.path.dirname(original)] if os.path.basename(original) == "__init__.py" else None
+        return importlib.util.spec_from_file_location(name, written, submodule_search_locations=package)
+
+
+def _serve_sources(job: dict, run_index: int) -> None:
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, _Sources)]
+    modules = job.get("modules") or {}
+    if modules:
+        files = {name: (_written(name, text, run_index), original) for name, (original, text) in modules.items()}
+        sys.meta_path.insert(0, _Sources(files))
 
 
 def _resolve(module: types.ModuleType, dotted: str):
@@ -209,9 +268,8 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
     # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import mindspore as ms
 
-    if mode.startswith("fixed-"):  # the same run of the rewritten module (``fixed_source``)
-        job, mode = {**job, "source": job["fixed_source"], "module_name": job.get("module_name", "m") + "_fixed"}, \
-            mode[len("fixed-"):]
+    if mode.startswith("fixed-"):  # the same run of the rewritten module (``fixed_source``), under its own name
+        job, mode = {**job, "source": job["fixed_source"]}, mode[len("fixed-"):]
     module = _load_module(job, run_index)
     inputs = _make_inputs(job, module)
     pynative = getattr(ms, "PYNATIVE_MODE")
