@@ -13,11 +13,13 @@ STRICT), then what graphlint reports that no compile reached, because each compi
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from graphlint.analysis.source import module_name_for
 from graphlint.catalogue.model import Severity
 from graphlint.explain_error import explain
+from graphlint.run.cache import default_folder
 from graphlint.validate.validator import probe_parts, sys_root_for
 
 LEVELS = {"graph": "lax", "strict": "STRICT"}
@@ -34,6 +36,7 @@ class Blocker:
     part: str  # the part whose compile raised it ("Translator.construct")
     finding: object = None  # graphlint's finding at that line, of a rule that predicts the message
     rule: object = None  # the rule that predicts the message (the finding's, or explain-error's best guess)
+    log: str = ""  # the compile's whole error, as explain-error reads it
 
     def place(self) -> str:
         return f"{self.path}:{self.line}"
@@ -47,12 +50,14 @@ class EntryPort:
     blockers: list[Blocker] = field(default_factory=list)
     behind: list = field(default_factory=list)  # findings of errors no compile reached
     not_probed: str = ""  # why the entry could not be compiled
+    logs: str = ""  # the folder holding each failed compile's log
 
 
-def port_entries(fix_report, config) -> list[EntryPort]:
+def port_entries(fix_report, config, wrote: bool = True) -> list[EntryPort]:
     """Probe every declared entry of the run's files, on the text ``--fix`` left (or would leave)."""
     texts = {path: source.text for path, source in fix_report.lint.sources.items()}
     texts.update({outcome.path: outcome.after for outcome in fix_report.files if outcome.after})
+    changed = {outcome.path for outcome in fix_report.files if outcome.after and outcome.after != outcome.before}
     modules = {module_name_for(path): path for path in texts}
     entries = []
     for key, declared in sorted(config.validate_inputs.items()):
@@ -60,14 +65,49 @@ def port_entries(fix_report, config) -> list[EntryPort]:
         if path is None:
             continue
         entry = EntryPort(key, path)
+        others = {name: (os.path.abspath(other), texts[other]) for name, other in modules.items()
+                  if other != path and other in changed}
         record, why = probe_parts(key, path, texts[path], sys_root_for(path), declared, config.validate_timeout,
-                                  config.validate_memory_mb)
+                                  config.validate_memory_mb, others, config.validate_python)
         if not record:
             entry.not_probed = why
         else:
+            folder = os.path.join(default_folder(config), "port", key.replace(":", "."))
+            _keep_logs(record, folder, path, texts[path], path not in changed or wrote)
+            entry.logs = folder
             _read_probe(entry, record, fix_report.remaining)
         entries.append(entry)
     return entries
+
+
+def _keep_logs(record: dict, folder: str, path: str, text: str, on_disk: bool) -> None:
+    """Write each failed compile's error to a log of its own in ``folder`` (emptied first), and note its path in
+    the compile's record (``"log"``). The compiled copy of the entry's module is named in MindSpore's message by a
+    temporary path: the log names the user's file when it holds the compiled text (``on_disk``), else a copy of
+    that text kept beside the logs, so that ``graphlint explain-error LOG`` finds the line it points at."""
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        if name.endswith(".log") or name.endswith(".py"):
+            os.remove(os.path.join(folder, name))
+    shown = os.path.abspath(path)
+    if not on_disk:
+        shown = os.path.join(folder, os.path.basename(path))
+        with open(shown, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    compiled = record.get("file", "")
+    runs = [(f"whole-{level}", run) for level, run in record.get("whole", {}).items()]
+    runs += [(f"{part['name']}-{level}", run) for part in record.get("parts", [])
+             for level, run in part["runs"].items()]
+    number = 0
+    for name, run in runs:
+        if run.get("status") != "error":
+            continue
+        number += 1
+        log = os.path.join(folder, f"{number:02d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.log")
+        message = f"{run.get('error_type', '')}: {run.get('message', '') or run.get('summary', '')}"
+        with open(log, "w", encoding="utf-8") as handle:
+            handle.write(message.replace(compiled, shown) if compiled else message)
+        run["log"] = log
 
 
 def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
@@ -127,7 +167,7 @@ def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, fi
     here = [f for f in findings if os.path.abspath(f.path) == os.path.abspath(path)]
     finding = _reported(line, explained.rules, here)
     rule = finding.rule if finding is not None else (explained.rules[0] if explained.rules else None)
-    return Blocker(level, path, line, message, part, finding, rule)
+    return Blocker(level, path, line, message, part, finding, rule, run.get("log", ""))
 
 
 def _shown(path: str) -> str:
@@ -178,7 +218,9 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
                 how = "reported here" if blocker.finding is not None else "predicts this message; not reported here"
                 lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} ({how}): {blocker.rule.fix}")
             else:
-                lines.append("     no rule predicts this message: `graphlint explain-error` on the log says more")
+                lines.append("     no rule predicts this message")
+            if blocker.log:
+                lines.append(f"     log: {_shown(blocker.log)} (graphlint explain-error reads it)")
         if entry.behind:
             lines.append("  reported by graphlint, not reached by a compile (each stopped at an error before it):")
             for finding in entry.behind:
