@@ -2,12 +2,18 @@
 
 A GRAPH_MODE compile stops at its first error, so a user porting a model meets its blockers one compile at a
 time. For each entry with declared example inputs (``[tool.graphlint.validate.inputs]``) in the files of the
-run, the fixed text is compiled by MindSpore whole and in parts (:mod:`graphlint.validate.parts`: every sub-Cell
-and helper on the arguments a PYNATIVE_MODE run gave it, with what it calls replaced by what that call
-returned), at the default (lax) level and then STRICT. Each compile error is read with ``explain-error``'s tables
-and tied to what graphlint reported at that line. The report lists the confirmed blockers in the order the
-compiler meets them (the whole model's first, then each part in the order it was first called; lax before
-STRICT), then what graphlint reports that no compile reached, because each compile stopped before it.
+run, the fixed text is run once in PYNATIVE_MODE while every function of the project it calls is recorded, then
+compiled by MindSpore (:mod:`graphlint.validate.parts`), at the default (lax) level and at STRICT:
+
+* the whole model, built afresh as the user builds it (nothing the PYNATIVE_MODE run changed is read): its error
+  is a blocker confirmed by compiling, and when it compiles its outputs are compared with PYNATIVE_MODE's;
+* each part alone (a sub-Cell, a method, a helper) on the arguments that run passed it, with what it calls
+  standing in as what that call returned: its error only suggests a blocker;
+
+A rule is named for a blocker only when graphlint reports it on that line and the rule's messages (the
+catalogue's, the error inventory's) include the compiler's; else the line says "no rule yet". Errors about
+graphlint's own stand-ins are never shown. Each failed compile's log is kept (``.graphlint_cache/port/``) for
+``graphlint explain-error``.
 """
 
 from __future__ import annotations
@@ -16,10 +22,12 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from graphlint.analysis.generated import error_inventory
 from graphlint.analysis.source import module_name_for
 from graphlint.catalogue.model import Severity
 from graphlint.explain_error import explain
 from graphlint.run.cache import default_folder
+from graphlint.validate.compare import leaf_differences
 from graphlint.validate.validator import probe_parts, sys_root_for
 
 LEVELS = {"graph": "lax", "strict": "STRICT"}
@@ -34,9 +42,11 @@ class Blocker:
     line: int
     message: str  # the compiler's message, first line
     part: str  # the part whose compile raised it ("Translator.construct")
-    finding: object = None  # graphlint's finding at that line, of a rule that predicts the message
-    rule: object = None  # the rule that predicts the message (the finding's, or explain-error's best guess)
+    finding: object = None  # graphlint's finding at that line, of a rule whose messages include this one
+    rule: object = None  # the finding's rule (None: no rule yet)
     log: str = ""  # the compile's whole error, as explain-error reads it
+    error_type: str = ""  # the exception's class ("ValueError")
+    unnamed: str = ""  # without a rule: what explain-error says of the message
 
     def place(self) -> str:
         return f"{self.path}:{self.line}"
@@ -47,7 +57,9 @@ class EntryPort:
     key: str  # "module:Entry"
     path: str
     compiles: dict = field(default_factory=dict)  # "lax"/"STRICT" -> whether the whole entry compiled
-    blockers: list[Blocker] = field(default_factory=list)
+    blockers: list[Blocker] = field(default_factory=list)  # confirmed by compiling the model (no stand-ins)
+    suggested: list[Blocker] = field(default_factory=list)  # a part alone, with stand-ins, fails there
+    differs: dict = field(default_factory=dict)  # "lax"/"STRICT" -> the outputs that differ from PYNATIVE_MODE's
     behind: list = field(default_factory=list)  # findings of errors no compile reached
     not_probed: str = ""  # why the entry could not be compiled
     logs: str = ""  # the folder holding each failed compile's log
@@ -104,7 +116,7 @@ def _keep_logs(record: dict, folder: str, path: str, text: str, on_disk: bool) -
             continue
         number += 1
         log = os.path.join(folder, f"{number:02d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.log")
-        message = f"{run.get('error_type', '')}: {run.get('message', '') or run.get('summary', '')}"
+        message = _log_text(run)
         with open(log, "w", encoding="utf-8") as handle:
             handle.write(message.replace(compiled, shown) if compiled else message)
         run["log"] = log
@@ -114,38 +126,73 @@ def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
     compiled_file = record.get("file", "")
     whole = record.get("whole", {})
     entry.compiles = {LEVELS[level]: run.get("status") == "ok" for level, run in whole.items()}
+    reference = record.get("pynative", {}).get("outputs")
+    for level, run in whole.items():
+        if run.get("status") == "ok" and reference and run.get("outputs"):
+            entry.differs[LEVELS[level]] = leaf_differences(reference[0], run["outputs"][0])
     name = entry.key.split(":", 1)[1]
     for level in ("graph", "strict"):
-        found = [_blocker(LEVELS[level], part["name"], part["runs"][level], entry.path, compiled_file, findings)
-                 for part in record.get("parts", []) if part["runs"].get(level, {}).get("status") == "error"]
-        if whole.get(level, {}).get("status") == "error":
-            first = _blocker(LEVELS[level], f"{name} (whole)", whole[level], entry.path, compiled_file, findings)
-            found = _whole_first(first, found, entry.blockers)
-        for blocker in found:
-            if not any(_same(blocker, other) for other in entry.blockers):
-                entry.blockers.append(blocker)
+        if whole.get(level, {}).get("status") != "error":
+            continue  # (the model compiled whole at this level: what a part alone fails on with stand-ins is theirs)
+        alone = [_blocker(LEVELS[level], part["name"], part["runs"][level], entry.path, compiled_file, findings)
+                 for part in record.get("parts", []) if part["runs"].get(level, {}).get("status") == "error"
+                 and not _artifact(part["runs"][level])]
+        first = _blocker(LEVELS[level], f"{name} (whole)", whole[level], entry.path, compiled_file, findings)
+        same = [b for b in alone if b.error_type == first.error_type and b.message == first.message
+                and (b.line == first.line or not first.finding)]
+        # A sub-Cell's parse error names only the line that calls it: the part that fails alone with the same
+        # error shows its own line.
+        confirmed = same[0] if same else first
+        # (a STRICT compile stopping where the lax one did, named only at the call of the part that holds it)
+        again = not same and first.finding is None and any(
+            b.message == first.message and b.error_type == first.error_type for b in entry.blockers)
+        if not again and not any(_same(confirmed, other) for other in entry.blockers):
+            entry.blockers.append(confirmed)
+        for blocker in alone:
+            if blocker is not confirmed and not any(_same(blocker, other)
+                                                    for other in entry.blockers + entry.suggested):
+                entry.suggested.append(blocker)
+    entry.suggested = [b for b in entry.suggested if not any(_same(b, other) for other in entry.blockers)]
     entry.behind = _behind(entry, record, findings)
 
 
-def _whole_first(first: Blocker, found: list, listed: list) -> list:
-    """The whole model's error is the one the compiler meets first: the part that raised it goes first. A
-    sub-Cell's parse error names only the line that calls it: when a part shows the same message, or it is
-    already listed, that line is not listed again."""
-    same = [b for b in found if b.message == first.message and (b.line == first.line or not first.finding)]
-    if same:
-        return same[:1] + [b for b in found if b is not same[0]]
-    if first.finding is None and any(b.message == first.message for b in listed):
-        return found
-    return [first] + found
+# graphlint's own objects, as MindSpore names them: a message about them is about the stand-ins, not the model
+_ARTIFACT = re.compile(r"Namespace:graphlint|<Recorded::|'Recorded'")
+
+
+def _artifact(run: dict) -> bool:
+    """An error of a compile with stand-ins that is about the stand-ins (an attribute the caller reads from a
+    sub-Cell replaced by one, a keyword argument its construct does not take)."""
+    text = f"{run.get('summary', '')}\n{run.get('message', '')}"
+    return bool(_ARTIFACT.search(f"{text}\n{run.get('stderr', '')}")) or "unexpected keyword argument" in text \
+        or "graphlint_recorded" in run.get("summary", "")  # (a stand-in's value is named in the message itself)
 
 
 def _behind(entry: EntryPort, record: dict, findings: list) -> list:
-    """graphlint's errors in the probed files that no compile error was tied to."""
-    confirmed = {id(b.finding) for b in entry.blockers if b.finding is not None}
-    places = {(os.path.abspath(b.path), b.line) for b in entry.blockers}
-    files = {os.path.abspath(entry.path)} | {os.path.abspath(part.get("file", "")) for part in record.get("parts", [])}
+    """graphlint's errors that no compile error was tied to, in the parts the PYNATIVE_MODE run called, at a level
+    whose compile of the whole model stopped before them (a level that compiled reached them all)."""
+    confirmed = {id(b.finding) for b in entry.blockers + entry.suggested if b.finding is not None}
+    places = {(os.path.abspath(b.path), b.line) for b in entry.blockers + entry.suggested}
+    compiled = record.get("file", "")
+    called = {(os.path.abspath(entry.path if part.get("file") == compiled else part.get("file", "")), part["name"])
+              for part in record.get("parts", [])}
+    failed = {level for level, ok in entry.compiles.items() if not ok}
     return [f for f in findings if id(f) not in confirmed and (os.path.abspath(f.path), f.line) not in places
-            and os.path.abspath(f.path) in files and Severity.ERROR in (f.rule.lax, f.rule.strict)]
+            and _level(f) in failed and (os.path.abspath(f.path), _qualified(f)) in called]
+
+
+def _level(finding) -> str:
+    return "lax" if finding.rule.lax is Severity.ERROR else "STRICT" if finding.rule.strict is Severity.ERROR else ""
+
+
+def _qualified(finding) -> str:
+    """The finding's function as Python names it (``Sampler.construct``), as the recorded parts are named."""
+    node = finding.node
+    if node is None:
+        return ""
+    name = node.scope().qname()
+    module = node.root().name
+    return name[len(module) + 1:] if module and name.startswith(module + ".") else name
 
 
 def _same(one: Blocker, other: Blocker) -> bool:
@@ -154,10 +201,28 @@ def _same(one: Blocker, other: Blocker) -> bool:
     return one.line == other.line and one.message == other.message
 
 
-def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, findings: list) -> Blocker:
+# A line of layout in MindSpore's report (dashes, carets under a quoted line), never the message.
+_LAYOUT = re.compile(r"^[\s\-=~^*#|+]*$")
+
+
+def _message(explained, run: dict) -> str:
+    for candidate in (explained.message, run.get("summary", ""),
+                      *run.get("message", "").splitlines()):
+        if candidate and not _LAYOUT.match(candidate):
+            return candidate.strip()
+    return run.get("error_type", "") or "an error without a message"
+
+
+def _log_text(run: dict) -> str:
+    """The compile's error as explain-error reads it: the exception, then what MindSpore wrote on stderr."""
     text = f"{run.get('error_type', '')}: {run.get('message', '') or run.get('summary', '')}"
+    return f"{text}\n\n{run['stderr']}" if run.get("stderr") else text
+
+
+def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, findings: list) -> Blocker:
+    text = _log_text(run)
     explained = explain(text, lint=False)  # (the findings at the line come from the run)
-    message = (explained.message or run.get("summary", "")).strip()
+    message = _message(explained, run)
     line = 0
     location = explained.location
     if location is not None and os.path.basename(location.path) == os.path.basename(compiled_file):
@@ -166,8 +231,18 @@ def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, fi
         path, line = _shown(location.path), location.line  # another file of the project
     here = [f for f in findings if os.path.abspath(f.path) == os.path.abspath(path)]
     finding = _reported(line, explained.rules, here)
-    rule = finding.rule if finding is not None else (explained.rules[0] if explained.rules else None)
-    return Blocker(level, path, line, message, part, finding, rule, run.get("log", ""))
+    return Blocker(level, path, line, message, part, finding, finding.rule if finding is not None else None,
+                   run.get("log", ""), run.get("error_type", ""), "" if finding is not None else _unnamed(explained))
+
+
+def _unnamed(explained) -> str:
+    """What explain-error says of a message no finding at its line predicts."""
+    if explained.kind and explained.kind != "rule":
+        return f"{explained.kind}: {error_inventory.CLASSES[explained.kind]}" + \
+            (f" ({explained.note})" if explained.note else "")
+    if explained.rules:
+        return "graphlint reports nothing here that predicts this message"
+    return explained.note or "graphlint has no rule for this message"
 
 
 def _shown(path: str) -> str:
@@ -176,24 +251,26 @@ def _shown(path: str) -> str:
 
 
 def _reported(line: int, rules: list, findings: list):
-    """graphlint's finding for a compile error at ``line``: of a rule that predicts the message, in the same
-    function (MindSpore may point at the branch's assignment where graphlint points at its `if`), nearest first;
-    else an error reported on that line."""
+    """graphlint's finding for a compile error at ``line``: of a rule whose messages (the catalogue's table of
+    MindSpore's messages, the error inventory) include this one, reported on the statement the error points at
+    (a branch join's statement spans the branch whose assignment MindSpore names). Nothing else: a finding of
+    another kind on the same line is not what the compiler says."""
     if not line:
         return None
-    around = [f for f in findings if f.rule in rules and _function_lines(f)[0] <= line <= _function_lines(f)[1]]
-    if around:
-        return min(around, key=lambda f: abs(f.line - line))
-    on_line = [f for f in findings if f.line <= line <= f.end_line and Severity.ERROR in (f.rule.lax, f.rule.strict)]
-    return on_line[0] if on_line else None
+    here = [f for f in findings if f.rule in rules and f.line <= line <= _statement_end(f)]
+    return min(here, key=lambda f: (line - f.line, rules.index(f.rule))) if here else None
 
 
-def _function_lines(finding) -> tuple[int, int]:
+def _statement_end(finding) -> int:
+    """The last line a finding covers: its own, or for one reported on an `if` (a branch join, whose assignment in
+    a branch is where MindSpore points) the `if`'s branches."""
     node = finding.node
-    if node is None:
-        return finding.line, finding.end_line
-    scope = node.scope()
-    return scope.fromlineno or finding.line, scope.tolineno or finding.end_line
+    try:
+        statement = node.statement() if node is not None else None
+    except Exception:  # noqa: BLE001 - a node outside a statement (a module-level name): its own lines
+        statement = None
+    branches = getattr(statement, "tolineno", 0) if type(statement).__name__ == "If" else 0
+    return max(finding.end_line or finding.line, branches or 0)
 
 
 def render(entries: list[EntryPort], wrote: bool) -> str:
@@ -204,27 +281,43 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
             lines.append(f"graphlint port: {entry.key}: not compiled: {entry.not_probed}")
             continue
         state = ", ".join(f"{level} {'compiles' if ok else 'fails'}" for level, ok in entry.compiles.items())
-        text = "the fixed text" if wrote else "the text --fix would write"
-        if not entry.blockers and not entry.behind:
-            lines.append(f"graphlint port: {entry.key}: {state} ({text}); nothing left in the way")
+        head = f"graphlint port: {entry.key}: {state} ({'the fixed text' if wrote else 'the text --fix would write'})"
+        differs = [(level, found) for level, found in entry.differs.items() if found]
+        if not entry.blockers and not entry.behind and not differs:
+            compared = set(entry.differs) == {level for level, ok in entry.compiles.items() if ok}
+            lines.append(f"{head}; nothing left in the way" + (": the outputs are PYNATIVE_MODE's" if compared else
+                                                               " (the outputs could not be compared)"))
             continue
-        lines.append(f"graphlint port: {entry.key}: {state} ({text}); "
-                     f"{len(entry.blockers)} blocker{'s' if len(entry.blockers) != 1 else ''} confirmed by "
-                     "compiling, in the order the compiler meets them:")
+        if entry.blockers:
+            lines.append(f"{head}; {len(entry.blockers)} blocker{'s' if len(entry.blockers) != 1 else ''} confirmed "
+                         "by compiling the model, in the order the compiler meets them:")
+        else:
+            lines.append(f"{head}:")
         for number, blocker in enumerate(entry.blockers, 1):
-            place = blocker.place() if blocker.line else f"{entry.path} ({blocker.part})"
-            lines.append(f"  {number}. [{blocker.level}] {place}: {blocker.message}")
-            if blocker.rule is not None:
-                how = "reported here" if blocker.finding is not None else "predicts this message; not reported here"
-                lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} ({how}): {blocker.rule.fix}")
-            else:
-                lines.append("     no rule predicts this message")
-            if blocker.log:
-                lines.append(f"     log: {_shown(blocker.log)} (graphlint explain-error reads it)")
+            lines += _blocker_lines(f"{number}.", blocker, entry)
+        if entry.suggested:
+            lines.append("  compiled alone, with what they call standing in as what it returned in PYNATIVE_MODE, "
+                         "these parts fail too (not confirmed: each compile of the model stops before them):")
+            for blocker in entry.suggested:
+                lines += _blocker_lines("-", blocker, entry)
+        for level, found in differs:
+            lines.append(f"  [{level}] the model compiles, and returns other values than in PYNATIVE_MODE on the "
+                         f"declared inputs: {'; '.join(found)}")
         if entry.behind:
             lines.append("  reported by graphlint, not reached by a compile (each stopped at an error before it):")
             for finding in entry.behind:
-                level = "lax" if finding.rule.lax is Severity.ERROR else "STRICT"
-                lines.append(f"  - [{level}] {finding.path}:{finding.line}: {finding.rule.id} "
+                lines.append(f"  - [{_level(finding)}] {finding.path}:{finding.line}: {finding.rule.id} "
                              f"{finding.rule.symbol}: {finding.message}")
     return "\n".join(lines)
+
+
+def _blocker_lines(mark: str, blocker: Blocker, entry: EntryPort) -> list:
+    place = blocker.place() if blocker.line else f"{entry.path} ({blocker.part})"
+    lines = [f"  {mark} [{blocker.level}] {place}: {blocker.message}"]
+    if blocker.rule is not None:
+        lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported here): {blocker.rule.fix}")
+    else:
+        lines.append(f"     no rule yet: {blocker.unnamed}")
+    if blocker.log:
+        lines.append(f"     log: {_shown(blocker.log)}")
+    return lines

@@ -33,6 +33,7 @@ import os
 import random
 import sys
 import sysconfig
+import tempfile
 import time
 import traceback
 import types
@@ -360,7 +361,11 @@ def _compiled(mode: str, target, is_cell: bool, plain):
 
 
 def _parts_run(job: dict, run_index: int) -> dict:
-    """Port mode: record a PYNATIVE_MODE call, compile the whole entry (lax, then STRICT), then each part."""
+    """Port mode: record a PYNATIVE_MODE call, compile the whole entry (lax, then STRICT), then each part.
+
+    The whole entry is compiled as the user compiles it: built afresh (the same seed, the same factory) on inputs
+    made afresh, so nothing the PYNATIVE_MODE run changed (a scheduler's attributes its call set, a list it
+    appended to) is read by the compile. What a whole compile returns is compared with the PYNATIVE_MODE run's."""
     # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import mindspore as ms
 
@@ -368,8 +373,8 @@ def _parts_run(job: dict, run_index: int) -> dict:
     from graphlint.validate import parts
 
     module = _load_module(job, run_index)
-    inputs = _make_inputs(job, module)[0]
     ms.set_context(jit_syntax_level=ms.LAX, mode=ms.PYNATIVE_MODE)
+    inputs = _make_inputs(job, module)[0]
     target, is_cell, plain = _entry_objects(job, module)
     try:
         root = (job.get("sys_path") or [""])[0]
@@ -378,18 +383,48 @@ def _parts_run(job: dict, run_index: int) -> dict:
         return {"status": "ok", "file": module.__file__, "pynative": _error_record(exc), "whole": {}, "parts": []}
     whole = {}
     for level in ("graph", "strict"):
+        ms.set_context(jit_syntax_level=ms.LAX, mode=ms.GRAPH_MODE if level == "graph" else ms.PYNATIVE_MODE)
+        captured = CapturedStderr()
         try:
-            _compiled(level, target, is_cell, plain)(*inputs)
-            whole[level] = {"status": "ok"}
+            with captured:
+                fresh, fresh_is_cell, fresh_plain = _entry_objects(job, module)
+                output = _compiled(level, fresh, fresh_is_cell, fresh_plain)(*_make_inputs(job, module)[0])
+            whole[level] = {"status": "ok", "outputs": [encode(output)]}
         except BaseException as exc:
-            whole[level] = _error_record(exc)
-    found = parts.compile_parts(recorder, _error_record)
-    return {"status": "ok", "file": module.__file__, "pynative": {"status": "ok"}, "whole": whole, "parts": found}
+            whole[level] = {**_error_record(exc), "stderr": captured.text}
+    found = parts.compile_parts(recorder, _error_record, CapturedStderr)
+    return {"status": "ok", "file": module.__file__, "pynative": {"status": "ok", "outputs": [encode(recorder.result)]},
+            "whole": whole, "parts": found}
+
+
+class CapturedStderr:
+    """File descriptor 2 into a file while a compile runs: where an error is in the user's code (MindSpore's `# 0 In
+    file ...` lines) is often written there by its C++ side, not put in the exception."""
+
+    def __init__(self):
+        self.text = ""
+
+    def __enter__(self):
+        sys.stderr.flush()
+        self._file = tempfile.TemporaryFile()
+        self._saved = os.dup(2)
+        os.dup2(self._file.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stderr.flush()
+        os.dup2(self._saved, 2)
+        os.close(self._saved)
+        self._file.seek(0)
+        self.text = self._file.read()[-MAX_MESSAGE:].decode("utf-8", "replace")
+        self._file.close()
+        return False
 
 
 def _error_record(exc: BaseException) -> dict:
     message = str(exc)
-    lines = [line for line in message.splitlines() if line.strip()]
+    # (a line of dashes or carets under a quoted line is layout, never the message)
+    lines = [line for line in message.splitlines() if any(char.isalnum() for char in line)]
     return {
         "status": "error",
         "error_type": type(exc).__name__,

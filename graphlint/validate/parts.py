@@ -33,6 +33,7 @@ class _Recorder:
         self.returns: dict = {}  # code object -> the value its first call returned
         self.functions: dict = {}  # code object -> the module-level function it is the code of (None: a method)
         self.files: dict = {}  # code object -> its file
+        self.result = None  # what the recorded call returned
 
     def _project(self, filename: str) -> bool:
         if filename == self.filename:
@@ -51,7 +52,7 @@ class _Recorder:
             qualname = getattr(code, "co_qualname", code.co_name)
             if code.co_flags & 0x0C or code.co_kwonlyargcount:  # *args, **kwargs, keyword-only: not replayable
                 return
-            self.calls[code] = (code.co_name, qualname, code.co_firstlineno, owner, tuple(args))
+            self.calls[code] = (code.co_name, qualname, code.co_firstlineno, owner, _copied(tuple(args)))
             function = frame.f_globals.get(code.co_name) if owner is None else None
             inner = getattr(function, "__wrapped__", function)  # (a @jit function's own code)
             self.functions[code] = function if getattr(inner, "__code__", None) is code else None
@@ -60,13 +61,23 @@ class _Recorder:
             self.returns[code] = arg
 
 
+def _copied(value):
+    """The arguments as they were at the call: the run goes on to append to and pop from the lists it passed.
+    Containers are copied; what they hold is not (a Cell copied would hold Parameters of the same names)."""
+    if type(value) in (list, tuple):  # (not a named tuple: its constructor takes fields)
+        return type(value)(_copied(item) for item in value)
+    if type(value) is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    return value
+
+
 def record(call, inputs, filename: str, root: str = "") -> _Recorder:
     """Run ``call(*inputs)`` (PYNATIVE_MODE) and record the first call of each function of ``filename`` (and of
     the project's other files, under ``root``)."""
     recorder = _Recorder(filename, root)
     sys.setprofile(recorder)
     try:
-        call(*inputs)
+        recorder.result = call(*inputs)
     finally:
         sys.setprofile(None)
     return recorder
@@ -162,9 +173,9 @@ def _namespace(owner, function) -> dict:
     return getattr(inner, "__globals__", {})
 
 
-def compile_parts(recorder: _Recorder, error_record) -> list[dict]:
+def compile_parts(recorder: _Recorder, error_record, captured) -> list[dict]:
     """Compile each recorded part alone, lax then STRICT; one record per part, in the order they were first
-    called."""
+    called. ``captured()``: a context that keeps what a compile writes on stderr (``.text``)."""
     parts = []
     for code, (name, qualname, line, owner, args) in recorder.calls.items():
         part = _callable_part(owner, name, recorder.functions.get(code))
@@ -173,8 +184,9 @@ def compile_parts(recorder: _Recorder, error_record) -> list[dict]:
         entry = {"name": qualname, "line": line, "file": recorder.files[code], "runs": {}}
         for level in ("graph", "strict"):
             ms.set_context(jit_syntax_level=ms.LAX)
+            log = captured()
             try:
-                with _Isolated(owner, recorder, code, _namespace(owner, recorder.functions.get(code))):
+                with log, _Isolated(owner, recorder, code, _namespace(owner, recorder.functions.get(code))):
                     if level == "graph":
                         ms.set_context(mode=ms.GRAPH_MODE)
                         compiled = part if isinstance(part, ms.nn.Cell) else ms.jit(part)
@@ -184,7 +196,7 @@ def compile_parts(recorder: _Recorder, error_record) -> list[dict]:
                     compiled(*args)
                 entry["runs"][level] = {"status": "ok"}
             except BaseException as exc:  # user code may raise anything
-                entry["runs"][level] = error_record(exc)
+                entry["runs"][level] = {**error_record(exc), "stderr": log.text}
                 break  # STRICT is only asked of what compiles lax
         parts.append(entry)
     ms.set_context(mode=ms.PYNATIVE_MODE)
