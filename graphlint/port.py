@@ -9,6 +9,8 @@ compiled by MindSpore (:mod:`graphlint.validate.parts`), at the default (lax) le
   is a blocker confirmed by compiling, and when it compiles its outputs are compared with PYNATIVE_MODE's;
 * each part alone (a sub-Cell, a method, a helper) on the arguments that run passed it, with what it calls
   standing in as what that call returned: its error only suggests a blocker;
+* each part that failed so, again with nothing standing in, taken from a model built afresh: its error is a
+  blocker confirmed by compiling (the user's code, on real recorded values).
 
 A rule is named for a blocker only when graphlint reports it on that line and the rule's messages (the
 catalogue's, the error inventory's) include the compiler's; else the line says "no rule yet". Errors about
@@ -63,6 +65,7 @@ class EntryPort:
     behind: list = field(default_factory=list)  # findings of errors no compile reached
     not_probed: str = ""  # why the entry could not be compiled
     logs: str = ""  # the folder holding each failed compile's log
+    stopped: bool = False  # the compiles of parts without stand-ins stopped at their bound
 
 
 def port_entries(fix_report, config, wrote: bool = True) -> list[EntryPort]:
@@ -108,8 +111,11 @@ def _keep_logs(record: dict, folder: str, path: str, text: str, on_disk: bool) -
             handle.write(text)
     compiled = record.get("file", "")
     runs = [(f"whole-{level}", run) for level, run in record.get("whole", {}).items()]
-    runs += [(f"{part['name']}-{level}", run) for part in record.get("parts", [])
-             for level, run in part["runs"].items()]
+    for part in record.get("parts", []):
+        for level, run in part["runs"].items():
+            runs.append((f"{part['name']}-{level}", run))
+            if "unaided" in run:
+                runs.append((f"{part['name']}-{level}-unaided", run["unaided"]))
     number = 0
     for name, run in runs:
         if run.get("status") != "error":
@@ -134,30 +140,47 @@ def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
     for level in ("graph", "strict"):
         if whole.get(level, {}).get("status") != "error":
             continue  # (the model compiled whole at this level: what a part alone fails on with stand-ins is theirs)
-        alone = [_blocker(LEVELS[level], part["name"], part["runs"][level], entry.path, compiled_file, findings)
-                 for part in record.get("parts", []) if part["runs"].get(level, {}).get("status") == "error"
-                 and not _artifact(part["runs"][level])]
+        unaided, alone = _parts_failing(LEVELS[level], level, record, entry.path, compiled_file, findings)
         first = _blocker(LEVELS[level], f"{name} (whole)", whole[level], entry.path, compiled_file, findings)
-        same = [b for b in alone if b.error_type == first.error_type and b.message == first.message
+        same = [b for b in unaided + alone if b.error_type == first.error_type and b.message == first.message
                 and (b.line == first.line or not first.finding)]
-        # A sub-Cell's parse error names only the line that calls it: the part that fails alone with the same
-        # error shows its own line.
+        # A sub-Cell's parse error names only the line that calls it: the part that fails with the same error
+        # shows its own line.
         confirmed = same[0] if same else first
         # (a STRICT compile stopping where the lax one did, named only at the call of the part that holds it)
         again = not same and first.finding is None and any(
             b.message == first.message and b.error_type == first.error_type for b in entry.blockers)
-        if not again and not any(_same(confirmed, other) for other in entry.blockers):
-            entry.blockers.append(confirmed)
+        for blocker in ([] if again else [confirmed]) + unaided:
+            if not any(_same(blocker, other) for other in entry.blockers):
+                entry.blockers.append(blocker)
         for blocker in alone:
             if blocker is not confirmed and not any(_same(blocker, other)
                                                     for other in entry.blockers + entry.suggested):
                 entry.suggested.append(blocker)
+    entry.stopped = bool(record.get("unaided_stopped"))
     entry.suggested = [b for b in entry.suggested if not any(_same(b, other) for other in entry.blockers)]
     entry.behind = _behind(entry, record, findings)
 
 
 # graphlint's own objects, as MindSpore names them: a message about them is about the stand-ins, not the model
 _ARTIFACT = re.compile(r"Namespace:graphlint|<Recorded::|'Recorded'")
+
+
+def _parts_failing(level: str, key: str, record: dict, path: str, compiled_file: str, findings: list) -> tuple:
+    """(the parts' errors compiling them without stand-ins confirmed, the errors only a compile with stand-ins
+    showed), in the order the parts were first called. A part whose compile without stand-ins passes failed
+    only because of its stand-ins: it is left out."""
+    confirmed, suggested = [], []
+    for part in record.get("parts", []):
+        run = part["runs"].get(key, {})
+        if run.get("status") != "error":
+            continue
+        unaided = run.get("unaided")
+        if unaided is not None and unaided.get("status") == "error" and not _artifact(unaided):
+            confirmed.append(_blocker(level, part["name"], unaided, path, compiled_file, findings))
+        if (unaided is None or unaided.get("status") == "error") and not _artifact(run):
+            suggested.append(_blocker(level, part["name"], run, path, compiled_file, findings))
+    return confirmed, suggested
 
 
 def _artifact(run: dict) -> bool:
@@ -290,11 +313,15 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
             continue
         if entry.blockers:
             lines.append(f"{head}; {len(entry.blockers)} blocker{'s' if len(entry.blockers) != 1 else ''} confirmed "
-                         "by compiling the model, in the order the compiler meets them:")
+                         "by compiling the model (or a part of it with nothing standing in), in the order the "
+                         "compiler meets them:")
         else:
             lines.append(f"{head}:")
         for number, blocker in enumerate(entry.blockers, 1):
             lines += _blocker_lines(f"{number}.", blocker, entry)
+        if entry.stopped:
+            lines.append("  (parts were compiled without stand-ins up to the bound of such compiles; the others "
+                         "failing below are only suggested)")
         if entry.suggested:
             lines.append("  compiled alone, with what they call standing in as what it returned in PYNATIVE_MODE, "
                          "these parts fail too (not confirmed: each compile of the model stops before them):")

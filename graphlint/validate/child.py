@@ -393,8 +393,13 @@ def _parts_run(job: dict, run_index: int) -> dict:
         except BaseException as exc:
             whole[level] = {**_error_record(exc), "stderr": captured.text}
     found = parts.compile_parts(recorder, _error_record, CapturedStderr)
+
+    def fresh_root():
+        return _entry_objects(job, module)[0]
+
+    stopped = parts.compile_unaided(recorder, target, fresh_root, found, _error_record, CapturedStderr)
     return {"status": "ok", "file": module.__file__, "pynative": {"status": "ok", "outputs": [encode(recorder.result)]},
-            "whole": whole, "parts": found}
+            "whole": whole, "parts": found, "unaided_stopped": stopped}
 
 
 class CapturedStderr:

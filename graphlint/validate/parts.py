@@ -20,6 +20,7 @@ import mindspore as ms
 from mindspore import Parameter, Tensor, nn
 
 MAX_PARTS = 40
+MAX_UNAIDED = 12  # compiles of a part without stand-ins, per probe (each builds the model afresh)
 
 
 class _Recorder:
@@ -171,6 +172,65 @@ def _namespace(owner, function) -> dict:
         return vars(module) if module is not None else {}
     inner = getattr(function, "__wrapped__", function)
     return getattr(inner, "__globals__", {})
+
+
+def _place_of(root, target):
+    """Where ``target`` (a Cell, or a plain object a Cell holds as an attribute) sits under ``root``: (the Cell's
+    path in ``root.cells_and_names()``, the attribute or ""); None when it is not found there."""
+    if not isinstance(root, nn.Cell):
+        return None
+    for path, cell in root.cells_and_names():
+        if cell is target:
+            return path, ""
+        for attribute, value in vars(cell).items():
+            if value is target:
+                return path, attribute
+    return None
+
+
+def _at(root, place):
+    path, attribute = place
+    cell = dict(root.cells_and_names()).get(path)
+    if cell is None:
+        return None
+    return getattr(cell, attribute, None) if attribute else cell
+
+
+def compile_unaided(recorder: _Recorder, root, fresh_root, parts: list, error_record, captured) -> bool:
+    """For each part whose compile with stand-ins failed, compile it again as the user's code is: nothing stands in,
+    the part is taken from a model built afresh (``fresh_root()``: the same seed, the same factory) at the place
+    it has in the recorded one, and called on the arguments the PYNATIVE_MODE run passed it. Its result goes in the
+    level's record as ``"unaided"``. Returns whether :data:`MAX_UNAIDED` stopped it before the last part."""
+    done = 0
+    codes = {qualname: code for code, (_, qualname, _, _, _) in recorder.calls.items()}
+    for entry in parts:
+        for level, run in entry["runs"].items():
+            code = codes.get(entry["name"])
+            if run.get("status") != "error" or code is None:
+                continue
+            name, _, _, owner, args = recorder.calls[code]
+            place = _place_of(root, owner) if owner is not None else None
+            if owner is root or (owner is not None and place is None):
+                continue  # (the entry itself: its whole compile is that compile; an object not found afresh)
+            if done >= MAX_UNAIDED:
+                return True
+            done += 1
+            ms.set_context(jit_syntax_level=ms.LAX, mode=ms.GRAPH_MODE if level == "graph" else ms.PYNATIVE_MODE)
+            log = captured()
+            try:
+                with log:
+                    part = _callable_part(_at(fresh_root(), place) if place else None, name,
+                                          recorder.functions.get(code))
+                    if level == "graph":
+                        compiled = part if isinstance(part, nn.Cell) else ms.jit(part)
+                    else:
+                        compiled = ms.jit(part, fullgraph=True)
+                    compiled(*args)
+                run["unaided"] = {"status": "ok"}
+            except BaseException as exc:  # user code may raise anything
+                run["unaided"] = {**error_record(exc), "stderr": log.text}
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    return False
 
 
 def compile_parts(recorder: _Recorder, error_record, captured) -> list[dict]:
