@@ -335,6 +335,8 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
             for finding in entry.behind:
                 lines.append(f"  - [{_level(finding)}] {finding.path}:{finding.line}: {finding.rule.id} "
                              f"{finding.rule.symbol}: {finding.message}")
+        if entry.blockers:
+            lines.append(f"  each failed compile's log is in {_shown(entry.logs)}/ (graphlint explain-error LOG)")
     return "\n".join(lines)
 
 

@@ -71,6 +71,8 @@ def test_a_rule_is_named_only_where_it_reports_the_line_and_predicts_the_message
         assert rule.startswith("no rule yet: "), (line, rule)
     for wrong in ("E5211", "W5502", "E5401", "W5209"):
         assert wrong not in report, report
+    assert report.endswith("  each failed compile's log is in .graphlint_cache/port/habits.Habits/ (graphlint "
+                           "explain-error LOG)\n"), report
     # Each log is what explain-error reads: the message, and the line in the user's file.
     log = listed["return x.transpose(1, 2)"][2]
     explained = subprocess.run([sys.executable, "-c", "from graphlint.cli import run; run()", "explain-error", log],
