@@ -42,3 +42,4 @@ _.prove_batch  # validate/examples.py: tests/test_examples_compile.py and benchm
 _.PROFILES  # catalogue/model.py: the capture profiles' names, which Rule's profile methods document
 _.stderr_tail  # validate/runner.py: a child's last stderr lines; tests/test_fixers_fallback.py shows them on failure
 _.compared  # validate/validator.py: whether outputs were compared (not only compiled); tests/test_fixers.py asserts it
+_.find_spec  # validate/child.py _Sources: the import system calls a sys.meta_path finder by this name

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from graphlint import __version__
 from graphlint.config import (LEVELS, SEVERITIES, Config, ConfigError, check_selectors, config_for, from_table,
-                              load_pyproject)
+                              load_pyproject, python_path)
 from graphlint.report import (FORMATS, MACHINE_FORMATS, MARKERS, RENDERERS, NoProgress, Progress, RenderOptions, paint,
                               render_statistics, summary_line, use_color)
 from graphlint.results import printable
@@ -154,8 +154,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the fixes as a unified diff and write nothing (exit 1 when there is a diff)")
     fixing.add_argument("--validate", action="store_true",
                         help="with --fix/--diff: keep only fixes whose rewrite compiles in GRAPH_MODE and matches "
-                             "the original's PYNATIVE outputs (needs the validate extra: "
+                             "the original's PYNATIVE outputs (needs MindSpore: "
                              "pip install 'mindspore-graphlint[validate]')")
+    fixing.add_argument("--python", metavar="PATH",
+                        help="with --validate: the Python that runs MindSpore (default: python under "
+                             "[tool.graphlint.validate], else graphlint's own)")
     adopting = parser.add_argument_group("baselines")
     adopting.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     adopting.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and exit 0")
@@ -208,6 +211,8 @@ def resolve_config(args) -> Config:
             overrides[name] = value
     if args.cache_dir:
         overrides["cache_dir"] = os.path.abspath(args.cache_dir)
+    if args.python:
+        overrides["validate_python"] = python_path(args.python)
     return replace(config, **overrides) if overrides else config
 
 
@@ -330,6 +335,8 @@ def _combination_problem(args, stdin: bool) -> str:
     """Options that do not go together ("" if none)."""
     if args.validate and not (args.fix or args.diff):
         return "--validate goes with --fix or --diff"
+    if args.python and not args.validate:
+        return "--python goes with --validate"
     if args.unsafe_fixes and not (args.fix or args.diff):
         return "--unsafe-fixes goes with --fix or --diff"
     if stdin and (args.fix or args.diff):
@@ -568,6 +575,14 @@ def _fix(args, config, paths, progress, color) -> int:
     from graphlint.run.fix import fix_paths
     from graphlint.run.parallel import default_jobs
 
+    if args.validate:
+        # imported here: only --validate starts a Python that runs MindSpore
+        from graphlint.validate.runner import mindspore_problem
+
+        problem = mindspore_problem(config.validate_python)
+        if problem:
+            progress.close()
+            return _error(problem)
     fmt = _format(config)
     want_fixes = not args.diff and (fmt in ("full", "json") or _summary_counts_fixes(args, fmt))
     try:
@@ -595,6 +610,8 @@ def _fix(args, config, paths, progress, color) -> int:
         _summary(report, wrote=not args.diff, show_fixes=args.show_fixes or args.validate)
     if args.validate and args.unsafe_fixes and config.validate_inputs:
         _port(report, config, wrote=not args.diff)
+    elif args.validate and not config.validate_inputs:
+        print(_declare_an_entry(report, config), file=sys.stderr)
     if report.lint.problems or any(f.error for f in report.files):
         return EXIT_ERROR
     if args.diff:
@@ -625,9 +642,25 @@ def _port(report, config, wrote: bool) -> None:
     # imported here: start-up (--help and a run the result cache answers load only what they use)
     from graphlint.port import port_entries, render
 
-    entries = port_entries(report, config)
+    entries = port_entries(report, config, wrote)
     if entries:
         print(render(entries, wrote), file=sys.stderr)
+
+
+def _declare_an_entry(report, config) -> str:
+    """--validate without declared entries: fixes were only compiled from placeholders (a jit function's not at
+    all) and port mode had nothing to run; how to declare one, naming a Cell of the run when there is one."""
+    example = "model:Net"
+    for finding in report.lint.findings:
+        root = finding.graph.root if finding.graph is not None else None
+        if root is not None and root.kind == "construct" and root.cls is not None:
+            example = f"{root.info.name}:{root.cls.name}"
+            break
+    where = os.path.relpath(config.config_file) if config.config_file else "pyproject.toml"
+    return ("graphlint: no entry is declared for --validate, so outputs were not compared and port mode has no entry "
+            f"to compile: declare one in {where}, e.g. [tool.graphlint.validate.inputs] \"{example}\" = "
+            "[\"float32[2,3]\"] (one spec per argument of construct; init = { ... } for its constructor, "
+            "factory = \"module:function\" to build it)")
 
 
 def _place(item) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import os
+import shutil
 import sys
 from dataclasses import dataclass, field, replace
 
@@ -64,6 +65,7 @@ class Config:
     validate_inputs: dict = field(default_factory=dict)  # "module:Entry" -> inputs (see graphlint.validate)
     validate_timeout: float = 300.0
     validate_memory_mb: int = 16384
+    validate_python: str = ""  # the Python --validate runs MindSpore with ("": graphlint's own)
     cache_dir: str = ""  # "": .graphlint_cache next to the configuration file (or in the working folder)
     # megabytes lint's processes may hold together (0: 350 per process, at most 3/4 of what is available)
     max_memory: int = 0
@@ -244,7 +246,7 @@ def _validate_table(value, source: str) -> dict:
     if not isinstance(value, dict):
         raise ConfigError(f"{source}: [tool.graphlint.validate] must be a table")
     for sub in value:
-        if sub not in ("inputs", "timeout", "memory-mb"):
+        if sub not in ("inputs", "timeout", "memory-mb", "python"):
             raise ConfigError(f"{source}: unknown option {sub!r} in [tool.graphlint.validate]")
     inputs = value.get("inputs", {})
     if not isinstance(inputs, dict):
@@ -258,11 +260,24 @@ def _validate_table(value, source: str) -> dict:
         if problem:
             raise ConfigError(f"{source}: [tool.graphlint.validate.inputs] {problem}")
     values = {"validate_inputs": dict(inputs)}
+    if "python" in value:
+        if not isinstance(value["python"], str) or not value["python"].strip():
+            raise ConfigError(f"{source}: validate.python must be the path of a Python interpreter")
+        values["validate_python"] = python_path(value["python"], base_dir)
     for sub in ("timeout", "memory-mb"):
         if sub in value:
             _check_number(value[sub], source, f"validate.{sub}", integer=sub == "memory-mb")
             values[_KEYS[f"validate-{sub}"]] = value[sub]
     return values
+
+
+def python_path(given: str, base_dir: str = "") -> str:
+    """The interpreter ``given`` names: a path (relative to ``base_dir``, the configuration's folder) or a command
+    found on PATH (``python3.11``)."""
+    given = os.path.expanduser(given.strip())
+    if os.sep in given or (os.altsep and os.altsep in given):
+        return os.path.abspath(os.path.join(base_dir, given)) if base_dir else os.path.abspath(given)
+    return shutil.which(given) or given
 
 
 def _option_value(key: str, attribute: str, value, source: str):

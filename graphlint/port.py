@@ -2,22 +2,34 @@
 
 A GRAPH_MODE compile stops at its first error, so a user porting a model meets its blockers one compile at a
 time. For each entry with declared example inputs (``[tool.graphlint.validate.inputs]``) in the files of the
-run, the fixed text is compiled by MindSpore whole and in parts (:mod:`graphlint.validate.parts`: every sub-Cell
-and helper on the arguments a PYNATIVE_MODE run gave it, with what it calls replaced by what that call
-returned), at the default (lax) level and then STRICT. Each compile error is read with ``explain-error``'s tables
-and tied to what graphlint reported at that line. The report lists the confirmed blockers in the order the
-compiler meets them (the whole model's first, then each part in the order it was first called; lax before
-STRICT), then what graphlint reports that no compile reached, because each compile stopped before it.
+run, the fixed text is run once in PYNATIVE_MODE while every function of the project it calls is recorded, then
+compiled by MindSpore (:mod:`graphlint.validate.parts`), at the default (lax) level and at STRICT:
+
+* the whole model, built afresh as the user builds it (nothing the PYNATIVE_MODE run changed is read): its error
+  is a blocker confirmed by compiling, and when it compiles its outputs are compared with PYNATIVE_MODE's;
+* each part alone (a sub-Cell, a method, a helper) on the arguments that run passed it, with what it calls
+  standing in as what that call returned: its error only suggests a blocker;
+* each part that failed so, again with nothing standing in, taken from a model built afresh: its error is a
+  blocker confirmed by compiling (the user's code, on real recorded values).
+
+A rule is named for a blocker only when graphlint reports it on that line and the rule's messages (the
+catalogue's, the error inventory's) include the compiler's; else the line says "no rule yet". Errors about
+graphlint's own stand-ins are never shown. Each failed compile's log is kept (``.graphlint_cache/port/``) for
+``graphlint explain-error``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
+from graphlint.analysis.generated import error_inventory
 from graphlint.analysis.source import module_name_for
 from graphlint.catalogue.model import Severity
 from graphlint.explain_error import explain
+from graphlint.run.cache import default_folder
+from graphlint.validate.compare import leaf_differences
 from graphlint.validate.validator import probe_parts, sys_root_for
 
 LEVELS = {"graph": "lax", "strict": "STRICT"}
@@ -32,8 +44,11 @@ class Blocker:
     line: int
     message: str  # the compiler's message, first line
     part: str  # the part whose compile raised it ("Translator.construct")
-    finding: object = None  # graphlint's finding at that line, of a rule that predicts the message
-    rule: object = None  # the rule that predicts the message (the finding's, or explain-error's best guess)
+    finding: object = None  # graphlint's finding at that line, of a rule whose messages include this one
+    rule: object = None  # the finding's rule (None: no rule yet)
+    log: str = ""  # the compile's whole error, as explain-error reads it
+    error_type: str = ""  # the exception's class ("ValueError")
+    unnamed: str = ""  # without a rule: what explain-error says of the message
 
     def place(self) -> str:
         return f"{self.path}:{self.line}"
@@ -44,15 +59,20 @@ class EntryPort:
     key: str  # "module:Entry"
     path: str
     compiles: dict = field(default_factory=dict)  # "lax"/"STRICT" -> whether the whole entry compiled
-    blockers: list[Blocker] = field(default_factory=list)
+    blockers: list[Blocker] = field(default_factory=list)  # confirmed by compiling the model (no stand-ins)
+    suggested: list[Blocker] = field(default_factory=list)  # a part alone, with stand-ins, fails there
+    differs: dict = field(default_factory=dict)  # "lax"/"STRICT" -> the outputs that differ from PYNATIVE_MODE's
     behind: list = field(default_factory=list)  # findings of errors no compile reached
     not_probed: str = ""  # why the entry could not be compiled
+    logs: str = ""  # the folder holding each failed compile's log
+    stopped: bool = False  # the compiles of parts without stand-ins stopped at their bound
 
 
-def port_entries(fix_report, config) -> list[EntryPort]:
+def port_entries(fix_report, config, wrote: bool = True) -> list[EntryPort]:
     """Probe every declared entry of the run's files, on the text ``--fix`` left (or would leave)."""
     texts = {path: source.text for path, source in fix_report.lint.sources.items()}
     texts.update({outcome.path: outcome.after for outcome in fix_report.files if outcome.after})
+    changed = {outcome.path for outcome in fix_report.files if outcome.after and outcome.after != outcome.before}
     modules = {module_name_for(path): path for path in texts}
     entries = []
     for key, declared in sorted(config.validate_inputs.items()):
@@ -60,52 +80,142 @@ def port_entries(fix_report, config) -> list[EntryPort]:
         if path is None:
             continue
         entry = EntryPort(key, path)
+        others = {name: (os.path.abspath(other), texts[other]) for name, other in modules.items()
+                  if other != path and other in changed}
         record, why = probe_parts(key, path, texts[path], sys_root_for(path), declared, config.validate_timeout,
-                                  config.validate_memory_mb)
+                                  config.validate_memory_mb, others, config.validate_python)
         if not record:
             entry.not_probed = why
         else:
+            folder = os.path.join(default_folder(config), "port", key.replace(":", "."))
+            _keep_logs(record, folder, path, texts[path], path not in changed or wrote)
+            entry.logs = folder
             _read_probe(entry, record, fix_report.remaining)
         entries.append(entry)
     return entries
+
+
+def _keep_logs(record: dict, folder: str, path: str, text: str, on_disk: bool) -> None:
+    """Write each failed compile's error to a log of its own in ``folder`` (emptied first), and note its path in
+    the compile's record (``"log"``). The compiled copy of the entry's module is named in MindSpore's message by a
+    temporary path: the log names the user's file when it holds the compiled text (``on_disk``), else a copy of
+    that text kept beside the logs, so that ``graphlint explain-error LOG`` finds the line it points at."""
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        if name.endswith(".log") or name.endswith(".py"):
+            os.remove(os.path.join(folder, name))
+    shown = os.path.abspath(path)
+    if not on_disk:
+        shown = os.path.join(folder, os.path.basename(path))
+        with open(shown, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    compiled = record.get("file", "")
+    runs = [(f"whole-{level}", run) for level, run in record.get("whole", {}).items()]
+    for part in record.get("parts", []):
+        for level, run in part["runs"].items():
+            runs.append((f"{part['name']}-{level}", run))
+            if "unaided" in run:
+                runs.append((f"{part['name']}-{level}-unaided", run["unaided"]))
+    number = 0
+    for name, run in runs:
+        if run.get("status") != "error":
+            continue
+        number += 1
+        log = os.path.join(folder, f"{number:02d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.log")
+        message = _log_text(run)
+        with open(log, "w", encoding="utf-8") as handle:
+            handle.write(message.replace(compiled, shown) if compiled else message)
+        run["log"] = log
 
 
 def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
     compiled_file = record.get("file", "")
     whole = record.get("whole", {})
     entry.compiles = {LEVELS[level]: run.get("status") == "ok" for level, run in whole.items()}
+    reference = record.get("pynative", {}).get("outputs")
+    for level, run in whole.items():
+        if run.get("status") == "ok" and reference and run.get("outputs"):
+            entry.differs[LEVELS[level]] = leaf_differences(reference[0], run["outputs"][0])
     name = entry.key.split(":", 1)[1]
     for level in ("graph", "strict"):
-        found = [_blocker(LEVELS[level], part["name"], part["runs"][level], entry.path, compiled_file, findings)
-                 for part in record.get("parts", []) if part["runs"].get(level, {}).get("status") == "error"]
-        if whole.get(level, {}).get("status") == "error":
-            first = _blocker(LEVELS[level], f"{name} (whole)", whole[level], entry.path, compiled_file, findings)
-            found = _whole_first(first, found, entry.blockers)
-        for blocker in found:
+        if whole.get(level, {}).get("status") != "error":
+            continue  # (the model compiled whole at this level: what a part alone fails on with stand-ins is theirs)
+        unaided, alone = _parts_failing(LEVELS[level], level, record, entry.path, compiled_file, findings)
+        first = _blocker(LEVELS[level], f"{name} (whole)", whole[level], entry.path, compiled_file, findings)
+        same = [b for b in unaided + alone if b.error_type == first.error_type and b.message == first.message
+                and (b.line == first.line or not first.finding)]
+        # A sub-Cell's parse error names only the line that calls it: the part that fails with the same error
+        # shows its own line.
+        confirmed = same[0] if same else first
+        # (a STRICT compile stopping where the lax one did, named only at the call of the part that holds it)
+        again = not same and first.finding is None and any(
+            b.message == first.message and b.error_type == first.error_type for b in entry.blockers)
+        for blocker in ([] if again else [confirmed]) + unaided:
             if not any(_same(blocker, other) for other in entry.blockers):
                 entry.blockers.append(blocker)
+        for blocker in alone:
+            if blocker is not confirmed and not any(_same(blocker, other)
+                                                    for other in entry.blockers + entry.suggested):
+                entry.suggested.append(blocker)
+    entry.stopped = bool(record.get("unaided_stopped"))
+    entry.suggested = [b for b in entry.suggested if not any(_same(b, other) for other in entry.blockers)]
     entry.behind = _behind(entry, record, findings)
 
 
-def _whole_first(first: Blocker, found: list, listed: list) -> list:
-    """The whole model's error is the one the compiler meets first: the part that raised it goes first. A
-    sub-Cell's parse error names only the line that calls it: when a part shows the same message, or it is
-    already listed, that line is not listed again."""
-    same = [b for b in found if b.message == first.message and (b.line == first.line or not first.finding)]
-    if same:
-        return same[:1] + [b for b in found if b is not same[0]]
-    if first.finding is None and any(b.message == first.message for b in listed):
-        return found
-    return [first] + found
+# graphlint's own objects, as MindSpore names them: a message about them is about the stand-ins, not the model
+_ARTIFACT = re.compile(r"Namespace:graphlint|<Recorded::|'Recorded'")
+
+
+def _parts_failing(level: str, key: str, record: dict, path: str, compiled_file: str, findings: list) -> tuple:
+    """(the parts' errors compiling them without stand-ins confirmed, the errors only a compile with stand-ins
+    showed), in the order the parts were first called. A part whose compile without stand-ins passes failed
+    only because of its stand-ins: it is left out."""
+    confirmed, suggested = [], []
+    for part in record.get("parts", []):
+        run = part["runs"].get(key, {})
+        if run.get("status") != "error":
+            continue
+        unaided = run.get("unaided")
+        if unaided is not None and unaided.get("status") == "error" and not _artifact(unaided):
+            confirmed.append(_blocker(level, part["name"], unaided, path, compiled_file, findings))
+        if (unaided is None or unaided.get("status") == "error") and not _artifact(run):
+            suggested.append(_blocker(level, part["name"], run, path, compiled_file, findings))
+    return confirmed, suggested
+
+
+def _artifact(run: dict) -> bool:
+    """An error of a compile with stand-ins that is about the stand-ins (an attribute the caller reads from a
+    sub-Cell replaced by one, a keyword argument its construct does not take)."""
+    text = f"{run.get('summary', '')}\n{run.get('message', '')}"
+    return bool(_ARTIFACT.search(f"{text}\n{run.get('stderr', '')}")) or "unexpected keyword argument" in text \
+        or "graphlint_recorded" in run.get("summary", "")  # (a stand-in's value is named in the message itself)
 
 
 def _behind(entry: EntryPort, record: dict, findings: list) -> list:
-    """graphlint's errors in the probed files that no compile error was tied to."""
-    confirmed = {id(b.finding) for b in entry.blockers if b.finding is not None}
-    places = {(os.path.abspath(b.path), b.line) for b in entry.blockers}
-    files = {os.path.abspath(entry.path)} | {os.path.abspath(part.get("file", "")) for part in record.get("parts", [])}
+    """graphlint's errors that no compile error was tied to, in the parts the PYNATIVE_MODE run called, at a level
+    whose compile of the whole model stopped before them (a level that compiled reached them all)."""
+    confirmed = {id(b.finding) for b in entry.blockers + entry.suggested if b.finding is not None}
+    places = {(os.path.abspath(b.path), b.line) for b in entry.blockers + entry.suggested}
+    compiled = record.get("file", "")
+    called = {(os.path.abspath(entry.path if part.get("file") == compiled else part.get("file", "")), part["name"])
+              for part in record.get("parts", [])}
+    failed = {level for level, ok in entry.compiles.items() if not ok}
     return [f for f in findings if id(f) not in confirmed and (os.path.abspath(f.path), f.line) not in places
-            and os.path.abspath(f.path) in files and Severity.ERROR in (f.rule.lax, f.rule.strict)]
+            and _level(f) in failed and (os.path.abspath(f.path), _qualified(f)) in called]
+
+
+def _level(finding) -> str:
+    return "lax" if finding.rule.lax is Severity.ERROR else "STRICT" if finding.rule.strict is Severity.ERROR else ""
+
+
+def _qualified(finding) -> str:
+    """The finding's function as Python names it (``Sampler.construct``), as the recorded parts are named."""
+    node = finding.node
+    if node is None:
+        return ""
+    name = node.scope().qname()
+    module = node.root().name
+    return name[len(module) + 1:] if module and name.startswith(module + ".") else name
 
 
 def _same(one: Blocker, other: Blocker) -> bool:
@@ -114,10 +224,28 @@ def _same(one: Blocker, other: Blocker) -> bool:
     return one.line == other.line and one.message == other.message
 
 
-def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, findings: list) -> Blocker:
+# A line of layout in MindSpore's report (dashes, carets under a quoted line), never the message.
+_LAYOUT = re.compile(r"^[\s\-=~^*#|+]*$")
+
+
+def _message(explained, run: dict) -> str:
+    for candidate in (explained.message, run.get("summary", ""),
+                      *run.get("message", "").splitlines()):
+        if candidate and not _LAYOUT.match(candidate):
+            return candidate.strip()
+    return run.get("error_type", "") or "an error without a message"
+
+
+def _log_text(run: dict) -> str:
+    """The compile's error as explain-error reads it: the exception, then what MindSpore wrote on stderr."""
     text = f"{run.get('error_type', '')}: {run.get('message', '') or run.get('summary', '')}"
+    return f"{text}\n\n{run['stderr']}" if run.get("stderr") else text
+
+
+def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, findings: list) -> Blocker:
+    text = _log_text(run)
     explained = explain(text, lint=False)  # (the findings at the line come from the run)
-    message = (explained.message or run.get("summary", "")).strip()
+    message = _message(explained, run)
     line = 0
     location = explained.location
     if location is not None and os.path.basename(location.path) == os.path.basename(compiled_file):
@@ -126,8 +254,18 @@ def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, fi
         path, line = _shown(location.path), location.line  # another file of the project
     here = [f for f in findings if os.path.abspath(f.path) == os.path.abspath(path)]
     finding = _reported(line, explained.rules, here)
-    rule = finding.rule if finding is not None else (explained.rules[0] if explained.rules else None)
-    return Blocker(level, path, line, message, part, finding, rule)
+    return Blocker(level, path, line, message, part, finding, finding.rule if finding is not None else None,
+                   run.get("log", ""), run.get("error_type", ""), "" if finding is not None else _unnamed(explained))
+
+
+def _unnamed(explained) -> str:
+    """What explain-error says of a message no finding at its line predicts."""
+    if explained.kind and explained.kind != "rule":
+        return f"{explained.kind}: {error_inventory.CLASSES[explained.kind]}" + \
+            (f" ({explained.note})" if explained.note else "")
+    if explained.rules:
+        return "graphlint reports nothing here that predicts this message"
+    return explained.note or "graphlint has no rule for this message"
 
 
 def _shown(path: str) -> str:
@@ -136,24 +274,26 @@ def _shown(path: str) -> str:
 
 
 def _reported(line: int, rules: list, findings: list):
-    """graphlint's finding for a compile error at ``line``: of a rule that predicts the message, in the same
-    function (MindSpore may point at the branch's assignment where graphlint points at its `if`), nearest first;
-    else an error reported on that line."""
+    """graphlint's finding for a compile error at ``line``: of a rule whose messages (the catalogue's table of
+    MindSpore's messages, the error inventory) include this one, reported on the statement the error points at
+    (a branch join's statement spans the branch whose assignment MindSpore names). Nothing else: a finding of
+    another kind on the same line is not what the compiler says."""
     if not line:
         return None
-    around = [f for f in findings if f.rule in rules and _function_lines(f)[0] <= line <= _function_lines(f)[1]]
-    if around:
-        return min(around, key=lambda f: abs(f.line - line))
-    on_line = [f for f in findings if f.line <= line <= f.end_line and Severity.ERROR in (f.rule.lax, f.rule.strict)]
-    return on_line[0] if on_line else None
+    here = [f for f in findings if f.rule in rules and f.line <= line <= _statement_end(f)]
+    return min(here, key=lambda f: (line - f.line, rules.index(f.rule))) if here else None
 
 
-def _function_lines(finding) -> tuple[int, int]:
+def _statement_end(finding) -> int:
+    """The last line a finding covers: its own, or for one reported on an `if` (a branch join, whose assignment in
+    a branch is where MindSpore points) the `if`'s branches."""
     node = finding.node
-    if node is None:
-        return finding.line, finding.end_line
-    scope = node.scope()
-    return scope.fromlineno or finding.line, scope.tolineno or finding.end_line
+    try:
+        statement = node.statement() if node is not None else None
+    except Exception:  # noqa: BLE001 - a node outside a statement (a module-level name): its own lines
+        statement = None
+    branches = getattr(statement, "tolineno", 0) if type(statement).__name__ == "If" else 0
+    return max(finding.end_line or finding.line, branches or 0)
 
 
 def render(entries: list[EntryPort], wrote: bool) -> str:
@@ -164,25 +304,49 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
             lines.append(f"graphlint port: {entry.key}: not compiled: {entry.not_probed}")
             continue
         state = ", ".join(f"{level} {'compiles' if ok else 'fails'}" for level, ok in entry.compiles.items())
-        text = "the fixed text" if wrote else "the text --fix would write"
-        if not entry.blockers and not entry.behind:
-            lines.append(f"graphlint port: {entry.key}: {state} ({text}); nothing left in the way")
+        head = f"graphlint port: {entry.key}: {state} ({'the fixed text' if wrote else 'the text --fix would write'})"
+        differs = [(level, found) for level, found in entry.differs.items() if found]
+        if not entry.blockers and not entry.behind and not differs:
+            compared = set(entry.differs) == {level for level, ok in entry.compiles.items() if ok}
+            lines.append(f"{head}; nothing left in the way" + (": the outputs are PYNATIVE_MODE's" if compared else
+                                                               " (the outputs could not be compared)"))
             continue
-        lines.append(f"graphlint port: {entry.key}: {state} ({text}); "
-                     f"{len(entry.blockers)} blocker{'s' if len(entry.blockers) != 1 else ''} confirmed by "
-                     "compiling, in the order the compiler meets them:")
+        if entry.blockers:
+            lines.append(f"{head}; {len(entry.blockers)} blocker{'s' if len(entry.blockers) != 1 else ''} confirmed "
+                         "by compiling the model (or a part of it with nothing standing in), in the order the "
+                         "compiler meets them:")
+        else:
+            lines.append(f"{head}:")
         for number, blocker in enumerate(entry.blockers, 1):
-            place = blocker.place() if blocker.line else f"{entry.path} ({blocker.part})"
-            lines.append(f"  {number}. [{blocker.level}] {place}: {blocker.message}")
-            if blocker.rule is not None:
-                how = "reported here" if blocker.finding is not None else "predicts this message; not reported here"
-                lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} ({how}): {blocker.rule.fix}")
-            else:
-                lines.append("     no rule predicts this message: `graphlint explain-error` on the log says more")
+            lines += _blocker_lines(f"{number}.", blocker, entry)
+        if entry.stopped:
+            lines.append("  (parts were compiled without stand-ins up to the bound of such compiles; the others "
+                         "failing below are only suggested)")
+        if entry.suggested:
+            lines.append("  compiled alone, with what they call standing in as what it returned in PYNATIVE_MODE, "
+                         "these parts fail too (not confirmed: each compile of the model stops before them):")
+            for blocker in entry.suggested:
+                lines += _blocker_lines("-", blocker, entry)
+        for level, found in differs:
+            lines.append(f"  [{level}] the model compiles, and returns other values than in PYNATIVE_MODE on the "
+                         f"declared inputs: {'; '.join(found)}")
         if entry.behind:
             lines.append("  reported by graphlint, not reached by a compile (each stopped at an error before it):")
             for finding in entry.behind:
-                level = "lax" if finding.rule.lax is Severity.ERROR else "STRICT"
-                lines.append(f"  - [{level}] {finding.path}:{finding.line}: {finding.rule.id} "
+                lines.append(f"  - [{_level(finding)}] {finding.path}:{finding.line}: {finding.rule.id} "
                              f"{finding.rule.symbol}: {finding.message}")
+        if entry.blockers:
+            lines.append(f"  each failed compile's log is in {_shown(entry.logs)}/ (graphlint explain-error LOG)")
     return "\n".join(lines)
+
+
+def _blocker_lines(mark: str, blocker: Blocker, entry: EntryPort) -> list:
+    place = blocker.place() if blocker.line else f"{entry.path} ({blocker.part})"
+    lines = [f"  {mark} [{blocker.level}] {place}: {blocker.message}"]
+    if blocker.rule is not None:
+        lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported here): {blocker.rule.fix}")
+    else:
+        lines.append(f"     no rule yet: {blocker.unnamed}")
+    if blocker.log:
+        lines.append(f"     log: {_shown(blocker.log)}")
+    return lines

@@ -464,7 +464,8 @@ def _validated(session, path, text, context, applied, config, outcome, settled, 
                 verdict = validate_entry(entry, path, text, candidate_text, source_root,
                                          config.validate_inputs.get(entry.key), config.validate_timeout,
                                          config.validate_memory_mb,
-                                         blockers=_blockers(session, path, candidate_text))
+                                         blockers=_blockers(session, path, candidate_text),
+                                         python=config.validate_python)
                 verdict_ok, reason = verdict.ok, verdict.reason
                 if verdict.ok and verdict.pending:
                     blocked[id(edit)] = verdict.pending
@@ -548,7 +549,7 @@ def _settle_pending(session, path, outcome, findings, config):
             final[entry.key] = validate_entry(
                 entry, path, outcome.before, outcome.after, sys_root_for(path), config.validate_inputs.get(entry.key),
                 config.validate_timeout, config.validate_memory_mb,
-                blockers=_blockers(session, path, outcome.after))
+                blockers=_blockers(session, path, outcome.after), python=config.validate_python)
         verdict = final[entry.key]
         item.blocked_by = [b.describe() for b in verdict.pending]
         item.validation = f"the fixed file: {verdict.reason}"

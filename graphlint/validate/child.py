@@ -32,6 +32,8 @@ import math
 import os
 import random
 import sys
+import sysconfig
+import tempfile
 import time
 import traceback
 import types
@@ -48,22 +50,80 @@ def _write(path: str, result: dict) -> None:
 
 
 def _load_module(job: dict, run_index: int) -> types.ModuleType:
-    """Execute the job's module afresh, so module state does not leak between runs."""
+    """Execute the job's module afresh, under its own name, so module state does not leak between runs and every
+    way of reaching it (a ``"module:factory"``, another module importing it) reaches this run's text."""
     for entry in reversed(job.get("sys_path", [])):
         if entry not in sys.path:
             sys.path.insert(0, entry)
+    _forget_project_modules(job)
+    _serve_sources(job, run_index)
     name = job.get("module_name") or "graphlint_example"
     path = job.get("path")
     if "source" in job:
         # MindSpore parses construct() from its source file, so the text must live in a file.
-        path = os.path.join(os.getcwd(), f"{name.replace('.', '_')}_{run_index}.py")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(job["source"])
+        path = _written(name, job["source"], run_index)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _written(name: str, text: str, run_index: int) -> str:
+    path = os.path.join(os.getcwd(), f"{name.replace('.', '_')}_{run_index}.py")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return path
+
+
+def _installed_folders() -> list:
+    """Folders of the interpreter and its installed packages: their modules are loaded once per process."""
+    folders = {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}  # (graphlint's own package)
+    folders.update(path for key, path in sysconfig.get_paths().items() if key in ("stdlib", "platstdlib", "purelib",
+                                                                                 "platlib"))
+    return [os.path.join(os.path.abspath(folder), "") for folder in folders if folder]
+
+
+def _forget_project_modules(job: dict) -> None:
+    """Drop the modules of the user's project an earlier run of this process imported: a module that imports the
+    entry's module (a factory's, a helper importing it back) is imported again and binds this run's text (the
+    fixed one, in a ``fixed-`` run), not the text an earlier run loaded."""
+    roots = [os.path.join(os.path.abspath(p), "") for p in job.get("sys_path", []) if p]
+    roots.append(os.path.join(os.getcwd(), ""))  # (the texts runs write)
+    installed = _installed_folders()
+    for name, module in list(sys.modules.items()):
+        filename = getattr(module, "__file__", None)
+        if not filename or name == "__main__":
+            continue
+        filename = os.path.abspath(filename)
+        if any(filename.startswith(folder) for folder in installed) and not filename.startswith(roots[-1]):
+            continue
+        if any(filename.startswith(root) for root in roots):
+            del sys.modules[name]
+
+
+class _Sources:
+    """``sys.meta_path`` finder: the project's modules whose text the job carries (the fixed text of the other
+    files of a ``--diff`` run) are imported from that text, not from the file on disk."""
+
+    def __init__(self, files: dict):
+        self.files = files  # module name -> (the written copy, the file it stands for)
+
+    def find_spec(self, name, path=None, target=None):
+        found = self.files.get(name)
+        if found is None:
+            return None
+        written, original = found
+        package = [os.path.dirname(original)] if os.path.basename(original) == "__init__.py" else None
+        return importlib.util.spec_from_file_location(name, written, submodule_search_locations=package)
+
+
+def _serve_sources(job: dict, run_index: int) -> None:
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, _Sources)]
+    modules = job.get("modules") or {}
+    if modules:
+        files = {name: (_written(name, text, run_index), original) for name, (original, text) in modules.items()}
+        sys.meta_path.insert(0, _Sources(files))
 
 
 def _resolve(module: types.ModuleType, dotted: str):
@@ -209,9 +269,8 @@ def _one_run(job: dict, mode: str, run_index: int) -> dict:
     # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import mindspore as ms
 
-    if mode.startswith("fixed-"):  # the same run of the rewritten module (``fixed_source``)
-        job, mode = {**job, "source": job["fixed_source"], "module_name": job.get("module_name", "m") + "_fixed"}, \
-            mode[len("fixed-"):]
+    if mode.startswith("fixed-"):  # the same run of the rewritten module (``fixed_source``), under its own name
+        job, mode = {**job, "source": job["fixed_source"]}, mode[len("fixed-"):]
     module = _load_module(job, run_index)
     inputs = _make_inputs(job, module)
     pynative = getattr(ms, "PYNATIVE_MODE")
@@ -302,7 +361,11 @@ def _compiled(mode: str, target, is_cell: bool, plain):
 
 
 def _parts_run(job: dict, run_index: int) -> dict:
-    """Port mode: record a PYNATIVE_MODE call, compile the whole entry (lax, then STRICT), then each part."""
+    """Port mode: record a PYNATIVE_MODE call, compile the whole entry (lax, then STRICT), then each part.
+
+    The whole entry is compiled as the user compiles it: built afresh (the same seed, the same factory) on inputs
+    made afresh, so nothing the PYNATIVE_MODE run changed (a scheduler's attributes its call set, a list it
+    appended to) is read by the compile. What a whole compile returns is compared with the PYNATIVE_MODE run's."""
     # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     import mindspore as ms
 
@@ -310,8 +373,8 @@ def _parts_run(job: dict, run_index: int) -> dict:
     from graphlint.validate import parts
 
     module = _load_module(job, run_index)
-    inputs = _make_inputs(job, module)[0]
     ms.set_context(jit_syntax_level=ms.LAX, mode=ms.PYNATIVE_MODE)
+    inputs = _make_inputs(job, module)[0]
     target, is_cell, plain = _entry_objects(job, module)
     try:
         root = (job.get("sys_path") or [""])[0]
@@ -320,18 +383,53 @@ def _parts_run(job: dict, run_index: int) -> dict:
         return {"status": "ok", "file": module.__file__, "pynative": _error_record(exc), "whole": {}, "parts": []}
     whole = {}
     for level in ("graph", "strict"):
+        ms.set_context(jit_syntax_level=ms.LAX, mode=ms.GRAPH_MODE if level == "graph" else ms.PYNATIVE_MODE)
+        captured = CapturedStderr()
         try:
-            _compiled(level, target, is_cell, plain)(*inputs)
-            whole[level] = {"status": "ok"}
+            with captured:
+                fresh, fresh_is_cell, fresh_plain = _entry_objects(job, module)
+                output = _compiled(level, fresh, fresh_is_cell, fresh_plain)(*_make_inputs(job, module)[0])
+            whole[level] = {"status": "ok", "outputs": [encode(output)]}
         except BaseException as exc:
-            whole[level] = _error_record(exc)
-    found = parts.compile_parts(recorder, _error_record)
-    return {"status": "ok", "file": module.__file__, "pynative": {"status": "ok"}, "whole": whole, "parts": found}
+            whole[level] = {**_error_record(exc), "stderr": captured.text}
+    found = parts.compile_parts(recorder, _error_record, CapturedStderr)
+
+    def fresh_root():
+        return _entry_objects(job, module)[0]
+
+    stopped = parts.compile_unaided(recorder, target, fresh_root, found, _error_record, CapturedStderr)
+    return {"status": "ok", "file": module.__file__, "pynative": {"status": "ok", "outputs": [encode(recorder.result)]},
+            "whole": whole, "parts": found, "unaided_stopped": stopped}
+
+
+class CapturedStderr:
+    """File descriptor 2 into a file while a compile runs: where an error is in the user's code (MindSpore's `# 0 In
+    file ...` lines) is often written there by its C++ side, not put in the exception."""
+
+    def __init__(self):
+        self.text = ""
+
+    def __enter__(self):
+        sys.stderr.flush()
+        self._file = tempfile.TemporaryFile()
+        self._saved = os.dup(2)
+        os.dup2(self._file.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stderr.flush()
+        os.dup2(self._saved, 2)
+        os.close(self._saved)
+        self._file.seek(0)
+        self.text = self._file.read()[-MAX_MESSAGE:].decode("utf-8", "replace")
+        self._file.close()
+        return False
 
 
 def _error_record(exc: BaseException) -> dict:
     message = str(exc)
-    lines = [line for line in message.splitlines() if line.strip()]
+    # (a line of dashes or carets under a quoted line is layout, never the message)
+    lines = [line for line in message.splitlines() if any(char.isalnum() for char in line)]
     return {
         "status": "error",
         "error_type": type(exc).__name__,

@@ -20,6 +20,7 @@ import mindspore as ms
 from mindspore import Parameter, Tensor, nn
 
 MAX_PARTS = 40
+MAX_UNAIDED = 12  # compiles of a part without stand-ins, per probe (each builds the model afresh)
 
 
 class _Recorder:
@@ -33,6 +34,7 @@ class _Recorder:
         self.returns: dict = {}  # code object -> the value its first call returned
         self.functions: dict = {}  # code object -> the module-level function it is the code of (None: a method)
         self.files: dict = {}  # code object -> its file
+        self.result = None  # what the recorded call returned
 
     def _project(self, filename: str) -> bool:
         if filename == self.filename:
@@ -51,7 +53,7 @@ class _Recorder:
             qualname = getattr(code, "co_qualname", code.co_name)
             if code.co_flags & 0x0C or code.co_kwonlyargcount:  # *args, **kwargs, keyword-only: not replayable
                 return
-            self.calls[code] = (code.co_name, qualname, code.co_firstlineno, owner, tuple(args))
+            self.calls[code] = (code.co_name, qualname, code.co_firstlineno, owner, _copied(tuple(args)))
             function = frame.f_globals.get(code.co_name) if owner is None else None
             inner = getattr(function, "__wrapped__", function)  # (a @jit function's own code)
             self.functions[code] = function if getattr(inner, "__code__", None) is code else None
@@ -60,13 +62,23 @@ class _Recorder:
             self.returns[code] = arg
 
 
+def _copied(value):
+    """The arguments as they were at the call: the run goes on to append to and pop from the lists it passed.
+    Containers are copied; what they hold is not (a Cell copied would hold Parameters of the same names)."""
+    if type(value) in (list, tuple):  # (not a named tuple: its constructor takes fields)
+        return type(value)(_copied(item) for item in value)
+    if type(value) is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    return value
+
+
 def record(call, inputs, filename: str, root: str = "") -> _Recorder:
     """Run ``call(*inputs)`` (PYNATIVE_MODE) and record the first call of each function of ``filename`` (and of
     the project's other files, under ``root``)."""
     recorder = _Recorder(filename, root)
     sys.setprofile(recorder)
     try:
-        call(*inputs)
+        recorder.result = call(*inputs)
     finally:
         sys.setprofile(None)
     return recorder
@@ -162,9 +174,68 @@ def _namespace(owner, function) -> dict:
     return getattr(inner, "__globals__", {})
 
 
-def compile_parts(recorder: _Recorder, error_record) -> list[dict]:
+def _place_of(root, target):
+    """Where ``target`` (a Cell, or a plain object a Cell holds as an attribute) sits under ``root``: (the Cell's
+    path in ``root.cells_and_names()``, the attribute or ""); None when it is not found there."""
+    if not isinstance(root, nn.Cell):
+        return None
+    for path, cell in root.cells_and_names():
+        if cell is target:
+            return path, ""
+        for attribute, value in vars(cell).items():
+            if value is target:
+                return path, attribute
+    return None
+
+
+def _at(root, place):
+    path, attribute = place
+    cell = dict(root.cells_and_names()).get(path)
+    if cell is None:
+        return None
+    return getattr(cell, attribute, None) if attribute else cell
+
+
+def compile_unaided(recorder: _Recorder, root, fresh_root, parts: list, error_record, captured) -> bool:
+    """For each part whose compile with stand-ins failed, compile it again as the user's code is: nothing stands in,
+    the part is taken from a model built afresh (``fresh_root()``: the same seed, the same factory) at the place
+    it has in the recorded one, and called on the arguments the PYNATIVE_MODE run passed it. Its result goes in the
+    level's record as ``"unaided"``. Returns whether :data:`MAX_UNAIDED` stopped it before the last part."""
+    done = 0
+    codes = {qualname: code for code, (_, qualname, _, _, _) in recorder.calls.items()}
+    for entry in parts:
+        for level, run in entry["runs"].items():
+            code = codes.get(entry["name"])
+            if run.get("status") != "error" or code is None:
+                continue
+            name, _, _, owner, args = recorder.calls[code]
+            place = _place_of(root, owner) if owner is not None else None
+            if owner is root or (owner is not None and place is None):
+                continue  # (the entry itself: its whole compile is that compile; an object not found afresh)
+            if done >= MAX_UNAIDED:
+                return True
+            done += 1
+            ms.set_context(jit_syntax_level=ms.LAX, mode=ms.GRAPH_MODE if level == "graph" else ms.PYNATIVE_MODE)
+            log = captured()
+            try:
+                with log:
+                    part = _callable_part(_at(fresh_root(), place) if place else None, name,
+                                          recorder.functions.get(code))
+                    if level == "graph":
+                        compiled = part if isinstance(part, nn.Cell) else ms.jit(part)
+                    else:
+                        compiled = ms.jit(part, fullgraph=True)
+                    compiled(*args)
+                run["unaided"] = {"status": "ok"}
+            except BaseException as exc:  # user code may raise anything
+                run["unaided"] = {**error_record(exc), "stderr": log.text}
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    return False
+
+
+def compile_parts(recorder: _Recorder, error_record, captured) -> list[dict]:
     """Compile each recorded part alone, lax then STRICT; one record per part, in the order they were first
-    called."""
+    called. ``captured()``: a context that keeps what a compile writes on stderr (``.text``)."""
     parts = []
     for code, (name, qualname, line, owner, args) in recorder.calls.items():
         part = _callable_part(owner, name, recorder.functions.get(code))
@@ -173,8 +244,9 @@ def compile_parts(recorder: _Recorder, error_record) -> list[dict]:
         entry = {"name": qualname, "line": line, "file": recorder.files[code], "runs": {}}
         for level in ("graph", "strict"):
             ms.set_context(jit_syntax_level=ms.LAX)
+            log = captured()
             try:
-                with _Isolated(owner, recorder, code, _namespace(owner, recorder.functions.get(code))):
+                with log, _Isolated(owner, recorder, code, _namespace(owner, recorder.functions.get(code))):
                     if level == "graph":
                         ms.set_context(mode=ms.GRAPH_MODE)
                         compiled = part if isinstance(part, ms.nn.Cell) else ms.jit(part)
@@ -184,7 +256,7 @@ def compile_parts(recorder: _Recorder, error_record) -> list[dict]:
                     compiled(*args)
                 entry["runs"][level] = {"status": "ok"}
             except BaseException as exc:  # user code may raise anything
-                entry["runs"][level] = error_record(exc)
+                entry["runs"][level] = {**error_record(exc), "stderr": log.text}
                 break  # STRICT is only asked of what compiles lax
         parts.append(entry)
     ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_MEMORY_MB = 16384
+INSTALL = "pip install 'mindspore-graphlint[validate]'"
+_HAS_MINDSPORE = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('mindspore') else 3)"
 
 
 @dataclass
@@ -54,6 +56,27 @@ class JobResult:
 
     def __getitem__(self, mode: str) -> RunRecord:
         return self.runs[mode]
+
+
+def mindspore_problem(python: str = "") -> str:
+    """Why ``python`` ("": this interpreter) cannot run what ``--validate`` runs ("" when it has MindSpore). Asked
+    once, before any fix is validated: without it every fix would be refused for a reason that is not the fix's."""
+    interpreter = python or sys.executable
+    try:
+        found = subprocess.run([interpreter, "-c", _HAS_MINDSPORE], stdin=subprocess.DEVNULL, capture_output=True,
+                               text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError) as exc:
+        why = getattr(exc, "strerror", "") or exc
+        return f"--validate runs MindSpore with {interpreter}, which does not run: {why}"
+    if found.returncode == 3:
+        if not python:
+            return (f"--validate runs MindSpore, and this Python ({interpreter}) has no MindSpore: install it with "
+                    f"{INSTALL}, or name a Python that has it with --python PATH")
+        return (f"--validate runs MindSpore with {interpreter}, which has no MindSpore: install it there with "
+                f"{interpreter} -m {INSTALL}")
+    if found.returncode != 0:
+        return f"--validate runs MindSpore with {interpreter}, which fails: {_last_line(found.stderr)}"
+    return ""
 
 
 def _limit_memory(megabytes: int):
@@ -121,7 +144,7 @@ def _collect(modes, raw, returncode, timed_out, timeout, stderr_text) -> JobResu
     runs: dict[str, RunRecord] = {}
     setup_error = ""
     if "import_error" in raw:
-        setup_error = raw["import_error"].get("summary", "MindSpore could not be imported")
+        setup_error = f"MindSpore could not be imported: {raw['import_error'].get('summary', '')}"
     elif not raw:
         setup_error = _last_line(stderr_text) or f"the child process exited with status {returncode}"
     in_progress = raw.get("in_progress")

@@ -117,12 +117,13 @@ def _is_placeholder(spec: str) -> bool:
 
 
 def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root: str, declared,
-                   timeout: float, memory_mb: int, blockers=()) -> Validation:
+                   timeout: float, memory_mb: int, blockers=(), python: str = "") -> Validation:
     """Run the original (PYNATIVE_MODE) and the rewrite (PYNATIVE_MODE, GRAPH_MODE) in one child process.
 
     ``blockers``: findings graphlint reported in the rewrite and does not fix. When GRAPH_MODE fails on one of
     them (a `try` only a person can remove), the rewrite is judged by PYNATIVE_MODE alone and kept as *compile
-    pending*: ``Validation.pending`` names what blocks compiling."""
+    pending*: ``Validation.pending`` names what blocks compiling. ``python``: the interpreter that runs MindSpore
+    ("": this one)."""
     init, factory, inputs = {}, None, declared
     if isinstance(declared, dict):
         # { inputs = [...] or "mod:factory", init = { ... } (Cell keyword arguments), factory = "mod:make_cell" }
@@ -130,20 +131,23 @@ def validate_entry(entry: EntryRef, path: str, before: str, after: str, sys_root
         if not isinstance(init, dict):
             return Validation(False, False, f"{entry.key}: init must be a table of keyword arguments")
     if inputs is None or (isinstance(inputs, list) and any(_is_placeholder(str(s)) for s in inputs)):
-        return _compile_only(entry, path, after, sys_root, inputs, init, factory, timeout, memory_mb, blockers)
+        return _compile_only(entry, path, after, sys_root, inputs, init, factory, timeout, memory_mb, blockers,
+                             python)
     if not isinstance(inputs, (list, str)):
         return Validation(False, False, f"{entry.key}: inputs must be a list of specs or a 'module:factory' string")
     job = _job(entry, path, before, sys_root, ["pynative", "fixed-pynative", "fixed-graph"], inputs, init, factory)
     job["fixed_source"] = after
     if entry.through:
         job["exercises"] = entry.through
-    result = run_job(job, timeout=timeout, memory_mb=memory_mb)
+    result = run_job(job, timeout=timeout, memory_mb=memory_mb, python=python or None)
+    if result.setup_error:
+        return Validation(False, False, f"{entry.key}: cannot validate: {result.setup_error}")
     verdict = _pynative_verdict(entry, result)
     if verdict is not None:
         return verdict
     reference, graph = result["pynative"], result["fixed-graph"]
     if not graph.ok:
-        blocked = blocking(graph, blockers) or _fails_as_before(job, graph, timeout, memory_mb)
+        blocked = blocking(graph, blockers) or _fails_as_before(job, graph, timeout, memory_mb, python)
         if blocked:
             names = ", ".join(b.describe() for b in blocked)
             # (not "compiles once ... is fixed": nothing proves what follows the first error)
@@ -182,7 +186,7 @@ def _pynative_verdict(entry: EntryRef, result) -> Validation | None:
 
 
 def _compile_only(entry: EntryRef, path: str, after: str, sys_root: str, inputs, init, factory, timeout: float,
-                  memory_mb: int, blockers) -> Validation:
+                  memory_mb: int, blockers, python: str = "") -> Validation:
     """No runnable inputs: a Cell is compiled from placeholders (declared, or guessed float32 of any rank)."""
     if not entry.is_cell:
         return Validation(False, False, f"no example inputs declared for {entry.key} "
@@ -190,7 +194,10 @@ def _compile_only(entry: EntryRef, path: str, after: str, sys_root: str, inputs,
     placeholders = inputs if inputs is not None else ["float32[*]"] * entry.arity
     job = _job(entry, path, after, sys_root, ["compile"], None, init, factory)
     job["placeholders"] = placeholders
-    run = run_job(job, timeout=timeout, memory_mb=memory_mb)["compile"]
+    result = run_job(job, timeout=timeout, memory_mb=memory_mb, python=python or None)
+    if result.setup_error:
+        return Validation(False, False, f"{entry.key}: cannot validate: {result.setup_error}")
+    run = result["compile"]
     hint = _constructor_hint({"error_type": run.error_type, "summary": run.summary}, entry.name)
     if hint:
         return Validation(False, False, f"{entry.key}: cannot validate: {hint}")
@@ -207,11 +214,11 @@ def _compile_only(entry: EntryRef, path: str, after: str, sys_root: str, inputs,
                                    "(declare example inputs to compare them)")
 
 
-def _fails_as_before(job: dict, graph, timeout: float, memory_mb: int) -> list:
+def _fails_as_before(job: dict, graph, timeout: float, memory_mb: int, python: str = "") -> list:
     """When the rewrite fails GRAPH_MODE with an error graphlint did not report, the original compiled: the same
     error there means the rewrite is not its cause (a `try` in a module outside the run), so the fix is judged
     by PYNATIVE_MODE, compile pending on that error."""
-    original = run_job({**job, "runs": ["graph"]}, timeout=timeout, memory_mb=memory_mb)["graph"]
+    original = run_job({**job, "runs": ["graph"]}, timeout=timeout, memory_mb=memory_mb, python=python or None)["graph"]
     if original.ok or original.error_type != graph.error_type or original.summary != graph.summary:
         return []
     return [Blocker("", "", 0, f"the original's own error ({graph.describe()})")]
@@ -238,9 +245,11 @@ def sys_root_for(path: str) -> str:
 
 
 def probe_parts(entry_key: str, path: str, text: str, sys_root: str, declared, timeout: float,
-                memory_mb: int) -> tuple[dict, str]:
+                memory_mb: int, modules: dict | None = None, python: str = "") -> tuple[dict, str]:
     """Port mode: compile the entry ``"module:Entry"`` of ``text`` whole and in parts (see
-    :mod:`graphlint.validate.parts`). Returns (the child's record, "") or ({}, why it could not be probed)."""
+    :mod:`graphlint.validate.parts`). ``modules``: ``{module name: (path, text)}`` of the project's other files
+    whose text is not the one on disk (what ``--diff`` would write). Returns (the child's record, "") or ({}, why it
+    could not be probed)."""
     module_name, name = entry_key.split(":", 1)
     init, factory, inputs = {}, None, declared
     if isinstance(declared, dict):
@@ -249,7 +258,11 @@ def probe_parts(entry_key: str, path: str, text: str, sys_root: str, declared, t
         return {}, "no runnable example inputs are declared (placeholders only compile; parts need a run)"
     entry = EntryRef(module_name, name, True, 0)
     job = _job(entry, path, text, sys_root, ["parts"], inputs, init, factory)
-    result = run_job(job, timeout=timeout, memory_mb=memory_mb)
+    if modules:
+        job["modules"] = {name: list(found) for name, found in modules.items()}
+    result = run_job(job, timeout=timeout, memory_mb=memory_mb, python=python or None)
+    if result.setup_error:
+        return {}, result.setup_error
     run = result["parts"]
     if not run.ok:
         return {}, _constructor_hint({"error_type": run.error_type, "summary": run.summary}, name) or \
