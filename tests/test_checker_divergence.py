@@ -481,3 +481,26 @@ def test_annotated_container_attribute_written_and_mutated_in_graph():
     assert found == [(line("self.groups[0] = x"), "attribute-write-in-graph"),
                      (line("self.groups[1].append(2)"), "python-container-mutation-in-graph"),
                      (line('self.table["k"] = 1'), "attribute-write-in-graph")]
+
+
+def test_two_axis_transpose_on_values_the_analysis_follows():
+    """PyTorch's attention habit: `q, k, v = x.split(d, -1)`, `q.view(...).transpose(1, 2)`,
+    `k.transpose(-2, -1)`; a dict value of unknown kind counts too, a NumPy array and `(1, 0)` do not (E5212)."""
+    source = """
+        class Attention(nn.Cell):
+            def construct(self, x, outputs):
+                q, k, v = x.split(4, -1)
+                q = q.view(2, 3, 2, 2).transpose(1, 2)
+                scores = ops.matmul(q, k.transpose(-2, -1))
+                logits = outputs["pred_logits"].transpose(1, 2)
+                host = np.ones((2, 3)).transpose(1, 0)
+                return scores, logits, v.transpose(1, 0), host
+        """
+    found = [f for f in findings(source) if f.rule.id == "E5212"]
+    lines = (EXAMPLE_HEADER + textwrap.dedent(source)).splitlines()
+
+    def line_of(needle):
+        return next(number for number, text in enumerate(lines, 1) if needle in text)
+
+    assert [(f.line, f.args["first"], f.args["second"]) for f in found] == [
+        (line_of("q = q.view"), "1", "2"), (line_of("scores ="), "-2", "-1"), (line_of("logits ="), "1", "2")]

@@ -511,6 +511,23 @@ INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
 # type[unknown] to set element data type for KernelTensor"). `seq[::-1]` and `list.reverse()` compile at both
 # levels, and so does `reversed(self.layers)` of a SequentialCell. Measured with MindSpore 2.10 (CPU).
 LIST_GROWING_METHODS = frozenset({"append", "extend", "insert"})
+
+
+def two_axis_transpose(first: int, second: int) -> str | None:
+    """What graph code does with PyTorch's ``x.transpose(a, b)`` (swap two axes; PYNATIVE_MODE accepts it): it reads
+    the two numbers as the whole permutation. Measured with MindSpore 2.10 (CPU), lax and STRICT alike: on a
+    Tensor of 3 or more dimensions it fails ("the number of axes must be equal to the dimension of Tensor"); on a
+    2-D one ``(0, 1)`` (or ``(-2, -1)``) is the identity where PYNATIVE_MODE swaps, and ``(1, 0)`` agrees.
+    ``"fails"`` where an axis names a third dimension, ``"fails or identity"`` for the identity permutation of a
+    2-D Tensor, None for ``(1, 0)`` and its spellings (right on a 2-D Tensor; the rank decides)."""
+    if not -2 <= first <= 1 or not -2 <= second <= 1:
+        return "fails"
+    if (first % 2, second % 2) == (0, 1):
+        return "fails or identity"
+    return None
+
+
+SWAP_AXES_METHOD = "swapaxes"  # Tensor.swapaxes(a, b): PyTorch's two-axis transpose, the same in both modes
 # Calls that need a sequence whose length is known while compiling: given a list whose length a run-time condition
 # decides (an `append` under a Tensor `if`), they fail at both levels, at compile time or when the run takes the
 # shorter branch (measured with MindSpore 2.10, CPU: ops.stack, ops.cat; mint.stack has no CPU kernel at all).

@@ -426,6 +426,8 @@ class FunctionValues:
             return whole.items[position]
         if whole.is_tensor:
             return replace(whole, alias="", const=NOTHING)
+        if whole.each is not None and whole.kinds <= {TUPLE, LIST}:
+            return whole.each  # `q, k, v = x.split(d, -1)`: each a Tensor
         return unknown(whole.var, whole.origin)
 
     def _resized(self, call: nodes.Call, before: Value, element) -> Value:

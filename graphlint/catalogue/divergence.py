@@ -17,6 +17,7 @@ from graphlint.catalogue.model import (
     Severity,
     bytecoded,
     diverges,
+    fails,
     falls_back,
     passes,
     traced,
@@ -1753,6 +1754,80 @@ TENSOR_MAX_POSITIONAL_AXIS = Rule(
 )
 
 
+# message fields: {call}, {first}, {second}, {what}
+TENSOR_TRANSPOSE_TWO_AXES = Rule(
+    id="E5212",
+    symbol="tensor-transpose-two-axes",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` swaps axes {first} and {second} in PYNATIVE_MODE (PyTorch's form), but graph code reads the two "
+            "numbers as the whole permutation: {what}; write `.swapaxes({first}, {second})`",
+    summary="`x.transpose(a, b)`, PyTorch's swap of two axes, on a Tensor in graph code.",
+    why=(
+        "PYNATIVE_MODE accepts PyTorch's `transpose(dim0, dim1)`, which swaps two axes. Graph code binds the "
+        "arguments as `Tensor.transpose(*axes)`, the full permutation. Measured with MindSpore 2.10 (CPU), at "
+        "both levels: `x.transpose(1, 2)` on a 3-D or 4-D Tensor fails (\"the number of axes must be equal to the "
+        "dimension of Tensor\"), and so does `x.transpose(0, 1)` on a 3-D one; on a 2-D Tensor `x.transpose(0, 1)` "
+        "and `x.transpose(-2, -1)` are the identity permutation, so the graph silently returns `x` where "
+        "PYNATIVE_MODE returns its transpose. `x.swapaxes(a, b)` swaps in both modes."
+    ),
+    mindspore_error="ValueError: 'For Tensor.transpose, the number of axes must be equal to the dimension of Tensor, "
+                    "but got 2 in the number of axes.'",
+    fix="Write `x.swapaxes(a, b)` (the same in both modes), or the whole permutation: `x.transpose(0, 2, 1)`.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x.transpose(1, 2) * 2
+            """,
+            error="the number of axes must be equal to the dimension of Tensor",
+            inputs="(Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4)),)",
+            title="`x.transpose(1, 2)` on a 3-D Tensor",
+            lines=3,
+            fields={"call": "x.transpose(1, 2)", "first": "1", "second": "2"},
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        return x.swapaxes(1, 2) * 2
+            """,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x.transpose(0, 1) + 1
+            """,
+            title="`x.transpose(0, 1)` on a 2-D Tensor: the identity in graph code",
+            lines=3,
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        return x.swapaxes(0, 1) + 1
+            """,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x.transpose(1, 0), x.swapaxes(0, 1), x.transpose(), ops.transpose(x, (1, 0))
+            """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x.transpose(0, 2, 1), x.swapaxes(-2, -1)
+            """,
+            inputs="(Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4)),)",
+        ),
+    ),
+)
+
+
 # message fields: {attr}, {layer}, {keyword}
 STATE_ATTRIBUTE_WRITTEN_IN_GRAPH = Rule(
     id="E5211",
@@ -1857,5 +1932,6 @@ RULES = (
     HOST_ATTRIBUTE_CHANGE_BETWEEN_CALLS,
     ATTRIBUTE_WRITE_IN_GRAPH,
     TENSOR_MAX_POSITIONAL_AXIS,
+    TENSOR_TRANSPOSE_TWO_AXES,
     STATE_ATTRIBUTE_WRITTEN_IN_GRAPH,
 )

@@ -84,7 +84,7 @@ class DivergenceChecker(Checker):
     def _call(self, graph, values, call: nodes.Call, self_name) -> None:
         """Ask each rule about ``call`` in turn; the first whose kind of call it is (reported or not) ends it."""
         self._state_written_in_graph(graph, call, self_name)
-        for check in (self._max_taken_apart, self._setattr_on_self, self._frozen_module_call, self._logger_call,
+        for check in (self._max_taken_apart, self._two_axis_transpose, self._setattr_on_self, self._frozen_module_call, self._logger_call,
                       self._container_mutation):
             if check(graph, values, call, self_name):
                 return
@@ -97,6 +97,29 @@ class DivergenceChecker(Checker):
             self.report(rules.TENSOR_MAX_POSITIONAL_AXIS, call, graph, call=_short(call), method=func.attrname)
             return True
         return False
+
+    def _two_axis_transpose(self, graph, values, call: nodes.Call, self_name) -> bool:
+        """TENSOR_TRANSPOSE_TWO_AXES: PyTorch's ``x.transpose(1, 2)`` on a Tensor."""
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and func.attrname == "transpose" and len(call.args) == 2
+                and not call.keywords):
+            return False
+        receiver = values.value(func.expr)
+        # graph code's values of unknown kind are Tensors but for a few objects; a NumPy array's transpose takes
+        # the permutation as graph code does
+        if not receiver.kinds or receiver.kinds - {TENSOR, UNKNOWN}:
+            return False
+        axes = [values.exact_int(argument) for argument in call.args]
+        if None in axes:
+            return True
+        what = api.two_axis_transpose(*axes)
+        if what is None:
+            return True
+        text = ("on a Tensor of 3 or more dimensions it fails" if what == "fails" else
+                "on a Tensor of 3 or more dimensions it fails, and on a 2-D one it is the identity")
+        self.report(rules.TENSOR_TRANSPOSE_TWO_AXES, call, graph, call=_short(call), first=str(axes[0]),
+                    second=str(axes[1]), what=text)
+        return True
 
     def _setattr_on_self(self, graph, values, call: nodes.Call, self_name) -> bool:
         """ATTRIBUTE_WRITE_IN_GRAPH: ``setattr(self, "a", v)`` writes the attribute like ``self.a = v`` does."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 from astroid import nodes
 
+from graphlint.analysis import api
 from graphlint.catalogue import divergence as divergence_rules
 from graphlint.catalogue.model import FixSafety
 from graphlint.fixers.base import Fixer, unused_name
@@ -47,6 +48,23 @@ class NamePairArguments(Fixer):
         if len(call.args) > len(_PAIR_KEYWORDS):
             return "more than two positional arguments: the pair overload takes only `dim` and `keepdim`"
         return ""
+
+
+class SwapTwoAxes(Fixer):
+    """PyTorch's ``x.transpose(a, b)`` -> ``x.swapaxes(a, b)``: the swap PYNATIVE_MODE made, in both modes (measured
+    with MindSpore 2.10: ``swapaxes`` gives PYNATIVE's transpose at lax and STRICT). Safe."""
+    rules = (divergence_rules.TENSOR_TRANSPOSE_TWO_AXES,)
+    safety = FixSafety.SAFE
+    description = "`x.transpose(a, b)` -> `x.swapaxes(a, b)`, PyTorch's swap in both modes"
+
+    def plan(self, finding, context):
+        call = context.find(finding.node)
+        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) \
+                or call.func.attr.value != "transpose":
+            return self.refuse(finding, "the `.transpose(a, b)` call was not found")
+        replacement = call.with_changes(func=call.func.with_changes(attr=cst.Name(api.SWAP_AXES_METHOD)))
+        return self.edit(finding, [(call, replacement)],
+                         description=f"`{context.code(call)}` -> `{context.code(replacement)}`")
 
 
 class AttributeToLocal(Fixer):
@@ -119,4 +137,4 @@ def _targets(target):
     return [target]
 
 
-FIXERS = (NamePairArguments(), AttributeToLocal())
+FIXERS = (NamePairArguments(), SwapTwoAxes(), AttributeToLocal())
