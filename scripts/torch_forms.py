@@ -314,7 +314,7 @@ def container_forms() -> list:
     for owner, variant, init, body, candidates in specs:
         body = "x = x.reshape((6, 4))\n" + body
         made.append(form(f"nn.{owner} {variant}", f"mindspore.nn.{owner}", "container", f"{owner}: {variant}",
-                         body, CONTAINER_SOURCE, 1, init=init, variant=variant,
+                         body, CONTAINER_SOURCE, 0, init=init, variant=variant,
                          candidates=[(s, "x = x.reshape((6, 4))\n" + b) for s, b in candidates]))
     return made
 
@@ -345,7 +345,7 @@ def cell_method_forms() -> list:
             continue
         args = CELL_METHOD_ARGUMENTS.get(name, "")
         call = f"self.sub.{name}({args})"
-        priority = 1 if name in ("set_train", "to_float", "apply", "parameters_and_names", "cells",
+        priority = 0 if name in ("set_train", "to_float", "apply", "parameters_and_names", "cells",
                                  "trainable_params", "get_parameters", "name_cells", "train") else 3
         made.append(form(f"Cell.{name}", f"mindspore.nn.Cell.{name}", "cell method", call,
                          f"_ = {call}\nreturn self.sub(x)", f"inspect: mindspore.nn.Cell.{name} (mindspore "
@@ -354,13 +354,14 @@ def cell_method_forms() -> list:
 
 
 BUILTIN_KEYWORD_FORMS = [
-    ("max", "max(x[0, 0], x[0, 1])", "max((x[0, 0], x[0, 1]), key=lambda v: v)", ()),
-    ("max", "max over pairs with key=", "max(((x[0, 0], 1), (x[0, 1], 2)), key=lambda c: c[1])",
+    ("max", "max(x[0, 0, 0], x[0, 0, 1])", "max((x[0, 0, 0], x[0, 0, 1]), key=lambda v: v)", ()),
+    ("max", "max over pairs with key=", "max(((x[0, 0, 0], 1), (x[0, 0, 1], 2)), key=lambda c: c[1])",
      (("max(pairs) on the compared item, by index", "return max((1, 2))"),)),
     ("max", "default=", "max((), default=0)", ()),
-    ("min", "min over pairs with key=", "min(((x[0, 0], 1), (x[0, 1], 2)), key=lambda c: c[1])", ()),
+    ("min", "min over pairs with key=", "min(((x[0, 0, 0], 1), (x[0, 0, 1], 2)), key=lambda c: c[1])", ()),
     ("sorted", "key=", "sorted((3, 1, 2), key=lambda v: -v)", ()),
     ("sorted", "key=, reverse=True", "sorted((3, 1, 2), key=lambda v: v, reverse=True)", ()),
+    ("sorted", "key= over Tensors", "sorted((x[0, 0, 0], x[0, 0, 1]), key=lambda v: -v)", ()),
     ("sorted", "reverse=True", "sorted((3, 1, 2), reverse=True)", ()),
     ("sum", "start=", "sum((x, x), start=x * 0)", (("sum((x, x), x * 0)", "return sum((x, x), x * 0)"),)),
     ("sum", "start positional", "sum((x, x), x * 0)", ()),
@@ -375,6 +376,21 @@ BUILTIN_KEYWORD_FORMS = [
     ("isinstance", "tuple of types", "isinstance(x, (Tensor, int))", ()),
     ("int", "base=", "int('11', base=2)", ()),
 ]
+
+
+# Habits a port brings that are not a torch API: a list popped inside a call, MindSpore's deprecated dtype helper.
+OTHER_HABITS = [
+    ("list.pop in ops.cat", "list", "hs = [x, x * 2]\nreturn ops.cat([x, hs.pop()])",
+     (("skip = hs.pop() before ops.cat", "hs = [x, x * 2]\nskip = hs.pop()\nreturn ops.cat([x, skip])"),)),
+    ("mindspore.dtype_to_nptype", "mindspore function",
+     "return Tensor(np.finfo(ms.dtype_to_nptype(x.dtype)).min) + x",
+     (("a float constant of the dtype", "return Tensor(np.finfo(np.float32).min, ms.float32) + x"),)),
+]
+
+
+def other_habit_forms() -> list:
+    return [form(f"habit:{name}", name, kind, name, body, "issue 42 (a GPT-2-style port, mindnlp 0.3.1)", 0,
+                 candidates=candidates) for name, kind, body, candidates in OTHER_HABITS]
 
 
 def builtin_forms() -> list:
@@ -453,7 +469,7 @@ def generate(docs: str) -> dict:
             skipped.append({"torch": torch_name, "mindspore": ms_name, "source": source,
                             "why": "no MindSpore API of that name, no signature, or a required argument the "
                                    "generator has no value for"})
-    forms += container_forms() + cell_method_forms() + builtin_forms() + container_method_forms()
+    forms += other_habit_forms() + container_forms() + cell_method_forms() + builtin_forms() + container_method_forms()
     unique = {}
     for item in forms:
         unique.setdefault(item["key"], item)
