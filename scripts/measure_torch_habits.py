@@ -209,6 +209,8 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="*", default=None, help="measure only forms whose key contains one of these")
     parser.add_argument("--limit", type=int, default=None, help="measure the first N forms (by priority)")
     parser.add_argument("--keep", action="store_true", help="keep the forms measured before and not measured now")
+    parser.add_argument("--next", type=int, default=None, metavar="N",
+                        help="measure the next N forms the table lacks (by priority) and keep the table's others")
     parser.add_argument("--recount", action="store_true",
                         help="measure nothing: rewrite the table's counts for the current forms list")
     args = parser.parse_args(argv)
@@ -227,6 +229,11 @@ def main(argv=None) -> int:
         parser.error("--limit must be positive")
     forms = load_forms()
     items = select(forms, args.only, args.limit)
+    if args.next:
+        from graphlint.analysis.generated import torch_habits
+
+        items = [item for item in items if item["key"] not in torch_habits.HABITS][:args.next]
+        args.keep = True
     if not items:
         parser.error("no form matches")
     measured = measure(items)

@@ -124,8 +124,9 @@ def dim_sets(params: list, rank: int):
     """The dim arguments a form passes at this rank: the last axis positional, as dim=, negative."""
     names = [n for n, _ in params]
     if "dim0" in names and "dim1" in names:
-        pair = (1, 2) if rank >= 3 else (0, 1)
-        return [("pair", pair)]
+        # which two dims are given decides what graph mode does (a matrix's transpose(0, 1) vs (1, 0))
+        pairs = [(0, 1), (1, 0)] + ([(1, 2)] if rank >= 3 else [])
+        return [("pair", pair) for pair in pairs]
     if "dim" in names or "axis" in names:
         return [("positional", rank - 1), ("keyword", rank - 1), ("negative", -1)]
     return []
