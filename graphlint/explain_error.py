@@ -199,7 +199,10 @@ def _torch_habit_candidates(result: Explanation, text: str, candidates: list) ->
         result.message = next((line.strip() for line in text.splitlines()
                                if result.habits[0]["error"][:40] in line), result.habits[0]["error"])
     rule = BY_NAME.get(_TORCH_HABIT_RULE)
-    if rule is not None and any(map(torch_habits.reported, result.habits)) and rule not in candidates:
+    # The rule is named where the log quotes a reported form's own message (the same names): "unexpected keyword
+    # argument 'x'" may be any call's, "... 'key'" is the measured max(..., key=...).
+    exact = [entry for entry in result.habits if entry["error"][:60] in text]
+    if rule is not None and any(map(torch_habits.reported, exact)) and rule not in candidates:
         candidates = candidates + [rule]
     return candidates
 

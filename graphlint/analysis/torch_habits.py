@@ -40,7 +40,6 @@ class Habit:
     torch: str          # a measured form of the shape, e.g. "t.split(2, dim=1)"
     verdict: str        # refused, no CPU kernel, falls back, differs
     error: str          # MindSpore's message (first line), as measured
-    error_class: str
     keyword_renames: tuple = ()  # ((torch keyword, MindSpore keyword), ...): the measured spelling's edit
     method_rename: str = ""      # the MindSpore method name, where the spelling renames the method
     spelling: str = ""           # the measured spelling of ``torch``
@@ -144,7 +143,7 @@ def habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
     edit = next(iter(edits)) if len(edits) == 1 else None
     renames, method = edit if edit else ((), "")
     otherwise = sorted({row["rank"] for row in rows if row["verdict"] == "differs" and row["rank"]})
-    return Habit(first["torch"], first["verdict"], first["error"], first["error_class"], renames, method,
+    return Habit(first["torch"], first["verdict"], first["error"], renames, method,
                  first["spelling"], " and ".join(map(str, otherwise)))
 
 
@@ -157,7 +156,7 @@ def form_habit(key: str, verdicts: tuple = REFUSED_VERDICTS) -> Habit | None:
         return None
     if entry["verdict"] == "falls back" and entry["lax"] != "fine":
         return None
-    return Habit(entry["torch"], entry["verdict"], entry["error"], entry["error_class"], spelling=entry["spelling"])
+    return Habit(entry["torch"], entry["verdict"], entry["error"], spelling=entry["spelling"])
 
 
 def spelled(call_text: str, found: Habit) -> str:
