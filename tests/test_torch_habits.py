@@ -137,3 +137,42 @@ def test_a_sample_of_forms_still_measures_the_same(mindspore_importable):  # noq
     changed = {key: fields for key, fields in changed.items() if fields}
     assert not changed, (f"the installed MindSpore behaves otherwise: {changed}; "
                          "rerun scripts/measure_torch_habits.py and review the diff")
+
+
+CHECKED = '''\
+import mindspore as ms
+from mindspore import nn, ops
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.sub = nn.Dense(3, 3)
+        self.blocks = nn.CellDict({"proj": nn.Dense(3, 3)})
+        self.sizes = (1, 2)
+
+    def construct(self, x, axis):
+        a = x.transpose(1, 0)
+        b = x.transpose(0, axis)
+        c = x.split(self.sizes, 1)
+        for name, _ in self.sub.parameters_and_names():
+            x = x + 1
+        self.sub.set_grad(False)
+        pairs = tuple(a + b for a, b in zip((x, x), (x, x), strict=True))
+        d = "a b".split(" ", maxsplit=1)
+        e = self.blocks.keys()
+        return x.cumsum(dim=1), a, b, c, pairs, d, e, self.blocks.proj(x)
+'''
+
+
+def test_the_rules_report_at_the_call_what_every_rank_shows():
+    from graphlint.config import Config
+    from graphlint.lint import lint_text
+
+    found = sorted((f.line, f.rule.id) for f in lint_text(CHECKED, Config()) if f.rule.id in ("E6005", "W6006"))
+    # not reported: transpose(1, 0) (a matrix swaps its dims, rank 3 refuses: the rank decides), transpose with a
+    # run-time dim, split with positional dims, a str's split(maxsplit=), CellDict.keys()
+    assert found == [(16, "E6005"), (18, "W6006"), (19, "E6005"), (22, "E6005"), (22, "E6005")]
+    messages = {f.line: f.message for f in lint_text(CHECKED, Config()) if f.rule.id == "E6005"}
+    assert "write `x.cumsum(axis=1)`" in messages[22] or "write `self.blocks['proj']`" in messages[22]
+    assert "Unsupported expression 'Yield'" in messages[16]

@@ -72,9 +72,17 @@ def _call_of(text: str):
     return node if isinstance(node, ast.Call) else None
 
 
-def shape_of_text(kind: str, text: str) -> CallShape | None:
-    """The call shape of a measured form's torch text (``t.split(2, dim=1)``, ``max(..., key=...)``)."""
+def shape_of_text(kind: str, text: str, name: str = "") -> CallShape | None:
+    """The call shape of a measured form's torch text (``t.split(2, dim=1)``, ``max(..., key=...)``); a builtin
+    form may wrap its call (``tuple(zip(a, b, strict=True))``): ``name`` is the builtin's."""
     call = _call_of(text)
+    if kind == "builtin" and name:
+        try:
+            tree = ast.parse(text.strip(), mode="eval")
+        except SyntaxError:
+            return None
+        call = next((node for node in ast.walk(tree) if isinstance(node, ast.Call)
+                     and isinstance(node.func, ast.Name) and node.func.id == name), None)
     if call is None:
         return None
     if kind == "tensor method" and isinstance(call.func, ast.Attribute):
@@ -84,6 +92,10 @@ def shape_of_text(kind: str, text: str) -> CallShape | None:
     else:
         return None
     return CallShape(kind, name, len(call.args), tuple(sorted(k.arg or "**" for k in call.keywords)))
+
+
+def _entry_shape(entry: dict) -> CallShape | None:
+    return shape_of_text(entry["kind"], entry["torch"], entry["api"].rsplit(".", 1)[-1])
 
 
 def _edit(torch: str, spelling: str) -> tuple | None:
@@ -109,7 +121,7 @@ def _edit(torch: str, spelling: str) -> tuple | None:
 def _by_shape() -> dict:
     shapes: dict = {}
     for entry in table().values():
-        shape = shape_of_text(entry["kind"], entry["torch"])
+        shape = _entry_shape(entry)
         if shape is not None and entry["verdict"] != "pynative fails":
             shapes.setdefault(shape, []).append(entry)
     return shapes
@@ -181,8 +193,8 @@ def reported(entry: dict) -> bool:
     if entry["verdict"] not in REFUSED_VERDICTS:
         return False
     if entry["kind"] in ("tensor method", "builtin"):
-        shape = shape_of_text(entry["kind"], entry["torch"])
-        return shape is not None and habit(shape) is not None
+        shape = _entry_shape(entry)
+        return shape is not None and habit(shape, _positional_constants(entry["torch"])) is not None
     if entry["kind"] == "cell method":
         return entry["api"].rsplit(".", 1)[-1] not in JIT_FORBIDDEN_CELL_METHODS
     return entry["api"] in ("mindspore.nn.CellDict", "mindspore.dtype_to_nptype")
