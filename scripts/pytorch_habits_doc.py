@@ -18,8 +18,8 @@ sys.path.insert(0, ROOT)
 from graphlint.analysis.generated import torch_habits  # noqa: E402
 
 PAGE = os.path.join(ROOT, "docs", "pytorch-habits.md")
-KIND_ORDER = ("tensor method", "function", "container", "cell method", "builtin", "list", "mindspore function",
-              "dict", "tuple", "str")
+KIND_ORDER = ("tensor method", "host value", "function", "container", "cell method", "builtin", "list",
+              "mindspore function", "dict", "tuple", "str")
 
 
 def _cell(text: str) -> str:

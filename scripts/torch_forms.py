@@ -64,7 +64,8 @@ def mapping_rows(docs: str) -> list:
             match = ROW.match(line.strip())
             if match:
                 note = re.sub(r"\(http[^)]*\)|[\[\]]", "", match.group(3)).strip()
-                rows.append((match.group(1), match.group(2), note, f"mindspore-ai/docs {branch}:{MAPPING_PAGE}:{number}"))
+                source = f"mindspore-ai/docs {branch}:{MAPPING_PAGE}:{number}"
+                rows.append((match.group(1), match.group(2), note, source))
     return rows
 
 
@@ -383,6 +384,10 @@ BUILTIN_KEYWORD_FORMS = [
 OTHER_HABITS = [
     ("list.pop in ops.cat", "list", "hs = [x, x * 2]\nreturn ops.cat([x, hs.pop()])",
      (("skip = hs.pop() before ops.cat", "hs = [x, x * 2]\nskip = hs.pop()\nreturn ops.cat([x, skip])"),)),
+    ("split(sizes, axis=0) of host sizes", "host value",
+     "t = x.reshape((24,))\nsizes = (t[:2] * 0 + 12).astype(ms.int32).tolist()\nreturn t.split(sizes, axis=0)",
+     (("t.split(sizes, 0)",
+       "t = x.reshape((24,))\nsizes = (t[:2] * 0 + 12).astype(ms.int32).tolist()\nreturn t.split(sizes, 0)"),)),
     ("mindspore.dtype_to_nptype", "mindspore function",
      "return Tensor(np.finfo(ms.dtype_to_nptype(x.dtype)).min) + x",
      (("a float constant of the dtype", "return Tensor(np.finfo(np.float32).min, ms.float32) + x"),)),
