@@ -7,7 +7,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis import api, signatures, torch_habits
-from graphlint.analysis.kinds import CELL
+from graphlint.analysis.kinds import CELL, TENSOR, UNKNOWN
 from graphlint.analysis.provenance import locally_bound
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import refused as rules
@@ -74,7 +74,7 @@ class RefusedChecker(Checker):
             return
         func, keywords = call.func, tuple(sorted(k.arg for k in call.keywords or ()))
         found, key = None, ""
-        if isinstance(func, nodes.Attribute) and (values.value(func.expr).is_tensor or values.from_tensor(func.expr)):
+        if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
             found = torch_habits.habit(torch_habits.CallShape("tensor method", func.attrname, len(call.args),
                                                               keywords), _constants(values, call.args))
         elif isinstance(func, nodes.Attribute) and values.value(func.expr).is_(CELL) and \
@@ -186,6 +186,13 @@ def _parameter_name(call: nodes.Call) -> str:
     if isinstance(target, nodes.Assign) and len(target.targets) == 1 and isinstance(target.targets[0], nodes.AssignName):
         return target.targets[0].name
     return "weight"
+
+
+def _tensor_receiver(values, receiver) -> bool:
+    """A Tensor, or a value computed from one that the analysis knows as nothing else (``q`` of
+    ``q, k, v = x.split(...)``), not an ndarray or a list made from a Tensor."""
+    value = values.value(receiver)
+    return value.is_tensor or (value.kinds <= {TENSOR, UNKNOWN} and values.from_tensor(receiver))
 
 
 def _constants(values, args) -> tuple | None:
