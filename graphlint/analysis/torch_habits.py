@@ -44,6 +44,7 @@ class Habit:
     method_rename: str = ""      # the MindSpore method name, where the spelling renames the method
     spelling: str = ""           # the measured spelling of ``torch``
     otherwise: str = ""          # the ranks at which graph mode computes another result instead of refusing
+    function: str = ""           # the MindSpore function to call instead ("mindspore.ops.diff"), for a function
 
     @property
     def what(self) -> str:
@@ -89,21 +90,35 @@ def shape_of_text(kind: str, text: str, name: str = "") -> CallShape | None:
         name = call.func.attr
     elif kind == "builtin" and isinstance(call.func, ast.Name):
         name = call.func.id
-    else:
+    elif kind != "function" or not name:  # a function's shape is named by its qualified name (``name``)
         return None
     return CallShape(kind, name, len(call.args), tuple(sorted(k.arg or "**" for k in call.keywords)))
 
 
 def _entry_shape(entry: dict) -> CallShape | None:
-    return shape_of_text(entry["kind"], entry["torch"], entry["api"].rsplit(".", 1)[-1])
+    name = entry["api"] if entry["kind"] == "function" else entry["api"].rsplit(".", 1)[-1]
+    return shape_of_text(entry["kind"], entry["torch"], name)
+
+
+def _module_function(func) -> str:
+    """``ops.diff`` -> "mindspore.ops.diff" (the measured forms call MindSpore's namespaces by these names)."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("ops", "mint"):
+        return f"mindspore.{func.value.id}.{func.attr}"
+    return ""
 
 
 def _edit(torch: str, spelling: str) -> tuple | None:
-    """(keyword renames, method rename) turning the torch call into the spelling, or None if it is another edit."""
+    """(keyword renames, method rename, function) turning the torch call into the spelling (the function: the
+    qualified name of another MindSpore function to call), or None if it is another edit."""
     before, after = _call_of(torch), _call_of(spelling)
     if before is None or after is None or not isinstance(before.func, ast.Attribute) or \
-            not isinstance(after.func, ast.Attribute) or ast.dump(before.func.value) != ast.dump(after.func.value):
+            not isinstance(after.func, ast.Attribute):
         return None
+    function = ""
+    if ast.dump(before.func.value) != ast.dump(after.func.value):
+        function = _module_function(after.func) if _module_function(before.func) else ""
+        if not function:
+            return None
     if [ast.dump(a) for a in before.args] != [ast.dump(a) for a in after.args] or \
             len(before.keywords) != len(after.keywords):
         return None
@@ -113,8 +128,8 @@ def _edit(torch: str, spelling: str) -> tuple | None:
             return None
         if old.arg != new.arg:
             renames.append((old.arg, new.arg))
-    method = after.func.attr if after.func.attr != before.func.attr else ""
-    return tuple(renames), method
+    method = after.func.attr if after.func.attr != before.func.attr and not function else ""
+    return tuple(renames), method, function
 
 
 @functools.lru_cache(maxsize=1)
@@ -153,10 +168,10 @@ def habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
     first = next(row for row in rows if row["verdict"] in REFUSED_VERDICTS)
     edits = {_edit(row["torch"], row["spelling"]) if row["spelling"] else None for row in rows}
     edit = next(iter(edits)) if len(edits) == 1 else None
-    renames, method = edit if edit else ((), "")
+    renames, method, function = edit if edit else ((), "", "")
     otherwise = sorted({row["rank"] for row in rows if row["verdict"] == "differs" and row["rank"]})
     return Habit(first["torch"], first["verdict"], first["error"], renames, method,
-                 first["spelling"], " and ".join(map(str, otherwise)))
+                 first["spelling"], " and ".join(map(str, otherwise)), function)
 
 
 def form_habit(key: str, verdicts: tuple = REFUSED_VERDICTS) -> Habit | None:
@@ -178,6 +193,8 @@ def spelled(call_text: str, found: Habit) -> str:
         text = re.sub(rf"\b{re.escape(old)}(\s*=)", rf"{new}\1", text)
     if found.method_rename:
         text = re.sub(r"\.(\w+)(\s*\()", rf".{found.method_rename}\2", text, count=1) if "(" in text else text
+    if found.function and "(" in text:
+        text = found.function.split(".", 1)[1] + text[text.index("("):]
     return text
 
 
@@ -192,7 +209,7 @@ def reported(entry: dict) -> bool:
         return entry["lax"] == "fine"  # W6006
     if entry["verdict"] not in REFUSED_VERDICTS:
         return False
-    if entry["kind"] in ("tensor method", "builtin"):
+    if entry["kind"] in ("tensor method", "builtin", "function"):
         shape = _entry_shape(entry)
         return shape is not None and habit(shape, _positional_constants(entry["torch"])) is not None
     if entry["kind"] == "cell method":
@@ -201,12 +218,16 @@ def reported(entry: dict) -> bool:
 
 
 # -- messages, for explain-error -------------------------------------------------------------------------------
+def first_sentence(message: str) -> str:
+    """A recorded message's first sentence (MindSpore's advice after it varies), at most 120 characters."""
+    message = message.strip()
+    end = min([found for found in (message.find(", Please", 30), message.find(". ", 30)) if found > 0] + [120])
+    return message[:end]
+
+
 def _pattern(message: str) -> str:
     """A recorded message as a regex: its numbers and quoted names may be other values in another program."""
-    message = message.strip()
-    # its first sentence (a log may be cut after it; MindSpore's advice after it varies), at most 120 characters
-    end = min([found for found in (message.find(", Please", 30), message.find(". ", 30)) if found > 0] + [120])
-    text = re.escape(message[:end])
+    text = re.escape(first_sentence(message))
     text = re.sub(r"\d+", r"\\d+", text)
     # a quoted lower-case name (an attribute, a function) may be another; a class name or a quoted sentence not
     return re.sub(r"'[a-z_][\w\\.]*'", r"'[\\w.]+'", text)

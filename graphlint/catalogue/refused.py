@@ -420,11 +420,13 @@ LAMBDA_IN_FOR_LOOP = Rule(
 @dataclass(frozen=True)
 class TorchSpelling:
     """The measured MindSpore spelling of a reported PyTorch habit, as an edit of the node: keywords renamed
-    ((torch, MindSpore) pairs) and the method renamed, or an attribute read turned into an index (``entry``)."""
+    ((torch, MindSpore) pairs) and the method or the function replaced, or an attribute read turned into an index
+    (``entry``)."""
 
     keyword_renames: tuple = ()
     method_rename: str = ""
     entry: str = ""
+    function: str = ""  # the qualified MindSpore function to call instead (``mindspore.ops.diff``)
 
 
 # message fields: {call} - the form as written; {what} - what graph mode does with it; {error} - MindSpore's
@@ -528,6 +530,28 @@ TORCH_HABIT_REFUSED = Rule(
         ),
         fails(
             """
+            from mindspore import mint
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return mint.diff(x, dim=1)
+            """,
+            fixed="""
+            from mindspore import mint
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.diff(x, axis=1)
+            """,
+            error="Unsupported op [Narrow] on CPU",
+            title="`mint.diff(x, dim=1)` (no CPU kernel in graph mode)",
+            lines=6,
+            fields={"advice": "write `ops.diff(x, axis=1)`"},
+        ),
+        fails(
+            """
             class Net(nn.Cell):
                 def __init__(self):
                     super().__init__()
@@ -545,7 +569,7 @@ TORCH_HABIT_REFUSED = Rule(
                 def construct(self, x):
                     return self.parts["act"](self.parts["proj"](x))
             """,
-            error="'Dictionary' object has no attribute 'act'",
+            error="Dictionary",
             title="an `nn.CellDict` entry read as an attribute",
             lines=7,
             fields={"advice": "write `self.parts['act']`"},

@@ -85,12 +85,15 @@ class RefusedChecker(Checker):
             found = torch_habits.habit(torch_habits.CallShape("builtin", func.name, len(call.args), keywords))
         elif not locally_bound(func, values) and graph.info.imports.qualify(func) == "mindspore.dtype_to_nptype":
             key = torch_habits.DTYPE_TO_NPTYPE
+        elif not locally_bound(func, values) and graph.info.imports.qualify(func):
+            found = torch_habits.habit(torch_habits.CallShape("function", graph.info.imports.qualify(func),
+                                                              len(call.args), keywords))
         if key:
             found = torch_habits.form_habit(key)
             falling = torch_habits.form_habit(key, ("falls back",)) if found is None else None
             if falling is not None:
                 self.report(rules.TORCH_HABIT_FALLS_BACK, call, graph, call=call.as_string(),
-                            error=falling.error[:100])
+                            error=torch_habits.first_sentence(falling.error))
         if found is not None:
             self._report_habit(graph, call, found, call.as_string())
 
@@ -116,9 +119,9 @@ class RefusedChecker(Checker):
     def _report_habit(self, graph, node, found, shown: str, spelling: str = "", edit=None) -> None:
         """Report a refused habit with the measured spelling; an edit the fixer can make (a keyword or method
         renamed, an index for an attribute) travels as the payload."""
-        if not spelling and found.spelling and (found.keyword_renames or found.method_rename):
+        if not spelling and found.spelling and (found.keyword_renames or found.method_rename or found.function):
             spelling = torch_habits.spelled(shown, found)
-            edit = rules.TorchSpelling(found.keyword_renames, found.method_rename)
+            edit = rules.TorchSpelling(found.keyword_renames, found.method_rename, function=found.function)
         if spelling:
             advice = f"write `{spelling}`"
         elif found.spelling:  # measured, but not an edit of this call the analysis can make (another function)
@@ -126,7 +129,7 @@ class RefusedChecker(Checker):
         else:
             advice = "no MindSpore spelling was measured to match; see docs/pytorch-habits.md"
         self.report(rules.TORCH_HABIT_REFUSED, node, graph, payload=edit, call=shown, what=found.what,
-                    error=found.error[:100], advice=advice)
+                    error=torch_habits.first_sentence(found.error), advice=advice)
 
     def _is_cell(self, graph, values, receiver, method: str) -> bool:
         """``receiver`` is this Cell (``self``, the method not overridden by the project) or a sub-Cell."""

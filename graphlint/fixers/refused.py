@@ -84,11 +84,17 @@ class TorchHabitSpelling(Fixer):
         renames = dict(spelling.keyword_renames)
         args = [arg.with_changes(keyword=cst.Name(renames[arg.keyword.value]))
                 if arg.keyword is not None and arg.keyword.value in renames else arg for arg in old.args]
-        func = old.func
+        func, imports = old.func, []
         if spelling.method_rename and isinstance(func, cst.Attribute):
             func = func.with_changes(attr=cst.Name(spelling.method_rename))
-        shown = ", ".join(f"{a}= -> {b}=" for a, b in spelling.keyword_renames) or f".{spelling.method_rename}"
-        return self.edit(finding, [(old, old.with_changes(func=func, args=args))], description=shown)
+        if spelling.function:
+            module, name = spelling.function.rsplit(".", 1)
+            package, _, short = module.rpartition(".")
+            text, needed = context.spelling(module, (package, short, None))
+            func, imports = build.dotted(f"{text}.{name}"), [needed] if needed else []
+        shown = ", ".join(f"{a}= -> {b}=" for a, b in spelling.keyword_renames) or \
+            f".{spelling.method_rename or spelling.function}"
+        return self.edit(finding, [(old, old.with_changes(func=func, args=args))], imports=imports, description=shown)
 
 
 FIXERS = (LambdaToNestedDef(), TorchHabitSpelling())
