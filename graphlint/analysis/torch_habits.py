@@ -17,7 +17,7 @@ import re
 import importlib
 from dataclasses import dataclass
 
-from graphlint.analysis.api import JIT_FORBIDDEN_CELL_METHODS
+from graphlint.analysis.api import HOST_METHODS, JIT_FORBIDDEN_CELL_METHODS
 
 # The verdicts a rule reports: the form stops graph compilation (refused, or no CPU kernel for the op it picks).
 REFUSED_VERDICTS = ("refused", "no CPU kernel")
@@ -174,6 +174,20 @@ def habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
                  first["spelling"], " and ".join(map(str, otherwise)), function)
 
 
+def falling_habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
+    """The habit of a call shape whose every measured row falls back: GRAPH_MODE's lax run gave PYNATIVE_MODE's
+    result, STRICT refused it (``t.stride()``); None otherwise, and for a host copy (``t.numpy()``: the host-sync
+    rules report those)."""
+    rows = _by_shape().get(shape)
+    if not rows or shape.name in HOST_METHODS:
+        return None
+    if any(row["variant"] == "two dims" for row in rows):
+        rows = [row for row in rows if constants is not None and _positional_constants(row["torch"]) == constants]
+    if not rows or any(row["verdict"] != "falls back" or row["lax"] != "fine" for row in rows):
+        return None
+    return Habit(rows[0]["torch"], "falls back", rows[0]["error"])
+
+
 def form_habit(key: str, verdicts: tuple = REFUSED_VERDICTS) -> Habit | None:
     """The habit of one measured form by its key (``nn.CellDict attribute``, ``Cell.set_train``,
     ``habit:mindspore.dtype_to_nptype``), when its verdict is one of ``verdicts``. A form that falls back counts
@@ -207,6 +221,9 @@ def reported(entry: dict) -> bool:
     """Whether a rule on PyTorch habits (E6005 refused, W6006 falling back) reports the measured form ``entry``."""
     if entry["kind"] == "cell method" and entry["verdict"] == "falls back":
         return entry["lax"] == "fine"  # W6006
+    if entry["kind"] == "tensor method" and entry["verdict"] == "falls back":
+        shape = _entry_shape(entry)
+        return shape is not None and falling_habit(shape, _positional_constants(entry["torch"])) is not None
     if entry["verdict"] not in REFUSED_VERDICTS:
         return False
     if entry["kind"] in ("tensor method", "builtin", "function"):

@@ -601,9 +601,9 @@ TORCH_HABIT_FALLS_BACK = Rule(
     strict=E,
     message="`{call}` runs in graph mode only through the lax syntax level's fallback (measured STRICT: "
             "\"{error}\"); do it outside the graph",
-    summary="A Cell method a PyTorch port calls on a sub-Cell in `construct` (`self.sub.set_train(False)`) that "
-            "GRAPH_MODE runs at the lax level and `jit(fullgraph=True)` refuses, as measured "
-            "(generated/torch_habits.py).",
+    summary="A Cell method a PyTorch port calls on a sub-Cell in `construct` (`self.sub.set_train(False)`), or a "
+            "Tensor method (`x.stride()`, `x.is_contiguous()`), that GRAPH_MODE runs at the lax level and "
+            "`jit(fullgraph=True)` refuses, at every rank measured (generated/torch_habits.py).",
     why=(
         "`set_train` writes the Cell's `_phase` string: graph code may change an attribute only where it is a "
         "Parameter, so STRICT stops with \"In JIT strict mode, if need to modify a member attribute of a class "
@@ -612,7 +612,9 @@ TORCH_HABIT_FALLS_BACK = Rule(
     ),
     mindspore_error="TypeError: In JIT strict mode, if need to modify a member attribute of a class with "
                     "self._phase, the member attribute must be of the Parameter type.",
-    fix="Call it outside the graph: `net.set_train(False)` before calling the network sets every sub-Cell.",
+    fix="Call it outside the graph: `net.set_train(False)` before calling the network sets every sub-Cell; read "
+        "what a Tensor method answers from the shape (`x.shape`) or drop it (`contiguous` layouts do not exist in "
+        "graph code).",
     flagged=(
         falls_back(
             """
@@ -628,6 +630,16 @@ TORCH_HABIT_FALLS_BACK = Rule(
             error="must be of the Parameter type",
             title="`self.sub.set_train(False)` in `construct`",
             lines=7,
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * x.stride(0)
+            """,
+            error="cannot get attributes stride",
+            title="`x.stride(0)`",
+            lines=3,
         ),
     ),
     clean=(

@@ -69,33 +69,39 @@ class RefusedChecker(Checker):
         self._lambda_default(graph, values, call)
 
     def _torch_habit_call(self, graph, values, call: nodes.Call) -> None:
-        """A PyTorch-style call whose every measured form of its shape graph mode refuses (generated/torch_habits)."""
+        """A PyTorch-style call whose every measured form of its shape graph mode refuses (E6005) or runs only
+        through the lax level's fallback (W6006), as generated/torch_habits.py measured."""
         if any(isinstance(arg, nodes.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords or ()):
             return
-        func, keywords = call.func, tuple(sorted(k.arg for k in call.keywords or ()))
-        found, key = None, ""
-        if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
-            found = torch_habits.habit(torch_habits.CallShape("tensor method", func.attrname, len(call.args),
-                                                              keywords), _constants(values, call.args))
-        elif isinstance(func, nodes.Attribute) and values.value(func.expr).is_(CELL) and \
-                func.attrname not in api.JIT_FORBIDDEN_CELL_METHODS:
-            key = f"Cell.{func.attrname}"
-        elif isinstance(func, nodes.Name) and func.name not in values.cfg.defs_by_name and \
-                func.name not in graph.info.module.locals and not locally_bound(func, values):
-            found = torch_habits.habit(torch_habits.CallShape("builtin", func.name, len(call.args), keywords))
-        elif not locally_bound(func, values) and graph.info.imports.qualify(func) == "mindspore.dtype_to_nptype":
-            key = torch_habits.DTYPE_TO_NPTYPE
-        elif not locally_bound(func, values) and graph.info.imports.qualify(func):
-            found = torch_habits.habit(torch_habits.CallShape("function", graph.info.imports.qualify(func),
-                                                              len(call.args), keywords))
-        if key:
-            found = torch_habits.form_habit(key)
-            falling = torch_habits.form_habit(key, ("falls back",)) if found is None else None
-            if falling is not None:
-                self.report(rules.TORCH_HABIT_FALLS_BACK, call, graph, call=call.as_string(),
-                            error=torch_habits.first_sentence(falling.error))
+        found, falling = self._measured_habit(graph, values, call)
         if found is not None:
             self._report_habit(graph, call, found, call.as_string())
+        elif falling is not None:
+            self.report(rules.TORCH_HABIT_FALLS_BACK, call, graph, call=call.as_string(),
+                        error=torch_habits.first_sentence(falling.error))
+
+    @staticmethod
+    def _measured_habit(graph, values, call: nodes.Call) -> tuple:
+        """(the refused habit, the falling-back habit) the table gives for ``call``'s shape, either None."""
+        func, keywords = call.func, tuple(sorted(k.arg for k in call.keywords or ()))
+        if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
+            shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
+            constants = _constants(values, call.args)
+            return torch_habits.habit(shape, constants), torch_habits.falling_habit(shape, constants)
+        if isinstance(func, nodes.Attribute) and values.value(func.expr).is_(CELL):
+            if func.attrname in api.JIT_FORBIDDEN_CELL_METHODS:
+                return None, None  # E6001 reports it
+            key = f"Cell.{func.attrname}"
+            return torch_habits.form_habit(key), torch_habits.form_habit(key, ("falls back",))
+        if isinstance(func, nodes.Name) and func.name not in values.cfg.defs_by_name and \
+                func.name not in graph.info.module.locals and not locally_bound(func, values):
+            return torch_habits.habit(torch_habits.CallShape("builtin", func.name, len(call.args), keywords)), None
+        qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
+        if qualified == "mindspore.dtype_to_nptype":
+            return torch_habits.form_habit(torch_habits.DTYPE_TO_NPTYPE), None
+        if qualified:
+            return torch_habits.habit(torch_habits.CallShape("function", qualified, len(call.args), keywords)), None
+        return None, None
 
     def _cell_dict_attribute(self, graph, values, node: nodes.Attribute) -> bool:
         """``self.parts.proj`` where ``__init__`` made ``self.parts`` an ``nn.CellDict``: measured refused."""
