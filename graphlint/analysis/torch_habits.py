@@ -170,8 +170,10 @@ def habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
     edit = next(iter(edits)) if len(edits) == 1 else None
     renames, method, function = edit if edit else ((), "", "")
     otherwise = sorted({row["rank"] for row in rows if row["verdict"] == "differs" and row["rank"]})
+    # a spelling that is no edit of the call is shown only where every row measured that one spelling
+    spelling = first["spelling"] if edit or len({row["spelling"] for row in rows}) == 1 else ""
     return Habit(first["torch"], first["verdict"], first["error"], renames, method,
-                 first["spelling"], " and ".join(map(str, otherwise)), function)
+                 spelling, " and ".join(map(str, otherwise)), function)
 
 
 def falling_habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
