@@ -19,6 +19,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
+from graphlint.analysis import torch_habits
 from graphlint.analysis.generated import error_inventory, error_messages
 from graphlint.catalogue import BY_NAME, RULES, Rule
 from graphlint.catalogue.messages import MESSAGE_RULES, NOT_A_CONSTRUCT, PYTHON_ERRORS
@@ -47,6 +48,7 @@ class Explanation:
     note: str = ""  # why no rule predicts it
     kind: str = ""  # the inventory's class of the message (rule, value-dependent, device, internal, no-rule)
     raised_at: str = ""  # where MindSpore raised it, as the log's C++ call stack says (file:line function)
+    habits: list = field(default_factory=list)  # the measured PyTorch-style forms that raise this message
 
 
 def _message_key(text: str) -> tuple[str, str, int]:
@@ -174,6 +176,7 @@ def explain(text: str, source: str | None = None, *, lint: bool = True) -> Expla
         if candidates:
             result.key = "quoted by the rules"
             result.message = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    candidates = _torch_habit_candidates(result, text, candidates)
     # A rule whose MindSpore message (or an example's) appears in the log is the likelier one.
     candidates.sort(key=lambda rule: 0 if _quoted(rule, text) else 1)
     result.rules = candidates
@@ -198,6 +201,41 @@ def _raised_at(text: str) -> str:
         return ""
     where = f"{frame.group('file')}:{frame.group('line')}"
     return f"{where} ({frame.group('function')})" if frame.group("function") else where
+
+
+# The rule reporting the forms of the measured PyTorch-habit table that graph mode refuses.
+_TORCH_HABIT_RULE = "torch-habit-refused"
+
+
+def _torch_habit_candidates(result: Explanation, text: str, candidates: list) -> list:
+    """The measured PyTorch-style forms whose message ``text`` holds (generated/torch_habits.py): they name the form
+    and the MindSpore spelling to use; the rule reporting them joins the candidates."""
+    result.habits = torch_habits.habits_in(text)
+    if not result.habits:
+        return candidates
+    if not result.key:
+        result.key = "torch habit"
+        result.message = next((line.strip() for line in text.splitlines()
+                               if result.habits[0]["error"][:40] in line), result.habits[0]["error"])
+    rule = BY_NAME.get(_TORCH_HABIT_RULE)
+    # The rule is named where the log quotes a reported form's own message (the same names): "unexpected keyword
+    # argument 'x'" may be any call's, "... 'key'" is the measured max(..., key=...).
+    exact = [entry for entry in result.habits if entry["error"][:60] in text]
+    if rule is not None and any(map(torch_habits.reported, exact)) and rule not in candidates:
+        candidates = candidates + [rule]
+    return candidates
+
+
+def _habit_lines(habits: list) -> list:
+    """One line per measured form raising the message (the first few), with its spelling."""
+    lines = []
+    for entry in habits[:4]:
+        use = f"; use `{entry['spelling']}`" if entry["spelling"] else "; no MindSpore spelling was measured to match"
+        rank = f" (rank {entry['rank']})" if entry["rank"] else ""
+        lines.append(f"  PyTorch habit: `{entry['torch']}`{rank}: {entry['verdict']} in graph mode{use}")
+    if len(habits) > 4:
+        lines.append(f"  ... and {len(habits) - 4} more measured forms (docs/pytorch-habits.md)")
+    return lines
 
 
 def _inventory_candidates(result: Explanation, text: str, start: int, candidates: list) -> list:
@@ -288,6 +326,7 @@ def render(result: Explanation) -> str:
         lines.append(f"  why: {result.note}")
     else:
         lines.append(f"  no graphlint rule predicts it: {result.note or 'unknown message'}")
+    lines += _habit_lines(result.habits)
     if result.rules:
         lines.append(f"  more: graphlint --explain {result.rules[0].symbol}")
     return "\n".join(lines)
@@ -311,7 +350,7 @@ def main(argv=None) -> int:
     print(render(result))
     if not result.key:
         return 2
-    return 0 if result.rules else 1
+    return 0 if result.rules or result.habits else 1
 
 
 if __name__ == "__main__":

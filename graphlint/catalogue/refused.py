@@ -9,7 +9,9 @@ compile errors, not JIT fallbacks. The registry is read from the installed MindS
 (``refused_measured.py``). Measured with MindSpore 2.10 (CPU).
 """
 
-from graphlint.catalogue.model import Example, FAILS, Rule, Severity, diverges, fails, passes
+from dataclasses import dataclass
+
+from graphlint.catalogue.model import Example, FAILS, Rule, Severity, diverges, fails, falls_back, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "refused"
@@ -414,9 +416,253 @@ LAMBDA_IN_FOR_LOOP = Rule(
     ),
 )
 
+
+@dataclass(frozen=True)
+class TorchSpelling:
+    """The measured MindSpore spelling of a reported PyTorch habit, as an edit of the node: keywords renamed
+    ((torch, MindSpore) pairs) and the method or the function replaced, or an attribute read turned into an index
+    (``entry``)."""
+
+    keyword_renames: tuple = ()
+    method_rename: str = ""
+    entry: str = ""
+    function: str = ""  # the qualified MindSpore function to call instead (``mindspore.ops.diff``)
+
+
+# message fields: {call} - the form as written; {what} - what graph mode does with it; {error} - MindSpore's
+# measured message; {advice} - the measured MindSpore spelling to write (or where to look)
+TORCH_HABIT_REFUSED = Rule(
+    id="E6005",
+    symbol="torch-habit-refused",
+    family=FAMILY,
+    payload=TorchSpelling,
+    lax=E,
+    strict=E,
+    message="`{call}` {what} (measured: \"{error}\"); {advice}",
+    summary="A PyTorch spelling PYNATIVE_MODE accepts and graph mode refuses, at every rank it was measured at: "
+            "`x.split(n, dim=k)` (no CPU kernel), `max/min(..., key=...)`, an `nn.CellDict` entry read as an "
+            "attribute, `mindspore.dtype_to_nptype`, a Cell method graph code cannot run.",
+    why=(
+        "MindSpore 2.x's PYNATIVE_MODE takes many PyTorch spellings that graph mode does not: "
+        "`scripts/measure_torch_habits.py` compiled every form of MindSpore's PyTorch API mapping pages, the nn "
+        "containers, Cell methods and builtins with keywords (`graphlint/analysis/generated/torch_habits.py`, "
+        "docs/pytorch-habits.md). The rule reports a call whose every measured form of the same shape (the "
+        "method, how many positional arguments, which keywords) stops graph compilation at both levels, with "
+        "the MindSpore spelling that was measured to give PYNATIVE_MODE's result. `x.split(n, dim=k)` picks "
+        "the SplitTensor kernel, which CPU graph mode does not have (\"Unsupported op [SplitTensor] on CPU\", "
+        "with no source line); `axis=` picks Split."
+    ),
+    mindspore_error="RuntimeError: Kernel select failed: Unsupported op [SplitTensor] on CPU",
+    fix="Write the measured MindSpore spelling the message names (`split(n, axis=k)`, `self.parts['name']`); "
+        "docs/pytorch-habits.md lists every measured form.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    a, b = x.split(2, dim=1)
+                    return a.sum() + b.sum()
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    a, b = x.split(2, axis=1)
+                    return a.sum() + b.sum()
+            """,
+            error="Unsupported op [SplitTensor] on CPU",
+            title="`x.split(n, dim=k)`",
+            lines=3,
+            fields={"call": "x.split(2, dim=1)", "advice": "write `x.split(2, axis=1)`"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    best = max(((x[0, 0], 1), (x[0, 1], 2)), key=lambda c: c[1])
+                    return best[0]
+            """,
+            error="Got an unexpected keyword argument 'key'",
+            title="`max(..., key=...)`",
+            lines=3,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    q = x.reshape((1, 2, 3))
+                    return q.transpose(1, 2)
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    q = x.reshape((1, 2, 3))
+                    return q.swapaxes(1, 2)
+            """,
+            error="the number of axes must be equal to the dimension of Tensor",
+            title="`q.transpose(1, 2)` (torch's swap of two dims)",
+            lines=4,
+            fields={"advice": "write `q.swapaxes(1, 2)`"},
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x.transpose(0, 1)
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x.swapaxes(0, 1)
+            """,
+            title="`m.transpose(0, 1)` of a matrix (read as the identity permutation)",
+            lines=3,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    low = Tensor(np.finfo(ms.dtype_to_nptype(x.dtype)).min)
+                    return ops.maximum(x, low)
+            """,
+            error="'mindspore.log.warning' is not supported",
+            title="`mindspore.dtype_to_nptype(...)` (deprecated: it logs)",
+            lines=3,
+        ),
+        fails(
+            """
+            from mindspore import mint
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return mint.diff(x, dim=1)
+            """,
+            fixed="""
+            from mindspore import mint
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.diff(x, axis=1)
+            """,
+            error="Unsupported op [Narrow] on CPU",
+            title="`mint.diff(x, dim=1)` (no CPU kernel in graph mode)",
+            lines=6,
+            fields={"advice": "write `ops.diff(x, axis=1)`"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.parts = nn.CellDict({"proj": nn.Dense(3, 3), "act": nn.ReLU()})
+
+                def construct(self, x):
+                    return self.parts.act(self.parts["proj"](x))
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.parts = nn.CellDict({"proj": nn.Dense(3, 3), "act": nn.ReLU()})
+
+                def construct(self, x):
+                    return self.parts["act"](self.parts["proj"](x))
+            """,
+            error="Dictionary",
+            title="an `nn.CellDict` entry read as an attribute",
+            lines=7,
+            fields={"advice": "write `self.parts['act']`"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.parts = nn.CellDict({"proj": nn.Dense(3, 3), "act": nn.ReLU()})
+
+                def construct(self, x):
+                    a, b = x.split(2, axis=1)
+                    y = self.parts["act"](self.parts["proj"](x))
+                    return a.sum() + b.sum() + y.sum() + max((1, 2))
+            """,
+        ),
+    ),
+)
+
+# message fields: {call} - the call as written; {error} - MindSpore's measured STRICT message
+TORCH_HABIT_FALLS_BACK = Rule(
+    id="W6006",
+    symbol="torch-habit-falls-back",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`{call}` runs in graph mode only through the lax syntax level's fallback (measured STRICT: "
+            "\"{error}\"); do it outside the graph",
+    summary="A Cell method a PyTorch port calls on a sub-Cell in `construct` (`self.sub.set_train(False)`), or a "
+            "Tensor method (`x.stride()`, `x.is_contiguous()`), that GRAPH_MODE runs at the lax level and "
+            "`jit(fullgraph=True)` refuses, at every rank measured (generated/torch_habits.py).",
+    why=(
+        "`set_train` writes the Cell's `_phase` string: graph code may change an attribute only where it is a "
+        "Parameter, so STRICT stops with \"In JIT strict mode, if need to modify a member attribute of a class "
+        "with self._phase, the member attribute must be of the Parameter type\"; the lax level runs it as Python "
+        "during compilation, once, not at every call."
+    ),
+    mindspore_error="TypeError: In JIT strict mode, if need to modify a member attribute of a class with "
+                    "self._phase, the member attribute must be of the Parameter type.",
+    fix="Call it outside the graph: `net.set_train(False)` before calling the network sets every sub-Cell; read "
+        "what a Tensor method answers from the shape (`x.shape`) or drop it (`contiguous` layouts do not exist in "
+        "graph code).",
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.sub = nn.ReLU()
+
+                def construct(self, x):
+                    self.sub.set_train(False)
+                    return self.sub(x)
+            """,
+            error="must be of the Parameter type",
+            title="`self.sub.set_train(False)` in `construct`",
+            lines=7,
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * x.stride(0)
+            """,
+            error="cannot get attributes stride",
+            title="`x.stride(0)`",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.sub = nn.ReLU()
+                    self.sub.set_train(False)
+
+                def construct(self, x):
+                    return self.sub(x)
+            """,
+        ),
+    ),
+)
+
 RULES = (
     JIT_FORBIDDEN_API,
     PARAMETER_CREATED_IN_GRAPH,
     LAMBDA_DEFAULT_IN_GRAPH,
     LAMBDA_IN_FOR_LOOP,
+    TORCH_HABIT_REFUSED,
+    TORCH_HABIT_FALLS_BACK,
 )

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis import api, signatures
-from graphlint.analysis.kinds import CELL
+from graphlint.analysis import api, signatures, torch_habits
+from graphlint.analysis.kinds import CELL, TENSOR, UNKNOWN
 from graphlint.analysis.provenance import locally_bound
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import refused as rules
@@ -26,6 +26,9 @@ class RefusedChecker(Checker):
         for node in graph_nodes(graph.node):
             if isinstance(node, nodes.Call):
                 self._call(graph, values, node, reported)
+                self._torch_habit_call(graph, values, node)
+            elif isinstance(node, nodes.Attribute) and self._cell_dict_attribute(graph, values, node):
+                continue
             elif isinstance(node, nodes.Lambda) and _in_for_body(node, graph.node):
                 self.report(rules.LAMBDA_IN_FOR_LOOP, node, graph)
             elif isinstance(node, nodes.Attribute) and id(node) not in reported and \
@@ -64,6 +67,75 @@ class RefusedChecker(Checker):
                 self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown, registered=registered)
                 return
         self._lambda_default(graph, values, call)
+
+    def _torch_habit_call(self, graph, values, call: nodes.Call) -> None:
+        """A PyTorch-style call whose every measured form of its shape graph mode refuses (E6005) or runs only
+        through the lax level's fallback (W6006), as generated/torch_habits.py measured."""
+        if any(isinstance(arg, nodes.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords or ()):
+            return
+        found, falling = self._measured_habit(graph, values, call)
+        if found is not None:
+            self._report_habit(graph, call, found, call.as_string())
+        elif falling is not None:
+            self.report(rules.TORCH_HABIT_FALLS_BACK, call, graph, call=call.as_string(),
+                        error=torch_habits.first_sentence(falling.error))
+
+    @staticmethod
+    def _measured_habit(graph, values, call: nodes.Call) -> tuple:
+        """(the refused habit, the falling-back habit) the table gives for ``call``'s shape, either None."""
+        func, keywords = call.func, tuple(sorted(k.arg for k in call.keywords or ()))
+        if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
+            shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
+            constants = _constants(values, call.args)
+            return torch_habits.habit(shape, constants), torch_habits.falling_habit(shape, constants)
+        if isinstance(func, nodes.Attribute) and values.value(func.expr).is_(CELL):
+            if func.attrname in api.JIT_FORBIDDEN_CELL_METHODS:
+                return None, None  # E6001 reports it
+            key = f"Cell.{func.attrname}"
+            return torch_habits.form_habit(key), torch_habits.form_habit(key, ("falls back",))
+        if isinstance(func, nodes.Name) and func.name not in values.cfg.defs_by_name and \
+                func.name not in graph.info.module.locals and not locally_bound(func, values):
+            return torch_habits.habit(torch_habits.CallShape("builtin", func.name, len(call.args), keywords)), None
+        qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
+        if qualified == "mindspore.dtype_to_nptype":
+            return torch_habits.form_habit(torch_habits.DTYPE_TO_NPTYPE), None
+        if qualified:
+            return torch_habits.habit(torch_habits.CallShape("function", qualified, len(call.args), keywords)), None
+        return None, None
+
+    def _cell_dict_attribute(self, graph, values, node: nodes.Attribute) -> bool:
+        """``self.parts.proj`` where ``__init__`` made ``self.parts`` an ``nn.CellDict``: measured refused."""
+        owner = node.expr
+        if not (isinstance(owner, nodes.Attribute) and isinstance(owner.expr, nodes.Name)
+                and owner.expr.name == values.self_name and graph.cls is not None):
+            return False
+        if node.attrname in torch_habits.CELL_DICT_MEMBERS:
+            return False
+        for value, method in self.context.analysis.attribute_assignments(graph.cls).get(owner.attrname, ()):
+            if method.name == "__init__" and isinstance(value, nodes.Call) and \
+                    graph.info.imports.qualify(value.func) in torch_habits.CELL_DICT_CLASSES:
+                found = torch_habits.form_habit(torch_habits.CELL_DICT_ATTRIBUTE)
+                if found is not None:
+                    spelling = f"{owner.as_string()}[{node.attrname!r}]"
+                    self._report_habit(graph, node, found, node.as_string(), spelling,
+                                       rules.TorchSpelling(entry=node.attrname))
+                    return True
+        return False
+
+    def _report_habit(self, graph, node, found, shown: str, spelling: str = "", edit=None) -> None:
+        """Report a refused habit with the measured spelling; an edit the fixer can make (a keyword or method
+        renamed, an index for an attribute) travels as the payload."""
+        if not spelling and found.spelling and (found.keyword_renames or found.method_rename or found.function):
+            spelling = torch_habits.spelled(shown, found)
+            edit = rules.TorchSpelling(found.keyword_renames, found.method_rename, function=found.function)
+        if spelling:
+            advice = f"write `{spelling}`"
+        elif found.spelling:  # measured, but not an edit of this call the analysis can make (another function)
+            advice = f"the measured MindSpore spelling of `{found.torch}` is `{found.spelling}`"
+        else:
+            advice = "no MindSpore spelling was measured to match; see docs/pytorch-habits.md"
+        self.report(rules.TORCH_HABIT_REFUSED, node, graph, payload=edit, call=shown, what=found.what,
+                    error=torch_habits.first_sentence(found.error), advice=advice)
 
     def _is_cell(self, graph, values, receiver, method: str) -> bool:
         """``receiver`` is this Cell (``self``, the method not overridden by the project) or a sub-Cell."""
@@ -123,6 +195,19 @@ def _parameter_name(call: nodes.Call) -> str:
     if isinstance(target, nodes.Assign) and len(target.targets) == 1 and isinstance(target.targets[0], nodes.AssignName):
         return target.targets[0].name
     return "weight"
+
+
+def _tensor_receiver(values, receiver) -> bool:
+    """A Tensor, or a value computed from one that the analysis knows as nothing else (``q`` of
+    ``q, k, v = x.split(...)``), not an ndarray or a list made from a Tensor."""
+    value = values.value(receiver)
+    return value.is_tensor or (value.kinds <= {TENSOR, UNKNOWN} and values.from_tensor(receiver))
+
+
+def _constants(values, args) -> tuple | None:
+    """The values of the positional arguments where the analysis knows each as a constant, else None."""
+    known = [values.value(arg) for arg in args]
+    return tuple(value.const for value in known) if all(value.known for value in known) else None
 
 
 def _shown(call: nodes.Call) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import libcst as cst
 from astroid import nodes
 
@@ -57,4 +59,42 @@ class LambdaToNestedDef(Fixer):
                          description=f"lambda -> `def {name}(...)`" + ("" if named else " on the line before"))
 
 
-FIXERS = (LambdaToNestedDef(),)
+class TorchHabitSpelling(Fixer):
+    """A PyTorch habit graph mode refuses -> the MindSpore spelling measured to give PYNATIVE_MODE's result at
+    both levels (generated/torch_habits.py): `x.split(n, dim=k)` -> `x.split(n, axis=k)`, `self.parts.act` ->
+    `self.parts["act"]`. Safe: only the spelling the table measured for every rank of the form is written."""
+
+    rules = (refused_rules.TORCH_HABIT_REFUSED,)
+    safety = FixSafety.SAFE
+    description = "PyTorch spelling -> the measured MindSpore spelling"
+
+    def plan(self, finding, context):
+        spelling = finding.payload
+        if spelling is None:
+            return self.refuse(finding, "no MindSpore spelling was measured to give PYNATIVE_MODE's result")
+        old = context.find(finding.node)
+        if old is None:
+            return self.refuse(finding, "the call was not found in the source")
+        if spelling.entry and isinstance(old, cst.Attribute):
+            new = cst.Subscript(value=old.value, slice=[cst.SubscriptElement(
+                slice=cst.Index(value=cst.SimpleString(json.dumps(spelling.entry))))])
+            return self.edit(finding, [(old, new)], description=f"`.{spelling.entry}` -> `[{spelling.entry!r}]`")
+        if not isinstance(old, cst.Call):
+            return self.refuse(finding, "the reported node is not a call")
+        renames = dict(spelling.keyword_renames)
+        args = [arg.with_changes(keyword=cst.Name(renames[arg.keyword.value]))
+                if arg.keyword is not None and arg.keyword.value in renames else arg for arg in old.args]
+        func, imports = old.func, []
+        if spelling.method_rename and isinstance(func, cst.Attribute):
+            func = func.with_changes(attr=cst.Name(spelling.method_rename))
+        if spelling.function:
+            module, name = spelling.function.rsplit(".", 1)
+            package, _, short = module.rpartition(".")
+            text, needed = context.spelling(module, (package, short, None))
+            func, imports = build.dotted(f"{text}.{name}"), [needed] if needed else []
+        shown = ", ".join(f"{a}= -> {b}=" for a, b in spelling.keyword_renames) or \
+            f".{spelling.method_rename or spelling.function}"
+        return self.edit(finding, [(old, old.with_changes(func=func, args=args))], imports=imports, description=shown)
+
+
+FIXERS = (LambdaToNestedDef(), TorchHabitSpelling())

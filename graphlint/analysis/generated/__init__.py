@@ -19,6 +19,10 @@ only, so importing them never imports MindSpore:
   functions, nn layer calls, builtins and container methods graphlint models
   do at each level, which api.py derives its tables from; written by
   ``scripts/measure_api_behaviour.py``;
+* :mod:`.torch_habits`: measured too: what the PyTorch-style call forms of
+  ``scripts/data/torch_forms.json`` (MindSpore's API mapping pages, its Tensor signatures, the nn containers,
+  Cell methods, builtins and container methods) do at each level, and the MindSpore spelling measured to give
+  PYNATIVE_MODE's result; written by ``scripts/measure_torch_habits.py``;
 * :mod:`.pijit_skip`: what PIJit (``capture_mode="bytecode"``) never captures, its skip list of modules and
   the Python releases it refuses, read from ``mindspore/graph/_utils/pijit_context.py``; written by
   ``scripts/pijit_tables.py``.
@@ -29,4 +33,4 @@ scripts after upgrading MindSpore.
 """
 
 MODULES = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "refused_measured", "api_measured",
-           "pijit_skip")
+           "pijit_skip", "torch_habits")

@@ -1,0 +1,283 @@
+"""What the PyTorch-style call forms measured by scripts/measure_torch_habits.py do in graph code, as the rules,
+the fixers, explain-error and docs/pytorch-habits.md ask for it.
+
+The measured table (:mod:`graphlint.analysis.generated.torch_habits`) has one row per form and rank. A call in the
+linted code is matched to the rows of the same *call shape* (the method or builtin, how many positional
+arguments, which keywords): a verdict is given only when every measured rank of that shape agrees, so nothing
+here needs the receiver's rank. The MindSpore spelling is the measured one turned into an edit of the call (a
+keyword renamed, a method renamed), given only when every row of the shape was measured to match PYNATIVE_MODE
+with the same edit.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+import importlib
+from dataclasses import dataclass
+
+from graphlint.analysis.api import HOST_METHODS, JIT_FORBIDDEN_CELL_METHODS
+
+# The verdicts a rule reports: the form stops graph compilation (refused, or no CPU kernel for the op it picks).
+REFUSED_VERDICTS = ("refused", "no CPU kernel")
+# A call shape is reported when graph mode refuses it at some measured rank and, at every other, refuses it or
+# computes another result: whatever the rank, the form is wrong in graph code.
+WRONG_VERDICTS = REFUSED_VERDICTS + ("differs",)
+
+
+@dataclass(frozen=True)
+class CallShape:
+    kind: str           # "tensor method", "builtin", "function"
+    name: str           # split, max, ...
+    positional: int     # how many positional arguments
+    keywords: tuple     # the keyword names, sorted
+
+
+@dataclass(frozen=True)
+class Habit:
+    """What graph mode does with every measured form of one call shape, and how to spell it instead."""
+    torch: str          # a measured form of the shape, e.g. "t.split(2, dim=1)"
+    verdict: str        # refused, no CPU kernel, falls back, differs
+    error: str          # MindSpore's message (first line), as measured
+    keyword_renames: tuple = ()  # ((torch keyword, MindSpore keyword), ...): the measured spelling's edit
+    method_rename: str = ""      # the MindSpore method name, where the spelling renames the method
+    spelling: str = ""           # the measured spelling of ``torch``
+    otherwise: str = ""          # the ranks at which graph mode computes another result instead of refusing
+    function: str = ""           # the MindSpore function to call instead ("mindspore.ops.diff"), for a function
+
+    @property
+    def what(self) -> str:
+        if self.otherwise:
+            return f"is refused in graph mode, and computes another result at rank {self.otherwise}"
+        if self.verdict == "no CPU kernel":
+            return "has no CPU kernel in graph mode"
+        if self.verdict == "refused":
+            return "is refused in graph mode"
+        return {"falls back": "falls back to Python in graph mode", "differs": "computes otherwise in graph mode"
+                }.get(self.verdict, self.verdict)
+
+
+@functools.lru_cache(maxsize=1)
+def table() -> dict:
+    """The measured table, imported on first use: it is large, and a run that asks nothing of it (a warm run
+    answered by the result cache, explain-error on another message) need not load it."""
+    return importlib.import_module("graphlint.analysis.generated.torch_habits").HABITS
+
+
+def _call_of(text: str):
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return node if isinstance(node, ast.Call) else None
+
+
+def shape_of_text(kind: str, text: str, name: str = "") -> CallShape | None:
+    """The call shape of a measured form's torch text (``t.split(2, dim=1)``, ``max(..., key=...)``); a builtin
+    form may wrap its call (``tuple(zip(a, b, strict=True))``): ``name`` is the builtin's."""
+    call = _call_of(text)
+    if kind == "builtin" and name:
+        try:
+            tree = ast.parse(text.strip(), mode="eval")
+        except SyntaxError:
+            return None
+        call = next((node for node in ast.walk(tree) if isinstance(node, ast.Call)
+                     and isinstance(node.func, ast.Name) and node.func.id == name), None)
+    if call is None:
+        return None
+    if kind == "tensor method" and isinstance(call.func, ast.Attribute):
+        name = call.func.attr
+    elif kind == "builtin" and isinstance(call.func, ast.Name):
+        name = call.func.id
+    elif kind != "function" or not name:  # a function's shape is named by its qualified name (``name``)
+        return None
+    return CallShape(kind, name, len(call.args), tuple(sorted(k.arg or "**" for k in call.keywords)))
+
+
+def _entry_shape(entry: dict) -> CallShape | None:
+    name = entry["api"] if entry["kind"] == "function" else entry["api"].rsplit(".", 1)[-1]
+    return shape_of_text(entry["kind"], entry["torch"], name)
+
+
+def _module_function(func) -> str:
+    """``ops.diff`` -> "mindspore.ops.diff" (the measured forms call MindSpore's namespaces by these names)."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("ops", "mint"):
+        return f"mindspore.{func.value.id}.{func.attr}"
+    return ""
+
+
+def _edit(torch: str, spelling: str) -> tuple | None:
+    """(keyword renames, method rename, function) turning the torch call into the spelling (the function: the
+    qualified name of another MindSpore function to call), or None if it is another edit."""
+    before, after = _call_of(torch), _call_of(spelling)
+    if before is None or after is None or not isinstance(before.func, ast.Attribute) or \
+            not isinstance(after.func, ast.Attribute):
+        return None
+    function = ""
+    if ast.dump(before.func.value) != ast.dump(after.func.value):
+        function = _module_function(after.func) if _module_function(before.func) else ""
+        if not function:
+            return None
+    if [ast.dump(a) for a in before.args] != [ast.dump(a) for a in after.args] or \
+            len(before.keywords) != len(after.keywords):
+        return None
+    renames = []
+    for old, new in zip(before.keywords, after.keywords):
+        if ast.dump(old.value) != ast.dump(new.value):
+            return None
+        if old.arg != new.arg:
+            renames.append((old.arg, new.arg))
+    method = after.func.attr if after.func.attr != before.func.attr and not function else ""
+    return tuple(renames), method, function
+
+
+@functools.lru_cache(maxsize=1)
+def _by_shape() -> dict:
+    shapes: dict = {}
+    for entry in table().values():
+        shape = _entry_shape(entry)
+        if shape is not None and entry["verdict"] != "pynative fails":
+            shapes.setdefault(shape, []).append(entry)
+    return shapes
+
+
+def _positional_constants(text: str) -> tuple | None:
+    call = _call_of(text)
+    try:
+        return tuple(ast.literal_eval(arg) for arg in call.args) if call is not None else None
+    except ValueError:
+        return None
+
+
+def habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
+    """The habit of a call shape, when its measured rows are all wrong in graph code, refused at one rank at
+    least; None otherwise (the shape was not measured, runs fine somewhere, or its outcome depends on something
+    the shape does not tell: the rank). Where the measured form passes two dims (``transpose(dim0, dim1)``),
+    which two decides, so only the rows of the call's own ``constants`` (its positional arguments) count."""
+    rows = _by_shape().get(shape)
+    if not rows:
+        return None
+    if any(row["variant"] == "two dims" for row in rows):
+        rows = [row for row in rows if constants is not None and _positional_constants(row["torch"]) == constants]
+        if not rows:
+            return None
+    verdicts = {row["verdict"] for row in rows}
+    if not verdicts <= set(WRONG_VERDICTS) or not verdicts & set(REFUSED_VERDICTS):
+        return None
+    first = next(row for row in rows if row["verdict"] in REFUSED_VERDICTS)
+    edits = {_edit(row["torch"], row["spelling"]) if row["spelling"] else None for row in rows}
+    edit = next(iter(edits)) if len(edits) == 1 else None
+    renames, method, function = edit if edit else ((), "", "")
+    otherwise = sorted({row["rank"] for row in rows if row["verdict"] == "differs" and row["rank"]})
+    # a spelling that is no edit of the call is shown only where every row measured that one spelling
+    spelling = first["spelling"] if edit or len({row["spelling"] for row in rows}) == 1 else ""
+    return Habit(first["torch"], first["verdict"], first["error"], renames, method,
+                 spelling, " and ".join(map(str, otherwise)), function)
+
+
+def falling_habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
+    """The habit of a call shape whose every measured row falls back: GRAPH_MODE's lax run gave PYNATIVE_MODE's
+    result, STRICT refused it (``t.stride()``); None otherwise, and for a host copy (``t.numpy()``: the host-sync
+    rules report those)."""
+    rows = _by_shape().get(shape)
+    if not rows or shape.name in HOST_METHODS:
+        return None
+    if any(row["variant"] == "two dims" for row in rows):
+        rows = [row for row in rows if constants is not None and _positional_constants(row["torch"]) == constants]
+    if not rows or any(row["verdict"] != "falls back" or row["lax"] != "fine" for row in rows):
+        return None
+    return Habit(rows[0]["torch"], "falls back", rows[0]["error"])
+
+
+def form_habit(key: str, verdicts: tuple = REFUSED_VERDICTS) -> Habit | None:
+    """The habit of one measured form by its key (``nn.CellDict attribute``, ``Cell.set_train``,
+    ``habit:mindspore.dtype_to_nptype``), when its verdict is one of ``verdicts``. A form that falls back counts
+    only where GRAPH_MODE's lax run gave PYNATIVE_MODE's result (it fails under STRICT, nothing else)."""
+    entry = table().get(key)
+    if entry is None or entry["verdict"] not in verdicts:
+        return None
+    if entry["verdict"] == "falls back" and entry["lax"] != "fine":
+        return None
+    return Habit(entry["torch"], entry["verdict"], entry["error"], spelling=entry["spelling"])
+
+
+def spelled(call_text: str, found: Habit) -> str:
+    """The call as written, with the habit's measured edit applied (keywords renamed, the method renamed)."""
+    text = call_text
+    for old, new in found.keyword_renames:
+        text = re.sub(rf"\b{re.escape(old)}(\s*=)", rf"{new}\1", text)
+    if found.method_rename:
+        text = re.sub(r"\.(\w+)(\s*\()", rf".{found.method_rename}\2", text, count=1) if "(" in text else text
+    if found.function and "(" in text:
+        text = found.function.split(".", 1)[1] + text[text.index("("):]
+    return text
+
+
+# The forms of the table the rule reports by what they are (not by call shape): measured refused, each.
+CELL_DICT_ATTRIBUTE = "nn.CellDict attribute"
+DTYPE_TO_NPTYPE = "habit:mindspore.dtype_to_nptype"
+
+
+def reported(entry: dict) -> bool:
+    """Whether a rule on PyTorch habits (E6005 refused, W6006 falling back) reports the measured form ``entry``."""
+    if entry["kind"] == "cell method" and entry["verdict"] == "falls back":
+        return entry["lax"] == "fine"  # W6006
+    if entry["kind"] == "tensor method" and entry["verdict"] == "falls back":
+        shape = _entry_shape(entry)
+        return shape is not None and falling_habit(shape, _positional_constants(entry["torch"])) is not None
+    if entry["verdict"] not in REFUSED_VERDICTS:
+        return False
+    if entry["kind"] in ("tensor method", "builtin", "function"):
+        shape = _entry_shape(entry)
+        return shape is not None and habit(shape, _positional_constants(entry["torch"])) is not None
+    if entry["kind"] == "cell method":
+        return entry["api"].rsplit(".", 1)[-1] not in JIT_FORBIDDEN_CELL_METHODS
+    return entry["api"] in ("mindspore.nn.CellDict", "mindspore.dtype_to_nptype")
+
+
+# -- messages, for explain-error -------------------------------------------------------------------------------
+def first_sentence(message: str) -> str:
+    """A recorded message's first sentence (MindSpore's advice after it varies), at most 120 characters."""
+    message = message.strip()
+    end = min([found for found in (message.find(", Please", 30), message.find(". ", 30)) if found > 0] + [120])
+    return message[:end]
+
+
+def _pattern(message: str) -> str:
+    """A recorded message as a regex: its numbers and quoted names may be other values in another program."""
+    text = re.escape(first_sentence(message))
+    text = re.sub(r"\d+", r"\\d+", text)
+    # a quoted lower-case name (an attribute, a function) may be another; a class name or a quoted sentence not
+    return re.sub(r"'[a-z_][\w\\.]*'", r"'[\\w.]+'", text)
+
+
+@functools.lru_cache(maxsize=1)
+def message_table() -> dict:
+    """regex of a recorded message -> the measured entries that raised it (refused, no CPU kernel, falls back)."""
+    patterns: dict = {}
+    for entry in table().values():
+        if entry["error"] and entry["verdict"] not in ("pynative fails", "fine"):
+            patterns.setdefault(_pattern(entry["error"]), []).append(entry)
+    return patterns
+
+
+def habits_in(text: str) -> list:
+    """The measured entries whose message occurs in ``text`` (a MindSpore log): those of the earliest message,
+    the ones whose exact message it quotes (the same quoted names) first."""
+    best, found = None, []
+    for pattern, entries in message_table().items():
+        match = re.search(pattern, text)
+        if match is None or (best is not None and match.start() > best):
+            continue
+        if best is None or match.start() < best:
+            best, found = match.start(), []
+        found += entries
+    return sorted(found, key=lambda entry: entry["error"][:160] not in text)
+
+
+# -- the nn containers the table measured ----------------------------------------------------------------------
+CELL_DICT_CLASSES = frozenset({"mindspore.nn.CellDict", "mindspore.nn.layer.container.CellDict"})
+# What a CellDict answers as itself (its dict methods and the Cell attributes a port reads): not an entry.
+CELL_DICT_MEMBERS = frozenset({"keys", "values", "items", "update", "pop", "clear", "get", "cells", "name_cells",
+                               "training", "cls_name"})
