@@ -489,38 +489,6 @@ TORCH_HABIT_REFUSED = Rule(
             """
             class Net(nn.Cell):
                 def construct(self, x):
-                    q = x.reshape((1, 2, 3))
-                    return q.transpose(1, 2)
-            """,
-            fixed="""
-            class Net(nn.Cell):
-                def construct(self, x):
-                    q = x.reshape((1, 2, 3))
-                    return q.swapaxes(1, 2)
-            """,
-            error="the number of axes must be equal to the dimension of Tensor",
-            title="`q.transpose(1, 2)` (torch's swap of two dims)",
-            lines=4,
-            fields={"advice": "write `q.swapaxes(1, 2)`"},
-        ),
-        diverges(
-            """
-            class Net(nn.Cell):
-                def construct(self, x):
-                    return x.transpose(0, 1)
-            """,
-            fixed="""
-            class Net(nn.Cell):
-                def construct(self, x):
-                    return x.swapaxes(0, 1)
-            """,
-            title="`m.transpose(0, 1)` of a matrix (read as the identity permutation)",
-            lines=3,
-        ),
-        fails(
-            """
-            class Net(nn.Cell):
-                def construct(self, x):
                     low = Tensor(np.finfo(ms.dtype_to_nptype(x.dtype)).min)
                     return ops.maximum(x, low)
             """,

@@ -84,6 +84,8 @@ class RefusedChecker(Checker):
     def _measured_habit(graph, values, call: nodes.Call) -> tuple:
         """(the refused habit, the falling-back habit) the table gives for ``call``'s shape, either None."""
         func, keywords = call.func, tuple(sorted(k.arg for k in call.keywords or ()))
+        if isinstance(func, nodes.Attribute) and func.attrname == "transpose" and len(call.args) == 2 and not keywords:
+            return None, None  # PyTorch's two-axis transpose: E5212 reports it (the divergence family)
         if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
             shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
             constants = _constants(values, call.args)
