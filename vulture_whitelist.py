@@ -43,3 +43,10 @@ _.PROFILES  # catalogue/model.py: the capture profiles' names, which Rule's prof
 _.stderr_tail  # validate/runner.py: a child's last stderr lines; tests/test_fixers_fallback.py shows them on failure
 _.compared  # validate/validator.py: whether outputs were compared (not only compiled); tests/test_fixers.py asserts it
 _.find_spec  # validate/child.py _Sources: the import system calls a sys.meta_path finder by this name
+
+# The IR oracle's entry points (graphlint/oracle.py): called by benchmarks/ir_oracle.py and tests/test_ir_oracle.py,
+# which vulture does not read.
+from graphlint import oracle  # noqa: E402
+
+oracle.measure
+oracle.Tally.figures

@@ -1,7 +1,7 @@
 """graphlint's analysis against MindSpore's type inference, on programs nobody wrote for it (issue 39).
 
 Each program is compiled in GRAPH_MODE with its type-inference IR dumped, and the IR is joined with graphlint's
-analysis of the same files, function by function and expression by expression (graphlint/validate/oracle.py).
+analysis of the same files, function by function and expression by expression (graphlint/oracle.py).
 Sets:
   catalogue  the catalogue's clean examples and its fixes' outputs (all compile)
   units      the development benchmark's units that compile at the default level (../shared/benchmarks/
@@ -27,7 +27,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
 sys.path.insert(0, HERE)
 
-from graphlint.validate.oracle import Program, measure, report  # noqa: E402
+from graphlint.oracle import Program, measure, report  # noqa: E402
 
 BENCH = os.environ.get("MS_UT_BENCH", os.path.join(os.path.dirname(REPO), "shared", "benchmarks", "mindspore-ut"))
 ZOO_MODELS = ("resnet18", "mobilenet_v2_100", "densenet121", "convnext_tiny", "vit_b_32_224", "regnet_x_200mf")

@@ -332,26 +332,24 @@ def _input_problem(args, stdin: bool) -> str:
 
 
 def _combination_problem(args, stdin: bool) -> str:
-    """Options that do not go together ("" if none)."""
-    if args.validate and not (args.fix or args.diff):
-        return "--validate goes with --fix or --diff"
-    if args.python and not args.validate:
-        return "--python goes with --validate"
-    if args.unsafe_fixes and not (args.fix or args.diff):
-        return "--unsafe-fixes goes with --fix or --diff"
-    if stdin and (args.fix or args.diff):
-        return "--fix and --diff rewrite files; they do not read standard input"
-    if (args.baseline or args.write_baseline) and (args.fix or args.diff):
-        return "--baseline and --write-baseline go with a lint run, not with --fix or --diff"
-    if args.baseline and args.write_baseline:
-        return "--baseline and --write-baseline cannot be used together"
-    if args.statistics and args.format in ("sarif", "github"):
-        return f"--statistics prints a table (or JSON with --output-format json), not {args.format}"
-    if args.project_root is not None and (stdin or args.fix or args.diff):
-        return "--project-root goes with a lint run of files, not with - (standard input), --fix or --diff"
-    if args.project_root is not None and not os.path.isdir(args.project_root):
-        return f"--project-root {args.project_root}: not a folder"
-    return ""
+    """Options that do not go together ("" if none): the first of the table's that holds."""
+    fixing = args.fix or args.diff
+    root = args.project_root
+    problems = (
+        (args.validate and not fixing, "--validate goes with --fix or --diff"),
+        (args.python and not args.validate, "--python goes with --validate"),
+        (args.unsafe_fixes and not fixing, "--unsafe-fixes goes with --fix or --diff"),
+        (stdin and fixing, "--fix and --diff rewrite files; they do not read standard input"),
+        ((args.baseline or args.write_baseline) and fixing,
+         "--baseline and --write-baseline go with a lint run, not with --fix or --diff"),
+        (args.baseline and args.write_baseline, "--baseline and --write-baseline cannot be used together"),
+        (args.statistics and args.format in ("sarif", "github"),
+         f"--statistics prints a table (or JSON with --output-format json), not {args.format}"),
+        (root is not None and (stdin or fixing),
+         "--project-root goes with a lint run of files, not with - (standard input), --fix or --diff"),
+        (root is not None and not os.path.isdir(root), f"--project-root {root}: not a folder"),
+    )
+    return next((message for holds, message in problems if holds), "")
 
 
 def _option_written_as_word(parser, paths) -> str | None:

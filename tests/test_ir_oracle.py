@@ -11,7 +11,8 @@ import sys
 import textwrap
 
 
-from graphlint.validate import ir, oracle
+from graphlint import oracle
+from graphlint.validate import ir
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "benchmarks"))

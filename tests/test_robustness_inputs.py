@@ -233,7 +233,7 @@ def test_deeply_nested_statements(tmp_path, capsys):
     elifs = "        if x > 0:\n            y = 0\n" + "".join(f"        elif x > {k}:\n            y = {k}\n" for k in range(1, 150))
     chain = write(tmp_path, "elifs.py", GRAPH_HEADER + elifs + "        else:\n            y = 1\n        return y\n")
     code, out, err = cli(capsys, tmp_path)
-    assert code == 1 and err == ""
+    assert code == 0 and err == ""  # info findings only (Tensor conditions): they do not fail the run by default
     assert f"{path}:" in out and f"{chain}:" in out
 
 

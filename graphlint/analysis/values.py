@@ -134,17 +134,21 @@ def join(*values: Value) -> Value:
     kinds = frozenset().union(*(v.kinds for v in present))
     var = any(v.var for v in present)
     origin = next((v.origin for v in present if v.var and v.origin), "")
-    items = None
-    each = None
-    if all(v.items is not None for v in present) and len({len(v.items) for v in present}) == 1:
-        items = tuple(join(*parts) for parts in zip(*(v.items for v in present)))
-    elif all(v.items is not None or v.each is not None for v in present):
-        each = join(*(element for v in present for element in (v.items if v.items is not None else (v.each,))))
+    items, each = _joined_elements(present)
     known = first.const if all(v.known and _same(v.const, first.const) for v in present) else NOTHING
     alias = next((v.alias for v in present if v.alias), "")
     parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
     sliced_to = next((v.sliced_to for v in present if v.sliced_to), "")  # (in one call context or branch is enough)
     return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each)
+
+
+def _joined_elements(present: list) -> tuple:
+    """(items, each) of sequences joined: their items where all have as many, else what any element may be."""
+    if all(v.items is not None for v in present) and len({len(v.items) for v in present}) == 1:
+        return tuple(join(*parts) for parts in zip(*(v.items for v in present))), None
+    if all(v.items is not None or v.each is not None for v in present):
+        return None, join(*(element for v in present for element in (v.items if v.items is not None else (v.each,))))
+    return None, None
 
 
 def element_value_of(value: Value) -> Value | None:
@@ -437,30 +441,14 @@ class FunctionValues:
             return before  # not (known to be) a list: another object's method
         method = call.func.attrname
         args = [self.eval(a, element) for a in call.args]
-        items = before.items
-        added: tuple = ()
-        if method == "append" and len(args) == 1:
-            added = (args[0],)
-        elif method == "insert" and len(args) == 2:
-            added = (args[1],)
-        elif method == "extend" and len(args) == 1:
-            added = args[0].items if args[0].items is not None else None
-        if method == "clear":
-            items = ()
-        elif method in ("pop", "remove"):
-            items = items[:-1] if items and method == "pop" and not call.args else None
-        elif added is None or items is None:
-            items = None
-        elif method == "insert" and call.args and isinstance(call.args[0], nodes.Const) \
-                and isinstance(call.args[0].value, int):
-            position = call.args[0].value
-            items = items[:position] + added + items[position:] if position >= 0 else None
-        else:
-            items = items + added
+        added = _added_items(method, args)
+        items = _resized_items(call, method, before.items, added)
         each = None
         if items is None:
-            parts = [p for p in (element_value_of(before), *(added or ()),
-                                 element_value_of(args[0]) if method == "extend" and args else None) if p is not None]
+            parts = [element_value_of(before)] + list(added or ())
+            if method == "extend" and args:
+                parts.append(element_value_of(args[0]))
+            parts = [p for p in parts if p is not None]
             each = join(*parts) if parts else None
         var = before.var or any(a.var for a in args)
         origin = before.origin or next((a.origin for a in args if a.var), "")
@@ -1007,6 +995,33 @@ class FunctionValues:
                     and self.computed_in_graph(bound):
                 return expr.as_string()
         return ""
+
+
+def _added_items(method: str, args: list) -> tuple | None:
+    """The values a list method adds (None: how many is not known)."""
+    if method == "append" and len(args) == 1:
+        return (args[0],)
+    if method == "insert" and len(args) == 2:
+        return (args[1],)
+    if method == "extend" and len(args) == 1:
+        return args[0].items
+    return ()
+
+
+def _resized_items(call, method: str, items, added):
+    """The items a list has after ``call`` (None where their number is not known)."""
+    if method == "clear":
+        return ()
+    if method in ("pop", "remove"):
+        return items[:-1] if items and method == "pop" and not call.args else None
+    if added is None or items is None:
+        return None
+    if method == "insert":
+        position = call.args[0].value if isinstance(call.args[0], nodes.Const) else None
+        if not isinstance(position, int) or isinstance(position, bool) or position < 0:
+            return None
+        return items[:position] + added + items[position:]
+    return items + added
 
 
 def _bound_target(target, name: str):

@@ -6,7 +6,7 @@ inlined it (outermost call first, the node's own expression last). Type inferenc
 node whose value it knows by a constant: a constant reaches its consumer as a literal input (``I64(3)``,
 ``Bool(1)``, ``"s"``, ``[]``), and a node that remains computes a run-time value.
 
-This module only reads text: it imports no MindSpore. The oracle (:mod:`graphlint.validate.oracle`) joins what
+This module only reads text: it imports no MindSpore. The oracle (:mod:`graphlint.oracle`) joins what
 it reads with graphlint's analysis of the same source.
 """
 
