@@ -44,7 +44,7 @@ def render() -> str:
         "GRAPH_MODE (lax) and under `jit(fullgraph=True)` (strict), on two inputs, on Tensors of rank 1 to 4 where "
         "the form takes a dim. *Use* is the first MindSpore spelling measured to run at both levels with "
         "PYNATIVE_MODE's result. graphlint reports the forms whose outcome does not depend on the rank "
-        "(`E6005 torch-habit-refused`), and `graphlint explain-error` names the form from MindSpore's message.",
+        "(`E6005 torch-habit-refused`), and the `explain-error` subcommand names the form from MindSpore's message.",
         "",
         f"Measured: {counts['measured_forms']} of the {counts['forms']} generated forms "
         f"({counts['mapping_rows']} rows of MindSpore's PyTorch API mapping pages read; "
