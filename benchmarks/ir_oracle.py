@@ -7,9 +7,8 @@ Sets:
   units      the development benchmark's units that compile at the default level (../shared/benchmarks/
              mindspore-ut; its sources must be fetched, see its README)
   zoo        mindcv models built with create_model, as shipped (wheel from PyPI via benchmarks/corpus.py)
-  ports      the labelled ports' reference fixes (benchmarks/ports/*/*_fixed.py), which compile
 
-Run: python benchmarks/ir_oracle.py [--set catalogue,units,zoo,ports] [--limit N] [--json FILE] [--most N]
+Run: python benchmarks/ir_oracle.py [--set catalogue,units,zoo] [--limit N] [--json FILE] [--most N]
 Prints agreement per dimension and the disagreements grouped by class. Needs MindSpore (the [validate] extra).
 """
 
@@ -88,21 +87,9 @@ def zoo_programs(folder: str, limit: int | None = None) -> list[Program]:
     return programs
 
 
-def port_programs(limit: int | None = None) -> list[Program]:
-    programs = []
-    for path in sorted(glob.glob(os.path.join(HERE, "ports", "*", "*_fixed.py"))):
-        spec_path = os.path.join(os.path.dirname(path), "oracle.json")
-        if not os.path.exists(spec_path):
-            continue
-        with open(spec_path, encoding="utf-8") as handle:
-            spec = json.load(handle)
-        programs.append(Program(f"port {os.path.basename(path)}", [path], {"path": path, **spec}))
-    return programs[:limit] if limit else programs
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="catalogue,units,zoo,ports")
+    parser.add_argument("--set", default="catalogue,units,zoo")
     parser.add_argument("--limit", type=int, default=None, help="at most N programs of each set")
     parser.add_argument("--json", help="write the figures per set to this file")
     parser.add_argument("--most", type=int, default=15, help="disagreement classes listed per set")
@@ -122,8 +109,6 @@ def main(argv: list[str]) -> int:
                 programs = unit_programs(args.limit)
             elif name == "zoo":
                 programs = zoo_programs(folder, args.limit)
-            elif name == "ports":
-                programs = port_programs(args.limit)
             else:
                 print(f"ir_oracle: unknown set {name!r}", file=sys.stderr)
                 return 2

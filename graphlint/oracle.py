@@ -70,14 +70,6 @@ class Tally:
         return {d: {"agree": self.agree[d], "total": self.total[d],
                     "rate": None if self.rate(d) is None else round(self.rate(d), 4)} for d in DIMENSIONS}
 
-    def merge(self, other: "Tally") -> None:
-        self.agree.update(other.agree)
-        self.total.update(other.total)
-        for key, where in other.misses.items():
-            self.misses[key].extend(where)
-        self.compiled += other.compiled
-        self.failed.extend(other.failed)
-
 
 # -- compiling ----------------------------------------------------------------------------------------------
 
