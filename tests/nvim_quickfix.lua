@@ -1,6 +1,6 @@
 -- Headless Neovim as a user: the README's set-up (editors/nvim/graphlint.lua), open a model file, wait for
 -- graphlint's diagnostics, choose the safe quick fix from vim.lsp.buf.code_action(), save. Then the same for a
--- finding graphlint cannot fix (its reason is shown). Results go to $GRAPHLINT_RESULT, one line each.
+-- finding graphlint cannot fix (its reason is on hover). Results go to $GRAPHLINT_RESULT, one line each.
 local results = {}
 local function note(line) table.insert(results, line) end
 local function finish(code)
@@ -61,19 +61,19 @@ local ok, err = pcall(function()
     note("no diagnostic for the loop"); return finish(1)
   end
   vim.api.nvim_win_set_cursor(0, { row + 1, 8 })
-  shown = {}
-  local messages = {}
-  local handler = vim.lsp.handlers["window/showMessage"]
-  vim.lsp.handlers["window/showMessage"] = function(e, result, ctx, config)
-    table.insert(messages, result.message)
-    return handler(e, result, ctx, config)
-  end
+  -- no code action edits nothing: the reason graphlint does not rewrite the loop is on hover
   choose("cannot fix")
   vim.lsp.buf.code_action()
-  if not vim.wait(30000, function() return #messages > 0 end, 50) then
-    note("no message for the refused fix"); return finish(1)
+  vim.wait(2000, function() return chosen ~= nil end, 50)
+  if chosen ~= nil then note("offered a refused fix " .. chosen); return finish(1) end
+  local params = vim.lsp.util.make_position_params(0, "utf-16")
+  local replies = vim.lsp.buf_request_sync(buf, "textDocument/hover", params, 30000) or {}
+  for _, reply in pairs(replies) do
+    local value = reply.result and reply.result.contents and reply.result.contents.value or ""
+    for line in value:gmatch("[^\n]+") do
+      if line:find("No fix here", 1, true) then note("shown " .. line) end
+    end
   end
-  note("shown " .. messages[1])
   return finish(0)
 end)
 if not ok then note("error " .. tostring(err)); finish(1) end

@@ -140,6 +140,10 @@ def test_no_code_action_without_an_edit(tmp_path, capabilities):
                 actions = [a for a in await ed.actions(model, line) if a.kind != "source.fixAll.graphlint"]
                 assert [a.title for a in actions] == [f"graphlint: disable {symbol} for this line"], model
                 assert all(isinstance(a, types.CodeAction) and a.edit is not None for a in actions)
+            # why the loop is not rewritten is on hover instead
+            hover = (await ed.hover(refused, 10, 9)).contents.value
+            assert "No fix here: `x` changes shape each step (`ops.concat`)" in hover
+            assert "No fix here" not in (await ed.hover(refused, 8, 9)).contents.value  # `del y` has a fix
             if capabilities:  # this client takes plain `changes`, not versioned document changes
                 fix = next(a for a in await ed.actions(refused, 8) if a.title.endswith("(safe fix)"))
                 assert fix.edit.changes and not fix.edit.document_changes

@@ -318,6 +318,18 @@ class Engine:
             actions.append(self._disable_action(finding, result.text))
         return [a for a in actions if a is not None]
 
+    def refusal(self, path: str, finding: Finding) -> str:
+        """Why graphlint does not rewrite ``finding`` here (empty when it can, or has no fixer for the rule):
+        shown on hover, since a refused fix offers no code action."""
+        if not fixers_for(finding.rule):
+            return ""
+        try:
+            context = self._context(path)
+        except Exception:  # noqa: BLE001 - CannotPlan: libcst cannot parse what Python can
+            return ""
+        plan = plan_fix(finding, context, unsafe=True) if context else None
+        return plan.reason if plan is not None and plan.verdict is Verdict.REFUSED else ""
+
     @staticmethod
     def _edit_action(plan: FixPlan) -> Fix | None:
         """The code action of a plan that offers an edit: the rewritten document (None when the rewrite fails)."""

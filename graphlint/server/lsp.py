@@ -427,6 +427,9 @@ def hover_text(ls: GraphlintServer, finding) -> str:
         fixable = f"`graphlint --fix` safety: **{safety.value}** (a quick fix is offered where the rewrite applies)."
     else:
         fixable = "graphlint does not rewrite this automatically."
+    refused = ls.engine.refusal(finding.path, finding)
+    if refused:
+        fixable = f"No fix here: {refused}"
     href = ls.href(rule)
     more = f"[The rule's page]({href}) has" if href else f"`graphlint --explain {rule.id}` shows"
     return "\n".join([
