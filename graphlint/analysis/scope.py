@@ -244,7 +244,7 @@ def function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.Clas
         if found is not None:
             method, owner = found
             return method, owner, project.info(owner.root())
-        return None
+        return _called_object(project, info, expr, cls)
     if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Name) and expr.func.name == "super":
         return None
     if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Call) \
@@ -259,7 +259,22 @@ def function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.Clas
         owner = enclosing_class(resolved.node)
         return resolved.node, owner, resolved.info
     if isinstance(expr, nodes.Attribute):
-        return _method_reference(project, info, expr, cls)
+        return _method_reference(project, info, expr, cls) or _called_object(project, info, expr, cls)
+    if isinstance(expr, nodes.Name):
+        return _called_object(project, info, expr, cls)
+    return None
+
+
+def _called_object(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None):
+    """The ``__call__`` a call of a held object runs (``self.search(x)``, where ``self.search = Search()``, a
+    plain class): MindSpore compiles it as it compiles any method graph code calls. A Cell's ``__call__`` is
+    MindSpore's own (its ``construct`` is found as a sub-Cell's)."""
+    if not (isinstance(expr.parent, nodes.Call) and expr.parent.func is expr):
+        return None
+    for held in object_classes(project, info, expr, cls):
+        found = project.find_method(held, "__call__")
+        if found is not None and project.info(found[1].root()) is not None:
+            return found[0], found[1], project.info(found[1].root())
     return None
 
 

@@ -75,6 +75,8 @@ class Value:
     # it is (a loop over it is unrolled over the full static length: see LOOP_OVER_RUNTIME_SLICE)
     sliced_to: str = ""
     each: "Value | None" = None  # a sequence of unknown length: the value of every element (`x.split(n)`)
+    # made by the JIT fallback in the interpreter (`t.tolist()`): a Python object, not a graph sequence
+    interpreted: bool = False
 
     def is_(self, kind: str) -> bool:
         return self.kinds == frozenset({kind})
@@ -139,7 +141,8 @@ def join(*values: Value) -> Value:
     alias = next((v.alias for v in present if v.alias), "")
     parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
     sliced_to = next((v.sliced_to for v in present if v.sliced_to), "")  # (in one call context or branch is enough)
-    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each)
+    interpreted = all(v.interpreted for v in present)
+    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each, interpreted)
 
 
 def _joined_elements(present: list) -> tuple:
@@ -616,7 +619,12 @@ class FunctionValues:
             inner = [self.eval(g.iter, element) for g in expr.generators]
             var = any(v.var or v.may_be(TENSOR) for v in inner)
             kind = {nodes.ListComp: LIST, nodes.GeneratorExp: OBJECT, nodes.SetComp: SET, nodes.DictComp: DICT}[type(expr)]
-            return Value(frozenset({kind}), var, next((v.origin for v in inner if v.var), ""))
+            # built in the interpreter when what it iterates is (`.tolist()`, `itertools.groupby(...)` of run-time
+            # values: the JIT fallback runs them)
+            interpreted = any(v.interpreted or (v.var and isinstance(g.iter, nodes.Call) and (
+                self.imports.qualify(g.iter.func) or "").startswith(_INTERPRETED_MODULES))
+                for g, v in zip(expr.generators, inner))
+            return Value(frozenset({kind}), var, next((v.origin for v in inner if v.var), ""), interpreted=interpreted)
         return unknown()
 
     def _sequence_display(self, expr, element) -> Value:
@@ -791,12 +799,16 @@ class FunctionValues:
             if method in api.TENSOR_CONST_METHODS:
                 return const(api.TENSOR_CONST_METHODS[method])
             if method in api.HOST_METHODS:
-                return Value(frozenset({api.HOST_METHODS[method]}), owner.var or any_var, owner.origin or origin)
+                return _host_copy(api.HOST_METHODS[method], owner.var or any_var, owner.origin or origin)
             if method in api.TUPLE_RESULT_OPS and not (method in api.PAIRED_ONLY_WITH_DIM and not any(
                     k.arg == "dim" for k in expr.keywords or ())):
                 # Tensor.max()/min() give (values, indices) in graph code only with `dim=` (see the table).
                 return _tensors(owner.origin or origin)
             return variable(TENSOR, owner.origin or origin)
+        if method in api.HOST_METHODS and (owner.may_be(UNKNOWN) or owner.may_be(NUMPY)) \
+                and not owner.kinds - {UNKNOWN, NUMPY, TENSOR}:
+            # a Tensor (or array) the analysis cannot see: `.item()`/`.tolist()` give host values all the same
+            return _host_copy(api.HOST_METHODS[method], owner.var or any_var, owner.origin or origin)
         if owner.is_(CELL):
             if any_var:
                 return unknown(True, origin)
@@ -977,7 +989,11 @@ class FunctionValues:
                     return base.items[index.const]
             if isinstance(expr.slice, nodes.Slice):
                 return Value(base.kinds, base.var, base.origin, each=element_value_of(base))
-            return join(*base.items) if base.items else unknown()
+            if not base.items:
+                return unknown()
+            if index is not None and index.var:  # which element only the run decides
+                return replace(join(*base.items), var=True, const=NOTHING, origin=base.origin or index.origin)
+            return join(*base.items)
         if base.each is not None and base.kinds <= {TUPLE, LIST}:
             return replace(base, const=NOTHING) if isinstance(expr.slice, nodes.Slice) else base.each
         if base.is_(TUPLE) and not base.var:
@@ -1030,6 +1046,21 @@ def _bound_target(target, name: str):
         if node.name == name:
             return node
     return None
+
+
+# Standard-library modules graph code runs only in the interpreter (see python_on_runtime).
+_INTERPRETED_MODULES = ("itertools.", "collections.", "heapq.", "functools.")
+
+
+def _host_copy(kind: str, var: bool, origin: str) -> Value:
+    """What ``t.item()`` / ``t.tolist()`` / ``t.asnumpy()`` give: a Python scalar of the Tensor's dtype (of a
+    kind the dtype decides), a list of such scalars (or of lists, for a Tensor of rank 2 or more), an array."""
+    if kind == UNKNOWN:  # `.item()`
+        return Value(SCALARS, var, origin if var else "")
+    if kind == LIST:
+        return Value(frozenset({LIST}), var, origin if var else "",
+                     each=Value(SCALARS | {LIST}, var, origin if var else ""), interpreted=True)
+    return Value(frozenset({kind}), var, origin if var else "")
 
 
 def _tensors(origin: str) -> Value:

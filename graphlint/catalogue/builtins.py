@@ -1027,6 +1027,155 @@ DICT_POP_IN_GRAPH = Rule(
 )
 
 
+_SCORES = "(Tensor(np.array([0.5, 1.5, 2.0], np.float32)),)"
+
+# message fields: {call} - the call; {what} - its run-time argument, as measured; {error} - MindSpore's message
+PYTHON_CALL_FAILS_ON_RUN_TIME_VALUE = Rule(
+    id="E6113",
+    symbol="python-call-fails-on-run-time-value",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` on {what} fails in graph code at every level (measured: \"{error}\"); do this decoding "
+            "after the graph returns, or compute it with ops on Tensors",
+    summary="A Python builtin, standard-library function or str method that graph code refuses when an argument "
+            "is a run-time value: `max(..., key=...)`, `round`, `itertools.groupby`, `\"\".join` of what "
+            "`Tensor.tolist()` gave, ... (the measured table `python_on_runtime`).",
+    why=(
+        "With constant arguments MindSpore folds Python's own functions while compiling. Host-side decoding in "
+        "PyTorch code (a beam search over `.item()` scores, `max(beams, key=...)`, collapsing repeats with "
+        "`itertools.groupby`, `\"\".join` of looked-up tokens, `round(score, 4)`) gives them values only the run "
+        "knows: a Python scalar from `.item()` or `int(t)`, a list of them, what `.tolist()` returns. "
+        "`scripts/measure_python_on_runtime.py` ran each form in PYNATIVE_MODE, GRAPH_MODE and "
+        "`jit(fullgraph=True)` (MindSpore 2.10, CPU); these stop compiling or running at both levels, with "
+        "messages like \"Got an unexpected keyword argument 'key'\", \"For Operator[Round], input's type "
+        "'Float32' does not match expected type 'Tensor'\", \"unsupported operand type(s) for +: 'int' and "
+        "'list'\". PYNATIVE_MODE runs them as Python."
+    ),
+    mindspore_error="TypeError: unsupported operand type(s) for +: 'int' and 'list'",
+    fix=(
+        "Return the Tensors from the graph and decode in Python afterwards (beam search, `groupby`, `join`, "
+        "`round`), or keep the computation on Tensors: `ops.argmax` for `max(key=...)`, `ops.round`, a mask for "
+        "collapsing repeats."
+    ),
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    ids = x.argsort().tolist()
+                    return x * len("-".join(str(k) for k in ids))
+            """,
+            error="",  # lax: "... contain unsupported element"; STRICT: "cannot get attributes join"
+            inputs=_SCORES,
+            title="`\"\".join` of what `.tolist()` gave",
+            lines=4,
+        ),
+        fails(
+            """
+            import itertools
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    ids = [int(x.argmax()), int(x.argmin()), int(x.argmax())]
+                    kept = [k for k, _ in itertools.groupby(ids)]
+                    return x[kept[0]]
+            """,
+            error="",  # the levels fail with different messages (lax: "unsupported operand type(s) for +")
+            inputs=_SCORES,
+            title="`itertools.groupby` over run-time ints",
+            lines=6,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    scores = [x[0].item(), x[1].item(), x[2].item()]
+                    return x * max(scores)
+            """,
+            inputs=_SCORES,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * round(2.675, 2) * int(x[0].item())
+            """,
+            inputs=_SCORES,
+        ),
+    ),
+)
+
+
+# message fields: {call} - the call; {what} - its run-time argument, as measured
+PYTHON_CALL_FALLS_BACK_ON_RUN_TIME_VALUE = Rule(
+    id="W6114",
+    symbol="python-call-falls-back-on-run-time-value",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`{call}` on {what} runs only by JIT fallback (the Python interpreter, at run time): STRICT and MindIR "
+            "export reject it; keep the value a Tensor (ops) or do this after the graph returns",
+    summary="A Python builtin or standard-library function that graph code runs only in the interpreter when an "
+            "argument is a run-time Python value (`max(a, b)` of `.item()` scores, `divmod`, `str(n)`, "
+            "`functools.reduce`, `heapq.nlargest`, a constant list of str indexed by a run-time int, ...).",
+    why=(
+        "MindSpore's graph parser turns `max`, `min` and `sum` of Tensors into graph operations, but of Python "
+        "numbers that only the run knows (`.item()`, `int(t)`) it hands them, like any function it does not "
+        "convert, to the JIT fallback: the lax level runs them in the interpreter when the graph runs; "
+        "`jit(fullgraph=True)` and MindIR export stop with \"the inputs should be constant, but found variable "
+        "...\". Measured per form by `scripts/measure_python_on_runtime.py` (MindSpore 2.10, CPU). The same "
+        "functions of Tensors are `math-call-on-tensor` and `builtin-falls-back`."
+    ),
+    mindspore_error="ValueError: When handling script 'max(data) in graph mode', the inputs should be constant, but "
+                    "found variable 'data' to be nonconstant.",
+    fix="Keep Tensors: `ops.maximum(a, b)` of the 0-d Tensors instead of `max(a.item(), b.item())`, `ops.log`, "
+        "`ops.topk`; or return the Tensors and finish in Python.",
+    flagged=(
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    best = max(x[0].item(), x[1].item())
+                    return x * best
+            """,
+            error="the inputs should be constant",
+            inputs=_SCORES,
+            title="`max()` of two `.item()` scalars",
+            lines=3,
+            fields={"call": "max(x[0].item(), x[1].item())"},
+        ),
+        falls_back(
+            """
+            import functools
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    total = functools.reduce(lambda p, q: p + q, [x[0].item(), x[1].item()])
+                    return x * total
+            """,
+            error="the inputs should be constant",
+            inputs=_SCORES,
+            title="`functools.reduce` over `.item()` scalars",
+            lines=5,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    best = ops.maximum(x[0], x[1])
+                    return x * best * max(x.shape[0], 2)
+            """,
+            inputs=_SCORES,
+        ),
+    ),
+)
+
+
 RULES = (
     BUILTIN_OVER_NESTED_TENSORS,
     BUILTIN_FALLS_BACK,
@@ -1040,4 +1189,6 @@ RULES = (
     REVERSED_CELL_SEQUENCE,
     INDEX_OF_CONSTANT_TENSOR,
     DICT_POP_IN_GRAPH,
+    PYTHON_CALL_FAILS_ON_RUN_TIME_VALUE,
+    PYTHON_CALL_FALLS_BACK_ON_RUN_TIME_VALUE,
 )

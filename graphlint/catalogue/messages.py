@@ -24,8 +24,8 @@ MESSAGE_RULES: dict[str, tuple[str, ...] | str] = {
     "infer.create_instance_type": ("E5116", "W5508"),
     "infer.dict_setitem_key": ("E6105",),
     "infer.fallback_constant_inputs": ("W5501", "W5502", "W5503", "W5504", "W5505", "W5506", "W5508", "W6102",
-                                        "W6108", "E6109", "E6110"),
-    "infer.fallback_constant_inputs_script": ("W5501", "W5502", "W5503", "W5504", "W6102"),
+                                        "W6108", "E6109", "E6110", "W6114"),
+    "infer.fallback_constant_inputs_script": ("W5501", "W5502", "W5503", "W5504", "W6102", "W6114"),
     "infer.hook_in_graph": ("E6001",),
     "infer.illegal_node": ("E5401",),
     "infer.jit_forbidden_object_method": ("E6001",),
@@ -124,6 +124,11 @@ PYTHON_ERRORS: dict[str, tuple[str, tuple[str, ...]]] = {
     "python.bytes_required": (r"a bytes-like object is required, not 'str'", ("E5513",)),
     "ms.convert_recursion": (r"Detect recursion when converting python object", ("E5512",)),
     "ms.index_not_in": (r"Tensor\(shape=.*\) is not in", ("E6111",)),
+    # Python's own functions on run-time values (scripts/measure_python_on_runtime.py)
+    "ms.round_of_scalar": (r"For Operator\[Round\], input's type '\w+' does not match expected type 'Tensor'",
+                           ("E6113",)),
+    "ms.tensor_of_strings": (r"For Tensor, the input_data is .* that contain unsupported element", ("E6113",)),
+    "python.fallback_list_operand": (r"unsupported operand type\(s\) for \+: '\w+' and 'list'", ("E6113",)),
     "ms.strided_slice_begin": (r"For 'StridedSlice', the 'strides\[0\]' cannot be negative number and 'begin\[0\]' "
                                r"must be in", ("E5905",)),
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from astroid import nodes
 from astroid.const import Context
 
-from graphlint.analysis import api, signatures
+from graphlint.analysis import api, python_on_runtime, signatures, torch_habits
 from graphlint.analysis.kinds import CELL, DICT, FUNCTION, LIST, STR, TENSOR, TUPLE
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import builtins as rules
@@ -56,6 +56,8 @@ class BuiltinsChecker(Checker):
     # -- calls ------------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call) -> None:
         func = call.func
+        if self._python_call_on_run_time_value(graph, values, call):
+            return
         if isinstance(func, nodes.Name) and _is_builtin(func, values, graph):
             self._builtin_call(graph, values, call, func.name)
             return
@@ -65,6 +67,32 @@ class BuiltinsChecker(Checker):
         if self._index_of_constant_tensor(graph, values, call, receiver):
             return
         self._container_method(graph, values, call, receiver)
+
+    def _python_call_on_run_time_value(self, graph, values, call: nodes.Call) -> bool:
+        """PYTHON_CALL_FAILS_ON_RUN_TIME_VALUE / PYTHON_CALL_FALLS_BACK_ON_RUN_TIME_VALUE: a builtin, a standard
+        library function or a str/list method given a run-time Python value, as the measured table says. True when
+        the call fails at every level (no other rule of this family speaks of it then)."""
+        func = call.func
+        builtin = func.name if isinstance(func, nodes.Name) and _is_builtin(func, values, graph) else None
+        if builtin is not None and torch_habits.habit(torch_habits.CallShape(
+                "builtin", builtin, len(call.args), tuple(sorted(k.arg for k in call.keywords or ())))) is not None:
+            return False  # refused whatever the values (`max(..., key=...)`): torch-habit-refused reports it
+        found = python_on_runtime.call_outcome(values, graph.info.imports, call, builtin)
+        if found is None:
+            return False
+        what = python_on_runtime.ARGUMENT_WORDS.get(found.argument, "a run-time value")
+        if found.outcome == python_on_runtime.FATAL:
+            self.report(rules.PYTHON_CALL_FAILS_ON_RUN_TIME_VALUE, call, graph, call=_short(call), what=what,
+                        error=found.error[:140])
+            return True
+        # the same fallback of a Tensor argument is builtin-falls-back, math-call-on-tensor or
+        # container-method-falls-back
+        name = found.callable
+        if (name in api.FALLBACK_BUILTINS or name.startswith(("math.", "str."))) and \
+                any(values.from_tensor(argument) for argument in call.args):
+            return False
+        self.report(rules.PYTHON_CALL_FALLS_BACK_ON_RUN_TIME_VALUE, call, graph, call=_short(call), what=what)
+        return False
 
     def _builtin_call(self, graph, values, call: nodes.Call, name: str) -> None:
         """REVERSED_* (see :meth:`_reversed`), BUILTIN_OVER_NESTED_TENSORS, BUILTIN_FALLS_BACK and `len()` of a str
