@@ -46,7 +46,7 @@ def _table() -> dict:
 
 
 _BY_CALLABLE = _table()
-# The forms measured as calls (the table's subscripts, f-strings, `%` and loops are read elsewhere).
+# The forms measured as calls (the subscripts, f-strings, `%` and loops the table also holds are not calls: no rule reads them).
 _NOT_CALLS = frozenset({"range", "list.append", "f-string", "str.__mod__"})
 MEASURED_CALLABLES = frozenset(name for name, _ in _BY_CALLABLE if "__" not in name and name not in _NOT_CALLS)
 # How a message names each argument kind.
@@ -136,19 +136,3 @@ def call_outcome(values, imports, call: nodes.Call, builtin_name: str | None = N
     if not run_time:
         return None
     return outcome(name, keywords_of(call), run_time[0])
-
-
-def subscript_outcome(values, node: nodes.Subscript) -> Outcome | None:
-    """``VOCAB[n]``: a constant list or tuple of str indexed by a run-time number (a list of numbers indexed so
-    is a graph operation)."""
-    if isinstance(node.slice, nodes.Slice):
-        return None
-    base = values.value(node.value)
-    if not (base.kinds and base.kinds <= {LIST, TUPLE} and base.items and not base.var):
-        return None
-    if not all(item.is_(STR) for item in base.items):
-        return None
-    kind = argument_kind(values, node.slice)
-    if kind not in ("int", "scalar"):
-        return None
-    return outcome("str list.__getitem__", "", "int")

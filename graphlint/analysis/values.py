@@ -796,15 +796,7 @@ class FunctionValues:
         owner = self.eval(owner_expr, element)
         method = func.attrname
         if owner.may_be(TENSOR) and not owner.kinds - {TENSOR, NONE}:
-            if method in api.TENSOR_CONST_METHODS:
-                return const(api.TENSOR_CONST_METHODS[method])
-            if method in api.HOST_METHODS:
-                return _host_copy(api.HOST_METHODS[method], owner.var or any_var, owner.origin or origin)
-            if method in api.TUPLE_RESULT_OPS and not (method in api.PAIRED_ONLY_WITH_DIM and not any(
-                    k.arg == "dim" for k in expr.keywords or ())):
-                # Tensor.max()/min() give (values, indices) in graph code only with `dim=` (see the table).
-                return _tensors(owner.origin or origin)
-            return variable(TENSOR, owner.origin or origin)
+            return _tensor_method(expr, method, owner, any_var, origin)
         if method in api.HOST_METHODS and (owner.may_be(UNKNOWN) or owner.may_be(NUMPY)) \
                 and not owner.kinds - {UNKNOWN, NUMPY, TENSOR}:
             # a Tensor (or array) the analysis cannot see: `.item()`/`.tolist()` give host values all the same
@@ -984,16 +976,7 @@ class FunctionValues:
             # (measured, MindSpore 2.10), unlike `y = x; y += 1`. So it shares no storage: no alias.
             return replace(variable(TENSOR, origin), sliced_to=self._runtime_slice(expr, base, element))
         if base.items is not None:
-            if index is not None and index.known and isinstance(index.const, int) and not isinstance(index.const, bool):
-                if -len(base.items) <= index.const < len(base.items):
-                    return base.items[index.const]
-            if isinstance(expr.slice, nodes.Slice):
-                return Value(base.kinds, base.var, base.origin, each=element_value_of(base))
-            if not base.items:
-                return unknown()
-            if index is not None and index.var:  # which element only the run decides
-                return replace(join(*base.items), var=True, const=NOTHING, origin=base.origin or index.origin)
-            return join(*base.items)
+            return _item_of(expr, base, index)
         if base.each is not None and base.kinds <= {TUPLE, LIST}:
             return replace(base, const=NOTHING) if isinstance(expr.slice, nodes.Slice) else base.each
         if base.is_(TUPLE) and not base.var:
@@ -1046,6 +1029,33 @@ def _bound_target(target, name: str):
         if node.name == name:
             return node
     return None
+
+
+def _tensor_method(expr: nodes.Call, method: str, owner: Value, any_var: bool, origin: str) -> Value:
+    """What ``t.method(...)`` gives, ``t`` a Tensor."""
+    if method in api.TENSOR_CONST_METHODS:
+        return const(api.TENSOR_CONST_METHODS[method])
+    if method in api.HOST_METHODS:
+        return _host_copy(api.HOST_METHODS[method], owner.var or any_var, owner.origin or origin)
+    if method in api.TUPLE_RESULT_OPS and not (method in api.PAIRED_ONLY_WITH_DIM and not any(
+            k.arg == "dim" for k in expr.keywords or ())):
+        # Tensor.max()/min() give (values, indices) in graph code only with `dim=` (see the table).
+        return _tensors(owner.origin or origin)
+    return variable(TENSOR, owner.origin or origin)
+
+
+def _item_of(expr: nodes.Subscript, base: Value, index: Value | None) -> Value:
+    """``seq[i]`` or ``seq[a:b]`` of a tuple or list whose items are known."""
+    if index is not None and index.known and isinstance(index.const, int) and not isinstance(index.const, bool):
+        if -len(base.items) <= index.const < len(base.items):
+            return base.items[index.const]
+    if isinstance(expr.slice, nodes.Slice):
+        return Value(base.kinds, base.var, base.origin, each=element_value_of(base))
+    if not base.items:
+        return unknown()
+    if index is not None and index.var:  # which element only the run decides
+        return replace(join(*base.items), var=True, const=NOTHING, origin=base.origin or index.origin)
+    return join(*base.items)
 
 
 # Standard-library modules graph code runs only in the interpreter (see python_on_runtime).
