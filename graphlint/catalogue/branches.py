@@ -618,6 +618,21 @@ BRANCH_TYPE_MISMATCH = Rule(
             """
             class Net(nn.Cell):
                 def construct(self, x):
+                    n = int(x.argmax())
+                    total = 0.0
+                    for k in range(n + 1):
+                        total = total + x[k]
+                    return total
+            """,
+            error="Cannot join",
+            inputs="(Tensor(np.array([0.5, 1.5, 2.0], np.float32)),)",
+            title="a float carried by a loop over `range()` of a run-time int becomes a Tensor",
+            lines=5,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
                     if x.sum() > 0:
                         y = x * 2
                     else:
@@ -1370,7 +1385,7 @@ BOOLOP_JOINS_DIFFERENT_KINDS = Rule(
 )
 
 
-# message fields: {name} - the list; {line} - the `if`; {origin} - what makes its condition a run-time value;
+# message fields: {name} - the list; {where} - the `if` or loop that resizes it, and why the run decides;
 # {op} - the call that needs the length
 LIST_LENGTH_DECIDED_AT_RUN_TIME = Rule(
     id="E5808",
@@ -1379,14 +1394,14 @@ LIST_LENGTH_DECIDED_AT_RUN_TIME = Rule(
     lax=E,
     strict=E,
     message=(
-        "`{name}` gains or loses elements on only one branch of the `if` at line {line}, which depends on "
-        "{origin}: its length is decided when the graph runs, and `{op}` needs a list whose length is known "
-        "while compiling; change it by the same number of elements on every branch (append "
-        "`ops.zeros_like(...)` as a placeholder), or keep a fixed-size Tensor and a mask"
+        "`{name}` gains or loses elements {where}: its length is decided when the graph runs, and `{op}` needs a "
+        "list whose length is known while compiling; change it by the same number of elements whatever the run "
+        "decides (append `ops.zeros_like(...)` as a placeholder, loop to a bound known while compiling), or keep "
+        "a fixed-size Tensor and a mask"
     ),
     summary=(
-        "A list that `append`/`pop`/... change on one branch of a Tensor condition only, then stacked or "
-        "concatenated."
+        "A list that `append`/`pop`/... change on one branch of a Tensor condition only, or in a loop whose number "
+        "of steps only the run knows (`for i in range(int(t))`, a Tensor `while`), then stacked or concatenated."
     ),
     why=(
         "Graph mode rebinds a list on every `append` (ListAppend makes a new list). Under a Tensor condition the "
@@ -1394,7 +1409,9 @@ LIST_LENGTH_DECIDED_AT_RUN_TIME = Rule(
         "`ops.stack` and `ops.cat` of it fail: at compile time (\"'TensorType' object is not subscriptable\", "
         "\"For 'Stack', the 'len of input_x' must be int and must >= 1\" in a loop), or when the graph runs down "
         "the shorter branch (\"Shapes number and types number must be equal\"), at both levels; PYNATIVE_MODE "
-        "stacks what the run appended. Measured with MindSpore 2.10 (CPU)."
+        "stacks what the run appended. A loop whose number of steps is a run-time value (`range(n)` of `n = "
+        "int(t.max()) + 1`, a `while` on a Tensor) is compiled as a real loop, and a list it appends to has a "
+        "run-time length the same way. Measured with MindSpore 2.10 (CPU)."
     ),
     mindspore_error="ValueError: For 'Stack', the 'len of input_x' must be int and must >= 1, but got '0' with type "
                     "'int'.",
@@ -1434,8 +1451,35 @@ LIST_LENGTH_DECIDED_AT_RUN_TIME = Rule(
             lines=7,
             fields={"name": "kept"},
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = int(x.argmax()) + 1
+                    rows = []
+                    for i in range(n):
+                        rows.append(x[i] * 2)
+                    return ops.stack(rows)
+            """,
+            error="must be int and must >= 1",
+            inputs="(Tensor(np.array([1.0, -2.0, 3.0], np.float32)),)",
+            title="`append` in a loop over `range()` of a run-time int, then `ops.stack`",
+            lines=7,
+            fields={"name": "rows", "op": "ops.stack"},
+        ),
     ),
     clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    rows = []
+                    for i in range(x.shape[0]):
+                        rows.append(x[i] * 2)
+                    return ops.stack(rows)
+            """,
+            inputs="(Tensor(np.array([1.0, -2.0, 3.0], np.float32)),)",
+        ),
         passes(
             """
             class Net(nn.Cell):

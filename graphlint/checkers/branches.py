@@ -15,6 +15,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis import api
+from graphlint.analysis.kinds import FLOAT, INT, TENSOR
 from graphlint.analysis.joins import (NONE_AND_TENSOR, TUPLE_LENGTHS, TYPE_MISMATCH, condition_operands_mismatch,
                                       in_condition, mismatch, resized_unevenly)
 from graphlint.analysis.parser_fold import NO
@@ -50,7 +51,8 @@ class BranchesChecker(Checker):
     # ------------------------------------------------------------------------------------------
     # E5808: a list resized on one branch of a Tensor `if`, then given to a call that needs its length
     def _lengths_decided_at_run_time(self) -> None:
-        uneven: dict[int, tuple] = {}  # a resizing definition inside such an `if` -> (the if, its origin)
+        # a resizing definition inside such an `if` or loop -> (where, in words)
+        uneven: dict[int, str] = {}
         for region in self.cfg.ifs.values():
             names = resized_unevenly(region.node)
             if not names:
@@ -58,10 +60,14 @@ class BranchesChecker(Checker):
             origin = self.values.tensor_origin(region.node.test)
             if origin is None:
                 continue
-            for definition in self.cfg.definitions:
-                if definition.kind == "mutate" and definition.name in names \
-                        and definition.value.parent is not None and _within(definition.value, region.node):
-                    uneven.setdefault(definition.index, (region.node, origin))
+            self._resizing_within(region.node, names, uneven,
+                                  f"on only one branch of the `if` at line {region.node.lineno}, which depends on "
+                                  f"{origin}")
+        for loop in self.cfg.loops.values():
+            steps = self._steps_decided_at_run_time(loop.node)
+            if steps:
+                self._resizing_within(loop.node, None, uneven, f"in the loop at line {loop.node.lineno}, whose "
+                                                               f"number of steps {steps}")
         if not uneven:
             return
         for node in self._walk():
@@ -75,10 +81,33 @@ class BranchesChecker(Checker):
                 continue
             for definition in self.cfg.reaching(element, node.args[0].name):
                 if definition.index in uneven:
-                    if_node, origin = uneven[definition.index]
                     self.report(rules.LIST_LENGTH_DECIDED_AT_RUN_TIME, node, self.graph, name=node.args[0].name,
-                                line=if_node.lineno, origin=origin, op=node.func.as_string())
+                                where=uneven[definition.index], op=node.func.as_string())
                     break
+
+    def _resizing_within(self, statement, names, uneven: dict, where: str) -> None:
+        """Record the `append`/`pop`/... definitions made inside ``statement`` (of ``names``; None: any)."""
+        for definition in self.cfg.definitions:
+            if definition.kind == "mutate" and (names is None or definition.name in names) \
+                    and definition.value.parent is not None and _within(definition.value, statement):
+                uneven.setdefault(definition.index, where)
+
+    def _steps_decided_at_run_time(self, loop) -> str:
+        """How a loop's number of steps depends on the run ("" when compiling decides it): a `while` on a
+        Tensor condition, or a `for` over `range(...)` of a Python number only the run knows (`int(t)`,
+        `t.item()`; a Tensor bound is range-of-tensor)."""
+        if isinstance(loop, nodes.While):
+            origin = self.values.tensor_origin(loop.test)
+            return f"depends on {origin}" if origin else ""
+        call = loop.iter
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "range"
+                and call.func.name not in self.cfg.defs_by_name):
+            return ""
+        for argument in call.args:
+            value = self.values.value(argument)
+            if value.var and value.kinds & {INT, FLOAT} and TENSOR not in value.kinds:
+                return f"is `{argument.as_string()}`, a Python number only the run knows"
+        return ""
 
     # ------------------------------------------------------------------------------------------
     # E5801: one-branch definitions (decided by the parser)
@@ -212,7 +241,7 @@ class BranchesChecker(Checker):
             if isinstance(node, nodes.IfExp):
                 self._ifexp_join(node)
         for loop in self.cfg.loops.values():
-            if isinstance(loop.node, nodes.While):
+            if isinstance(loop.node, nodes.While) or self._steps_decided_at_run_time(loop.node):
                 self._while_join(loop)
 
     def _if_join(self, region) -> None:
@@ -251,11 +280,16 @@ class BranchesChecker(Checker):
         self._report_join(a, b, name, origin, node, node, returned=isinstance(parent, nodes.Return))
 
     def _while_join(self, loop) -> None:
-        """A Tensor `while` joins each name it changes (and reads at its test) with its value before the loop."""
-        origin = self.values.tensor_origin(loop.node.test)
+        """A Tensor `while`, or a `for` over `range()` of a run-time number (compiled as a loop, not unrolled),
+        joins each name it changes (and reads at its test) with its value before the loop."""
+        if isinstance(loop.node, nodes.While):
+            origin = self.values.tensor_origin(loop.node.test)
+            keyword = "while"
+        else:
+            origin, keyword = f"`{loop.node.iter.as_string()}`, a bound only the run knows", "for"
         if origin is None:
             return
-        self._loop_return_join(loop, origin)
+        self._loop_return_join(loop, origin, keyword)
         entry_blocks = [pred for pred, _ in loop.header.pred if pred.id not in loop.body_blocks]
         back_blocks = [pred for pred, _ in loop.header.pred if pred.id in loop.body_blocks]
         live = self.cfg.live_in(loop.header)
@@ -270,7 +304,7 @@ class BranchesChecker(Checker):
             if carried == ("tensor", None) and len(inside) == 1:
                 # computed from itself (`y = y - 0.5`): what the first step makes of the entry value
                 carried = self.shapes.carried_shape(inside[0], name, entry)
-            self._report_join(entry, carried, f"`{name}`", origin, loop.node, _keyword(loop.node, "while"),
+            self._report_join(entry, carried, f"`{name}`", origin, loop.node, _keyword(loop.node, keyword),
                               returned=False)
 
     def _boolop_join(self, node: nodes.BoolOp) -> None:
@@ -300,13 +334,13 @@ class BranchesChecker(Checker):
                             "operands of different kinds", origin=origin)
                 return
 
-    def _loop_return_join(self, loop, origin) -> None:
+    def _loop_return_join(self, loop, origin, keyword: str) -> None:
         """A `return` inside a Tensor `while` joins with what the function returns after the loop."""
         inside = [r for r in self.cfg.returns if r.block.id in loop.body_blocks]
         if not inside:
             return
         after = self._returns_from(loop.after)
-        anchor = _keyword(loop.node, "while")
+        anchor = _keyword(loop.node, keyword)
         for a in _distinct(self._return_shape(r) for r in inside):
             for b in _distinct(self._return_shape(r) for r in after):
                 if self._report_join(a, b, "the return value", origin, loop.node, anchor, returned=True):
