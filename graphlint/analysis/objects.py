@@ -69,14 +69,33 @@ def _held_classes(project: Project, cls: nodes.ClassDef, name: str) -> tuple[nod
     return tuple(found)
 
 
+_FOLLOWING: set = set()  # (class, parameter) pairs being resolved: objects passed around in a cycle stop there
+
+
 def _passed_to_init(project: Project, cls: nodes.ClassDef, init: nodes.FunctionDef, parameter: str) -> list:
-    """The project classes whose instances the calls of ``cls`` in its own module pass as ``parameter``."""
+    """The project classes whose instances the calls of ``cls`` in its own module pass as ``parameter``: a new
+    instance, or an object the caller holds (``Layer(self.store)``, ``self.store = Store()``)."""
     info = project.info(cls.root())
     found = []
-    for call in _calls_of(project, info).get(id(cls), ()):
-        passed = constructor_argument(init, call, parameter)
-        if passed is not None:
-            found.append(instantiated(project, info, passed))
+    key = (id(cls), parameter)
+    if key in _FOLLOWING:
+        return found
+    _FOLLOWING.add(key)
+    try:
+        for call in _calls_of(project, info).get(id(cls), ()):
+            passed = constructor_argument(init, call, parameter)
+            if passed is None:
+                continue
+            made = instantiated(project, info, passed)
+            if made is not None:
+                found.append(made)
+            elif isinstance(passed, nodes.Attribute):
+                caller = passed.frame()
+                owner = caller.parent.frame() if isinstance(caller, nodes.FunctionDef) and isinstance(
+                    caller.parent, nodes.ClassDef) else None
+                found.extend(object_classes(project, info, passed, owner, depth=1))
+    finally:
+        _FOLLOWING.discard(key)
     return found
 
 
