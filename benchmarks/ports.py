@@ -66,7 +66,9 @@ def score(folder: str, command: str, verbose: bool = False) -> dict:
         lines_out.append(f"  {'hit ' if hit else 'MISS'} {problem.get('id', '')} lines {sorted(lines)}: "
                          f"{problem['what']} (lax {problem.get('lax')}, strict {problem.get('strict')}); graphlint: "
                          + (", ".join(sorted({f.get("id", "?") for f in at_lax + at_strict})) or "-"))
-    fine_lines = {line for fine in labels.get("fine", []) for line in fine["lines"]}
+    # (a line both fine and a problem's, as `x.sort(dim=-1)[0][:, :n]`, is the problem's)
+    problem_lines = {line for problem in labels["problems"] for line in problem["lines"]}
+    fine_lines = {line for fine in labels.get("fine", []) for line in fine["lines"]} - problem_lines
     false_errors = [f for f in lax if _severity(f) == "error" and _line(f) in fine_lines]
     figures = {"problems": len(labels["problems"]), "reported": reported, "false_errors": len(false_errors)}
     if verbose:

@@ -9,6 +9,8 @@ one file of a large project costs that file, not the project.
 
 from __future__ import annotations
 
+import ast
+
 import hashlib
 import os
 from dataclasses import replace
@@ -889,11 +891,30 @@ def _passed_constants(call: nodes.Call) -> tuple:
     def constant(node):
         if isinstance(node, nodes.Const) and isinstance(node.value, (int, float, bool, str)):
             return (node.value,)
+        display = _module_display(node)
+        if display is not None:
+            try:
+                return (ast.literal_eval(display.as_string()),)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                return NOT_CONSTANT
         return NOT_CONSTANT
 
     arguments = tuple(STARRED if isinstance(arg, nodes.Starred) else constant(arg) for arg in call.args)
     keywords = tuple((keyword.arg, constant(keyword.value)) for keyword in call.keywords or ())
     return arguments, keywords
+
+
+def _module_display(node):
+    """A dict, list or tuple display passed as an argument, or named by a module global bound once to one
+    (``Predictor(model, SEG_CLASSES)``), else None."""
+    if isinstance(node, nodes.Name):
+        bindings = node.root().locals.get(node.name, [])
+        if len(bindings) != 1 or not isinstance(bindings[0], nodes.AssignName) \
+                or not isinstance(bindings[0].parent, nodes.Assign) or node.scope() is not node.root() \
+                and node.name in node.scope().locals:
+            return None
+        node = bindings[0].parent.value
+    return node if isinstance(node, (nodes.Dict, nodes.List, nodes.Tuple)) else None
 
 
 def _instantiations_read(analysis: Analysis, paths, _class_names):

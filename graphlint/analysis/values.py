@@ -115,6 +115,11 @@ def of_python(value) -> Value:
         return const(FLOAT, value)
     if isinstance(value, str):
         return const(STR, value)
+    if isinstance(value, dict):
+        return const(DICT)
+    if isinstance(value, (list, tuple)):  # (a display passed to a constructor: its items, not the whole value)
+        return Value(frozenset({LIST if isinstance(value, list) else TUPLE}), False, "",
+                     tuple(of_python(item) for item in value))
     return const(OBJECT)
 
 

@@ -9,7 +9,7 @@ calling the compiled graph twice with inputs of equal shape but different
 values: the output shapes differ.
 """
 
-from graphlint.catalogue.model import OK, Example, Rule, Severity, passes
+from graphlint.catalogue.model import OK, Example, Rule, Severity, fails, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "dynamic_shape"
@@ -423,6 +423,69 @@ TENSOR_VALUED_SIZE = Rule(
 )
 
 
+_ROWS = "(Tensor(np.array([[0.5, 3.0, 2.0], [4.0, -1.0, 0.0]], np.float32)),)"
+
+# message fields: {target} - the masked assignment's target; {value} - the masked read; {rank} - the target's rank;
+# {mask} - the mask
+MASKED_ASSIGNMENT_OF_MASKED_VALUE = Rule(
+    id="E5607",
+    symbol="masked-assignment-of-masked-value",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{target} = {value}` assigns a boolean-mask read (its length is only known at run time) through a mask "
+            "into a Tensor of rank {rank}: graph mode cannot broadcast it and fails at every level; write "
+            "`ops.where({mask}, <the unmasked value>, <the target>)` instead",
+    summary="PyTorch's `t[mask] = v[mask]` (a masked read assigned through the same mask) on a Tensor of two or "
+            "more dimensions.",
+    why=(
+        "PYNATIVE_MODE, like PyTorch, copies the selected elements one for one. Graph mode lowers `t[mask] = v` to a "
+        "select that broadcasts `v` to the shape of `t`; `v[mask]` has one element per True entry, an upper-bound "
+        "length only known when the graph runs, and it cannot be broadcast to a Tensor of rank 2 or more: \"For "
+        "'BroadcastTo', in order to broadcast, each dimension pair must be equal or input dimension is 1\", at the "
+        "lax and strict levels, with no line of the model in the message. On a 1-D Tensor, and with a scalar or a "
+        "full-size value (`t[mask] = 0`, `t[mask] = v`), it compiles (measured with MindSpore 2.10, CPU)."
+    ),
+    mindspore_error="ValueError: For 'BroadcastTo', in order to broadcast, each dimension pair must be equal or input "
+                    "dimension is 1 or target dimension is -1.",
+    fix="Select instead of copying: `distance = ops.where(mask, dist, distance)` for `distance[mask] = dist[mask]`.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    distance = ops.ones((2, 3), ms.float32) * 10
+                    mask = x < distance
+                    distance[mask] = x[mask]
+                    return distance
+            """,
+            error="For 'BroadcastTo'",
+            inputs=_ROWS,
+            title="`t[mask] = v[mask]` on a 2-D Tensor",
+            lines=5,
+            fields={"rank": "2", "mask": "mask"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    distance = ops.ones((2, 3), ms.float32) * 10
+                    mask = x < distance
+                    distance[mask] = 0.0
+                    flat = x.reshape(-1)
+                    best = ops.ones((6,), ms.float32) * 10
+                    keep = flat < best
+                    best[keep] = flat[keep]
+                    return ops.where(mask, x, distance), best
+            """,
+            inputs=_ROWS,
+        ),
+    ),
+)
+
+
 RULES = (
     BOOLEAN_MASK_INDEX,
     MASKED_SELECT,
@@ -430,4 +493,5 @@ RULES = (
     UNIQUE_VALUES,
     TENSOR_BOUNDED_SLICE,
     TENSOR_VALUED_SIZE,
+    MASKED_ASSIGNMENT_OF_MASKED_VALUE,
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from astroid import nodes
 from astroid.const import Context
 
-from graphlint.analysis import api
+from graphlint.analysis import api, ranks
 from graphlint.analysis.kinds import TENSOR, UNKNOWN
 from graphlint.analysis.provenance import locally_bound
 from graphlint.analysis.tree import graph_nodes
@@ -43,6 +43,9 @@ class DynamicShapeChecker(Checker):
 
     # -- indexing -----------------------------------------------------------------
     def _check_subscript(self, graph, values, node: nodes.Subscript) -> None:
+        if node.ctx == Context.Store:
+            self._masked_assignment(graph, values, node)
+            return
         if node.ctx != Context.Load or _is_augassign_target(node):
             return
         base = values.value(node.value)
@@ -65,6 +68,20 @@ class DynamicShapeChecker(Checker):
             elif _is_boolean_tensor(part, values, graph, set()):
                 self.report(rules.BOOLEAN_MASK_INDEX, node, graph)
                 return
+
+    def _masked_assignment(self, graph, values, target: nodes.Subscript) -> None:
+        """MASKED_ASSIGNMENT_OF_MASKED_VALUE: ``t[mask] = v[m]``, ``m`` a boolean Tensor, ``t`` of rank 2 or more."""
+        assign = target.parent
+        if not (isinstance(assign, nodes.Assign) and assign.targets == [target]):
+            return
+        value = assign.value
+        if not (isinstance(value, nodes.Subscript) and _is_boolean_tensor(value.slice, values, graph, set())
+                and _is_boolean_tensor(target.slice, values, graph, set())):
+            return
+        rank = ranks.rank_of(values, target.value)
+        if rank is not None and rank >= 2:
+            self.report(rules.MASKED_ASSIGNMENT_OF_MASKED_VALUE, assign, graph, target=target.as_string(),
+                        value=value.as_string(), rank=str(rank), mask=target.slice.as_string())
 
     # -- calls ----------------------------------------------------------------------
     def _check_call(self, graph, values, call: nodes.Call) -> None:
