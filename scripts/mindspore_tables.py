@@ -339,6 +339,26 @@ def _key_name(key) -> tuple:
     return "internal", repr(key)
 
 
+def _random_apis() -> tuple:
+    from mindspore import mint, nn, ops
+
+    functions = set()
+    for module_name, module in (("mindspore.ops", ops), ("mindspore.mint", mint)):
+        for name in dir(module):
+            value = getattr(module, name)
+            if name.startswith("_") or not inspect.isfunction(value):
+                continue
+            try:
+                parameters = inspect.signature(value).parameters
+            except (TypeError, ValueError):
+                continue
+            if {"seed", "seed2", "generator"} & set(parameters):
+                functions.add(f"{module_name}.{name}")
+    layers = {f"mindspore.nn.{name}" for name in dir(nn)
+              if name.startswith("Dropout") and inspect.isclass(getattr(nn, name))}
+    return frozenset(functions), frozenset(layers)
+
+
 def builtins_tables(ms) -> list:
     from mindspore.graph._parse import parser, resources, standard_method, trope
     from mindspore.graph._parse.deprecated import deprecated_tensor_method
@@ -382,6 +402,7 @@ def builtins_tables(ms) -> list:
     container_impls = frozenset(name for name in std_functions
                                 if name.split("_", 1)[0] in ("list", "dict", "tuple", "str", "sequence"))
     trope_all = tuple(sorted(trope.__all__))
+    random_functions, random_layers = _random_apis()
     return [
         ("BUILTIN_FUNCTIONS", tables["builtin"],
          f"Python builtins the graph parser converts to a MindSpore implementation\n"
@@ -413,6 +434,11 @@ def builtins_tables(ms) -> list:
          "of Tensor, sequence, dict and scalar methods (the method-name map itself is compiled C++)."),
         ("CONTAINER_METHOD_IMPLEMENTATIONS", container_impls,
          "The subset of STANDARD_METHOD_FUNCTIONS that implements list/tuple/dict/str methods."),
+        ("RANDOM_FUNCTIONS", random_functions,
+         "Functions of mindspore.ops and mindspore.mint that draw random numbers (they take a `seed` or a\n"
+         "`generator`): each call site in a graph is one random node with its own state."),
+        ("RANDOM_LAYERS", random_layers,
+         "nn layers that draw random numbers when called (the Dropout family)."),
         ("TENSOR_DEPRECATED_METHODS", dict(deprecated_tensor_method.deprecated_tensor_method_map),
          f"Tensor methods whose graph-mode implementation keeps the old signature\n"
          f"({_rel(ms, deprecated_tensor_method.__file__)}): method -> implementation in tensor_method.py."),

@@ -1921,6 +1921,102 @@ STATE_ATTRIBUTE_WRITTEN_IN_GRAPH = Rule(
 )
 
 
+# message fields: {call} - the call; {api} - the random op or layer it draws with; {times} - how graph code repeats it
+RANDOM_DRAW_REPEATED = Rule(
+    id="W5213",
+    symbol="random-draw-repeated",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="`{call}` draws random numbers (`{api}`) and graph code runs it {times}: every run gets the same "
+            "numbers in graph mode (one random node), where PYNATIVE_MODE draws anew; write the random op at "
+            "each call site, draw once for all of them, or give each use its own layer",
+    summary="A function, method or Cell that draws random numbers (a MindSpore random op, a Dropout layer), called "
+            "more than once in one graph, or in a loop graph mode unrolls.",
+    why=(
+        "Graph mode makes one random node for each place the compiled code calls a random op. A helper that calls "
+        "`ops.randn` (or `ops.randint`, `ops.multinomial`, ...) compiles to one graph, and every call of it runs "
+        "that one node: measured with MindSpore 2.10 (CPU), two calls of such a helper, a method, a sub-Cell, or "
+        "one `nn.Dropout` layer used twice return the same draw (the same dropout mask, whatever the input), and "
+        "so does one call in a `for` loop, which graph mode unrolls. PYNATIVE_MODE, like PyTorch, draws anew each "
+        "time. The same op written twice inline draws twice in both modes. (A Dropout layer draws only in "
+        "training.)"
+    ),
+    fix=(
+        "Draw at each call site (`ops.randn` written where it is used), draw once with the shape of all uses and "
+        "split, or keep one Dropout layer per use (`self.drop1`, `self.drop2`)."
+    ),
+    flagged=(
+        diverges(
+            """
+            def noise(x):
+                return x + ops.randn(x.shape)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    a = noise(x)
+                    b = noise(x)
+                    return (a == b).all()
+            """,
+            title="a helper that draws, called twice",
+            lines=7,
+            fields={"api": "ops.randn", "times": "twice"},
+        ),
+        diverges(
+            """
+            def noise(x):
+                return x + ops.randn(x.shape)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outs = []
+                    for _ in range(2):
+                        outs.append(noise(x))
+                    return (outs[0] == outs[1]).all()
+            """,
+            title="a helper that draws, called in an unrolled loop",
+            lines=8,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.drop = nn.Dropout(p=0.5)
+                    self.set_train(True)
+
+                def construct(self, x):
+                    a = self.drop(ops.ones((64,), ms.float32))
+                    b = self.drop(ops.ones((64,), ms.float32) * 2)
+                    return ((a > 0) == (b > 0)).all()
+            """,
+            title="one `nn.Dropout` layer used twice (training)",
+            lines=9,
+            fields={"api": "nn.Dropout"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.drop1 = nn.Dropout(p=0.5)
+                    self.drop2 = nn.Dropout(p=0.5)
+                    self.set_train(True)
+
+                def construct(self, x):
+                    a = x + ops.randn(x.shape)
+                    b = x + ops.randn(x.shape)
+                    c = self.drop1(ops.ones((64,), ms.float32))
+                    d = self.drop2(ops.ones((64,), ms.float32))
+                    return (a == b).all(), ((c > 0) == (d > 0)).all()
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     PYTHON_RANDOM_IN_GRAPH,
     WALL_CLOCK_IN_GRAPH,
@@ -1934,4 +2030,5 @@ RULES = (
     TENSOR_MAX_POSITIONAL_AXIS,
     TENSOR_TRANSPOSE_TWO_AXES,
     STATE_ATTRIBUTE_WRITTEN_IN_GRAPH,
+    RANDOM_DRAW_REPEATED,
 )

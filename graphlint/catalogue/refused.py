@@ -626,6 +626,104 @@ TORCH_HABIT_FALLS_BACK = Rule(
     ),
 )
 
+# message fields: {call} - the call as written; {fixed} - the same call of `construct`
+CELL_CALLS_ITSELF = Rule(
+    id="E6007",
+    symbol="cell-calls-itself",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` calls the Cell through `self`, which graph code cannot call (\"The object is not callable\"); "
+            "call its `construct`: `{fixed}`",
+    summary="`self(...)` in graph code: a Cell method (a `generate()` loop, a helper) calling its own Cell, as "
+            "PyTorch code calls `self(...)` for `forward`.",
+    why=(
+        "PyTorch modules call `self(idx)` to run `forward` (a `generate()` loop does), and PYNATIVE_MODE runs it. "
+        "In graph code `self` is the Cell object the graph was made from, and calling it is refused at every level: "
+        "\"The object is not callable. Please check code.\" (measured with MindSpore 2.10: a sub-Cell's "
+        "`generate()` reached from another Cell's `construct`, and a helper of the Cell itself). "
+        "`self.construct(...)` compiles and computes the same (graph code runs no hooks either way)."
+    ),
+    mindspore_error="ValueError: The object is not callable. Please check code.",
+    fix="Call `self.construct(...)` instead of `self(...)`.",
+    flagged=(
+        fails(
+            """
+            class Model(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.dense = nn.Dense(3, 3)
+
+                def construct(self, x):
+                    return self.dense(x)
+
+                def generate(self, x):
+                    for _ in range(2):
+                        x = self(x)
+                    return x
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.model = Model()
+
+                def construct(self, x):
+                    return self.model.generate(x)
+            """,
+            error="The object is not callable",
+            inputs="(Tensor(np.ones((2, 3), np.float32)),)",
+            title="`self(x)` in a sub-Cell's `generate()`",
+            lines=11,
+            fields={"call": "self(x)", "fixed": "self.construct(x)"},
+            fixed="""
+            class Model(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.dense = nn.Dense(3, 3)
+
+                def construct(self, x):
+                    return self.dense(x)
+
+                def generate(self, x):
+                    for _ in range(2):
+                        x = self.construct(x)
+                    return x
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.model = Model()
+
+                def construct(self, x):
+                    return self.model.generate(x)
+            """,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Model(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.dense = nn.Dense(3, 3)
+
+                def construct(self, x):
+                    return self.dense(x)
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.model = Model()
+
+                def construct(self, x):
+                    return self.model(self.model(x))
+            """,
+            inputs="(Tensor(np.ones((2, 3), np.float32)),)",
+        ),
+    ),
+)
+
+
 RULES = (
     JIT_FORBIDDEN_API,
     PARAMETER_CREATED_IN_GRAPH,
@@ -633,4 +731,5 @@ RULES = (
     LAMBDA_IN_FOR_LOOP,
     TORCH_HABIT_REFUSED,
     TORCH_HABIT_FALLS_BACK,
+    CELL_CALLS_ITSELF,
 )

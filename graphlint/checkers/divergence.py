@@ -30,7 +30,7 @@ from __future__ import annotations
 from astroid import nodes
 from astroid.const import Context
 
-from graphlint.analysis import api, capture, signatures
+from graphlint.analysis import api, capture, random_draws, signatures
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
@@ -65,6 +65,29 @@ class DivergenceChecker(Checker):
                     self._attribute_read(graph, node, read_attrs)
                 else:
                     self._module_attribute_read(graph, values, node, read_globals)
+        self._random_draws_repeated(graph, values)
+
+    # -- random draws -------------------------------------------------------------------------------
+    def _random_draws_repeated(self, graph, values) -> None:
+        """RANDOM_DRAW_REPEATED: a callee that draws random numbers, called twice in this graph or in a loop graph
+        mode unrolls (a `for` whose number of steps compiling decides)."""
+        if values is None:
+            return
+        analysis = self.context.analysis
+        seen: dict[object, int] = {}
+        for call in graph_nodes(graph.node):
+            if not isinstance(call, nodes.Call) or random_draws.random_api(graph.info.imports, call):
+                continue
+            drawn = random_draws.drawn_by(analysis, graph.info, call, graph.cls)
+            if drawn is None:
+                continue
+            func = call.func
+            key = func.as_string() if isinstance(func, (nodes.Name, nodes.Attribute)) else id(call)
+            seen[key] = seen.get(key, 0) + 1
+            unrolled = _in_unrolled_loop(call, graph.node, values)
+            if seen[key] > 1 or unrolled:
+                times = "in a loop it unrolls" if unrolled else "twice" if seen[key] == 2 else f"{seen[key]} times"
+                self.report(rules.RANDOM_DRAW_REPEATED, call, graph, call=_call_text(call), api=drawn, times=times)
 
     # -- per-class facts, cached until the class's module (or one it imports) changes -------------------
     def _class_fact(self, kind: str, cls, compute):
@@ -727,3 +750,27 @@ def _owner_class(func: nodes.FunctionDef) -> nodes.ClassDef | None:
 
 
 CHECKER = DivergenceChecker
+
+
+def _in_unrolled_loop(node, function, values) -> bool:
+    """``node`` is in the body of a `for` of ``function`` that graph mode unrolls (its calls are made once per
+    step): not a `range()` of a run-time number, which is compiled as a loop."""
+    current = node.parent
+    while current is not None and current is not function:
+        if isinstance(current, nodes.For) and _within(node, current.body):
+            iterated = current.iter
+            real_loop = isinstance(iterated, nodes.Call) and isinstance(iterated.func, nodes.Name) \
+                and iterated.func.name == "range" and any(values.value(a).var for a in iterated.args)
+            if not real_loop:
+                return True
+        current = current.parent
+    return False
+
+
+def _within(node, statements) -> bool:
+    current = node
+    while current is not None:
+        if any(current is statement for statement in statements):
+            return True
+        current = current.parent
+    return False

@@ -41,6 +41,11 @@ class RefusedChecker(Checker):
 
     def _call(self, graph, values, call: nodes.Call, reported: set[int]) -> None:
         func = call.func
+        if isinstance(func, nodes.Name) and values.self_name and func.name == values.self_name \
+                and graph.cls is not None and self.context.project.is_cell(graph.cls):
+            self.report(rules.CELL_CALLS_ITSELF, call, graph, call=call.as_string()[:80],
+                        fixed=f"{func.name}.construct({_arguments_text(call)})")
+            return
         shown = _shown(call)
         qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
         if qualified is not None:
@@ -218,3 +223,7 @@ def _shown(call: nodes.Call) -> str:
 
 
 CHECKER = RefusedChecker
+
+
+def _arguments_text(call: nodes.Call) -> str:
+    return ", ".join(argument.as_string() for argument in list(call.args) + list(call.keywords or ()))

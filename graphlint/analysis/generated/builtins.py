@@ -721,6 +721,59 @@ CONTAINER_METHOD_IMPLEMENTATIONS = frozenset({
     'tuple_func',
 })
 
+# Functions of mindspore.ops and mindspore.mint that draw random numbers (they take a `seed` or a
+# `generator`): each call site in a graph is one random node with its own state.
+RANDOM_FUNCTIONS = frozenset({
+    'mindspore.mint.bernoulli',
+    'mindspore.mint.multinomial',
+    'mindspore.mint.normal',
+    'mindspore.mint.rand',
+    'mindspore.mint.randint',
+    'mindspore.mint.randn',
+    'mindspore.mint.randperm',
+    'mindspore.ops.bernoulli',
+    'mindspore.ops.bernoulli_',
+    'mindspore.ops.bernoulli_ext',
+    'mindspore.ops.choice_with_mask',
+    'mindspore.ops.dropout',
+    'mindspore.ops.exponential_',
+    'mindspore.ops.gamma',
+    'mindspore.ops.laplace',
+    'mindspore.ops.log_uniform_candidate_sampler',
+    'mindspore.ops.multinomial',
+    'mindspore.ops.multinomial_with_replacement',
+    'mindspore.ops.normal',
+    'mindspore.ops.normal_',
+    'mindspore.ops.poisson',
+    'mindspore.ops.rand',
+    'mindspore.ops.rand_like',
+    'mindspore.ops.randint',
+    'mindspore.ops.randint_like',
+    'mindspore.ops.randn',
+    'mindspore.ops.randn_like',
+    'mindspore.ops.random_',
+    'mindspore.ops.random_categorical',
+    'mindspore.ops.random_gamma',
+    'mindspore.ops.random_poisson',
+    'mindspore.ops.randperm',
+    'mindspore.ops.shuffle',
+    'mindspore.ops.standard_laplace',
+    'mindspore.ops.standard_normal',
+    'mindspore.ops.uniform',
+    'mindspore.ops.uniform_',
+    'mindspore.ops.uniform_candidate_sampler',
+})
+
+# nn layers that draw random numbers when called (the Dropout family).
+RANDOM_LAYERS = frozenset({
+    'mindspore.nn.Dropout',
+    'mindspore.nn.Dropout1d',
+    'mindspore.nn.Dropout2d',
+    'mindspore.nn.Dropout2dExt',
+    'mindspore.nn.Dropout3d',
+    'mindspore.nn.DropoutExt',
+})
+
 # Tensor methods whose graph-mode implementation keeps the old signature
 # (mindspore/graph/_parse/deprecated/deprecated_tensor_method.py): method -> implementation in tensor_method.py.
 TENSOR_DEPRECATED_METHODS = {
