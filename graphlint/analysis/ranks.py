@@ -89,21 +89,26 @@ def _call_rank(values, call: nodes.Call, depth: int) -> int | None:
     func = call.func
     qualified = values.imports.qualify(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
     if qualified is not None and qualified.startswith("mindspore."):
-        name = qualified.rsplit(".", 1)[-1]
-        if name in _CREATION and call.args:
-            shape = call.args[0] if name != "randint" else (call.args[2] if len(call.args) > 2 else None)
-            return _display_length(shape)
-        if name == "arange":
-            return 1
-        if name in _SAME_RANK and call.args:
-            return rank_of(values, call.args[0], depth + 1)
+        return _function_rank(values, call, qualified.rsplit(".", 1)[-1], depth)
+    if not isinstance(func, nodes.Attribute) or not values.value(func.expr).is_(TENSOR):
         return None
-    if not isinstance(func, nodes.Attribute):
-        return None
-    receiver = func.expr
-    if not values.value(receiver).is_(TENSOR):
-        return None
-    method = func.attrname
+    return _method_rank(values, call, func.expr, func.attrname, depth)
+
+
+def _function_rank(values, call: nodes.Call, name: str, depth: int) -> int | None:
+    """``ops.name(...)``."""
+    if name in _CREATION and call.args:
+        shape = call.args[0] if name != "randint" else (call.args[2] if len(call.args) > 2 else None)
+        return _display_length(shape)
+    if name == "arange":
+        return 1
+    if name in _SAME_RANK and call.args:
+        return rank_of(values, call.args[0], depth + 1)
+    return None
+
+
+def _method_rank(values, call: nodes.Call, receiver, method: str, depth: int) -> int | None:
+    """``t.method(...)``, ``t`` a Tensor."""
     if method in ("view", "reshape"):
         if len(call.args) == 1:
             return _display_length(call.args[0]) if not isinstance(call.args[0], nodes.Const) else 1

@@ -705,6 +705,8 @@ class FunctionValues:
             # A runtime value with a shape is a Tensor (a Cell's or a helper's output, say): its
             # shape, rank and dtype are compile-time constants like any Tensor's.
             return const(api.TENSOR_CONST_ATTRIBUTES[name])
+        if owner.interpreted and owner.is_(OBJECT):  # a field of an object the interpreter holds
+            return Value(frozenset({UNKNOWN}), True, owner.origin, interpreted=True)
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
@@ -761,6 +763,9 @@ class FunctionValues:
                 resolved = self.analysis.project.resolve_expr(self.info, func)
                 if resolved is not None and resolved.kind == "class" and self.analysis.project.is_cell(resolved.node):
                     return const(CELL)
+        made = self._interpreted_instance(expr, args)
+        if made is not None:
+            return made
         layer = self._layer_call(expr, element)
         if layer is not None:
             return layer
@@ -816,6 +821,21 @@ class FunctionValues:
         if owner.var and not (isinstance(owner_expr, nodes.Name) and owner_expr.name == self.self_name):
             return True, origin or owner.origin
         return any_var, origin
+
+    def _interpreted_instance(self, call: nodes.Call, args: list) -> Value | None:
+        """``Out(logits, prob)``: an instance of a plain class or dataclass (not a Cell, not a ``jit_class``) made
+        in graph code from run-time Tensors. Only the interpreter can hold it (JIT fallback); what graph code reads
+        back from it has lost its static shape."""
+        if not any(a.var and a.may_be(TENSOR) for a in args) or not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+            return None
+        project = self.analysis.project
+        resolved = project.resolve_expr(self.info, call.func)
+        if resolved is None or resolved.kind != "class" or project.is_cell(resolved.node) \
+                or any(_decorator_name(d) in {q.rsplit(".", 1)[-1] for q in api.JIT_CLASS_DECORATORS}
+                       for d in (resolved.node.decorators.nodes if resolved.node.decorators else ())):
+            return None
+        return Value(frozenset({OBJECT}), True, f"the `{resolved.node.name}` object made at line {call.lineno}",
+                     interpreted=True)
 
     def _layer_call(self, call: nodes.Call, element) -> Value | None:
         """``self.conv(x)`` where ``__init__`` made ``self.conv`` an ``nn`` layer or a project Cell (or one of
@@ -1061,6 +1081,11 @@ def _item_of(expr: nodes.Subscript, base: Value, index: Value | None) -> Value:
     if index is not None and index.var:  # which element only the run decides
         return replace(join(*base.items), var=True, const=NOTHING, origin=base.origin or index.origin)
     return join(*base.items)
+
+
+def _decorator_name(decorator) -> str:
+    node = decorator.func if isinstance(decorator, nodes.Call) else decorator
+    return node.attrname if isinstance(node, nodes.Attribute) else node.name if isinstance(node, nodes.Name) else ""
 
 
 # Standard-library modules graph code runs only in the interpreter (see python_on_runtime).

@@ -1170,6 +1170,86 @@ BYTES_LITERAL_IN_GRAPH = Rule(
 )
 
 
+_ROWS = "(Tensor(np.array([[0.5, 3.0, 2.0], [4.0, -1.0, 0.0]], np.float32)),)"
+
+# message fields: {arg} - the argument; {layer} - the layer call; {made} - where the object was made
+FALLBACK_VALUE_INTO_LAYER = Rule(
+    id="E5514",
+    symbol="fallback-value-into-layer",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{arg}` comes from an object only the interpreter holds ({made}: JIT fallback), so graph code no longer knows its "
+            "shape, and the layer `{layer}` needs it: the lax level fails (\"negative dimensions are not allowed\"); "
+            "pass the Tensors themselves (a tuple), not the object",
+    summary="A Tensor read back from a plain-class or dataclass instance that graph code built from Tensors (or the "
+            "instance itself) passed to an nn layer or a sub-Cell.",
+    why=(
+        "Graph code cannot hold an instance of a plain class or a dataclass made from run-time Tensors: the lax "
+        "level makes it in the interpreter (JIT fallback; STRICT refuses it, see `python-object-from-tensor`). "
+        "Arithmetic on its fields still compiles, but what comes back from the interpreter has no static shape, "
+        "and the layers that need one fail: measured with MindSpore 2.10 (CPU), a dataclass output of a sub-Cell "
+        "read as `out.logits` and given to `nn.LayerNorm` (\"negative dimensions are not allowed\"), a field given "
+        "to `nn.Dense` (\"'int' object has no attribute '__len__'\"), and the object given to a sub-Cell that does "
+        "so. PYNATIVE_MODE runs them as Python."
+    ),
+    mindspore_error="ValueError: negative dimensions are not allowed",
+    fix="Return or pass the Tensors as a tuple (`return logits, prob`; `self.inner(t, m)`), and build the "
+        "dataclass in Python after the graph returns.",
+    flagged=(
+        fails(
+            """
+            from dataclasses import dataclass
+
+            @dataclass
+            class Out:
+                logits: Tensor
+                prob: Tensor
+
+            class Head(nn.Cell):
+                def construct(self, x):
+                    return Out(x * 2, ops.softmax(x, -1))
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.head = Head()
+                    self.norm = nn.LayerNorm((3,))
+
+                def construct(self, x):
+                    out = self.head(x)
+                    return self.norm(out.logits)
+            """,
+            error="",  # lax: "negative dimensions are not allowed"; STRICT refuses the object's creation
+            inputs=_ROWS,
+            title="a sub-Cell's dataclass output read into `nn.LayerNorm`",
+            lines=20,
+            fields={"arg": "out.logits"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Head(nn.Cell):
+                def construct(self, x):
+                    return x * 2, ops.softmax(x, -1)
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.head = Head()
+                    self.norm = nn.LayerNorm((3,))
+
+                def construct(self, x):
+                    logits, prob = self.head(x)
+                    return self.norm(logits) + prob
+            """,
+            inputs=_ROWS,
+        ),
+    ),
+)
+
+
 RULES = (
     ASNUMPY_IN_GRAPH,
     NUMPY_CALL_ON_TENSOR,
@@ -1184,4 +1264,5 @@ RULES = (
     CELL_FORMATTED_AS_STRING,
     SELF_CONTAINING_GRAPH_INPUT,
     BYTES_LITERAL_IN_GRAPH,
+    FALLBACK_VALUE_INTO_LAYER,
 )

@@ -24,7 +24,7 @@ MESSAGE_RULES: dict[str, tuple[str, ...] | str] = {
     "infer.create_instance_type": ("E5116", "W5508"),
     "infer.dict_setitem_key": ("E6105",),
     "infer.fallback_constant_inputs": ("W5501", "W5502", "W5503", "W5504", "W5505", "W5506", "W5508", "W6102",
-                                        "W6108", "E6109", "E6110", "W6114"),
+                                        "W6108", "E6109", "E6110", "W6114", "E5514"),
     "infer.fallback_constant_inputs_script": ("W5501", "W5502", "W5503", "W5504", "W6102", "W6114"),
     "infer.hook_in_graph": ("E6001",),
     "infer.illegal_node": ("E5401",),
@@ -124,6 +124,7 @@ PYTHON_ERRORS: dict[str, tuple[str, tuple[str, ...]]] = {
     "python.bytes_required": (r"a bytes-like object is required, not 'str'", ("E5513",)),
     "ms.convert_recursion": (r"Detect recursion when converting python object", ("E5512",)),
     "ms.index_not_in": (r"Tensor\(shape=.*\) is not in", ("E6111",)),
+    "python.negative_dimensions": (r"negative dimensions are not allowed", ("E5514",)),
     # Python's own functions on run-time values (scripts/measure_python_on_runtime.py)
     "ms.round_of_scalar": (r"For Operator\[Round\], input's type '\w+' does not match expected type 'Tensor'",
                            ("E6113",)),

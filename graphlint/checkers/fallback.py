@@ -18,7 +18,7 @@ from astroid import nodes
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.boundary import is_top_level
-from graphlint.analysis.kinds import CELL, DICT, LIST, NUMPY, SCALARS, STR, TENSOR, TUPLE, UNKNOWN
+from graphlint.analysis.kinds import CELL, DICT, LIST, NUMPY, OBJECT, SCALARS, STR, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import from_tensor_computation, locally_bound
 from graphlint.analysis.scope import is_jit_class
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
@@ -95,10 +95,29 @@ class FallbackChecker(Checker):
                       self._builtin_of_runtime_value, self._str_format_call):
             if check(graph, values, call, local, qualified):
                 return
+        self._fallback_value_into_layer(graph, values, call)
         cls_name = self._plain_class(graph, call.func, local)
         if cls_name is not None and self._runtime_argument(call, values) \
                 and not isinstance(call.statement(), nodes.Raise):
             self.report(rules.PYTHON_OBJECT_FROM_TENSOR, call, graph, cls=cls_name)
+
+    def _fallback_value_into_layer(self, graph, values, call: nodes.Call) -> None:
+        """FALLBACK_VALUE_INTO_LAYER: ``self.layer(v)``, ``self.layer`` an nn layer or a project Cell, ``v`` an
+        interpreted object made from Tensors, or what graph code read back from one."""
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
+                and func.expr.name == values.self_name and graph.cls is not None):
+            return
+        held = self.context.analysis.attribute_instances(graph.cls, func.attrname) or frozenset()
+        project = self.context.project
+        if not held or not all(q.startswith("mindspore.nn.") or _project_cell(project, q) for q in held):
+            return
+        for argument in _arguments(call):
+            value = values.value(argument)
+            if value.interpreted and value.var and value.kinds <= {OBJECT, UNKNOWN, TENSOR}:
+                self.report(rules.FALLBACK_VALUE_INTO_LAYER, call, graph, arg=_short(argument),
+                            layer=f"{func.as_string()}", made=value.origin or "built by JIT fallback")
+                return
 
     def _printed_host_objects(self, graph, values, call: nodes.Call, local: bool) -> None:
         """HOST_OBJECT_RETURNED: ``print(array)`` of a NumPy value."""
@@ -386,3 +405,8 @@ CHECKER = FallbackChecker
 def _arguments(call: nodes.Call) -> list:
     return [a.value if isinstance(a, nodes.Starred) else a for a in call.args] + \
         [k.value for k in call.keywords or ()]
+
+
+def _project_cell(project, qualified: str) -> bool:
+    resolved = project.resolve_qualified(qualified)
+    return resolved is not None and resolved.kind == "class" and project.is_cell(resolved.node)
