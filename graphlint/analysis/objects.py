@@ -89,11 +89,16 @@ def _passed_to_init(project: Project, cls: nodes.ClassDef, init: nodes.FunctionD
             made = instantiated(project, info, passed)
             if made is not None:
                 found.append(made)
-            elif isinstance(passed, nodes.Attribute):
+            else:
                 caller = passed.frame()
                 owner = caller.parent.frame() if isinstance(caller, nodes.FunctionDef) and isinstance(
                     caller.parent, nodes.ClassDef) else None
-                found.extend(object_classes(project, info, passed, owner, depth=1))
+                if isinstance(passed, nodes.Attribute):
+                    found.extend(object_classes(project, info, passed, owner, depth=1))
+                elif isinstance(passed, nodes.Name) and owner is not None and caller.name == "__init__" \
+                        and passed.name in {a.name for a in signatures.positional_parameters(caller)[1:]}:
+                    # handed on from the holder's own constructor argument (`GATConv(..., store=store)`)
+                    found.extend(_passed_to_init(project, owner, caller, passed.name))
     finally:
         _FOLLOWING.discard(key)
     return found
