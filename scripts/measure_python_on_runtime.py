@@ -9,6 +9,7 @@ Each form is a tiny ``nn.Cell`` whose ``construct(self, x)`` makes run-time valu
 code gets them:
 
 * ``scalar``: a Python float from ``.item()`` (``a``, ``b``); ``int``: a Python int from ``int(t)`` (``n``);
+  ``count``: the same, at least 1 (a size or a count for MindSpore's ops);
 * ``list``: a list display of such scalars (``s``), or of ints (``ids``);
 * ``tolist``: what ``Tensor.tolist()`` returns (``s`` / ``ids``);
 * ``tensor``: a Tensor (``t``, 0-d).
@@ -54,6 +55,7 @@ VOCAB = ["_", "a", "b", "c"]
 SETUP = {
     "scalar": "a = x[0].item()\nb = x[1].item()",
     "int": "n = int(x.argmax())",
+    "count": "n = int(x.argmax()) + 1",
     "list": "s = [x[0].item(), x[1].item(), x[2].item()]",
     "int list": "ids = [int(x.argmax()), int(x.argmin()), int(x.argmax())]",
     "tolist": "s = x.tolist()",
@@ -135,6 +137,29 @@ FORMS = [
     ("range", "", "int", "acc = []\nfor k in range(n + 1):\n    acc.append(x[k])\nreturn ops.stack(acc)"),
     ("range", "", "int", "acc = 0.0\nfor k in range(n + 1):\n    acc = acc + x[k]\nreturn acc"),
     ("list.append", "", "int", "acc = []\nfor k in range(n + 1):\n    acc.append(k)\nreturn len(acc)"),
+    # MindSpore ops given a run-time Python int where they take a size, a count or an axis
+    ("mindspore.ops.unsorted_segment_sum", "", "count", "return ops.unsorted_segment_sum(x, ops.zeros((3,), ms.int32), n)"),
+    ("mindspore.ops.unsorted_segment_max", "", "count", "return ops.unsorted_segment_max(x, ops.zeros((3,), ms.int32), n)"),
+    ("mindspore.ops.one_hot", "", "count", "return ops.one_hot(ops.zeros((3,), ms.int32), n + 1)"),
+    ("mindspore.ops.arange", "", "count", "return ops.arange(n)"),
+    ("mindspore.ops.zeros", "", "count", "return ops.zeros((n, 2), ms.float32)"),
+    ("mindspore.ops.ones", "", "count", "return ops.ones(n, ms.float32)"),
+    ("mindspore.ops.full", "", "count", "return ops.full((n,), 2.0)"),
+    ("mindspore.ops.tile", "", "count", "return ops.tile(x, (n,))"),
+    ("mindspore.ops.topk", "", "count", "return ops.topk(x, n)[0]"),
+    ("mindspore.ops.narrow", "", "count", "return ops.narrow(x, 0, 0, n)"),
+    ("mindspore.ops.repeat_interleave", "", "count", "return ops.repeat_interleave(x, n, 0)"),
+    ("mindspore.ops.split", "", "count", "return ops.split(x, n)[0]"),
+    ("mindspore.ops.roll", "", "count", "return ops.roll(x, n, 0)"),
+    ("mindspore.ops.reshape", "", "count", "return ops.reshape(ops.tile(x, (2,)), (n, -1))"),
+    ("mindspore.ops.broadcast_to", "", "count", "return ops.broadcast_to(x[:1], (n,))"),
+    ("mindspore.ops.diag_embed", "", "count", "return ops.diag_embed(x, n - 1)"),
+    ("mindspore.ops.cumsum", "", "count", "return ops.cumsum(x, n - 1)"),
+    ("mindspore.ops.gather", "", "count", "return ops.gather(x, ops.zeros((2,), ms.int32), n - 1)"),
+    ("mindspore.ops.sum", "", "count", "return ops.sum(ops.tile(x, (2, 1)), n - 1)"),
+    ("mindspore.ops.softmax", "", "count", "return ops.softmax(x, n - 1)"),
+    ("mindspore.ops.expand_dims", "", "count", "return ops.expand_dims(x, n - 1)"),
+    ("mindspore.ops.multinomial", "", "count", "return ops.multinomial(ops.softmax(x, -1), n, False).shape[0]"),
 ]
 
 
@@ -147,7 +172,7 @@ class Probe:
 
 def probe_of(index: int, form: tuple) -> Probe:
     callable_name, keywords, kind, expression = form
-    body = expression if expression.startswith(("d = ", "c = ", "acc = ")) or "\n" in expression else \
+    body = expression if expression.startswith(("d = ", "c = ", "acc = ", "return ")) or "\n" in expression else \
         "return " + expression
     return Probe(f"{index}: {callable_name} ({kind}): {expression.splitlines()[-1]}", SETUP[kind] + "\n" + body)
 

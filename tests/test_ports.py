@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
 import ports  # noqa: E402
 
-FLOORS = {"ctc_asr": 16, "detr_tiny": 6, "gnn_mp": 8, "moe_lm": 6, "pointnet2": 11}
+FLOORS = {"ctc_asr": 16, "detr_tiny": 6, "gnn_mp": 8, "moe_lm": 7, "pointnet2": 11, "ppo_agent": 5}
 
 # A finding of each class the ports brought, at its line (port, line, rule at the default level).
 AT_LINES = [

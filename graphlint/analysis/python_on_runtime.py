@@ -24,7 +24,7 @@ from graphlint.analysis.kinds import BOOL, DICT, INT, LIST, SCALARS, STR, TENSOR
 
 FATAL, FALLS_BACK = "fatal", "falls back"
 _SEVERITY = {"refused": FATAL, "no CPU kernel": FATAL, "falls back": FALLS_BACK}
-_FAMILIES = ({"scalar", "int"}, {"list", "int list"}, {"tolist", "int tolist"})
+_FAMILIES = ({"scalar", "int", "count"}, {"list", "int list"}, {"tolist", "int tolist"})
 # Keywords that select another measured form of the same callable.
 _FORM_KEYWORDS = ("key", "reverse")
 

@@ -1036,11 +1036,13 @@ PYTHON_CALL_FAILS_ON_RUN_TIME_VALUE = Rule(
     family=FAMILY,
     lax=E,
     strict=E,
-    message="`{call}` on {what} fails in graph code at every level (measured: \"{error}\"); do this decoding "
-            "after the graph returns, or compute it with ops on Tensors",
-    summary="A Python builtin, standard-library function or str method that graph code refuses when an argument "
-            "is a run-time value: `max(..., key=...)`, `round`, `itertools.groupby`, `\"\".join` of what "
-            "`Tensor.tolist()` gave, ... (the measured table `python_on_runtime`).",
+    message="`{call}` on {what} fails in graph code at every level (measured: \"{error}\"); give it a value "
+            "known while compiling (a shape, a constant), compute it with ops on Tensors, or do it after the graph "
+            "returns",
+    summary="A Python builtin, standard-library function, str method or MindSpore op that graph code refuses when "
+            "an argument is a run-time Python value: `round`, `itertools.groupby`, `\"\".join` of what "
+            "`Tensor.tolist()` gave, `ops.unsorted_segment_sum(x, ids, n)` with `n = int(t) + 1`, ... (the "
+            "measured table `python_on_runtime`).",
     why=(
         "With constant arguments MindSpore folds Python's own functions while compiling. Host-side decoding in "
         "PyTorch code (a beam search over `.item()` scores, `max(beams, key=...)`, collapsing repeats with "
@@ -1085,6 +1087,18 @@ PYTHON_CALL_FAILS_ON_RUN_TIME_VALUE = Rule(
             inputs=_SCORES,
             title="`itertools.groupby` over run-time ints",
             lines=6,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = int(x.argmax()) + 1
+                    return ops.unsorted_segment_sum(x, ops.zeros((3,), ms.int32), n)
+            """,
+            error="",  # lax: "Invalid kernel object type, a tensor type is required but the actual is scalar"
+            inputs=_SCORES,
+            title="a segment count from `int(t)`",
+            lines=4,
         ),
     ),
     clean=(

@@ -2017,6 +2017,52 @@ RANDOM_DRAW_REPEATED = Rule(
 )
 
 
+# message fields: {call} - the random op's call
+SEEDED_RANDOM_STREAM_DIFFERS = Rule(
+    id="I5214",
+    symbol="seeded-random-stream-differs",
+    family=FAMILY,
+    lax=I,
+    strict=I,
+    message="`{call}` draws random numbers in graph code: under the same `mindspore.set_seed` the numbers after "
+            "the first call differ from PYNATIVE_MODE's (the same distribution, another stream); to compare the "
+            "modes, pass the noise in as an argument",
+    summary="A MindSpore random op (`ops.multinomial`, `ops.randn`, ...) in graph code: seeded runs draw other "
+            "numbers than PYNATIVE_MODE.",
+    why=(
+        "Graph mode keeps each random node's state in the compiled graph; PYNATIVE_MODE draws from the global "
+        "generator. Measured with MindSpore 2.10 (CPU) on two blind ports (sampling with `ops.multinomial` in a "
+        "decoding loop, `ops.randn` for a Gaussian policy): after one `mindspore.set_seed` the first call draws "
+        "what PYNATIVE_MODE draws, later calls draw something else. The model is not wrong, but a result "
+        "checked in PYNATIVE_MODE cannot be reproduced in graph mode, and a port cannot be compared number "
+        "for number."
+    ),
+    fix="Draw the noise outside the graph (`ops.randn` in host code, or NumPy) and pass it in as an argument when "
+        "runs must match; otherwise nothing to change.",
+    flagged=(
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x + ops.randn(x.shape)
+            """,
+            title="`ops.randn` in `construct`",
+            lines=3,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, noise):
+                    return x + noise
+            """,
+            inputs="(Tensor(np.ones((2, 3), np.float32)), Tensor(np.full((2, 3), 0.5, np.float32)))",
+        ),
+    ),
+)
+
+
 RULES = (
     PYTHON_RANDOM_IN_GRAPH,
     WALL_CLOCK_IN_GRAPH,
@@ -2031,4 +2077,5 @@ RULES = (
     TENSOR_TRANSPOSE_TWO_AXES,
     STATE_ATTRIBUTE_WRITTEN_IN_GRAPH,
     RANDOM_DRAW_REPEATED,
+    SEEDED_RANDOM_STREAM_DIFFERS,
 )

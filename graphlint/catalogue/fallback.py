@@ -657,6 +657,18 @@ DICT_OUTPUT_FROM_GRAPH = Rule(
             """
             class Net(nn.Cell):
                 def construct(self, x):
+                    loss = x.sum()
+                    return loss, {"mean": x.mean(), "max": x.max()}
+            """,
+            lax=OK,
+            strict=DIVERGES,
+            title="a dict inside the returned tuple",
+            lines=4,
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
                     return {"logits": x, "probs": ops.softmax(x)}
             """,
             lax=OK,

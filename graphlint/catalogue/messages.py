@@ -130,6 +130,8 @@ PYTHON_ERRORS: dict[str, tuple[str, tuple[str, ...]]] = {
                            ("E6113",)),
     "ms.tensor_of_strings": (r"For Tensor, the input_data is .* that contain unsupported element", ("E6113",)),
     "python.fallback_list_operand": (r"unsupported operand type\(s\) for \+: '\w+' and 'list'", ("E6113",)),
+    "ms.scalar_for_tensor_input": (r"Invalid kernel object type, a tensor type is required but the actual is scalar",
+                                   ("E6113",)),
     "ms.strided_slice_begin": (r"For 'StridedSlice', the 'strides\[0\]' cannot be negative number and 'begin\[0\]' "
                                r"must be in", ("E5905",)),
 }

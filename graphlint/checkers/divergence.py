@@ -76,7 +76,10 @@ class DivergenceChecker(Checker):
         analysis = self.context.analysis
         seen: dict[object, int] = {}
         for call in graph_nodes(graph.node):
-            if not isinstance(call, nodes.Call) or random_draws.random_api(graph.info.imports, call):
+            if not isinstance(call, nodes.Call):
+                continue
+            if random_draws.random_api(graph.info.imports, call):
+                self.report(rules.SEEDED_RANDOM_STREAM_DIFFERS, call, graph, call=_call_text(call))
                 continue
             drawn = random_draws.drawn_by(analysis, graph.info, call, graph.cls)
             if drawn is None:

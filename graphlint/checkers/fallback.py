@@ -337,6 +337,10 @@ def _only_raised(node: nodes.JoinedStr, func: nodes.FunctionDef) -> bool:
 
 
 def _returns_dict(expr, values, graph) -> bool:
+    """``expr`` (what the graph returns) is a dict, or a tuple or list display holding one (`return loss, {...}`:
+    STRICT hands back the inner dict as a tuple too, measured)."""
+    if isinstance(expr, (nodes.Tuple, nodes.List)):
+        return any(_returns_dict(element, values, graph) for element in expr.elts)
     if isinstance(expr, (nodes.Dict, nodes.DictComp)):
         return True
     if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Name) and expr.func.name == "dict" \
