@@ -18,7 +18,7 @@ from dataclasses import replace
 from astroid import nodes
 
 from graphlint.analysis import api, host, signatures
-from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR
+from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR, TUPLE
 from graphlint.analysis.objects import class_body_value, constructor_argument, dataclass_fields
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis import boundary  # noqa: F401 - registers its fact of the run (inner Cells)
@@ -469,19 +469,29 @@ class Analysis:
         defaults = parameter_values(func, signatures.receiver_name(func, graph.cls) is not None, None)
         offset = signatures.call_offset(func, graph.cls, call)
         binding: dict[str, Value] = {}
+        extra: list[Value] | None = []  # what `*args` receives (None: a starred argument, not counted)
         for index, arg in enumerate(call.args):
             if isinstance(arg, nodes.Starred):
+                extra = None
                 break
             position = index + offset
             if position < len(names):
                 binding[names[position]] = caller_values.value(arg)
+            else:
+                extra.append(caller_values.value(arg))
+        if func.args.vararg and extra is not None:
+            binding[func.args.vararg] = Value(frozenset({TUPLE}), any(v.var for v in extra),
+                                              next((v.origin for v in extra if v.var), ""), tuple(extra))
+        spread = extra is None  # `*args` at the call: which parameters it fills is not known here
         for keyword in call.keywords or ():
             if keyword.arg is not None:
                 binding[keyword.arg] = caller_values.value(keyword.value)
+            else:
+                spread = True  # `**kwargs` at the call: any parameter may come from it, not only the default
         for name in names[offset:] + [a.name for a in func.args.kwonlyargs or []]:
             if name not in binding:
                 default = defaults.get(name)
-                binding[name] = default if default is not None and not default.var else unknown()
+                binding[name] = default if default is not None and not default.var and not spread else unknown()
         return binding
 
     def call_summary_for(self, caller: FunctionValues, call: nodes.Call) -> Value | None:

@@ -150,12 +150,34 @@ def _positional_constants(text: str) -> tuple | None:
         return None
 
 
-def habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
+def literal_kind(value) -> str:
+    """The kind of a literal argument, as forms are told apart: a number, a sequence of them, something else."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, (list, tuple)):
+        return "sequence"
+    return "other"
+
+
+def _same_argument_kinds(row: dict, kinds: tuple | None) -> bool:
+    """The row was measured with positional arguments of the call's kinds (`split(2, dim=1)` says nothing of
+    `split([2, 3], dim=1)`: another kernel); True where either side is not known."""
+    if kinds is None:
+        return True
+    measured = _positional_constants(row["torch"])
+    if measured is None or len(measured) != len(kinds):
+        return True
+    return all(kind is None or kind == literal_kind(value) for kind, value in zip(kinds, measured))
+
+
+def habit(shape: CallShape, constants: tuple | None = None, kinds: tuple | None = None) -> Habit | None:
     """The habit of a call shape, when its measured rows are all wrong in graph code, refused at one rank at
     least; None otherwise (the shape was not measured, runs fine somewhere, or its outcome depends on something
     the shape does not tell: the rank). Where the measured form passes two dims (``transpose(dim0, dim1)``),
     which two decides, so only the rows of the call's own ``constants`` (its positional arguments) count."""
-    rows = _by_shape().get(shape)
+    rows = [row for row in _by_shape().get(shape, ()) if _same_argument_kinds(row, kinds)]
     if not rows:
         return None
     if any(row["variant"] == "two dims" for row in rows):

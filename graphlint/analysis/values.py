@@ -468,6 +468,8 @@ class FunctionValues:
             element_value = const(INT)
         elif iterable.is_tensor:
             element_value = variable(TENSOR, iterable.origin)  # rows are slices: new Tensors, no alias
+        elif iterable.is_(DICT):
+            element_value = unknown()  # a key: graph code refuses a dict whose keys are run-time values
         elif element_value_of(iterable) is not None:
             element_value = element_value_of(iterable)
         else:
@@ -1112,6 +1114,8 @@ def _iterated(value: Value) -> Value:
     """The value a loop over ``value`` binds: a row of a Tensor, an element of a sequence, else unknown."""
     if value.is_tensor:
         return variable(TENSOR, value.origin)
+    if value.is_(DICT):
+        return unknown()  # a key: graph code refuses a dict whose keys are run-time values
     found = element_value_of(value)
     return found if found is not None else unknown(value.var, value.origin)
 

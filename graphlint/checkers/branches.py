@@ -140,7 +140,10 @@ class BranchesChecker(Checker):
             if status != NO:
                 return
             label = "true" if present["true"] else "false"
-            definition = min(present[label], key=lambda d: (_line(d.node), d.index))
+            # where the branch first assigns it (a later assignment in the branch replaces that one)
+            made_in_branch = [d for d in self.cfg.defs_by_name.get(name, ()) if d.kind != "del"
+                              and region.in_branch(d.element.block, label)] or present[label]
+            definition = min(made_in_branch, key=lambda d: (_line(d.node), d.index))
             anchor = definition.element.node if definition.element.kind == "stmt" else definition.node
             self.report(rules.VARIABLE_DEFINED_IN_ONE_BRANCH, anchor, self.graph, name=name, branch=label,
                         condition=_one_line(region.node.test.as_string()),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis import api, signatures, torch_habits
-from graphlint.analysis.kinds import CELL, TENSOR, UNKNOWN
+from graphlint.analysis.kinds import CELL, FLOAT, INT, LIST, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import locally_bound
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import refused as rules
@@ -94,7 +94,8 @@ class RefusedChecker(Checker):
         if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
             shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
             constants = _constants(values, call.args)
-            return torch_habits.habit(shape, constants), torch_habits.falling_habit(shape, constants)
+            return (torch_habits.habit(shape, constants, _argument_kinds(values, call.args)),
+                    torch_habits.falling_habit(shape, constants))
         if isinstance(func, nodes.Attribute) and values.value(func.expr).is_(CELL):
             if func.attrname in api.JIT_FORBIDDEN_CELL_METHODS:
                 return None, None  # E6001 reports it
@@ -215,6 +216,20 @@ def _constants(values, args) -> tuple | None:
     """The values of the positional arguments where the analysis knows each as a constant, else None."""
     known = [values.value(arg) for arg in args]
     return tuple(value.const for value in known) if all(value.known for value in known) else None
+
+
+def _argument_kinds(values, args) -> tuple:
+    """Each positional argument's kind as torch_habits.literal_kind tells forms apart (None: not known)."""
+    kinds = []
+    for arg in args:
+        value = values.value(arg)
+        if isinstance(arg, (nodes.List, nodes.Tuple)) or value.kinds and value.kinds <= {LIST, TUPLE}:
+            kinds.append("sequence")
+        elif value.kinds and value.kinds <= {INT, FLOAT}:
+            kinds.append("number")
+        else:
+            kinds.append(None)
+    return tuple(kinds)
 
 
 def _shown(call: nodes.Call) -> str:
