@@ -154,7 +154,9 @@ def call_forms(name: str, params: list, rank: int) -> list:
     forms = []
     dims = dim_sets(params, rank)
     if not dims:
-        return [("plain", head)]
+        # PyTorch also takes the sizes of `*size` as one sequence (`t.expand(t.shape)`, `t.view([2, -1])`)
+        sequences = [(f"sizes as a {kind}", text) for kind, text in _sizes_as_sequences(params, shape)]
+        return [("plain", head)] + sequences
     keepdim = any(n == "keepdim" for n, _ in params)
     sep = ", " if head else ""
     for variant, dim in dims:
@@ -169,6 +171,14 @@ def call_forms(name: str, params: list, rank: int) -> list:
     if dims[0][0] != "pair" and not any(n in ("dim", "axis") and d is None for n, d in params):
         forms.append(("plain", head))
     return forms
+
+
+def _sizes_as_sequences(params: list, shape: tuple) -> list:
+    """[(kind, argument text)]: a `*size` parameter's sizes passed as one tuple and as one list."""
+    if len(params) != 1 or params[0][0] not in ("*shape", "*size", "*sizes"):
+        return []
+    sizes = f"-1, {shape[-1]}"
+    return [("tuple", f"({sizes})"), ("list", f"[{sizes}]")]
 
 
 def mindspore_spellings(args: str, overloads: list) -> list:
