@@ -19,7 +19,7 @@ from graphlint.analysis.tree import nodes_of_class
 MAX_CHAIN = 4  # links of ``self.a.b.c`` followed through held objects
 
 
-def instantiated(project: Project, info: ModuleInfo, expr) -> nodes.ClassDef | None:
+def instantiated(project: Project, info: ModuleInfo, expr, depth: int = 0) -> nodes.ClassDef | None:
     """The project class ``expr`` makes an instance of: ``Cls(...)``, or a name bound once, in the function or
     module that reads it, to such a call."""
     if isinstance(expr, nodes.Name):
@@ -27,6 +27,12 @@ def instantiated(project: Project, info: ModuleInfo, expr) -> nodes.ClassDef | N
     if not (isinstance(expr, nodes.Call) and isinstance(expr.func, (nodes.Name, nodes.Attribute))):
         return None
     resolved = project.resolve_expr(info, expr.func)
+    if resolved is not None and resolved.kind == "function" and depth < 2:
+        # a factory (`model = build_model()`): the one class its returns make
+        made = {id(c): c for r in nodes_of_class(resolved.node, nodes.Return) if r.value is not None
+                and r.scope() is resolved.node
+                for c in [instantiated(project, resolved.info, r.value, depth + 1)]}
+        return next(iter(made.values())) if len(made) == 1 and None not in [*made.values()] else None
     return resolved.node if resolved is not None and resolved.kind == "class" else None
 
 

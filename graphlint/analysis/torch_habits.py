@@ -198,6 +198,17 @@ def habit(shape: CallShape, constants: tuple | None = None, kinds: tuple | None 
                  spelling, " and ".join(map(str, otherwise)), function)
 
 
+def kernel_missing_without(shape: CallShape, keyword: str, constants: tuple | None = None) -> Habit | None:
+    """The habit of ``shape`` without ``keyword`` (`t.std(dim=0, keepdim=True)` as `t.std(dim=0)`) where every
+    measured row of that found no CPU kernel: a flag such as `keepdim` selects no other kernel. Reported without
+    a spelling (the measured one does not pass the flag)."""
+    narrower = CallShape(shape.kind, shape.name, shape.positional, tuple(k for k in shape.keywords if k != keyword))
+    found = habit(narrower, constants)
+    if found is None or found.verdict != "no CPU kernel":
+        return None
+    return Habit(found.torch, found.verdict, found.error)
+
+
 def falling_habit(shape: CallShape, constants: tuple | None = None) -> Habit | None:
     """The habit of a call shape whose every measured row falls back: GRAPH_MODE's lax run gave PYNATIVE_MODE's
     result, STRICT refused it (``t.stride()``); None otherwise, and for a host copy (``t.numpy()``: the host-sync

@@ -77,6 +77,9 @@ class Value:
     each: "Value | None" = None  # a sequence of unknown length: the value of every element (`x.split(n)`)
     # made by the JIT fallback in the interpreter (`t.tolist()`): a Python object, not a graph sequence
     interpreted: bool = False
+    # for a Tensor: its shape is decided by the data (a boolean-mask read, `nonzero`, `unique`, ...), so its
+    # `.shape`, `len()` and `numel()` are run-time values
+    data_shaped: bool = False
 
     def is_(self, kind: str) -> bool:
         return self.kinds == frozenset({kind})
@@ -147,7 +150,8 @@ def join(*values: Value) -> Value:
     parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
     sliced_to = next((v.sliced_to for v in present if v.sliced_to), "")  # (in one call context or branch is enough)
     interpreted = all(v.interpreted for v in present)
-    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each, interpreted)
+    data_shaped = any(v.data_shaped for v in present)
+    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each, interpreted, data_shaped)
 
 
 def _joined_elements(present: list) -> tuple:
@@ -698,6 +702,9 @@ class FunctionValues:
         owner = self.eval(base, element)
         name = expr.attrname
         if owner.may_be(TENSOR) and not owner.kinds - {TENSOR, NONE}:
+            if owner.data_shaped and name in ("shape", "size"):  # decided by the data: a run-time value
+                return Value(frozenset({api.TENSOR_CONST_ATTRIBUTES[name]}), True,
+                             f"the shape of `{expr.expr.as_string()}`, which the data decides")
             if name in api.TENSOR_CONST_ATTRIBUTES:
                 return const(api.TENSOR_CONST_ATTRIBUTES[name])
             if name in api.TENSOR_VIEW_ATTRIBUTES:
@@ -1001,7 +1008,13 @@ class FunctionValues:
             origin = base.origin or (index.origin if index is not None and index.var else "")
             # A slice is a new Tensor in graph code: `y = x[0]; y += 1` leaves x unchanged in GRAPH_MODE
             # (measured, MindSpore 2.10), unlike `y = x; y += 1`. So it shares no storage: no alias.
-            return replace(variable(TENSOR, origin), sliced_to=self._runtime_slice(expr, base, element))
+            data_shaped = base.data_shaped or self._selects_by_data(expr.slice, element)
+            return replace(variable(TENSOR, origin), sliced_to=self._runtime_slice(expr, base, element),
+                           data_shaped=data_shaped)
+        if base.kinds <= {UNKNOWN} and base.var and not isinstance(expr.slice, nodes.Slice) \
+                and _mask_expression(expr.slice, self.cfg):
+            # indexed by a boolean mask: a Tensor (or an array) graph code could not see, rows the data selects
+            return replace(variable(TENSOR, base.origin), data_shaped=True)
         if base.items is not None:
             return _item_of(expr, base, index)
         if base.each is not None and base.kinds <= {TUPLE, LIST}:
@@ -1009,6 +1022,20 @@ class FunctionValues:
         if base.is_(TUPLE) and not base.var:
             return const(INT) if index is not None else const(TUPLE)
         return unknown(base.var or (index is not None and index.var), base.origin or (index.origin if index else ""))
+
+    def _selects_by_data(self, index, element) -> bool:
+        """An index whose selection the data decides: a boolean mask (a comparison of Tensors, `~`/`&`/`|` of
+        masks, a name bound to one), or an index Tensor of data-decided length."""
+        parts = index.elts if isinstance(index, nodes.Tuple) else [index]
+        for part in parts:
+            if isinstance(part, nodes.Slice):
+                continue
+            value = self.eval(part, element)
+            if not value.may_be(TENSOR):
+                continue
+            if value.data_shaped or _mask_expression(part, self.cfg):
+                return True
+        return False
 
     def _runtime_slice(self, expr: nodes.Subscript, base: Value, element) -> str:
         """``expr`` as text when it slices a Tensor this graph computed to a length only known at run time (a bound
@@ -1061,14 +1088,18 @@ def _bound_target(target, name: str):
 def _tensor_method(expr: nodes.Call, method: str, owner: Value, any_var: bool, origin: str) -> Value:
     """What ``t.method(...)`` gives, ``t`` a Tensor."""
     if method in api.TENSOR_CONST_METHODS:
+        if owner.data_shaped and method in api.TENSOR_SHAPE_METHODS:  # `numel()` of a masked read
+            return Value(frozenset({api.TENSOR_CONST_METHODS[method]}), True, owner.origin or origin)
         return const(api.TENSOR_CONST_METHODS[method])
+    if method in api.MASKED_SELECT_OPS | api.NONZERO_OPS | api.UNIQUE_OPS:
+        return replace(variable(TENSOR, owner.origin or origin), data_shaped=True)
     if method in api.HOST_METHODS:
         return _host_copy(api.HOST_METHODS[method], owner.var or any_var, owner.origin or origin)
     if method in api.TUPLE_RESULT_OPS and not (method in api.PAIRED_ONLY_WITH_DIM and not any(
             k.arg == "dim" for k in expr.keywords or ())):
         # Tensor.max()/min() give (values, indices) in graph code only with `dim=` (see the table).
         return _tensors(owner.origin or origin)
-    return variable(TENSOR, owner.origin or origin)
+    return replace(variable(TENSOR, owner.origin or origin), data_shaped=owner.data_shaped)
 
 
 def _item_of(expr: nodes.Subscript, base: Value, index: Value | None) -> Value:
@@ -1083,6 +1114,25 @@ def _item_of(expr: nodes.Subscript, base: Value, index: Value | None) -> Value:
     if index is not None and index.var:  # which element only the run decides
         return replace(join(*base.items), var=True, const=NOTHING, origin=base.origin or index.origin)
     return join(*base.items)
+
+
+def _mask_expression(expr, cfg, depth: int = 0) -> bool:
+    """``expr`` is a boolean mask by its form: a comparison (not `is`/`in`), `~m`, `a & b`, `a | b`, or a name
+    whose every reaching definition is one."""
+    if depth > 4:
+        return False
+    if isinstance(expr, nodes.Compare):
+        return all(op not in ("is", "is not", "in", "not in") for op, _ in expr.ops)
+    if isinstance(expr, nodes.UnaryOp) and expr.op == "~":
+        return _mask_expression(expr.operand, cfg, depth + 1)
+    if isinstance(expr, nodes.BinOp) and expr.op in ("&", "|"):
+        return _mask_expression(expr.left, cfg, depth + 1) or _mask_expression(expr.right, cfg, depth + 1)
+    if isinstance(expr, nodes.Name):
+        element = cfg.element_of(expr)
+        definitions = cfg.reaching(element, expr.name) if element is not None else []
+        return bool(definitions) and all(d.kind == "assign" and d.value is not None
+                                         and _mask_expression(d.value, cfg, depth + 1) for d in definitions)
+    return False
 
 
 def _decorator_name(decorator) -> str:

@@ -94,8 +94,10 @@ class RefusedChecker(Checker):
         if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
             shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
             constants = _constants(values, call.args)
-            return (torch_habits.habit(shape, constants, _argument_kinds(values, call.args)),
-                    torch_habits.falling_habit(shape, constants))
+            found = torch_habits.habit(shape, constants, _argument_kinds(values, call.args))
+            if found is None and "keepdim" in keywords:
+                found = torch_habits.kernel_missing_without(shape, "keepdim", constants)
+            return found, torch_habits.falling_habit(shape, constants)
         if isinstance(func, nodes.Attribute) and values.value(func.expr).is_(CELL):
             if func.attrname in api.JIT_FORBIDDEN_CELL_METHODS:
                 return None, None  # E6001 reports it
