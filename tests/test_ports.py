@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
 import ports  # noqa: E402
 
-FLOORS = {"ctc_asr": 16, "detr_tiny": 6, "gnn_mp": 7, "moe_lm": 7, "pointnet2": 11, "ppo_agent": 5, "realnvp": 6, "tiny_nerf": 6, "yolo_nms": 5}
+FLOORS = {"ctc_asr": 16, "detr_tiny": 6, "gnn_mp": 7, "moe_lm": 7, "pointnet2": 11, "ppo_agent": 5, "realnvp": 6, "tiny_nerf": 6, "yolo_nms": 7}
 
 # A finding of each class the ports brought, at its line (port, line, rule at the default level).
 AT_LINES = [
@@ -32,7 +32,8 @@ AT_LINES = [
     ("tiny_nerf", 101, "E6005"),  # t.expand(shape as one sequence): refused (measured), broadcast_to
     ("yolo_nms", 58, "E5808"),    # append in a while on numel() of a data-shaped Tensor (a masked read), then stack
     ("realnvp", 190, "E6110"),    # reversed() of a CellList in a method reached through a factory-built model
-    ("realnvp", 131, "E6005"),    # t.std(dim=0, keepdim=True): no CPU kernel, as t.std(dim=0) measured
+    ("realnvp", 131, "E6005"),
+    ("yolo_nms", 133, "E5215"),   # self.ny read after the helper create_grids() wrote it    # t.std(dim=0, keepdim=True): no CPU kernel, as t.std(dim=0) measured
 ]
 
 

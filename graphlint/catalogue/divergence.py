@@ -2063,6 +2063,74 @@ SEEDED_RANDOM_STREAM_DIFFERS = Rule(
 )
 
 
+# message fields: {attr} - the attribute; {call} - the helper call that writes it; {line} - that call's line
+ATTRIBUTE_READ_AFTER_HELPER_WRITE = Rule(
+    id="E5215",
+    symbol="attribute-read-after-helper-write",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`self.{attr}` is read after `{call}` (line {line}) assigned it, but graph code reads the value it had "
+            "while compiling, not the helper's: PYNATIVE_MODE reads the new one; return the value from the helper "
+            "and use it (`{attr} = {call}`)",
+    summary="A plain attribute that a helper method assigns in graph code (`self.create_grids(...)` setting "
+            "`self.nx`), read afterwards by the code that called the helper.",
+    why=(
+        "At the lax level an attribute write in graph code runs in the interpreter, and a write in the function "
+        "itself is seen by its later reads. A write in a helper method the function calls is not: the later reads "
+        "in the caller keep the value the attribute had when the graph was compiled (measured with MindSpore 2.10: "
+        "`self.scale = 2.0` in a helper, then `x * self.scale` in `construct`, gives `x * 1.0`, the `__init__` "
+        "value; a size written so gives a Tensor of shape (0, 2); a grid left None fails with \"add(None)\"). "
+        "STRICT refuses the write itself (`attribute-write-in-graph`). PyTorch's habit of caching anchor grids "
+        "or sizes on the layer (`self.grid`, `self.nx`) is this."
+    ),
+    mindspore_error="TypeError: In JIT strict mode, if need to modify a member attribute of a class with self.scale, "
+                    "the member attribute must be of the Parameter type.",
+    fix="Return what the helper computes (`nx, ny, grid = self.make_grids(ng)`) and use the locals; keep state that "
+        "must outlive the call in a Parameter written with `ops.assign`.",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = 1.0
+
+                def setup(self, x):
+                    self.scale = 2.0
+
+                def construct(self, x):
+                    self.setup(x)
+                    return x * self.scale
+            """,
+            lax=DIVERGES,
+            strict=FAILS,
+            error="must be of the Parameter type",
+            title="a scale a helper sets, read after the call",
+            lines=11,
+            fields={"attr": "scale"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = 1.0
+
+                def setup(self, x):
+                    return 2.0
+
+                def construct(self, x):
+                    scale = self.setup(x)
+                    return x * scale * self.scale
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     PYTHON_RANDOM_IN_GRAPH,
     WALL_CLOCK_IN_GRAPH,
@@ -2078,4 +2146,5 @@ RULES = (
     STATE_ATTRIBUTE_WRITTEN_IN_GRAPH,
     RANDOM_DRAW_REPEATED,
     SEEDED_RANDOM_STREAM_DIFFERS,
+    ATTRIBUTE_READ_AFTER_HELPER_WRITE,
 )

@@ -66,6 +66,43 @@ class DivergenceChecker(Checker):
                 else:
                     self._module_attribute_read(graph, values, node, read_globals)
         self._random_draws_repeated(graph, values)
+        self._reads_after_helper_writes(graph, self_name)
+
+    # -- attributes a helper writes ------------------------------------------------------------------
+    def _reads_after_helper_writes(self, graph, self_name) -> None:
+        """ATTRIBUTE_READ_AFTER_HELPER_WRITE: ``self.m(...)`` assigns plain ``self.a``; a later read of
+        ``self.a`` in this function (which does not assign it itself) sees the compile-time value."""
+        if self_name is None or graph.cls is None:
+            return
+        project = self.context.project
+        written_here = {attr for node in graph_nodes(graph.node) if isinstance(node, (nodes.Assign, nodes.AugAssign))
+                        for target in (node.targets if isinstance(node, nodes.Assign) else [node.target])
+                        for _, attr in _self_writes(target, self_name)}
+        written_by: dict[str, nodes.Call] = {}  # attr -> the first helper call that writes it
+        reported: set[str] = set()
+        for node in graph_nodes(graph.node):
+            if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
+                    and isinstance(node.func.expr, nodes.Name) and node.func.expr.name == self_name:
+                found = project.find_method(graph.cls, node.func.attrname)
+                if found is None or found[0] is graph.node:
+                    continue
+                helper = found[0]
+                receiver = signatures.instance_name(helper, found[1])
+                for statement in nodes_of_class(helper, (nodes.Assign, nodes.AugAssign)):
+                    targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
+                    for target in targets:
+                        for _, attr in _self_writes(target, receiver):
+                            if attr not in written_here and self._not_parameter(graph.cls, attr):
+                                written_by.setdefault(attr, node)
+            elif isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) \
+                    and node.expr.name == self_name and node.attrname in written_by \
+                    and node.attrname not in reported \
+                    and not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+                call = written_by[node.attrname]
+                if node.lineno > call.end_lineno and not _within(node, [call]):
+                    reported.add(node.attrname)
+                    self.report(rules.ATTRIBUTE_READ_AFTER_HELPER_WRITE, node, graph, attr=node.attrname,
+                                call=_call_text(call), line=str(call.lineno))
 
     # -- random draws -------------------------------------------------------------------------------
     def _random_draws_repeated(self, graph, values) -> None:
@@ -354,6 +391,14 @@ class DivergenceChecker(Checker):
             for written, attr in _self_writes(target, self_name):
                 if self._plain_attribute(graph.cls, attr):
                     self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, statement, graph, anchor=written, attr=attr)
+
+    def _not_parameter(self, cls, attr: str) -> bool:
+        """``attr`` of ``cls`` is no Parameter anywhere the class assigns it, nor a method or property."""
+        project = self.context.project
+        if project.find_method(cls, attr) is not None:
+            return False
+        return not any(_is_parameter_maker(project.info(method.root()), value)
+                       for value, method in self._assignments(cls).get(attr, []))
 
     def _plain_attribute(self, cls, attr: str) -> bool:
         """Whether ``attr`` of ``cls`` is known not to be a Parameter (so graph code may not write it)."""
