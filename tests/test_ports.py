@@ -33,7 +33,8 @@ AT_LINES = [
     ("yolo_nms", 58, "E5808"),    # append in a while on numel() of a data-shaped Tensor (a masked read), then stack
     ("realnvp", 190, "E6110"),    # reversed() of a CellList in a method reached through a factory-built model
     ("realnvp", 131, "E6005"),
-    ("yolo_nms", 133, "E5215"),   # self.ny read after the helper create_grids() wrote it    # t.std(dim=0, keepdim=True): no CPU kernel, as t.std(dim=0) measured
+    ("yolo_nms", 133, "E5215"),
+    ("realnvp", 132, "E6001"),    # Parameter.set_data in construct, the Parameter made as `Parameter(...) if c else None`   # self.ny read after the helper create_grids() wrote it    # t.std(dim=0, keepdim=True): no CPU kernel, as t.std(dim=0) measured
 ]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis import api, signatures, torch_habits
-from graphlint.analysis.kinds import CELL, FLOAT, INT, LIST, TENSOR, TUPLE, UNKNOWN
+from graphlint.analysis.kinds import CELL, FLOAT, INT, LIST, NONE, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import locally_bound
 from graphlint.analysis.tree import graph_nodes
 from graphlint.catalogue import refused as rules
@@ -68,7 +68,9 @@ class RefusedChecker(Checker):
         if method in api.JIT_FORBIDDEN_OBJECT_METHODS:
             owner, registered = api.JIT_FORBIDDEN_OBJECT_METHODS[method]
             value = values.value(receiver)
-            if value.is_tensor and (owner == "Tensor" or value.alias.startswith("the Parameter")):
+            # (`Parameter(...) if scale else None`: None has no such method either)
+            tensor = value.may_be(TENSOR) and not value.kinds - {TENSOR, NONE}
+            if tensor and (owner == "Tensor" or value.alias.startswith("the Parameter")):
                 self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown, registered=registered)
                 return
         self._lambda_default(graph, values, call)
