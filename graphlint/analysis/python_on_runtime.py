@@ -7,7 +7,8 @@ tokens, ``itertools.groupby``, ``round``, ``math.log``) compile when every argum
 folded. With a run-time argument MindSpore either runs them in the interpreter (JIT fallback: the lax level only)
 or refuses them at both levels. The argument kinds the table was measured with:
 
-* ``scalar`` / ``int``: a Python number the graph computes (``t.item()``, ``int(t)``);
+* ``scalar`` / ``int`` / ``count``: a Python number the graph computes (``t.item()``, ``int(t)``; ``count``: one given
+  to a MindSpore op as a size or a count, ``ops.unsorted_segment_sum(x, ids, int(t) + 1)``);
 * ``list`` / ``int list``: a list display of such numbers;
 * ``tolist`` / ``int tolist``: what ``Tensor.tolist()`` gives (a fallback object);
 * ``tensor``: a Tensor (reported by the Tensor rules: ``math-call-on-tensor``, ``builtin-falls-back``).
