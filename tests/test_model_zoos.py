@@ -21,6 +21,10 @@ KNOWN_TRUE = {
     # unrolled decoder steps. Measured: TableMasterHead(in_channels=16, headers=2, d_ff=32) in eval mode took
     # 13 minutes to compile with max_text_length=60, and had not finished after 15 minutes (11 GB) with 500.
     ("mindocr/models/heads/table_master_head.py", "E5901"),
+    # TableResNetExtra's channel-concat branch (not the shipped config's): `t.expand([-1, -1, H, W])`, PyTorch's
+    # expand with the sizes as one list. Measured: the same form on a (2, 3, 1, 1) Tensor fails in GRAPH_MODE with
+    # "The method 'GetShapeVector()' doesn't implement" (E6005's measured table; PYNATIVE runs it).
+    ("mindocr/models/backbones/table_master_resnet.py", "E6005"),
 }
 
 

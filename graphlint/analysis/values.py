@@ -702,14 +702,7 @@ class FunctionValues:
         owner = self.eval(base, element)
         name = expr.attrname
         if owner.may_be(TENSOR) and not owner.kinds - {TENSOR, NONE}:
-            if owner.data_shaped and name in ("shape", "size"):  # decided by the data: a run-time value
-                return Value(frozenset({api.TENSOR_CONST_ATTRIBUTES[name]}), True,
-                             f"the shape of `{expr.expr.as_string()}`, which the data decides")
-            if name in api.TENSOR_CONST_ATTRIBUTES:
-                return const(api.TENSOR_CONST_ATTRIBUTES[name])
-            if name in api.TENSOR_VIEW_ATTRIBUTES:
-                return variable(TENSOR, owner.origin, alias=owner.alias)
-            return Value(frozenset({FUNCTION}), owner.var, owner.origin)
+            return _tensor_attribute(expr, owner, name)
         if owner.var and name in ("shape", "ndim", "dtype") and not owner.kinds - {TENSOR, NONE, UNKNOWN}:
             # A runtime value with a shape is a Tensor (a Cell's or a helper's output, say): its
             # shape, rank and dtype are compile-time constants like any Tensor's.
@@ -1114,6 +1107,18 @@ def _item_of(expr: nodes.Subscript, base: Value, index: Value | None) -> Value:
     if index is not None and index.var:  # which element only the run decides
         return replace(join(*base.items), var=True, const=NOTHING, origin=base.origin or index.origin)
     return join(*base.items)
+
+
+def _tensor_attribute(expr: nodes.Attribute, owner: Value, name: str) -> Value:
+    """``t.name``, ``t`` a Tensor: its shape (decided by the data for a data-shaped one), a view, or a method."""
+    if owner.data_shaped and name in ("shape", "size"):  # decided by the data: a run-time value
+        return Value(frozenset({api.TENSOR_CONST_ATTRIBUTES[name]}), True,
+                     f"the shape of `{expr.expr.as_string()}`, which the data decides")
+    if name in api.TENSOR_CONST_ATTRIBUTES:
+        return const(api.TENSOR_CONST_ATTRIBUTES[name])
+    if name in api.TENSOR_VIEW_ATTRIBUTES:
+        return variable(TENSOR, owner.origin, alias=owner.alias)
+    return Value(frozenset({FUNCTION}), owner.var, owner.origin)
 
 
 def _mask_expression(expr, cfg, depth: int = 0) -> bool:

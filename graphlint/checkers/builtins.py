@@ -74,8 +74,9 @@ class BuiltinsChecker(Checker):
         the call fails at every level (no other rule of this family speaks of it then)."""
         func = call.func
         builtin = func.name if isinstance(func, nodes.Name) and _is_builtin(func, values, graph) else None
-        if builtin is not None and torch_habits.habit(torch_habits.CallShape(
-                "builtin", builtin, len(call.args), tuple(sorted(k.arg for k in call.keywords or ())))) is not None:
+        if builtin is not None and all(k.arg for k in call.keywords or ()) and torch_habits.habit(
+                torch_habits.CallShape("builtin", builtin, len(call.args),
+                                       tuple(sorted(k.arg for k in call.keywords or ())))) is not None:
             return False  # refused whatever the values (`max(..., key=...)`): torch-habit-refused reports it
         found = python_on_runtime.call_outcome(values, graph.info.imports, call, builtin)
         if found is None:

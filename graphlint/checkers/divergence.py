@@ -83,17 +83,9 @@ class DivergenceChecker(Checker):
         for node in graph_nodes(graph.node):
             if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
                     and isinstance(node.func.expr, nodes.Name) and node.func.expr.name == self_name:
-                found = project.find_method(graph.cls, node.func.attrname)
-                if found is None or found[0] is graph.node:
-                    continue
-                helper = found[0]
-                receiver = signatures.instance_name(helper, found[1])
-                for statement in nodes_of_class(helper, (nodes.Assign, nodes.AugAssign)):
-                    targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
-                    for target in targets:
-                        for _, attr in _self_writes(target, receiver):
-                            if attr not in written_here and self._not_parameter(graph.cls, attr):
-                                written_by.setdefault(attr, node)
+                for attr in _attributes_written_by(project, graph, node.func.attrname):
+                    if attr not in written_here and self._not_parameter(graph.cls, attr):
+                        written_by.setdefault(attr, node)
             elif isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) \
                     and node.expr.name == self_name and node.attrname in written_by \
                     and node.attrname not in reported \
@@ -822,3 +814,14 @@ def _within(node, statements) -> bool:
             return True
         current = current.parent
     return False
+
+
+def _attributes_written_by(project, graph, method_name: str) -> list[str]:
+    """The ``self`` attributes the method ``method_name`` of ``graph``'s class assigns (none for ``graph`` itself)."""
+    found = project.find_method(graph.cls, method_name)
+    if found is None or found[0] is graph.node:
+        return []
+    helper, receiver = found[0], signatures.instance_name(found[0], found[1])
+    return [attr for statement in nodes_of_class(helper, (nodes.Assign, nodes.AugAssign))
+            for target in (statement.targets if isinstance(statement, nodes.Assign) else [statement.target])
+            for _, attr in _self_writes(target, receiver)]
