@@ -308,6 +308,23 @@ class FunctionValues:
         value = self.value(test)
         return bool(value.kinds) and not value.var and not value.kinds & {TENSOR, UNKNOWN}
 
+    def steps_decided_at_run_time(self, loop) -> str:
+        """How a loop's number of steps depends on the run ("" when compiling decides it, and graph mode unrolls a
+        `for`): a `while` on a Tensor condition, or a `for` over `range(...)` of a Python number only the run knows
+        (`int(t)`, `t.item()`; a Tensor bound is range-of-tensor), which graph mode compiles as a loop."""
+        if isinstance(loop, nodes.While):
+            origin = self.tensor_origin(loop.test)
+            return f"depends on {origin}" if origin else ""
+        call = loop.iter
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "range"
+                and call.func.name not in self.cfg.defs_by_name):
+            return ""
+        for argument in call.args:
+            value = self.value(argument)
+            if value.var and value.kinds & {INT, FLOAT} and TENSOR not in value.kinds:
+                return f"is `{argument.as_string()}`, a Python number only the run knows"
+        return ""
+
     def in_dead_branch(self, node) -> bool:
         """``node`` sits in a branch of an ``if`` whose condition type inference decides the other way (an
         `isinstance` of a value of known kind, a constant): MindSpore never compiles it."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis import api
-from graphlint.analysis.kinds import FLOAT, INT, TENSOR
 from graphlint.analysis.joins import (NONE_AND_TENSOR, TUPLE_LENGTHS, TYPE_MISMATCH, condition_operands_mismatch,
                                       in_condition, mismatch, resized_unevenly)
 from graphlint.analysis.parser_fold import NO
@@ -64,7 +63,7 @@ class BranchesChecker(Checker):
                                   f"on only one branch of the `if` at line {region.node.lineno}, which depends on "
                                   f"{origin}")
         for loop in self.cfg.loops.values():
-            steps = self._steps_decided_at_run_time(loop.node)
+            steps = self.values.steps_decided_at_run_time(loop.node)
             if steps:
                 self._resizing_within(loop.node, None, uneven, f"in the loop at line {loop.node.lineno}, whose "
                                                                f"number of steps {steps}")
@@ -91,23 +90,6 @@ class BranchesChecker(Checker):
             if definition.kind == "mutate" and (names is None or definition.name in names) \
                     and definition.value.parent is not None and _within(definition.value, statement):
                 uneven.setdefault(definition.index, where)
-
-    def _steps_decided_at_run_time(self, loop) -> str:
-        """How a loop's number of steps depends on the run ("" when compiling decides it): a `while` on a
-        Tensor condition, or a `for` over `range(...)` of a Python number only the run knows (`int(t)`,
-        `t.item()`; a Tensor bound is range-of-tensor)."""
-        if isinstance(loop, nodes.While):
-            origin = self.values.tensor_origin(loop.test)
-            return f"depends on {origin}" if origin else ""
-        call = loop.iter
-        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "range"
-                and call.func.name not in self.cfg.defs_by_name):
-            return ""
-        for argument in call.args:
-            value = self.values.value(argument)
-            if value.var and value.kinds & {INT, FLOAT} and TENSOR not in value.kinds:
-                return f"is `{argument.as_string()}`, a Python number only the run knows"
-        return ""
 
     # ------------------------------------------------------------------------------------------
     # E5801: one-branch definitions (decided by the parser)
@@ -244,7 +226,7 @@ class BranchesChecker(Checker):
             if isinstance(node, nodes.IfExp):
                 self._ifexp_join(node)
         for loop in self.cfg.loops.values():
-            if isinstance(loop.node, nodes.While) or self._steps_decided_at_run_time(loop.node):
+            if isinstance(loop.node, nodes.While) or self.values.steps_decided_at_run_time(loop.node):
                 self._while_join(loop)
 
     def _if_join(self, region) -> None:

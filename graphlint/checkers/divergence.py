@@ -794,15 +794,12 @@ CHECKER = DivergenceChecker
 
 def _in_unrolled_loop(node, function, values) -> bool:
     """``node`` is in the body of a `for` of ``function`` that graph mode unrolls (its calls are made once per
-    step): not a `range()` of a run-time number, which is compiled as a loop."""
+    step)."""
     current = node.parent
     while current is not None and current is not function:
-        if isinstance(current, nodes.For) and _within(node, current.body):
-            iterated = current.iter
-            real_loop = isinstance(iterated, nodes.Call) and isinstance(iterated.func, nodes.Name) \
-                and iterated.func.name == "range" and any(values.value(a).var for a in iterated.args)
-            if not real_loop:
-                return True
+        if isinstance(current, nodes.For) and _within(node, current.body) \
+                and not values.steps_decided_at_run_time(current):
+            return True
         current = current.parent
     return False
 

@@ -79,7 +79,7 @@ class DynamicShapeChecker(Checker):
                 and _is_boolean_tensor(target.slice, values, graph, set())):
             return
         rank = ranks.rank_of(values, target.value)
-        if rank is not None and rank >= 2:
+        if rank is not None and rank >= api.MASKED_ASSIGNMENT_FAILS_FROM_RANK:
             self.report(rules.MASKED_ASSIGNMENT_OF_MASKED_VALUE, assign, graph, target=target.as_string(),
                         value=value.as_string(), rank=str(rank), mask=target.slice.as_string())
 
