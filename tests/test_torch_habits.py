@@ -70,6 +70,10 @@ def test_a_habit_is_given_only_where_every_rank_agrees():
     transpose = torch_habits.habit(shape, (0, 1))
     assert transpose.method_rename == "swapaxes" and transpose.otherwise == "2"
     assert torch_habits.spelled("q.transpose(0, 1)", transpose) == "q.swapaxes(0, 1)"
+    # the edit is the reported call's, not a call's inside it (`unsqueeze` is not renamed, an inner `dim=` stays)
+    expand = torch_habits.Habit("t.expand((-1, 4))", "refused", "", method_rename="broadcast_to")
+    assert torch_habits.spelled("c.unsqueeze(1).expand(s)", expand) == "c.unsqueeze(1).broadcast_to(s)"
+    assert torch_habits.spelled("q.split(f(dim=2),\n    dim=2)", split) == "q.split(f(dim=2),\n    axis=2)"
     assert torch_habits.habit(shape, (1, 2)).method_rename == "swapaxes"
     # (1, 0) swaps a matrix's dims in graph mode too (MindSpore's permutation): fine at rank 2, so the rank
     # decides; and a run-time dim gives no row.

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from astroid import nodes
 
 from graphlint.analysis.api import CELL_ENTRY_METHODS, JIT_CLASS_DECORATORS, JIT_DECORATORS, NON_AST_CAPTURE_MODES
+from graphlint.analysis.callables import called_functions, instance_classes
 from graphlint.analysis.objects import object_classes
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.tree import nodes_of_class
@@ -304,6 +305,50 @@ def _referenced_functions(project: Project, graph: GraphFunction):
         target = function_reference(project, graph.info, node, cls)
         if target is not None:
             yield node, target
+    yield from _functions_held_by_values(project, graph)
+
+
+def _functions_held_by_values(project: Project, graph: GraphFunction):
+    """Functions graph code calls through a value (a factory's closure, a dict or list of functions, a
+    ``functools.partial``, a function passed as an argument): MindSpore compiles them as any function graph code
+    calls. For a lambda (not a graph function here), the functions its body calls."""
+    for call in nodes_of_class(graph.node, nodes.Call):
+        func = call.func
+        if not isinstance(func, (nodes.Name, nodes.Attribute, nodes.Subscript)):
+            continue
+        if not isinstance(func, nodes.Subscript) and not (isinstance(func, nodes.Name) and func.name in
+                                                          _local_names(graph.node)) \
+                and (function_reference(project, graph.info, func, graph.cls) is not None
+                     or graph.info.imports.qualify(func) is not None):
+            continue
+        for reached in called_functions(project, graph.info, func, graph.cls):
+            node = reached.node
+            info = project.info(node.root())
+            if info is None or _encloses(graph.node, node):
+                continue
+            if isinstance(node, nodes.FunctionDef):
+                yield func, (node, enclosing_class(node), info)
+                continue
+            owner = enclosing_class(node)
+            for inner in nodes_of_class(node.body, (nodes.Name, nodes.Attribute)):
+                if isinstance(inner.parent, nodes.Attribute) and inner.parent.expr is inner:
+                    continue
+                target = function_reference(project, info, inner, owner)
+                if target is None and isinstance(inner, nodes.Attribute) and isinstance(inner.parent, nodes.Call) \
+                        and inner.parent.func is inner:  # `lambda x, eo=embedder: eo.embed(x)`
+                    for held in instance_classes(project, info, inner.expr, owner):
+                        method = project.find_method(held, inner.attrname)
+                        if method is not None and project.info(method[1].root()) is not None:
+                            target = method[0], method[1], project.info(method[1].root())
+                if target is not None:
+                    yield func, target
+
+
+def _encloses(outer: nodes.NodeNG, node: nodes.NodeNG) -> bool:
+    parent = node.parent
+    while parent is not None and parent is not outer:
+        parent = parent.parent
+    return parent is outer
 
 
 def _local_names(func: nodes.FunctionDef) -> frozenset[str]:

@@ -156,3 +156,18 @@ def _attribute_class(project, cls: nodes.ClassDef, name: str) -> nodes.ClassDef 
             return None
         found = resolved.node
     return found
+
+
+def default_of(func: nodes.FunctionDef | nodes.Lambda, name: str):
+    """The default expression of parameter ``name`` (None: no default, or no such parameter)."""
+    args = func.args
+    positional = positional_parameters(func)
+    defaults = list(args.defaults or [])
+    first = len(positional) - len(defaults)
+    for index, arg in enumerate(positional):
+        if arg.name == name and index >= first:
+            return defaults[index - first]
+    for arg, default in zip(args.kwonlyargs or [], args.kw_defaults or []):
+        if arg.name == name:
+            return default
+    return None

@@ -236,14 +236,32 @@ def form_habit(key: str, verdicts: tuple = REFUSED_VERDICTS) -> Habit | None:
 
 
 def spelled(call_text: str, found: Habit) -> str:
-    """The call as written, with the habit's measured edit applied (keywords renamed, the method renamed)."""
-    text = call_text
-    for old, new in found.keyword_renames:
-        text = re.sub(rf"\b{re.escape(old)}(\s*=)", rf"{new}\1", text)
-    if found.method_rename:
-        text = re.sub(r"\.(\w+)(\s*\()", rf".{found.method_rename}\2", text, count=1) if "(" in text else text
-    if found.function and "(" in text:
-        text = found.function.split(".", 1)[1] + text[text.index("("):]
+    """The call as written, with the habit's measured edit applied to the call itself, not to a call inside it
+    (keywords renamed, the method renamed: `a.unsqueeze(1).expand(s)` -> `a.unsqueeze(1).broadcast_to(s)`)."""
+    try:
+        call = ast.parse(call_text.strip(), mode="eval").body
+    except SyntaxError:
+        return call_text
+    if not isinstance(call, ast.Call):
+        return call_text
+    text = call_text.strip()
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    at = lambda line, column: starts[line - 1] + column  # noqa: E731 - an offset in ``text``
+    edits = []  # (start, end, replacement), as offsets in ``text``
+    renames = dict(found.keyword_renames)
+    for keyword in call.keywords:
+        if keyword.arg in renames:
+            start = at(keyword.lineno, keyword.col_offset)
+            edits.append((start, start + len(keyword.arg), renames[keyword.arg]))
+    if found.function:
+        edits.append((0, at(call.func.end_lineno, call.func.end_col_offset), found.function.split(".", 1)[1]))
+    elif found.method_rename and isinstance(call.func, ast.Attribute):
+        end = at(call.func.end_lineno, call.func.end_col_offset)
+        edits.append((end - len(call.func.attr), end, found.method_rename))
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
     return text
 
 

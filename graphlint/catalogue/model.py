@@ -72,6 +72,7 @@ class Example:
     lax: str = OK
     strict: str = OK
     error: str = ""  # substring of MindSpore's message where a level FAILS
+    strict_error: str = ""  # the substring under STRICT, where STRICT stops elsewhere first (default: ``error``)
     inputs: str = DEFAULT_INPUTS
     entry: str = "Net"
     title: str = ""  # the construct, as named in docs/coverage.md

@@ -723,6 +723,312 @@ CELL_CALLS_ITSELF = Rule(
     ),
 )
 
+# message fields: {call} - the call in graph code; {line} - the line of the lambda; {found} - the node type
+# MindSpore's parser finds there ("Call", "Dict", ...)
+LAMBDA_NOT_ITS_OWN_STATEMENT = Rule(
+    id="E6008",
+    symbol="lambda-inside-expression",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` runs the lambda of line {line}, written inside a larger expression (MindSpore's parser finds "
+            "{found} there, not the lambda): give it a statement of its own (`name = lambda ...`) or make it a "
+            "`def`",
+    summary="Graph code calls a lambda object (held in a list, a dict, an attribute, a factory's return) that was "
+            "written inside a call, a list or dict display or a conditional expression: "
+            "`fns.append(lambda x: ...)`, `ACT = {\"swish\": lambda x: ...}`.",
+    why=(
+        "MindSpore compiles a function object from its source: it takes the lines from the one the lambda starts on "
+        "(`inspect.getsourcelines`) and expects the first statement there to have the lambda as its value. A "
+        "lambda inside `fns.append(...)`, `[...]`, `{...}` or `a if c else lambda ...` is refused at every level: "
+        "\"Parse Lambda Function Fail. Node type must be Lambda, but got Call\" (measured with MindSpore 2.10; "
+        "`Parser::ParseFuncGraph` in parse.cc). A lambda defined inside the graph function itself is part of its "
+        "source and is not concerned."
+    ),
+    mindspore_error="TypeError: Parse Lambda Function Fail. Node type must be Lambda, but got Call. Please check "
+                    "lambda expression to make sure it is defined on a separate line.",
+    fix="Write each lambda as its own assignment (`double = lambda x: x * 2`, then `fns.append(double)`), or as a "
+        "`def`.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    fns = []
+                    fns.append(lambda t: t * 2)
+                    fns.append(ops.sin)
+                    self.fns = fns
+
+                def construct(self, x):
+                    return ops.cat([f(x) for f in self.fns], -1)
+            """,
+            error="Parse Lambda Function Fail",
+            title="lambdas appended to a list in `__init__`, called in `construct`",
+            lines=10,
+            fields={"call": "f(...)", "found": "a `Call`"},
+        ),
+        fails(
+            """
+            ACTIVATIONS = {"swish": lambda t: t * ops.sigmoid(t), "relu": ops.relu}
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.act = ACTIVATIONS["swish"]
+
+                def construct(self, x):
+                    return self.act(x)
+            """,
+            error="Parse Lambda Function Fail",
+            title="a lambda in a module-level dict of activations",
+            lines=9,
+            fields={"call": "self.act(...)", "found": "a `Dict`"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            def _double(t):
+                return t * 2
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    halve = lambda t: t / 2
+                    self.fns = [_double, halve, ops.sin]
+
+                def construct(self, x):
+                    return ops.cat([f(x) for f in self.fns], -1)
+            """,
+        ),
+        passes(
+            """
+            ACTIVATIONS = {"swish": lambda t: t * ops.sigmoid(t), "relu": ops.relu}
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.act = ACTIVATIONS["relu"]
+
+                def construct(self, x):
+                    return self.act(x)
+            """,
+        ),
+    ),
+)
+
+# message fields: {call} - the call in graph code; {function} - the lambda or function; {names} - the names
+DEFAULT_OUT_OF_REACH = Rule(
+    id="E6009",
+    symbol="default-names-enclosing-local",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` runs {function}, whose parameter default reads {names}, a local of the enclosing function "
+            "that MindSpore cannot resolve (not a global, not read by the body); read it in the body, or pass it",
+    summary="Graph code calls a nested function or lambda a factory made, whose parameter default names a local "
+            "of the factory (`lambda x, eo=embedder: eo.embed(x)`).",
+    why=(
+        "Python evaluates a default once, when the function is made; MindSpore compiles the default expression "
+        "instead and resolves its names in the function's globals and closure. A local of the enclosing function "
+        "that only the default reads is in neither: \"The name 'embedder' is not defined, or not supported in "
+        "graph mode\" at both levels (measured with MindSpore 2.10, for a lambda and for a nested `def`)."
+    ),
+    mindspore_error="NameError: The name 'embedder' is not defined, or not supported in graph mode.",
+    fix="Read the value in the body (`lambda x: embedder.embed(x)` closes over it), or bind it with "
+        "`functools.partial` outside graph code.",
+    flagged=(
+        fails(
+            """
+            def make_scale(s):
+                factor = s * 2
+                scale = lambda t, k=factor: t * k
+                return scale
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = make_scale(2.0)
+
+                def construct(self, x):
+                    return self.scale(x)
+            """,
+            error="is not defined",
+            title="a factory's lambda with a default naming the factory's local",
+            lines=12,
+            fields={"call": "self.scale(...)", "names": "`factor`"},
+        ),
+        fails(
+            """
+            def make_scale(s):
+                factor = s * 2
+                def scale(t, k=factor):
+                    return t * k
+                return scale
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = make_scale(2.0)
+
+                def construct(self, x):
+                    return self.scale(x)
+            """,
+            error="is not defined",
+            title="a factory's nested `def` with a default naming the factory's local",
+            lines=13,
+            fields={"call": "self.scale(...)", "function": "`scale`", "names": "`factor`"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            def make_scale(s):
+                factor = s * 2
+                scale = lambda t: t * factor
+                return scale
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = make_scale(2.0)
+
+                def construct(self, x):
+                    return self.scale(x)
+            """,
+        ),
+    ),
+)
+
+# message fields: {call} - the call in graph code; {function} - the wrapped function
+PARTIAL_CALLED_IN_GRAPH = Rule(
+    id="W6010",
+    symbol="partial-called-in-graph",
+    family=FAMILY,
+    lax=W,
+    strict=E,
+    message="`{call}` calls a `functools.partial` of {function}: graph mode runs it as Python through the lax "
+            "level's fallback (STRICT refuses it, and a Cell called inside it cannot run); call the function with "
+            "the arguments written out",
+    summary="Graph code calls a `functools.partial` object that an attribute, a dict or a factory holds.",
+    why=(
+        "A `functools.partial` object has no source for MindSpore to compile, so the lax level runs it as "
+        "interpreted Python, and `jit(fullgraph=True)` refuses it: \"When handling script '__call_func_str__(...)' "
+        "in graph mode, the inputs should be constant, but found variable '__input_0__' to be nonconstant\". When "
+        "the wrapped function calls a Cell, the lax level fails too (\"Nested execution during JIT execution ... is "
+        "not supported\"). Measured with MindSpore 2.10."
+    ),
+    mindspore_error="ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the inputs "
+                    "should be constant, but found variable '__input_0__' to be nonconstant.",
+    fix="Keep the bound arguments as attributes and call the function itself: `scaled(x, k=self.k)`.",
+    flagged=(
+        falls_back(
+            """
+            import functools
+
+            def scaled(t, k=1.0):
+                return t * k
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = functools.partial(scaled, k=2.0)
+
+                def construct(self, x):
+                    return self.scale(x)
+            """,
+            error="the inputs should be constant",
+            title="a `functools.partial` held by the Cell",
+            lines=12,
+            fields={"call": "self.scale(...)", "function": "`scaled`"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            def scaled(t, k=1.0):
+                return t * k
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.k = 2.0
+
+                def construct(self, x):
+                    return scaled(x, k=self.k)
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {call} - the call in graph code; {function} - the wrapped function
+PARTIAL_RUNS_CELL = Rule(
+    id="E6011",
+    symbol="partial-runs-cell",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` calls a `functools.partial` of {function} with a Cell among its arguments: the partial runs "
+            "as interpreted Python, which cannot run a Cell (\"Nested execution during JIT execution\"); call the "
+            "function itself",
+    summary="Graph code calls a `functools.partial` object and passes it a Cell, or the partial bound one "
+            "(NeRF's `network_query_fn(pts, viewdirs, network_fn)`).",
+    why=(
+        "Graph mode has no source to compile a `functools.partial` from, so the lax level runs it as interpreted "
+        "Python; a Cell called from there fails at run time: \"Nested execution during JIT execution for "
+        "'Dense.construct' is not supported when 'Net.construct' compile and execute\" (measured with MindSpore "
+        "2.10, the Cell passed at the call and the Cell bound in the partial). STRICT refuses the partial itself."
+    ),
+    mindspore_error="RuntimeError: Nested execution during JIT execution for 'Dense.construct' is not supported "
+                    "when 'Net.construct' compile and execute.",
+    fix="Call the wrapped function with the bound arguments written out (keep them as attributes of the Cell).",
+    flagged=(
+        fails(
+            """
+            import functools
+
+            def run(t, net, k=1.0):
+                return net(t) * k
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.dense = nn.Dense(3, 3)
+                    self.query = functools.partial(run, k=2.0)
+
+                def construct(self, x):
+                    return self.query(x, self.dense)
+            """,
+            error="Nested execution during JIT execution",
+            strict_error="the inputs should be constant",
+            inputs="(Tensor(np.ones((2, 3), np.float32)),)",
+            title="a partial given a Cell at the call",
+            lines=13,
+            fields={"call": "self.query(...)", "function": "`run`"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            def run(t, net, k=1.0):
+                return net(t) * k
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.dense = nn.Dense(3, 3)
+                    self.k = 2.0
+
+                def construct(self, x):
+                    return run(x, self.dense, k=self.k)
+            """,
+            inputs="(Tensor(np.ones((2, 3), np.float32)),)",
+        ),
+    ),
+)
+
 
 RULES = (
     JIT_FORBIDDEN_API,
@@ -732,4 +1038,8 @@ RULES = (
     TORCH_HABIT_REFUSED,
     TORCH_HABIT_FALLS_BACK,
     CELL_CALLS_ITSELF,
+    LAMBDA_NOT_ITS_OWN_STATEMENT,
+    DEFAULT_OUT_OF_REACH,
+    PARTIAL_CALLED_IN_GRAPH,
+    PARTIAL_RUNS_CELL,
 )

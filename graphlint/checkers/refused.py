@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis import api, signatures, torch_habits
+from graphlint.analysis import api, callables, signatures, torch_habits
 from graphlint.analysis.kinds import CELL, FLOAT, INT, LIST, NONE, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import locally_bound
 from graphlint.analysis.tree import graph_nodes
@@ -27,6 +27,7 @@ class RefusedChecker(Checker):
             if isinstance(node, nodes.Call):
                 self._call(graph, values, node, reported)
                 self._torch_habit_call(graph, values, node)
+                self._function_object_call(graph, values, node)
             elif isinstance(node, nodes.Attribute) and self._cell_dict_attribute(graph, values, node):
                 continue
             elif isinstance(node, nodes.Lambda) and _in_for_body(node, graph.node):
@@ -74,6 +75,51 @@ class RefusedChecker(Checker):
                 self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown, registered=registered)
                 return
         self._lambda_default(graph, values, call)
+
+    def _function_object_call(self, graph, values, call: nodes.Call) -> None:
+        """A call of a function object a value holds (a lambda in a list or dict, a factory's closure, a
+        ``functools.partial``) that MindSpore cannot compile: reported where every run of the call meets it, or
+        where every candidate the value may hold does."""
+        func = call.func
+        if not isinstance(func, (nodes.Name, nodes.Attribute, nodes.Subscript)):
+            return
+        if isinstance(func, (nodes.Name, nodes.Attribute)) and not locally_bound(func, values) \
+                and graph.info.imports.qualify(func) is not None:
+            return
+        reached = callables.called_functions(self.context.project, graph.info, func, graph.cls)
+        if not reached:
+            return
+        project = self.context.project
+        passes_cell = any(values.value(argument).may_be(CELL) or callables.may_hold_cell(
+            project, graph.info, argument, graph.cls) for argument in call.args)
+        problems = [self._function_object_problem(graph, found, passes_cell) for found in reached]
+        if not reached or not any(problems):
+            return
+        for found, problem in zip(reached, problems):
+            if problem is not None and (found.certain or all(problems)):
+                rule, fields = problem
+                self.report(rule, call, graph, call=_shown(call), **fields)
+                return
+
+    def _function_object_problem(self, graph, found, passes_cell: bool):
+        node = found.node
+        if node.root() is graph.node.root() and _inside(node, graph.node):
+            return None  # parsed with the graph function itself
+        described = f"the lambda of line {node.lineno}" if isinstance(node, nodes.Lambda) else f"`{node.name}`"
+        if found.partial is not None:
+            if passes_cell or callables.binds_cell(self.context.project, found.partial):
+                return rules.PARTIAL_RUNS_CELL, {"function": described}
+            return rules.PARTIAL_CALLED_IN_GRAPH, {"function": described}
+        if isinstance(node, nodes.Lambda):
+            kind = callables.lambda_statement_kind(node.root(), node)
+            if kind is not None:
+                found_text = "lines that do not parse" if kind == "SyntaxError" else f"a `{kind}`"
+                return rules.LAMBDA_NOT_ITS_OWN_STATEMENT, {"line": str(node.lineno), "found": found_text}
+        names = callables.default_names_out_of_reach(node)
+        if names:
+            return rules.DEFAULT_OUT_OF_REACH, {"function": described,
+                                                "names": ", ".join(f"`{name}`" for name in names)}
+        return None
 
     def _torch_habit_call(self, graph, values, call: nodes.Call) -> None:
         """A PyTorch-style call whose every measured form of its shape graph mode refuses (E6005) or runs only
@@ -167,7 +213,7 @@ class RefusedChecker(Checker):
         for value, method in self.context.analysis.attribute_assignments(graph.cls).get(func.attrname, ()):
             if method.name != "__init__" or not isinstance(value, nodes.Name):
                 continue
-            default = _default_of(method, value.name)
+            default = signatures.default_of(method, value.name)
             if isinstance(default, nodes.Lambda):
                 self.report(rules.LAMBDA_DEFAULT_IN_GRAPH, call, graph, attr=func.attrname, parameter=value.name)
                 return
@@ -184,19 +230,6 @@ def _in_for_body(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
         child, parent = parent, parent.parent
     return False
 
-
-def _default_of(func: nodes.FunctionDef, name: str):
-    args = func.args
-    positional = signatures.positional_parameters(func)
-    defaults = list(args.defaults or [])
-    first = len(positional) - len(defaults)
-    for index, arg in enumerate(positional):
-        if arg.name == name and index >= first:
-            return defaults[index - first]
-    for arg, default in zip(args.kwonlyargs or [], args.kw_defaults or []):
-        if arg.name == name:
-            return default
-    return None
 
 
 def _parameter_name(call: nodes.Call) -> str:
@@ -246,3 +279,12 @@ CHECKER = RefusedChecker
 
 def _arguments_text(call: nodes.Call) -> str:
     return ", ".join(argument.as_string() for argument in list(call.args) + list(call.keywords or ()))
+
+
+def _inside(node: nodes.NodeNG, ancestor: nodes.NodeNG) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent is ancestor:
+            return True
+        parent = parent.parent
+    return False

@@ -104,8 +104,9 @@ def judge(example: Example, result: JobResult) -> Verdict:
             if got == DIVERGES:
                 detail = outputs_difference(reference.outputs, run.outputs)
             problems.append(f"{level}: claimed {claim}, observed {got} ({detail})")
-        elif claim == FAILS and example.error and example.error not in run.message:
-            problems.append(f"{level}: failed as claimed, but not with {example.error!r}: {run.describe()}")
+        elif claim == FAILS and example.error and (expected := example.strict_error if level == "strict" and
+                                                   example.strict_error else example.error) not in run.message:
+            problems.append(f"{level}: failed as claimed, but not with {expected!r}: {run.describe()}")
     if example.fixed:
         for mode in ("fixed-pynative", "fixed-graph"):
             run = result[mode]

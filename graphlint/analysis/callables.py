@@ -1,0 +1,387 @@
+"""The functions graph code calls through values: a lambda or nested function that an attribute, a list, a dict, a
+factory's return or a ``functools.partial`` holds, and what MindSpore's parser makes of each.
+
+MindSpore compiles a function object graph code calls from its source: ``inspect.getsourcelines`` gives the lines
+from the one the function starts on, and the parser takes the first statement of them. For a lambda that statement
+must have the lambda as its value (``f = lambda x: ...``, ``return lambda x: ...``); a lambda written inside a call, a
+list, a dict or a conditional expression is refused ("Parse Lambda Function Fail. Node type must be Lambda, but got
+Call"). Default values of the parameters are resolved in the function's globals and closure, so a default naming a
+local of the enclosing function that the body does not read is refused ("The name ... is not defined"). Both were
+measured with MindSpore 2.10 at both syntax levels; the parser's code is ``Parser::ParseFuncGraph`` (parse.cc) and
+``Parser.parse`` (parser.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from dataclasses import dataclass
+
+from astroid import nodes
+
+from graphlint.analysis import signatures
+from graphlint.analysis.objects import _calls_of, constructor_argument, instantiated, object_classes
+from graphlint.analysis.project import ModuleInfo, Project
+from graphlint.analysis.tree import nodes_of_class
+
+MAX_DEPTH = 16  # links followed from the call to a definition
+ALL, UNKNOWN_KEY = "all elements", "an unknown element"  # selectors: iteration, a subscript not known
+_NN_LAYER = "a mindspore.nn layer"  # the key under which an instance of one of MindSpore's nn classes is found
+
+
+@dataclass(frozen=True)
+class Reached:
+    """A function object a call in graph code may run."""
+    node: nodes.NodeNG      # the Lambda or FunctionDef
+    certain: bool           # every run of the call runs it (an iterated list), not one of several candidates
+    partial: nodes.Call | None  # the ``functools.partial(...)`` call that wrapped it, if one did
+
+
+def called_functions(project: Project, info: ModuleInfo, callee, cls: nodes.ClassDef | None) -> list[Reached]:
+    """The lambdas and functions the call ``callee(...)`` in graph code may run, where a value holds them."""
+    found: dict[int, Reached] = {}
+    _Resolver(project, cls).value(info, callee, (), True, None, 0, found)
+    return [reached for reached in found.values() if isinstance(reached.node, (nodes.Lambda, nodes.FunctionDef))]
+
+
+def instance_classes(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> list:
+    """The project classes whose instances ``expr`` may hold, however they reached it."""
+    found: dict[int, Reached] = {}
+    _Resolver(project, cls).value(info, expr, (), True, None, 0, found)
+    return [reached.node for reached in found.values() if isinstance(reached.node, nodes.ClassDef)]
+
+
+def may_hold_cell(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> bool:
+    """``expr`` may hold a Cell made outside graph code (a project Cell class's instance, or ``nn.Dense(...)``),
+    however it reached there: arguments, ``**kwargs`` dicts, factories' returns."""
+    found: dict[int, Reached] = {}
+    _Resolver(project, cls).value(info, expr, (), True, None, 0, found)
+    return any(isinstance(reached.node, nodes.ClassDef) and project.is_cell(reached.node) for reached in found.values()) \
+        or _NN_LAYER in found
+
+
+class _Resolver:
+    def __init__(self, project: Project, cls: nodes.ClassDef | None):
+        self.project = project
+        self.cls = cls
+        self.seen: set = set()
+
+    def value(self, info, expr, selectors: tuple, certain: bool, partial, depth: int, found: dict) -> None:
+        """Add to ``found`` what ``expr`` holds after ``selectors`` (outermost first) pick elements of it."""
+        key = (id(expr), selectors)
+        if depth > MAX_DEPTH or key in self.seen or expr is None:
+            return
+        self.seen.add(key)
+        follow = lambda e, s=selectors, c=certain, p=partial, i=info: self.value(i, e, s, c, p, depth + 1, found)
+        if isinstance(expr, (nodes.Lambda, nodes.FunctionDef)) and not isinstance(expr, nodes.AsyncFunctionDef):
+            if not selectors:
+                previous = found.get(id(expr))
+                found[id(expr)] = Reached(expr, certain or bool(previous and previous.certain), partial)
+            return
+        if isinstance(expr, (nodes.List, nodes.Tuple, nodes.Set)):
+            if selectors:
+                chosen = _chosen(selectors[0], list(range(len(expr.elts))))
+                for index, element in enumerate(expr.elts):
+                    if chosen is None or index in chosen:
+                        follow(element, selectors[1:], certain and (chosen is not None or selectors[0] == ALL))
+            return
+        if isinstance(expr, nodes.Dict):
+            if selectors:
+                keys = [_constant(k) for k, _v in expr.items]
+                chosen = _chosen(selectors[0], keys)
+                for index, (_key, element) in enumerate(expr.items):
+                    if chosen is None or index in chosen:
+                        follow(element, selectors[1:], certain and (chosen is not None or selectors[0] == ALL))
+            return
+        if isinstance(expr, (nodes.ListComp, nodes.SetComp, nodes.GeneratorExp)):
+            if selectors:
+                follow(expr.elt, selectors[1:], False)
+            return
+        if isinstance(expr, nodes.IfExp):
+            follow(expr.body, c=False)
+            follow(expr.orelse, c=False)
+            return
+        if isinstance(expr, nodes.BoolOp):
+            for operand in expr.values:
+                follow(operand, c=False)
+            return
+        if isinstance(expr, nodes.Subscript):
+            follow(expr.value, (_selector(expr.slice),) + selectors)
+            return
+        if isinstance(expr, nodes.Call):
+            self._call(info, expr, selectors, certain, partial, depth, found)
+            return
+        if isinstance(expr, nodes.Name):
+            self._name(info, expr, selectors, certain, partial, depth, found)
+            return
+        if isinstance(expr, nodes.Attribute):
+            self._attribute(info, expr, selectors, certain, partial, depth, found)
+
+    def _call(self, info, call: nodes.Call, selectors, certain, partial, depth, found) -> None:
+        qualified = info.imports.qualify(call.func) if isinstance(call.func, (nodes.Name, nodes.Attribute)) else None
+        if qualified == "functools.partial" and call.args and not selectors:
+            self.value(info, call.args[0], (), certain, call, depth + 1, found)
+            return
+        if qualified in ("builtins.list", "builtins.tuple") and len(call.args) == 1:
+            self.value(info, call.args[0], selectors, certain, partial, depth + 1, found)
+            return
+        resolved = self.project.resolve_expr(info, call.func) if isinstance(call.func, (nodes.Name, nodes.Attribute)) \
+            else None
+        if not selectors and (resolved is not None and resolved.kind == "class"):
+            found.setdefault(id(resolved.node), Reached(resolved.node, certain, None))  # an instance of it
+            return
+        if not selectors and qualified and qualified.startswith("mindspore.nn.") \
+                and qualified.rsplit(".", 1)[-1][:1].isupper():
+            found.setdefault(_NN_LAYER, Reached(call, certain, None))
+            return
+        if resolved is None or resolved.kind != "function":
+            return
+        for returned in nodes_of_class(resolved.node, nodes.Return):
+            if returned.value is not None and returned.scope() is resolved.node:
+                self.value(resolved.info, returned.value, selectors, certain, partial, depth + 1, found)
+
+    def _name(self, info, name: nodes.Name, selectors, certain, partial, depth, found) -> None:
+        frame = name.frame()
+        try:
+            _scope, bindings = name.lookup(name.name)
+        except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
+            return
+        for binding in bindings:
+            if isinstance(binding, nodes.FunctionDef):
+                self.value(info, binding, selectors, certain, partial, depth + 1, found)
+            elif isinstance(binding, nodes.AssignName):
+                self._binding(info, binding, selectors, certain and len(bindings) == 1, partial, depth, found)
+            elif isinstance(binding, nodes.Arguments) and binding.kwarg == name.name:  # (astroid binds `**kwargs`
+                self._parameter(info, binding.parent, name.name, selectors, partial, depth, found)  # to Arguments)
+        if selectors:  # elements added in place: `fns.append(lambda ...)`
+            scope = frame if isinstance(frame, nodes.FunctionDef) else info.module
+            for added in _added_elements(scope, lambda target: isinstance(target, nodes.Name)
+                                         and target.name == name.name):
+                self.value(info, added, selectors[1:], certain and selectors[0] == ALL, partial, depth + 1, found)
+
+    def _binding(self, info, binding: nodes.AssignName, selectors, certain, partial, depth, found) -> None:
+        parent = binding.parent
+        index_path: tuple = ()
+        while isinstance(parent, (nodes.Tuple, nodes.List)):  # `embed, dim = factory(...)`
+            index_path = (parent.elts.index(binding if not index_path else child),) + index_path
+            child, parent = parent, parent.parent
+        if index_path and not isinstance(parent, (nodes.Assign, nodes.For, nodes.Comprehension)):
+            return
+        picked = tuple(index_path) + selectors
+        if isinstance(parent, nodes.Assign):
+            self.value(info, parent.value, picked, certain, partial, depth + 1, found)
+        elif isinstance(parent, (nodes.For, nodes.Comprehension)):
+            self.value(info, parent.iter, (ALL,) + picked, certain, partial, depth + 1, found)
+        elif isinstance(parent, nodes.Arguments):
+            self._parameter(info, binding.frame(), binding.name, selectors, partial, depth, found, certain)
+
+    def _parameter(self, info, function, parameter: str, selectors, partial, depth, found, certain=False) -> None:
+        """A parameter: what the calls of its function in the project pass (positionally, by keyword, or inside a
+        ``**dict`` they spread), else its default. ``**kwargs`` itself holds the keywords the calls pass by name."""
+        if isinstance(function, nodes.Lambda):  # (its calls are not followed: its default, or unknown)
+            default = signatures.default_of(function, parameter)
+            if default is not None:
+                self.value(info, default, selectors, False, partial, depth + 1, found)
+            return
+        if not isinstance(function, nodes.FunctionDef):
+            return
+        owner = function.parent.frame() if isinstance(function.parent, nodes.ClassDef) else None
+        keyword_dict = function.args.kwarg == parameter
+        passed = 0
+        for call in _calls_of_function(self.project, function, owner):
+            call_info = self.project.info(call.root()) or info
+            if keyword_dict:
+                if not selectors:
+                    continue
+                for keyword in call.keywords or ():
+                    if keyword.arg is not None and (selectors[0] == keyword.arg or selectors[0] in (ALL, UNKNOWN_KEY)):
+                        passed += 1
+                        self.value(call_info, keyword.value, selectors[1:], False, partial, depth + 1, found)
+                    elif keyword.arg is None:
+                        passed += 1
+                        self.value(call_info, keyword.value, selectors, False, partial, depth + 1, found)
+                continue
+            if call_info.imports.qualify(call.func) == "functools.partial":
+                argument = _bound_by_partial(function, call, parameter)
+            elif function.name == "__init__" and owner:
+                argument = constructor_argument(function, call, parameter)
+            else:
+                argument = signatures.argument_for(function, owner, call, parameter)
+            if argument is not None:
+                passed += 1
+                self.value(call_info, argument, selectors, False, partial, depth + 1, found)
+            else:
+                for keyword in call.keywords or ():
+                    if keyword.arg is None:  # `f(**options)`: the parameter's key of the spread dict
+                        passed += 1
+                        self.value(call_info, keyword.value, (parameter,) + selectors, False, partial, depth + 1,
+                                   found)
+        default = signatures.default_of(function, parameter)
+        if default is not None:
+            self.value(info, default, selectors, certain and not passed, partial, depth + 1, found)
+
+    def _attribute(self, info, attribute: nodes.Attribute, selectors, certain, partial, depth, found) -> None:
+        frame = attribute.frame()
+        cls = frame.parent.frame() if isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef) \
+            else self.cls  # (the class of the method the expression is in: values flow across methods)
+        owners = object_classes(self.project, info, attribute.expr, cls)
+        for owner in owners:
+            assignments = self.project.attribute_assignments(owner).get(attribute.attrname, ())
+            for value, method in assignments:
+                self.value(self.project.info(method.root()) or info, value, selectors,
+                           certain and len(assignments) == 1, partial, depth + 1, found)
+            if selectors:
+                for method in owner.mymethods():
+                    receiver = signatures.receiver_name(method, owner)
+                    for added in _added_elements(method, lambda target, r=receiver: isinstance(target, nodes.Attribute)
+                                                 and target.attrname == attribute.attrname
+                                                 and isinstance(target.expr, nodes.Name) and target.expr.name == r):
+                        self.value(self.project.info(method.root()) or info, added, selectors[1:],
+                                   certain and selectors[0] == ALL, partial, depth + 1, found)
+
+
+def _calls_of_function(project: Project, function: nodes.FunctionDef, owner: nodes.ClassDef | None) -> list:
+    """The calls, in the function's module, of a module function (by name) or of a method (on ``self`` in its
+    class), or of the class (for ``__init__``)."""
+    info = project.info(function.root())
+    if info is None:
+        return []
+    if owner is not None and function.name == "__init__":
+        return list(_calls_of(project, info).get(id(owner), ()))
+
+    def compute():
+        by_function: dict[int, list] = {}
+        for call in nodes_of_class(info.module, nodes.Call):
+            func = call.func
+            target = None
+            if isinstance(func, (nodes.Name, nodes.Attribute)) and call.args and \
+                    info.imports.qualify(func) == "functools.partial":  # (binds arguments as a call does)
+                func = call.args[0]
+            if isinstance(func, nodes.Name):
+                resolved = project.resolve_expr(info, func)
+                target = resolved.node if resolved is not None and resolved.kind == "function" else None
+            elif isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name):
+                frame = call.frame()
+                klass = frame.parent.frame() if isinstance(frame, nodes.FunctionDef) and isinstance(
+                    frame.parent, nodes.ClassDef) else None
+                if klass is not None and signatures.receiver_name(frame, klass) == func.expr.name:
+                    method = project.find_method(klass, func.attrname)
+                    target = method[0] if method is not None else None
+            if target is not None:
+                by_function.setdefault(id(target), []).append(call)
+        return by_function
+
+    return project.memo("calls by function", info.module, compute).get(id(function), [])
+
+
+def _bound_by_partial(function: nodes.FunctionDef, partial_call: nodes.Call, parameter: str):
+    """What ``functools.partial(function, ...)`` binds to ``parameter`` (None: nothing)."""
+    names = [a.name for a in signatures.positional_parameters(function)]
+    for index, argument in enumerate(partial_call.args[1:]):
+        if isinstance(argument, nodes.Starred):
+            break
+        if index < len(names) and names[index] == parameter:
+            return argument
+    return next((k.value for k in partial_call.keywords or () if k.arg == parameter), None)
+
+
+def _added_elements(scope, is_target) -> list:
+    """The values ``target.append(v)`` / ``insert(i, v)`` add, and the elements ``extend([...])`` adds, in
+    ``scope`` (not in functions nested in it)."""
+    added = []
+    for call in nodes_of_class(scope, nodes.Call):
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and is_target(func.expr)) or call.scope() is not scope:
+            continue
+        if func.attrname == "append" and len(call.args) == 1:
+            added.append(call.args[0])
+        elif func.attrname == "insert" and len(call.args) == 2:
+            added.append(call.args[1])
+        elif func.attrname == "extend" and len(call.args) == 1 and isinstance(call.args[0], (nodes.List, nodes.Tuple)):
+            added.extend(call.args[0].elts)
+    return added
+
+
+def _constant(node):
+    return node.value if isinstance(node, nodes.Const) else UNKNOWN_KEY
+
+
+def _selector(index):
+    return index.value if isinstance(index, nodes.Const) else UNKNOWN_KEY
+
+
+def _chosen(selector, keys: list) -> set | None:
+    """The positions a selector picks among ``keys`` (None: any of them, not known which)."""
+    if selector in (ALL, UNKNOWN_KEY):
+        return None if selector == UNKNOWN_KEY else set(range(len(keys)))
+    if isinstance(selector, int) and all(isinstance(k, int) for k in keys) and keys == list(range(len(keys))):
+        return {selector % len(keys)} if keys and -len(keys) <= selector < len(keys) else set()
+    return {index for index, key in enumerate(keys) if key == selector}
+
+
+# -- what MindSpore's parser makes of a function object -------------------------------------------------------------
+
+def lambda_statement_kind(module: nodes.Module, lambda_node: nodes.Lambda) -> str | None:
+    """The AST node type MindSpore finds where it expects the lambda ("Call", "Dict", "IfExp", ...), "SyntaxError" when
+    the lines it takes do not parse, or None when it finds the lambda (or the source is not at hand). A lambda on a
+    ``def`` line is another refusal (E6003's) and gives None here."""
+    text = getattr(module, "graphlint_text", None)
+    if text is None or lambda_node.lineno is None:
+        return None
+    lines = text.splitlines(keepends=True)
+    try:
+        block = inspect.getblock(lines[lambda_node.lineno - 1:])
+    except Exception:  # noqa: BLE001 - tokenizer errors on odd text: MindSpore would fail there too, unknown how
+        return None
+    source = textwrap.dedent("".join(block))
+    if source.startswith("def "):
+        return None
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return "SyntaxError"
+    if not tree.body:
+        return None
+    value = getattr(tree.body[0], "value", None)
+    if isinstance(value, ast.Lambda):
+        return None
+    return type(value).__name__ if value is not None else type(tree.body[0]).__name__
+
+
+def default_names_out_of_reach(function) -> list[str]:
+    """Names a parameter default of a nested function or lambda reads that MindSpore cannot resolve: locals of an
+    enclosing function that the function's own body does not read (so they are in neither its globals nor its
+    closure)."""
+    args = function.args
+    defaults = [d for d in list(args.defaults or ()) + list(args.kw_defaults or ()) if d is not None]
+    if not defaults:
+        return []
+    enclosing = function.parent.frame() if function.parent is not None else None
+    if not isinstance(enclosing, (nodes.FunctionDef, nodes.Lambda)):
+        return []
+    body = function.body if isinstance(function.body, list) else [function.body]
+    read_in_body = {name.name for statement in body for name in nodes_of_class(statement, nodes.Name)}
+    out_of_reach = []
+    for default in defaults:
+        for name in nodes_of_class(default, nodes.Name):
+            if name.name in enclosing.locals and name.name not in read_in_body and name.name not in out_of_reach:
+                out_of_reach.append(name.name)
+    return out_of_reach
+
+
+def binds_cell(project: Project, partial_call: nodes.Call) -> bool:
+    """A ``functools.partial(f, ...)`` binds a Cell among its arguments (``net=nn.Dense(3, 3)``, or a project
+    Cell): graph code calling it runs the Cell from interpreted Python, which MindSpore refuses ("Nested
+    execution during JIT execution")."""
+    info = project.info(partial_call.root())
+    bound = list(partial_call.args[1:]) + [keyword.value for keyword in partial_call.keywords or ()]
+    for argument in bound:
+        made = instantiated(project, info, argument)
+        if made is not None and project.is_cell(made):
+            return True
+        target = argument.func if isinstance(argument, nodes.Call) else None
+        qualified = info.imports.qualify(target) if isinstance(target, (nodes.Name, nodes.Attribute)) else None
+        if qualified and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+            return True
+    return False
