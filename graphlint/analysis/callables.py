@@ -73,50 +73,42 @@ class _Resolver:
         if depth > MAX_DEPTH or key in self.seen or expr is None:
             return
         self.seen.add(key)
-        follow = lambda e, s=selectors, c=certain, p=partial, i=info: self.value(i, e, s, c, p, depth + 1, found)
         if isinstance(expr, (nodes.Lambda, nodes.FunctionDef)) and not isinstance(expr, nodes.AsyncFunctionDef):
             if not selectors:
                 previous = found.get(id(expr))
                 found[id(expr)] = Reached(expr, certain or bool(previous and previous.certain), partial)
             return
-        if isinstance(expr, (nodes.List, nodes.Tuple, nodes.Set)):
+        if isinstance(expr, (nodes.List, nodes.Tuple, nodes.Set, nodes.Dict, nodes.ListComp, nodes.SetComp,
+                             nodes.GeneratorExp)):
             if selectors:
-                chosen = _chosen(selectors[0], list(range(len(expr.elts))))
-                for index, element in enumerate(expr.elts):
-                    if chosen is None or index in chosen:
-                        follow(element, selectors[1:], certain and (chosen is not None or selectors[0] == ALL))
+                self._elements(info, expr, selectors, certain, partial, depth, found)
             return
-        if isinstance(expr, nodes.Dict):
-            if selectors:
-                keys = [_constant(k) for k, _v in expr.items]
-                chosen = _chosen(selectors[0], keys)
-                for index, (_key, element) in enumerate(expr.items):
-                    if chosen is None or index in chosen:
-                        follow(element, selectors[1:], certain and (chosen is not None or selectors[0] == ALL))
-            return
-        if isinstance(expr, (nodes.ListComp, nodes.SetComp, nodes.GeneratorExp)):
-            if selectors:
-                follow(expr.elt, selectors[1:], False)
-            return
-        if isinstance(expr, nodes.IfExp):
-            follow(expr.body, c=False)
-            follow(expr.orelse, c=False)
-            return
-        if isinstance(expr, nodes.BoolOp):
-            for operand in expr.values:
-                follow(operand, c=False)
+        if isinstance(expr, (nodes.IfExp, nodes.BoolOp)):  # one of the operands, not known which
+            for operand in (expr.body, expr.orelse) if isinstance(expr, nodes.IfExp) else expr.values:
+                self.value(info, operand, selectors, False, partial, depth + 1, found)
             return
         if isinstance(expr, nodes.Subscript):
-            follow(expr.value, (_selector(expr.slice),) + selectors)
+            self.value(info, expr.value, (_selector(expr.slice),) + selectors, certain, partial, depth + 1, found)
             return
-        if isinstance(expr, nodes.Call):
-            self._call(info, expr, selectors, certain, partial, depth, found)
+        handler = {nodes.Call: self._call, nodes.Name: self._name, nodes.Attribute: self._attribute}.get(type(expr))
+        if handler is not None:
+            handler(info, expr, selectors, certain, partial, depth, found)
+
+    def _elements(self, info, display, selectors, certain, partial, depth, found) -> None:
+        """The elements of a display (or comprehension) the first selector picks."""
+        if not isinstance(display, (nodes.List, nodes.Tuple, nodes.Set, nodes.Dict)):
+            self.value(info, display.elt, selectors[1:], False, partial, depth + 1, found)
             return
-        if isinstance(expr, nodes.Name):
-            self._name(info, expr, selectors, certain, partial, depth, found)
-            return
-        if isinstance(expr, nodes.Attribute):
-            self._attribute(info, expr, selectors, certain, partial, depth, found)
+        if isinstance(display, nodes.Dict):
+            elements = [value for _key, value in display.items]
+            keys = [_constant(key) for key, _value in display.items]
+        else:
+            elements, keys = list(display.elts), list(range(len(display.elts)))
+        chosen = _chosen(selectors[0], keys)
+        each = certain and (chosen is not None or selectors[0] == ALL)
+        for index, element in enumerate(elements):
+            if chosen is None or index in chosen:
+                self.value(info, element, selectors[1:], each, partial, depth + 1, found)
 
     def _call(self, info, call: nodes.Call, selectors, certain, partial, depth, found) -> None:
         qualified = info.imports.qualify(call.func) if isinstance(call.func, (nodes.Name, nodes.Attribute)) else None
