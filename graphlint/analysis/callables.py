@@ -27,6 +27,8 @@ from graphlint.analysis.tree import nodes_of_class
 
 MAX_DEPTH = 16  # links followed from the call to a definition
 ALL, UNKNOWN_KEY = "all elements", "an unknown element"  # selectors: iteration, a subscript not known
+# calls whose elements are their argument's: `list(fns)`, `nn.CellList([...])`
+_SEQUENCE_MAKERS = frozenset({"builtins.list", "builtins.tuple", "mindspore.nn.CellList", "mindspore.nn.SequentialCell"})
 _NN_LAYER = "a mindspore.nn layer"  # the key under which an instance of one of MindSpore's nn classes is found
 
 
@@ -115,7 +117,7 @@ class _Resolver:
         if qualified == "functools.partial" and call.args and not selectors:
             self.value(info, call.args[0], (), certain, call, depth + 1, found)
             return
-        if qualified in ("builtins.list", "builtins.tuple") and len(call.args) == 1:
+        if qualified in _SEQUENCE_MAKERS and len(call.args) == 1:
             self.value(info, call.args[0], selectors, certain, partial, depth + 1, found)
             return
         resolved = self.project.resolve_expr(info, call.func) if isinstance(call.func, (nodes.Name, nodes.Attribute)) \

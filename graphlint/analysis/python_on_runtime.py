@@ -137,3 +137,16 @@ def call_outcome(values, imports, call: nodes.Call, builtin_name: str | None = N
     if not run_time:
         return None
     return outcome(name, keywords_of(call), run_time[0])
+
+
+def subscript_outcome(values, subscript: nodes.Subscript) -> Outcome | None:
+    """What graph code does with a constant list or tuple indexed by a run-time Python int (``VOCAB[int(t)]``): the
+    measured form of its elements' kind (a list of str falls back: no CPU kernel selects a str element)."""
+    base = values.value(subscript.value)
+    if not (base.is_(LIST) or base.is_(TUPLE)) or not base.items or isinstance(subscript.slice, nodes.Slice):
+        return None
+    if argument_kind(values, subscript.slice) != "int":
+        return None
+    if all(item.kinds and item.kinds <= {STR} for item in base.items):
+        return outcome("str list.__getitem__", "", "int")
+    return outcome("list.__getitem__" if base.is_(LIST) else "tuple.__getitem__", "", "int")

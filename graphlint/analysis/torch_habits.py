@@ -21,6 +21,9 @@ from graphlint.analysis.api import HOST_METHODS, JIT_FORBIDDEN_CELL_METHODS
 
 # The verdicts a rule reports: the form stops graph compilation (refused, or no CPU kernel for the op it picks).
 REFUSED_VERDICTS = ("refused", "no CPU kernel")
+# A measured difference in the result's structure only (`t.max(1)`: the (values, indices) pair in PYNATIVE_MODE, the
+# values in graph mode): code written for graph mode uses the values, so only a use as a pair is wrong.
+STRUCTURE_ONLY = "output: tuple != tensor"
 # A call shape is reported when graph mode refuses it at some measured rank and, at every other, refuses it or
 # computes another result: whatever the rank, the form is wrong in graph code.
 WRONG_VERDICTS = REFUSED_VERDICTS + ("differs",)
@@ -45,6 +48,7 @@ class Habit:
     spelling: str = ""           # the measured spelling of ``torch``
     otherwise: str = ""          # the ranks at which graph mode computes another result instead of refusing
     function: str = ""           # the MindSpore function to call instead ("mindspore.ops.diff"), for a function
+    receiver_first: bool = False  # the method's receiver becomes the function's first argument (`ops.diag(t)`)
 
     @property
     def what(self) -> str:
@@ -108,19 +112,23 @@ def _module_function(func) -> str:
 
 
 def _edit(torch: str, spelling: str) -> tuple | None:
-    """(keyword renames, method rename, function) turning the torch call into the spelling (the function: the
-    qualified name of another MindSpore function to call), or None if it is another edit."""
+    """(keyword renames, method rename, function, receiver first) turning the torch call into the spelling (the
+    function: the qualified name of another MindSpore function to call; receiver first: a method call becomes that
+    function's call on the receiver, ``t.diag()`` -> ``ops.diag(t)``), or None if it is another edit."""
     before, after = _call_of(torch), _call_of(spelling)
     if before is None or after is None or not isinstance(before.func, ast.Attribute) or \
             not isinstance(after.func, ast.Attribute):
         return None
-    function = ""
+    function, receiver_first = "", False
+    before_args = [ast.dump(a) for a in before.args]
+    after_args = [ast.dump(a) for a in after.args]
     if ast.dump(before.func.value) != ast.dump(after.func.value):
-        function = _module_function(after.func) if _module_function(before.func) else ""
-        if not function:
+        function = _module_function(after.func)
+        if function and not _module_function(before.func) and after_args[:1] == [ast.dump(before.func.value)]:
+            receiver_first, after_args = True, after_args[1:]
+        elif not (function and _module_function(before.func)):
             return None
-    if [ast.dump(a) for a in before.args] != [ast.dump(a) for a in after.args] or \
-            len(before.keywords) != len(after.keywords):
+    if before_args != after_args or len(before.keywords) != len(after.keywords):
         return None
     renames = []
     for old, new in zip(before.keywords, after.keywords):
@@ -129,7 +137,7 @@ def _edit(torch: str, spelling: str) -> tuple | None:
         if old.arg != new.arg:
             renames.append((old.arg, new.arg))
     method = after.func.attr if after.func.attr != before.func.attr and not function else ""
-    return tuple(renames), method, function
+    return tuple(renames), method, function, receiver_first
 
 
 @functools.lru_cache(maxsize=1)
@@ -140,6 +148,22 @@ def _by_shape() -> dict:
         if shape is not None and entry["verdict"] != "pynative fails":
             shapes.setdefault(shape, []).append(entry)
     return shapes
+
+
+@functools.lru_cache(maxsize=1)
+def _varargs_shapes() -> dict:
+    """``{method: the call shape of its measured varargs form}`` for the methods PyTorch gives a ``*size``
+    parameter (the generator measured their sizes as a tuple too)."""
+    sized = {entry["api"].rsplit(".", 1)[-1] for entry in table().values()
+             if entry["variant"] in ("sizes as a tuple", "sizes as a list")}
+    found = {}
+    for entry in table().values():
+        name = entry["api"].rsplit(".", 1)[-1]
+        if entry["kind"] == "tensor method" and name in sized and entry["variant"] == "plain":
+            shape = _entry_shape(entry)
+            if shape is not None and shape.positional >= 2 and not shape.keywords:
+                found.setdefault(name, shape)
+    return found
 
 
 def _positional_constants(text: str) -> tuple | None:
@@ -172,30 +196,92 @@ def _same_argument_kinds(row: dict, kinds: tuple | None) -> bool:
     return all(kind is None or kind == literal_kind(value) for kind, value in zip(kinds, measured))
 
 
-def habit(shape: CallShape, constants: tuple | None = None, kinds: tuple | None = None) -> Habit | None:
-    """The habit of a call shape, when its measured rows are all wrong in graph code, refused at one rank at
-    least; None otherwise (the shape was not measured, runs fine somewhere, or its outcome depends on something
-    the shape does not tell: the rank). Where the measured form passes two dims (``transpose(dim0, dim1)``),
-    which two decides, so only the rows of the call's own ``constants`` (its positional arguments) count."""
+def _rows(shape: CallShape, constants: tuple | None, kinds: tuple | None, rank: int | None,
+          literals: tuple | None) -> list:
+    """The measured rows that apply to a call: its shape, its arguments' kinds, the receiver's rank where the
+    analysis knows it, and the literal arguments it passes where a form was measured with literals there."""
     rows = [row for row in _by_shape().get(shape, ()) if _same_argument_kinds(row, kinds)]
-    if not rows:
-        return None
+    if not rows and shape.kind == "tensor method" and shape.positional >= 2 and not shape.keywords:
+        # PyTorch's `*size` methods take any number of sizes (`mask.expand(n, a, b)`): the form measured with
+        # another count of them binds the same overload
+        measured = _varargs_shapes().get(shape.name)
+        rows = list(_by_shape().get(measured, ())) if measured is not None else []
+        kinds = None
+    if rank is not None:
+        rows = [row for row in rows if row["rank"] in (None, rank)]
+    if literals is not None:
+        rows = [row for row in rows if _literals_agree(row, literals)]
     if any(row["variant"] == "two dims" for row in rows):
         rows = [row for row in rows if constants is not None and _positional_constants(row["torch"]) == constants]
-        if not rows:
-            return None
+    return rows
+
+
+def _literals_agree(row: dict, literals: tuple) -> bool:
+    """The row's literal positional arguments equal the call's where both have one (``mint.diff(t, 1)``: the 1)."""
+    call = _call_of(row["torch"])
+    if call is None or len(call.args) != len(literals):
+        return True
+    for argument, literal in zip(call.args, literals):
+        try:
+            measured = ast.literal_eval(argument)
+        except ValueError:
+            continue
+        if literal is not _UNKNOWN and measured != literal:
+            return False
+    return True
+
+
+_UNKNOWN = object()  # a call's argument that is not a constant, in ``literals``
+
+
+def literals_of(constants: list) -> tuple:
+    """The call's positional arguments for :func:`habit`'s ``literals``: each constant, or unknown."""
+    return tuple(_UNKNOWN if constant is None else constant for constant in constants)
+
+
+def habit(shape: CallShape, constants: tuple | None = None, kinds: tuple | None = None, rank: int | None = None,
+          literals: tuple | None = None) -> Habit | None:
+    """The habit of a call shape, when its measured rows are all wrong in graph code, refused at one rank at
+    least; None otherwise (the shape was not measured, runs fine somewhere, or its outcome depends on something
+    the call does not tell: the rank, where the analysis does not know it). Where the measured form passes two
+    dims (``transpose(dim0, dim1)``), which two decides, so only the rows of the call's own ``constants`` (its
+    positional arguments) count."""
+    rows = _rows(shape, constants, kinds, rank, literals)
+    if not rows:
+        return None
     verdicts = {row["verdict"] for row in rows}
     if not verdicts <= set(WRONG_VERDICTS) or not verdicts & set(REFUSED_VERDICTS):
         return None
     first = next(row for row in rows if row["verdict"] in REFUSED_VERDICTS)
+    return _habit_of(first, rows)
+
+
+def differing_habit(shape: CallShape, constants: tuple | None, kinds: tuple | None, rank: int | None,
+                    literals: tuple | None = None) -> Habit | None:
+    """The habit of a call whose measured rows at the receiver's known rank all compute another result than
+    PYNATIVE_MODE (``t.argmax()`` on a matrix: the flat index, where PYNATIVE_MODE reduced the last axis), with a
+    spelling measured to match; None otherwise (the rank not known: at another rank the form may be fine)."""
+    if rank is None:
+        return None
+    rows = _rows(shape, constants, kinds, rank, literals)
+    if not rows or any(row["verdict"] != "differs" or not row["spelling"] for row in rows):
+        return None
+    if any(row.get("difference", "").startswith(STRUCTURE_ONLY) for row in rows):
+        return None  # (values, indices) against the values: how the result is used decides (E5210's)
+    found = _habit_of(rows[0], rows)
+    return found if found.spelling else None
+
+
+def _habit_of(first: dict, rows: list) -> Habit:
     edits = {_edit(row["torch"], row["spelling"]) if row["spelling"] else None for row in rows}
     edit = next(iter(edits)) if len(edits) == 1 else None
-    renames, method, function = edit if edit else ((), "", "")
-    otherwise = sorted({row["rank"] for row in rows if row["verdict"] == "differs" and row["rank"]})
+    renames, method, function, receiver_first = edit if edit else ((), "", "", False)
+    otherwise = sorted({row["rank"] for row in rows if row["verdict"] == "differs" and row["rank"]}) \
+        if first["verdict"] != "differs" else []
     # a spelling that is no edit of the call is shown only where every row measured that one spelling
     spelling = first["spelling"] if edit or len({row["spelling"] for row in rows}) == 1 else ""
-    return Habit(first["torch"], first["verdict"], first["error"], renames, method,
-                 spelling, " and ".join(map(str, otherwise)), function)
+    return Habit(first["torch"], first["verdict"], first["error"] or first.get("difference", ""), renames, method,
+                 spelling, " and ".join(map(str, otherwise)), function, receiver_first)
 
 
 def kernel_missing_without(shape: CallShape, keyword: str, constants: tuple | None = None) -> Habit | None:
@@ -255,7 +341,14 @@ def spelled(call_text: str, found: Habit) -> str:
         if keyword.arg in renames:
             start = at(keyword.lineno, keyword.col_offset)
             edits.append((start, start + len(keyword.arg), renames[keyword.arg]))
-    if found.function:
+    if found.function and found.receiver_first and isinstance(call.func, ast.Attribute):
+        receiver = ast.get_source_segment(text, call.func.value) or ast.unparse(call.func.value)
+        opening = at(call.func.end_lineno, call.func.end_col_offset) + text[
+            at(call.func.end_lineno, call.func.end_col_offset):].index("(") + 1
+        rest = text[opening:].lstrip()
+        edits.append((opening, opening, receiver + ("" if rest.startswith(")") else ", ")))
+        edits.append((0, at(call.func.end_lineno, call.func.end_col_offset), found.function.split(".", 1)[1]))
+    elif found.function:
         edits.append((0, at(call.func.end_lineno, call.func.end_col_offset), found.function.split(".", 1)[1]))
     elif found.method_rename and isinstance(call.func, ast.Attribute):
         end = at(call.func.end_lineno, call.func.end_col_offset)

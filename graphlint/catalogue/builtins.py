@@ -1175,6 +1175,22 @@ PYTHON_CALL_FALLS_BACK_ON_RUN_TIME_VALUE = Rule(
             title="`functools.reduce` over `.item()` scalars",
             lines=5,
         ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.names = ["cat", "dog", "cow"]
+
+                def construct(self, x):
+                    return x, self.names[int(x.argmax())]
+            """,
+            error="Kernel select failed",
+            inputs=_SCORES,
+            title="a list of label names indexed by `int(t)`",
+            lines=7,
+            fields={"call": "self.names[int(x.argmax())]"},
+        ),
     ),
     clean=(
         passes(

@@ -1807,6 +1807,25 @@ TENSOR_TRANSPOSE_TWO_AXES = Rule(
                         return x.swapaxes(0, 1) + 1
             """,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    t = x.reshape(2, 3, 4)
+                    return t.transpose(1, 0) * 2
+            """,
+            error="the number of axes must be equal to the dimension of Tensor",
+            inputs="(Tensor(np.arange(24, dtype=np.float32)),)",
+            title="`t.transpose(1, 0)` on a Tensor the code made 3-D",
+            lines=4,
+            fields={"call": "t.transpose(1, 0)", "first": "1", "second": "0"},
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        t = x.reshape(2, 3, 4)
+                        return t.swapaxes(1, 0) * 2
+            """,
+        ),
     ),
     clean=(
         passes(
@@ -2110,6 +2129,24 @@ ATTRIBUTE_READ_AFTER_HELPER_WRITE = Rule(
             lines=11,
             fields={"attr": "scale"},
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def init_state(self, x):
+                    self.hidden = x * 2
+
+                def step(self, x):
+                    return x + self.hidden
+
+                def construct(self, x):
+                    self.init_state(x)
+                    return self.step(x)
+            """,
+            error="object has no attribute 'hidden'",
+            title="decoder state a helper creates, read by the next helper (Tacotron's `decode`)",
+            lines=10,
+            fields={"attr": "hidden"},
+        ),
     ),
     clean=(
         passes(
@@ -2125,6 +2162,103 @@ ATTRIBUTE_READ_AFTER_HELPER_WRITE = Rule(
                 def construct(self, x):
                     scale = self.setup(x)
                     return x * scale * self.scale
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {target} - the attribute as written (`blk.H`); {holder} - what the receiver is; {consequence}
+ATTRIBUTE_WRITTEN_ON_HELD_OBJECT = Rule(
+    id="E5216",
+    symbol="attribute-written-on-held-object",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{target} = ...` writes an attribute of {holder} in graph code: {consequence}; pass the value as an "
+            "argument instead (`blk(x, H, W)`)",
+    summary="Graph code assigns an attribute of another object it holds: a sub-Cell (`blk.H, blk.W = H, W` before "
+            "`blk(x)`, Swin's habit) or a plain helper object (`self.sched.t = t` before `self.sched.step(x)`).",
+    why=(
+        "The object's methods are compiled into the same graph with the attribute values the object had when "
+        "compilation started. Measured with MindSpore 2.10: a float written on a sub-Cell (also one taken from "
+        "an `nn.CellList`) stops the graph at both levels (\"Default/Cast-op0 does not support this kernel data "
+        "type\"; STRICT also \"'int' object has no attribute\"), a sub-Cell attribute left None fails with "
+        "\"Failed calling mul with mul(None)\"; a plain object's method reads the `__init__` value, silently "
+        "(`x * 1.0` for `x * 3.0`), at both levels."
+    ),
+    mindspore_error="RuntimeError: Default/Cast-op0 does not support this kernel data type: "
+                    "(<Int64xDefaultFormat>, object_type: [Tensor]) -> (<ProblemxDefaultFormat>, object_type: [Tensor])",
+    fix="Give the value to the method that needs it as an argument (`blk(x, H, W)`, `sched.step(x, t)`); keep "
+        "state that must outlive the call in a Parameter of the object, written with `ops.assign`.",
+    flagged=(
+        fails(
+            """
+            class Block(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = 1.0
+
+                def construct(self, x):
+                    return x * self.scale
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.blocks = nn.CellList([Block(), Block()])
+
+                def construct(self, x):
+                    for blk in self.blocks:
+                        blk.scale = 3.0
+                        x = blk(x)
+                    return x
+            """,
+            error="does not support this kernel data type",
+            strict_error="has no attribute",
+            title="an attribute of an `nn.CellList` block written before calling it",
+            lines=16,
+            fields={"target": "blk.scale"},
+        ),
+        diverges(
+            """
+            class Scheduler:
+                def __init__(self):
+                    self.k = 1.0
+
+                def step(self, x):
+                    return x * self.k
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.sched = Scheduler()
+
+                def construct(self, x):
+                    self.sched.k = 3.0
+                    return self.sched.step(x)
+            """,
+            strict=DIVERGES,
+            title="an attribute of a plain helper object written before calling its method",
+            lines=14,
+            fields={"target": "self.sched.k"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Block(nn.Cell):
+                def construct(self, x, scale):
+                    return x * scale
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.blocks = nn.CellList([Block(), Block()])
+
+                def construct(self, x):
+                    for blk in self.blocks:
+                        x = blk(x, 3.0)
+                    return x
             """,
         ),
     ),
@@ -2147,4 +2281,5 @@ RULES = (
     RANDOM_DRAW_REPEATED,
     SEEDED_RANDOM_STREAM_DIFFERS,
     ATTRIBUTE_READ_AFTER_HELPER_WRITE,
+    ATTRIBUTE_WRITTEN_ON_HELD_OBJECT,
 )

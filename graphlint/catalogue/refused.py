@@ -11,7 +11,7 @@ compile errors, not JIT fallbacks. The registry is read from the installed MindS
 
 from dataclasses import dataclass
 
-from graphlint.catalogue.model import Example, FAILS, Rule, Severity, diverges, fails, falls_back, passes
+from graphlint.catalogue.model import DIVERGES, Example, FAILS, Rule, Severity, diverges, fails, falls_back, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "refused"
@@ -427,6 +427,7 @@ class TorchSpelling:
     method_rename: str = ""
     entry: str = ""
     function: str = ""  # the qualified MindSpore function to call instead (``mindspore.ops.diff``)
+    receiver_first: bool = False  # the method's receiver is the function's first argument (`t.diag()` -> `ops.diag(t)`)
 
 
 # message fields: {call} - the form as written; {what} - what graph mode does with it; {error} - MindSpore's
@@ -1029,6 +1030,61 @@ PARTIAL_RUNS_CELL = Rule(
     ),
 )
 
+# message fields: {call} - the form as written; {rank} - the receiver's rank; {difference} - what the measurement
+# found; {spelling} - the measured MindSpore spelling
+TORCH_HABIT_DIFFERS = Rule(
+    id="E6012",
+    symbol="torch-habit-differs",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    payload=TorchSpelling,
+    message="`{call}` on a Tensor of rank {rank} computes another result in graph mode than in PYNATIVE_MODE "
+            "(measured: {difference}); write `{spelling}`",
+    summary="A Tensor method graph mode runs, at the receiver's rank, with another result than PYNATIVE_MODE, as "
+            "generated/torch_habits.py measured at that rank (`t.argmax()` on a matrix).",
+    why=(
+        "MindSpore binds some Tensor methods differently in the two modes. Measured with MindSpore 2.10 on CPU: "
+        "`t.argmax()` on a Tensor of rank 2 to 4 reduces the last axis in PYNATIVE_MODE and gives the flat index in "
+        "graph mode; `ops.argmax(t)` gives PYNATIVE_MODE's result in both. The rule needs the receiver's rank (the "
+        "analysis takes it from creation ops, reshapes and indexing); at rank 1 the form is fine."
+    ),
+    mindspore_error="(no error: the graph computes another result)",
+    fix="Write the measured spelling (docs/pytorch-habits.md lists each form and rank).",
+    flagged=(
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    t = x.reshape(2, 3) * 1.0
+                    return t.argmax()
+            """,
+            strict=DIVERGES,
+            inputs="(Tensor(np.array([1.0, 5.0, 2.0, 7.0, 0.0, 3.0], np.float32)),)",
+            title="`t.argmax()` on a matrix",
+            lines=4,
+            fields={"call": "t.argmax()", "rank": "2", "spelling": "ops.argmax(t)"},
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    t = x.reshape(2, 3) * 1.0
+                    return ops.argmax(t)
+            """,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    t = x * 1.0
+                    return t.argmax()
+            """,
+            inputs="(Tensor(np.array([1.0, 5.0, 2.0, 7.0, 0.0, 3.0], np.float32)),)",
+        ),
+    ),
+)
+
 
 RULES = (
     JIT_FORBIDDEN_API,
@@ -1042,4 +1098,5 @@ RULES = (
     DEFAULT_OUT_OF_REACH,
     PARTIAL_CALLED_IN_GRAPH,
     PARTIAL_RUNS_CELL,
+    TORCH_HABIT_DIFFERS,
 )

@@ -194,6 +194,11 @@ class BuiltinsChecker(Checker):
                 self.report(rules.RUNTIME_DICT_KEY, index, graph, key=_short(index))
             return
         kind = TUPLE if base.is_(TUPLE) else LIST if base.is_(LIST) else None
+        found = python_on_runtime.subscript_outcome(values, node)
+        if found is not None and found.outcome == python_on_runtime.FALLS_BACK:
+            self.report(rules.PYTHON_CALL_FALLS_BACK_ON_RUN_TIME_VALUE, node, graph, call=_short(node),
+                        what=python_on_runtime.ARGUMENT_WORDS[found.argument])
+            return
         if kind is None or not values.value(index).is_tensor or not values.value(index).var:
             return
         if base.items is not None and base.items and all(item.kinds <= {FUNCTION, CELL} for item in base.items):

@@ -30,8 +30,9 @@ from __future__ import annotations
 from astroid import nodes
 from astroid.const import Context
 
-from graphlint.analysis import api, capture, random_draws, signatures
+from graphlint.analysis import api, callables, capture, random_draws, ranks, signatures
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
+from graphlint.analysis.objects import object_classes
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
 from graphlint.analysis.values import annotated_python_kind
@@ -58,6 +59,7 @@ class DivergenceChecker(Checker):
                 self._global_statement(graph, node)
             elif isinstance(node, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)):
                 self._writes(graph, node, self_name)
+                self._held_object_writes(graph, values, node, self_name)
             if isinstance(node, nodes.Name):
                 self._global_read(graph, values, node, read_globals)
             elif isinstance(node, nodes.Attribute):
@@ -83,6 +85,13 @@ class DivergenceChecker(Checker):
         for node in graph_nodes(graph.node):
             if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
                     and isinstance(node.func.expr, nodes.Name) and node.func.expr.name == self_name:
+                # a later helper that reads what an earlier one wrote reads the compile-time value too
+                for attr in _attributes_read_first_by(project, graph, node.func.attrname):
+                    if attr in written_by and attr not in reported and written_by[attr] is not node:
+                        reported.add(attr)
+                        call = written_by[attr]
+                        self.report(rules.ATTRIBUTE_READ_AFTER_HELPER_WRITE, node, graph, attr=attr,
+                                    call=_call_text(call), line=str(call.lineno))
                 for attr in _attributes_written_by(project, graph, node.func.attrname):
                     if attr not in written_here and self._not_parameter(graph.cls, attr):
                         written_by.setdefault(attr, node)
@@ -168,8 +177,11 @@ class DivergenceChecker(Checker):
         if None in axes:
             return True
         what = api.two_axis_transpose(*axes)
-        if what is None:
-            return True
+        if what is None:  # (1, 0): a matrix's swap in both modes; a Tensor of more dimensions refuses it
+            rank = ranks.rank_of(values, func.expr)
+            if rank is None or rank < 3:
+                return True
+            what = "fails"
         text = ("on a Tensor of 3 or more dimensions it fails" if what == "fails" else
                 "on a Tensor of 3 or more dimensions it fails, and on a 2-D one it is the identity")
         self.report(rules.TENSOR_TRANSPOSE_TWO_AXES, call, graph, call=_short(call), first=str(axes[0]),
@@ -383,6 +395,40 @@ class DivergenceChecker(Checker):
             for written, attr in _self_writes(target, self_name):
                 if self._plain_attribute(graph.cls, attr):
                     self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, statement, graph, anchor=written, attr=attr)
+
+    def _held_object_writes(self, graph, values, statement, self_name) -> None:
+        """ATTRIBUTE_WRITTEN_ON_HELD_OBJECT: ``blk.H = H`` on a sub-Cell, ``self.sched.k = k`` on a plain object
+        whose methods read the attribute."""
+        targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
+        for target in targets:
+            for written in _attribute_targets(target):
+                receiver = written.expr
+                if isinstance(receiver, nodes.Name) and receiver.name == self_name:
+                    continue
+                found = self._held_receiver(graph, values, receiver, written.attrname)
+                if found is not None:
+                    holder, consequence = found
+                    self.report(rules.ATTRIBUTE_WRITTEN_ON_HELD_OBJECT, statement, graph, anchor=written,
+                                target=written.as_string(), holder=holder, consequence=consequence)
+
+    def _held_receiver(self, graph, values, receiver, attr: str):
+        """(what the receiver is, what the write does) for a sub-Cell or a held plain object, else None."""
+        shown = receiver.as_string()
+        if values.value(receiver).is_(CELL):
+            return (f"the sub-Cell `{shown}`", "graph mode compiles the Cell with the attribute's value from before "
+                    "the call, and stops (measured at both levels)")
+        project = self.context.project
+        held_classes = list(object_classes(project, graph.info, receiver, graph.cls))
+        held_classes += [c for c in callables.instance_classes(project, graph.info, receiver, graph.cls)
+                         if all(c is not h for h in held_classes)]
+        for held in held_classes:
+            if project.is_cell(held):
+                return (f"the sub-Cell `{shown}`", "graph mode compiles the Cell with the attribute's value from "
+                        "before the call, and stops (measured at both levels)")
+            if _method_reads(held, attr):
+                return (f"`{shown}`, a `{held.name}`", f"the `{held.name}` methods graph code calls read the value "
+                        "the attribute had when compiling started, not this one")
+        return None
 
     def _not_parameter(self, cls, attr: str) -> bool:
         """``attr`` of ``cls`` is no Parameter anywhere the class assigns it, nor a method or property."""
@@ -605,6 +651,29 @@ def _is_self_attribute(node, self_name: str) -> bool:
     return isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) and node.expr.name == self_name
 
 
+def _attribute_targets(target):
+    """The ``x.attr`` targets of an assignment, also inside tuple targets (``blk.H, blk.W = H, W``)."""
+    if isinstance(target, nodes.AssignAttr):
+        yield target
+    elif isinstance(target, (nodes.Tuple, nodes.List)):
+        for element in target.elts:
+            yield from _attribute_targets(element)
+    elif isinstance(target, nodes.Starred):
+        yield from _attribute_targets(target.value)
+
+
+def _method_reads(cls: nodes.ClassDef, attr: str) -> bool:
+    """A method of ``cls`` other than ``__init__`` reads ``self.attr``."""
+    for method in cls.mymethods():
+        if method.name == "__init__" or not method.args.args:
+            continue
+        receiver = method.args.args[0].name
+        if any(isinstance(node.expr, nodes.Name) and node.expr.name == receiver and node.attrname == attr
+               for node in nodes_of_class(method, nodes.Attribute)):
+            return True
+    return False
+
+
 def _self_writes(target, self_name: str):
     """(target node, attribute) for ``self.attr = ...`` and ``self.attr[...] = ...`` targets."""
     if isinstance(target, nodes.AssignAttr):
@@ -811,6 +880,28 @@ def _within(node, statements) -> bool:
             return True
         current = current.parent
     return False
+
+
+def _attributes_read_first_by(project, graph, method_name: str) -> list[str]:
+    """The ``self`` attributes the method ``method_name`` of ``graph``'s class reads before it assigns them (its
+    first use of the attribute, in source order, is a read)."""
+    found = project.find_method(graph.cls, method_name)
+    if found is None or found[0] is graph.node:
+        return []
+    helper, receiver = found[0], signatures.instance_name(found[0], found[1])
+    first: dict[str, bool] = {}  # attr -> whether its first use is a read
+    uses = [node for node in nodes_of_class(helper, (nodes.Attribute, nodes.AssignAttr))
+            if isinstance(node.expr, nodes.Name) and node.expr.name == receiver]
+    for node in sorted(uses, key=lambda n: (_statement_line(n), isinstance(n, nodes.AssignAttr))):
+        if isinstance(node, nodes.Attribute) and isinstance(node.parent, nodes.Call) and node.parent.func is node:
+            continue  # a method call, not a read of state
+        first.setdefault(node.attrname, isinstance(node, nodes.Attribute))
+    return [attr for attr, read in first.items() if read]
+
+
+def _statement_line(node) -> int:
+    """The line of the statement ``node`` is in (the value of ``self.h = self.h + x`` is read before the store)."""
+    return node.statement().lineno
 
 
 def _attributes_written_by(project, graph, method_name: str) -> list[str]:

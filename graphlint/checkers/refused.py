@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis import api, callables, signatures, torch_habits
+from graphlint.analysis import api, callables, ranks, signatures, torch_habits
 from graphlint.analysis.kinds import CELL, FLOAT, INT, LIST, NONE, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import locally_bound
 from graphlint.analysis.tree import graph_nodes
@@ -27,6 +27,7 @@ class RefusedChecker(Checker):
             if isinstance(node, nodes.Call):
                 self._call(graph, values, node, reported)
                 self._torch_habit_call(graph, values, node)
+                self._differing_habit_call(graph, values, node)
                 self._function_object_call(graph, values, node)
             elif isinstance(node, nodes.Attribute) and self._cell_dict_attribute(graph, values, node):
                 continue
@@ -142,7 +143,8 @@ class RefusedChecker(Checker):
         if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
             shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
             constants = _constants(values, call.args)
-            found = torch_habits.habit(shape, constants, _argument_kinds(values, call.args))
+            rank = ranks.rank_of(values, func.expr)
+            found = torch_habits.habit(shape, constants, _argument_kinds(values, call.args), rank)
             if found is None and "keepdim" in keywords:
                 found = torch_habits.kernel_missing_without(shape, "keepdim", constants)
             return found, torch_habits.falling_habit(shape, constants)
@@ -158,8 +160,33 @@ class RefusedChecker(Checker):
         if qualified == "mindspore.dtype_to_nptype":
             return torch_habits.form_habit(torch_habits.DTYPE_TO_NPTYPE), None
         if qualified:
-            return torch_habits.habit(torch_habits.CallShape("function", qualified, len(call.args), keywords)), None
+            shape = torch_habits.CallShape("function", qualified, len(call.args), keywords)
+            rank = ranks.rank_of(values, call.args[0]) if call.args else None
+            literals = torch_habits.literals_of([_constant(values, arg) for arg in call.args])
+            return torch_habits.habit(shape, None, _argument_kinds(values, call.args), rank, literals), None
         return None, None
+
+    def _differing_habit_call(self, graph, values, call: nodes.Call) -> None:
+        """A PyTorch-style Tensor method whose every measured form at the receiver's rank computes another result
+        than PYNATIVE_MODE (E6012): ``t.argmax()`` on a matrix."""
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr)) or call.keywords \
+                or any(isinstance(arg, nodes.Starred) for arg in call.args):
+            return
+        rank = ranks.rank_of(values, func.expr)
+        if rank is None:
+            return
+        shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), ())
+        found = torch_habits.differing_habit(shape, _constants(values, call.args),
+                                             _argument_kinds(values, call.args), rank)
+        if found is None:
+            return
+        edit = rules.TorchSpelling(found.keyword_renames, found.method_rename, function=found.function,
+                                   receiver_first=found.receiver_first) \
+            if found.keyword_renames or found.method_rename or found.function else None
+        spelling = torch_habits.spelled(call.as_string(), found) if edit else found.spelling
+        self.report(rules.TORCH_HABIT_DIFFERS, call, graph, payload=edit, call=call.as_string(), rank=str(rank),
+                    difference=found.error, spelling=spelling)
 
     def _cell_dict_attribute(self, graph, values, node: nodes.Attribute) -> bool:
         """``self.parts.proj`` where ``__init__`` made ``self.parts`` an ``nn.CellDict``: measured refused."""
@@ -185,7 +212,8 @@ class RefusedChecker(Checker):
         renamed, an index for an attribute) travels as the payload."""
         if not spelling and found.spelling and (found.keyword_renames or found.method_rename or found.function):
             spelling = torch_habits.spelled(shown, found)
-            edit = rules.TorchSpelling(found.keyword_renames, found.method_rename, function=found.function)
+            edit = rules.TorchSpelling(found.keyword_renames, found.method_rename, function=found.function,
+                                       receiver_first=found.receiver_first)
         if spelling:
             advice = f"write `{spelling}`"
         elif found.spelling:  # measured, but not an edit of this call the analysis can make (another function)
@@ -253,6 +281,12 @@ def _constants(values, args) -> tuple | None:
     """The values of the positional arguments where the analysis knows each as a constant, else None."""
     known = [values.value(arg) for arg in args]
     return tuple(value.const for value in known) if all(value.known for value in known) else None
+
+
+def _constant(values, arg):
+    """The argument's constant, where the analysis knows it (None otherwise)."""
+    value = values.value(arg)
+    return value.const if value.known else None
 
 
 def _argument_kinds(values, args) -> tuple:

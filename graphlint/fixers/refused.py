@@ -64,7 +64,7 @@ class TorchHabitSpelling(Fixer):
     both levels (generated/torch_habits.py): `x.split(n, dim=k)` -> `x.split(n, axis=k)`, `self.parts.act` ->
     `self.parts["act"]`. Safe: only the spelling the table measured for every rank of the form is written."""
 
-    rules = (refused_rules.TORCH_HABIT_REFUSED,)
+    rules = (refused_rules.TORCH_HABIT_REFUSED, refused_rules.TORCH_HABIT_DIFFERS)
     safety = FixSafety.SAFE
     description = "PyTorch spelling -> the measured MindSpore spelling"
 
@@ -87,6 +87,14 @@ class TorchHabitSpelling(Fixer):
         func, imports = old.func, []
         if spelling.method_rename and isinstance(func, cst.Attribute):
             func = func.with_changes(attr=cst.Name(spelling.method_rename))
+        if spelling.function and spelling.receiver_first:
+            if not isinstance(func, cst.Attribute):
+                return self.refuse(finding, "the method call's receiver was not found")
+            receiver = func.value
+            if isinstance(receiver, (cst.BinaryOperation, cst.UnaryOperation, cst.Call, cst.Attribute, cst.Name,
+                                     cst.Subscript)):  # (an argument needs no parentheses; a tuple keeps its own)
+                receiver = receiver.with_changes(lpar=[], rpar=[])
+            args = [cst.Arg(value=receiver)] + args
         if spelling.function:
             module, name = spelling.function.rsplit(".", 1)
             package, _, short = module.rpartition(".")

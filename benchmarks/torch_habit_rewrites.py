@@ -1,0 +1,95 @@
+"""How many of the measured PyTorch habits that have a MindSpore spelling graphlint rewrites (issue 42: >= 70%).
+
+Every form of ``graphlint/analysis/generated/torch_habits.py`` with a measured spelling that is a call on a Tensor
+(or a builtin call) is written into a Cell of its own, on a Tensor of the rank it was measured at (a form PYNATIVE_MODE answers with a (values, indices) pair is unpacked, as code
+written against PYNATIVE_MODE uses it), and
+``graphlint --diff --unsafe-fixes`` is run over all of them at once. A form counts as rewritten when the diff changes
+its line. The other forms with a spelling (a container's attribute, ``list.pop`` in ``ops.cat``, ...) are counted
+apart, by name, as not generated here.
+
+Run: python benchmarks/torch_habit_rewrites.py [--verbose]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, REPO)
+
+SHAPES = {1: (6,), 2: (6, 4), 3: (2, 3, 4), 4: (2, 3, 2, 4)}
+HEADER = "import mindspore as ms\nfrom mindspore import nn, ops, mint\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+
+
+from graphlint.analysis.torch_habits import STRUCTURE_ONLY  # noqa: E402 - after the path insert
+
+
+def forms() -> list[dict]:
+    from graphlint.analysis.torch_habits import table
+
+    return [entry for entry in table().values() if entry["spelling"]]
+
+
+def snippet(entry: dict) -> str | None:
+    """A Cell computing the form on a Tensor of its measured rank, the form on the file's line 8; None for a form
+    that is not a call on ``t`` or ``x``."""
+    torch = entry["torch"]
+    if entry["kind"] not in ("tensor method", "function", "builtin") or not re.search(r"\b[tx]\b", torch):
+        return None
+    shape = SHAPES.get(entry.get("rank") or 2)
+    # a form PYNATIVE_MODE answers with a pair (`t.max(1)`) is used as one, as code written against it does
+    target = "y, _ = " if entry.get("difference", "").startswith(STRUCTURE_ONLY) else "y = "
+    return HEADER + f"        t = ops.ones({shape!r}, ms.float32)\n        {target}{torch}\n        return y\n"
+
+
+def measure(verbose: bool = False) -> dict:
+    entries = forms()
+    generated, apart = {}, []
+    with tempfile.TemporaryDirectory() as folder:
+        for index, entry in enumerate(entries):
+            text = snippet(entry)
+            if text is None:
+                apart.append(entry["torch"])
+                continue
+            path = os.path.join(folder, f"form_{index:04d}.py")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            generated[f"form_{index:04d}.py"] = entry
+        run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "graphlint"), "--diff",
+                              "--unsafe-fixes", "--no-cache", "--exit-zero", folder],
+                             capture_output=True, text=True, env={**os.environ, "GRAPHLINT_NO_CACHE": "1"})
+    if run.returncode not in (0, 1):
+        raise SystemExit(f"graphlint failed: {run.stderr.strip()[-400:]}")
+    rewritten = set()
+    current = None
+    for line in run.stdout.splitlines():
+        if line.startswith("+++ "):
+            current = os.path.basename(line[4:].split()[0])
+        elif line.startswith(("-        y = ", "-        y, _ = ")) and current in generated:
+            rewritten.add(current)
+    missing = sorted(f"{generated[name]['torch']} (rank {generated[name].get('rank')})"
+                     for name in generated if name not in rewritten)
+    if verbose:
+        for form in missing:
+            print("  not rewritten:", form)
+        for form in apart:
+            print("  not generated:", form)
+    return {"with_spelling": len(entries), "generated": len(generated), "rewritten": len(rewritten),
+            "not_generated": len(apart), "missing": missing}
+
+
+def main() -> int:
+    figures = measure("--verbose" in sys.argv)
+    share = figures["rewritten"] / figures["with_spelling"] if figures["with_spelling"] else 0.0
+    print(f"forms with a measured spelling: {figures['with_spelling']}; written as a call on a Tensor: "
+          f"{figures['generated']}; rewritten by --fix: {figures['rewritten']} = {share:.2f} of all")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
