@@ -29,7 +29,6 @@ MAX_DEPTH = 16  # links followed from the call to a definition
 ALL, UNKNOWN_KEY = "all elements", "an unknown element"  # selectors: iteration, a subscript not known
 # calls whose elements are their argument's: `list(fns)`, `nn.CellList([...])`
 _SEQUENCE_MAKERS = frozenset({"builtins.list", "builtins.tuple", "mindspore.nn.CellList", "mindspore.nn.SequentialCell"})
-_NN_LAYER = "a mindspore.nn layer"  # the key under which an instance of one of MindSpore's nn classes is found
 
 
 @dataclass(frozen=True)
@@ -47,6 +46,14 @@ def called_functions(project: Project, info: ModuleInfo, callee, cls: nodes.Clas
     return [reached for reached in found.values() if isinstance(reached.node, (nodes.Lambda, nodes.FunctionDef))]
 
 
+def classes_referred(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> frozenset[str]:
+    """The qualified classes ``expr`` may refer to, as classes (``norm`` after ``if norm is None: norm =
+    nn.BatchNorm2d``, or a parameter defaulting to or passed ``nn.LayerNorm``); empty when none is found."""
+    found: dict = {}
+    _Resolver(project, cls, classes=True).value(info, expr, (), True, None, 0, found)
+    return frozenset(key[1] for key in found if isinstance(key, tuple) and key[0] == "class")
+
+
 def instance_classes(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> list:
     """The project classes whose instances ``expr`` may hold, however they reached it."""
     found: dict[int, Reached] = {}
@@ -60,14 +67,25 @@ def may_hold_cell(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef 
     found: dict[int, Reached] = {}
     _Resolver(project, cls).value(info, expr, (), True, None, 0, found)
     return any(isinstance(reached.node, nodes.ClassDef) and project.is_cell(reached.node) for reached in found.values()) \
-        or _NN_LAYER in found
+        or any(isinstance(key, tuple) and key[0] == "nn" for key in found)
+
+
+def instances_made(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> frozenset[str]:
+    """The qualified classes (the project's, MindSpore's nn layers) whose instances ``expr`` may hold, however
+    they reached it (``self.down_sample = down_sample``, the caller passing ``nn.SequentialCell([...])``)."""
+    found: dict = {}
+    _Resolver(project, cls).value(info, expr, (), True, None, 0, found)
+    made = {reached.node.qname() for reached in found.values() if isinstance(reached.node, nodes.ClassDef)}
+    made |= {key[1] for key in found if isinstance(key, tuple) and key[0] == "nn"}
+    return frozenset(made)
 
 
 class _Resolver:
-    def __init__(self, project: Project, cls: nodes.ClassDef | None):
+    def __init__(self, project: Project, cls: nodes.ClassDef | None, classes: bool = False):
         self.project = project
         self.cls = cls
         self.seen: set = set()
+        self.classes = classes  # also record the classes a name refers to (``norm = nn.BatchNorm2d``)
 
     def value(self, info, expr, selectors: tuple, certain: bool, partial, depth: int, found: dict) -> None:
         """Add to ``found`` what ``expr`` holds after ``selectors`` (outermost first) pick elements of it."""
@@ -92,6 +110,11 @@ class _Resolver:
         if isinstance(expr, nodes.Subscript):
             self.value(info, expr.value, (_selector(expr.slice),) + selectors, certain, partial, depth + 1, found)
             return
+        if self.classes and not selectors and isinstance(expr, (nodes.Name, nodes.Attribute)):
+            qualified = _class_named(self.project, info, expr)
+            if qualified is not None:
+                found.setdefault(("class", qualified), Reached(expr, certain, None))
+                return
         handler = {nodes.Call: self._call, nodes.Name: self._name, nodes.Attribute: self._attribute}.get(type(expr))
         if handler is not None:
             handler(info, expr, selectors, certain, partial, depth, found)
@@ -127,7 +150,7 @@ class _Resolver:
             return
         if not selectors and qualified and qualified.startswith("mindspore.nn.") \
                 and qualified.rsplit(".", 1)[-1][:1].isupper():
-            found.setdefault(_NN_LAYER, Reached(call, certain, None))
+            found.setdefault(("nn", qualified), Reached(call, certain, None))
             return
         if resolved is None or resolved.kind != "function":
             return
@@ -233,6 +256,16 @@ class _Resolver:
                                                  and isinstance(target.expr, nodes.Name) and target.expr.name == r):
                         self.value(self.project.info(method.root()) or info, added, selectors[1:],
                                    certain and selectors[0] == ALL, partial, depth + 1, found)
+
+
+def _class_named(project: Project, info: ModuleInfo, expr) -> str | None:
+    """The qualified name of the class ``expr`` names (an import of MindSpore's, or a class of the project)."""
+    qualified = info.imports.qualify(expr)
+    if qualified is not None:
+        leaf = qualified.rsplit(".", 1)[-1]
+        return qualified if qualified.startswith("mindspore.") and leaf[:1].isupper() else None
+    resolved = project.resolve_expr(info, expr)
+    return resolved.node.qname() if resolved is not None and resolved.kind == "class" else None
 
 
 def _calls_of_function(project: Project, function: nodes.FunctionDef, owner: nodes.ClassDef | None) -> list:

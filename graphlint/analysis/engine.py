@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from astroid import nodes
 
-from graphlint.analysis import api, host, signatures
+from graphlint.analysis import api, callables, host, signatures
 from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR, TUPLE
 from graphlint.analysis.objects import class_body_value, constructor_argument, dataclass_fields
 from graphlint.analysis.project import ModuleInfo, Project
@@ -610,6 +610,12 @@ class Analysis:
             made = [value.body, value.orelse] if isinstance(value, nodes.IfExp) else [value]
             for call in made:
                 qualified = self._class_called(cls, method, call) if isinstance(call, nodes.Call) else None
+                if qualified is None and isinstance(call, nodes.Name):
+                    # an argument of `__init__` (`self.down_sample = down_sample`): what the constructions pass
+                    passed = callables.instances_made(self.project, self.project.info(method.root()), call, cls)
+                    if passed:
+                        found.update(passed)
+                        continue
                 if qualified is None:
                     return None
                 found.add(qualified)
@@ -619,6 +625,11 @@ class Analysis:
         info = self.project.info(init.root())
         func = call.func
         if isinstance(func, nodes.Name) and func.name in {a.name for a in signatures.positional_parameters(init)}:
+            # what the parameter may be where it is called: its default, a class the body puts there
+            # (`if norm is None: norm = nn.BatchNorm2d`), what the instantiations pass
+            referred = callables.classes_referred(self.project, info, func, cls)
+            if len(referred) == 1:
+                return next(iter(referred))
             if self._init_parameter_passed(cls, init, func.name):
                 return None
             func = _default_of(init, func.name)  # (the class the parameter defaults to)

@@ -85,13 +85,7 @@ class DivergenceChecker(Checker):
         for node in graph_nodes(graph.node):
             if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
                     and isinstance(node.func.expr, nodes.Name) and node.func.expr.name == self_name:
-                # a later helper that reads what an earlier one wrote reads the compile-time value too
-                for attr in _attributes_read_first_by(project, graph, node.func.attrname):
-                    if attr in written_by and attr not in reported and written_by[attr] is not node:
-                        reported.add(attr)
-                        call = written_by[attr]
-                        self.report(rules.ATTRIBUTE_READ_AFTER_HELPER_WRITE, node, graph, attr=attr,
-                                    call=_call_text(call), line=str(call.lineno))
+                self._helper_reads_after_helper_writes(graph, node, written_by, reported)
                 for attr in _attributes_written_by(project, graph, node.func.attrname):
                     if attr not in written_here and self._not_parameter(graph.cls, attr):
                         written_by.setdefault(attr, node)
@@ -104,6 +98,16 @@ class DivergenceChecker(Checker):
                     reported.add(node.attrname)
                     self.report(rules.ATTRIBUTE_READ_AFTER_HELPER_WRITE, node, graph, attr=node.attrname,
                                 call=_call_text(call), line=str(call.lineno))
+
+    def _helper_reads_after_helper_writes(self, graph, call: nodes.Call, written_by: dict, reported: set) -> None:
+        """A later helper that reads what an earlier one wrote reads the compile-time value too (or finds no
+        attribute, where ``__init__`` made none)."""
+        for attr in _attributes_read_first_by(self.context.project, graph, call.func.attrname):
+            if attr in written_by and attr not in reported and written_by[attr] is not call:
+                reported.add(attr)
+                writer = written_by[attr]
+                self.report(rules.ATTRIBUTE_READ_AFTER_HELPER_WRITE, call, graph, attr=attr,
+                            call=_call_text(writer), line=str(writer.lineno))
 
     # -- random draws -------------------------------------------------------------------------------
     def _random_draws_repeated(self, graph, values) -> None:
