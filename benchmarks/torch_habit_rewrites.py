@@ -1,4 +1,5 @@
-"""How many of the measured PyTorch habits that have a MindSpore spelling graphlint rewrites (issue 42: >= 70%).
+"""How many of the measured PyTorch habits that have a MindSpore spelling graphlint rewrites (issue 42: >= 70%), and
+how many of the forms graph mode refuses, has no CPU kernel for, or computes otherwise a rule reports.
 
 Every form of ``graphlint/analysis/generated/torch_habits.py`` with a measured spelling that is a call on a Tensor
 (or a builtin call) is written into a Cell of its own, on a Tensor of the rank it was measured at (a form PYNATIVE_MODE answers with a (values, indices) pair is unpacked, as code
@@ -7,11 +8,15 @@ written against PYNATIVE_MODE uses it), and
 its line. The other forms with a spelling (a container's attribute, ``list.pop`` in ``ops.cat``, ...) are counted
 apart, by name, as not generated here.
 
+The second figure writes every such form the same way (a Cell method on a sub-Cell, a container method on the
+receiver it was measured with) and counts it as reported when graphlint has a finding on its line.
+
 Run: python benchmarks/torch_habit_rewrites.py [--verbose]
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -24,6 +29,11 @@ sys.path.insert(0, REPO)
 
 SHAPES = {1: (6,), 2: (6, 4), 3: (2, 3, 4), 4: (2, 3, 2, 4)}
 HEADER = "import mindspore as ms\nfrom mindspore import nn, ops, mint\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+CELL_HEADER = ("import mindspore as ms\nfrom mindspore import nn, ops, mint\n\n\nclass Net(nn.Cell):\n"
+               "    def __init__(self):\n        super().__init__()\n        self.sub = nn.Dense(3, 3)\n\n"
+               "    def construct(self, x):\n")
+WRONG = ("refused", "no CPU kernel", "differs")
+RECEIVERS = {"list": "[1, 2, 3]", "tuple": "(1, 2, 3)", "dict": "{'a': 1, 'b': 2}"}  # as scripts/torch_forms.py
 
 
 from graphlint.analysis.torch_habits import STRUCTURE_ONLY  # noqa: E402 - after the path insert
@@ -45,6 +55,57 @@ def snippet(entry: dict) -> str | None:
     # a form PYNATIVE_MODE answers with a pair (`t.max(1)`) is used as one, as code written against it does
     target = "y, _ = " if entry.get("difference", "").startswith(STRUCTURE_ONLY) else "y = "
     return HEADER + f"        t = ops.ones({shape!r}, ms.float32)\n        {target}{torch}\n        return y\n"
+
+
+def reported_snippet(entry: dict) -> tuple[str, int] | None:
+    """(a Cell using the form, the line of the form) for a form of a wrong verdict; None where the form is not a
+    call that can be written so."""
+    if entry["kind"] == "cell method":
+        return CELL_HEADER + f"        y = {entry['torch']}\n        return x\n", 11
+    if entry["kind"] in RECEIVERS:
+        owner, call = entry["torch"].split(".", 1)
+        if owner != entry["kind"] or not call.endswith(")"):
+            return None
+        body = (f"        values = {RECEIVERS[owner]}\n        result = values.{call}\n"
+                "        return values, result\n")
+        return HEADER + body, 8
+    text = snippet(entry)
+    return (text, 8) if text is not None else None
+
+
+def measure_reported(verbose: bool = False) -> dict:
+    entries = [entry for entry in forms_all() if entry["verdict"] in WRONG]
+    written, apart = {}, []
+    with tempfile.TemporaryDirectory() as folder:
+        for index, entry in enumerate(entries):
+            made = reported_snippet(entry)
+            if made is None:
+                apart.append(entry["torch"])
+                continue
+            name = f"form_{index:04d}.py"
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+                handle.write(made[0])
+            written[name] = (entry, made[1])
+        run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "graphlint"), "--output-format",
+                              "json", "--no-cache", "--exit-zero", folder],
+                             capture_output=True, text=True, env={**os.environ, "GRAPHLINT_NO_CACHE": "1"})
+    findings = json.loads(run.stdout or "[]")
+    hit = {os.path.basename(f["path"]) for f in findings
+           if os.path.basename(f["path"]) in written and f["line"] == written[os.path.basename(f["path"])][1]}
+    missing = sorted(f"{written[name][0]['verdict']}: {written[name][0]['torch']} (rank {written[name][0]['rank']})"
+                     for name in written if name not in hit)
+    if verbose:
+        for form in missing:
+            print("  not reported:", form)
+        for form in apart:
+            print("  not written here:", form)
+    return {"wrong": len(entries), "written": len(written), "reported": len(hit), "missing": missing}
+
+
+def forms_all() -> list[dict]:
+    from graphlint.analysis.torch_habits import table
+
+    return list(table().values())
 
 
 def measure(verbose: bool = False) -> dict:
@@ -88,6 +149,10 @@ def main() -> int:
     share = figures["rewritten"] / figures["with_spelling"] if figures["with_spelling"] else 0.0
     print(f"forms with a measured spelling: {figures['with_spelling']}; written as a call on a Tensor: "
           f"{figures['generated']}; rewritten by --fix: {figures['rewritten']} = {share:.2f} of all")
+    reported = measure_reported("--verbose" in sys.argv)
+    print(f"forms graph mode refuses, has no CPU kernel for or computes otherwise: {reported['wrong']}; written as "
+          f"a call: {reported['written']}; reported by a rule at their line: {reported['reported']} = "
+          f"{reported['reported'] / reported['wrong']:.2f} of all")
     return 0
 
 

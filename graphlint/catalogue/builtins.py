@@ -7,7 +7,8 @@ graph methods. Beyond that: nested sequences of Tensors, dict keys that are run-
 not fit int64, and Python sequences indexed by a Tensor. Measured with MindSpore 2.10 (CPU).
 """
 
-from graphlint.catalogue.model import DIVERGES, FAILS, OK, SKIP, Example, Rule, Severity, falls_back, fails, passes
+from graphlint.catalogue.model import (DIVERGES, FAILS, OK, SKIP, Example, Rule, Severity, diverges, falls_back, fails,
+                                      passes)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "builtins"
@@ -1206,6 +1207,116 @@ PYTHON_CALL_FALLS_BACK_ON_RUN_TIME_VALUE = Rule(
 )
 
 
+# message fields: {call} - the call; {method} - the method
+MUTATION_RESULT_USED = Rule(
+    id="E6115",
+    symbol="mutation-result-used",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` is used as a value, and graph code then leaves the container unchanged: write "
+            "`.{method}(...)` as a statement of its own (it returns None anyway)",
+    summary="The result of a list's `append`/`extend`/`insert`/`reverse`/`clear` or a dict's `clear`/`update` "
+            "used in graph code (`r = values.append(v)`, `return items.append(v) or items`).",
+    why=(
+        "Graph code has no mutable lists: MindSpore compiles `values.append(v)` written as a statement into a new "
+        "list bound to `values`. Where the call's result is used instead, no name is rebound and the list keeps "
+        "its items: measured with MindSpore 2.10 (scripts/measure_torch_habits.py), `[1, 2, 3]` after "
+        "`r = values.append(4)` still has 3 items at both levels, where PYNATIVE_MODE has 4; the statement form "
+        "gives 4."
+    ),
+    mindspore_error="(no error: the list keeps its items)",
+    fix="Call the method as a statement (`values.append(v)`) and use `None` (or the list) where the result was "
+        "used.",
+    flagged=(
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    values = [x, x * 2]
+                    added = values.append(x * 3)
+                    return ops.stack(values)
+            """,
+            strict=DIVERGES,
+            title="`added = values.append(v)`",
+            lines=4,
+            fields={"method": "append"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    values = [x, x * 2]
+                    values.append(x * 3)
+                    return ops.stack(values)
+            """,
+        ),
+    ),
+)
+
+
+# message fields: {call} - the pop call
+POP_INSIDE_EXPRESSION = Rule(
+    id="E6116",
+    symbol="pop-inside-expression",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` inside a larger expression gives graph code a (list, value) pair, not the value: take it "
+            "out first (`skip = {call}`) and use the name",
+    summary="`list.pop()` in graph code used inside an expression (`ops.cat([h, hs.pop()], 1)`, a diffusers-style "
+            "UNet's skip connections; `hs.pop() * 2`; `return hs.pop()`).",
+    why=(
+        "Graph code has no mutable lists: MindSpore compiles `lst.pop()` into a new list and the popped value, and "
+        "binds them only where the call is the whole value of an assignment (`skip = hs.pop()`) or a statement. "
+        "Elsewhere the expression gets the pair: measured with MindSpore 2.10 at both levels, `ops.cat([x, "
+        "hs.pop()])` fails (\"Failed calling Concat with tensors=List[Tensor[Float32],Tuple[List[...],Tensor]]\"), "
+        "`hs.pop() * 2` returns the pair repeated, and `hs.pop(0) + 1` fails (\"can only concatenate tuple\")."
+    ),
+    mindspore_error="TypeError: Failed calling Concat with \"tensors=List[Tensor[Float32],Tuple[List[Tensor[Float32]],"
+                    "Tensor[Float32]]]\".",
+    fix="Pop into a name first: `skip = hs.pop()`, then `ops.cat([h, skip], 1)`.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    hs = [x, x * 2]
+                    return ops.cat([x, hs.pop()])
+            """,
+            error="Failed calling Concat",
+            title="`ops.cat([h, hs.pop()])` (a UNet's skip connection)",
+            lines=4,
+            fields={"call": "hs.pop()"},
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    hs = [x, x * 2]
+                    return hs.pop() * 2
+            """,
+            strict=DIVERGES,
+            title="`hs.pop() * 2`",
+            lines=4,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    hs = [x, x * 2]
+                    skip = hs.pop()
+                    return ops.cat([x, skip])
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     BUILTIN_OVER_NESTED_TENSORS,
     BUILTIN_FALLS_BACK,
@@ -1221,4 +1332,6 @@ RULES = (
     DICT_POP_IN_GRAPH,
     PYTHON_CALL_FAILS_ON_RUN_TIME_VALUE,
     PYTHON_CALL_FALLS_BACK_ON_RUN_TIME_VALUE,
+    MUTATION_RESULT_USED,
+    POP_INSIDE_EXPRESSION,
 )

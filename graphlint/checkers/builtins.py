@@ -129,6 +129,15 @@ class BuiltinsChecker(Checker):
         if kind is None:
             return
         method = func.attrname
+        graph_list = not receiver.interpreted  # (a list the fallback made is Python's own: its methods are too)
+        if graph_list and kind == LIST and method == "pop" and not isinstance(call.parent, nodes.Expr) and not (
+                isinstance(call.parent, nodes.Assign) and call.parent.value is call):
+            self.report(rules.POP_INSIDE_EXPRESSION, call, graph, call=_short(call))
+            return
+        if graph_list and kind in (LIST, DICT) and method in api.IN_PLACE_CONTAINER_METHODS[kind] and \
+                not isinstance(call.parent, nodes.Expr):
+            self.report(rules.MUTATION_RESULT_USED, call, graph, call=_short(call), method=method)
+            return
         if kind == LIST and method in api.LIST_MUTATIONS_LOST:
             self.report(rules.LIST_MUTATION_LOST, call, graph, method=method)
         elif kind == DICT and method in api.DICT_METHODS_REFUSED:
