@@ -589,3 +589,6 @@ IN_PLACE_CONTAINER_METHODS = {
     "list": frozenset({"append", "extend", "insert", "reverse", "clear"}),
     "dict": frozenset({"clear", "update"}),
 }
+
+# Cell methods that give the Cell's Parameters (a list or generator of them): the elements are Parameters.
+CELL_PARAMETER_ACCESSORS = frozenset({"get_parameters", "trainable_params", "untrainable_params"})

@@ -674,6 +674,21 @@ class Analysis:
             return unknown()
         return join(*results)
 
+    def _made_by_class_argument(self, call: nodes.Call, info: ModuleInfo, cls) -> Value:
+        """``base_encoder(num_classes=dim)`` with the class an argument (``MoCo(TinyConvNet)``): a Cell when every
+        class the name may be is one, an object when none is; unknown otherwise."""
+        if not isinstance(call.func, nodes.Name):
+            return unknown()
+        kinds = set()
+        for qualified in callables.classes_referred(self.project, info, call.func, cls):
+            if qualified.startswith("mindspore."):
+                kinds.add(CELL if api.api_kind(qualified) is api.ApiKind.CELL else None)
+                continue
+            resolved = self.project.resolve_qualified(qualified)
+            kinds.add((CELL if self.project.is_cell(resolved.node) else OBJECT)
+                      if resolved is not None and resolved.kind == "class" else None)
+        return const(next(iter(kinds))) if len(kinds) == 1 and None not in kinds else unknown()
+
     def _class_body_attribute(self, cls: nodes.ClassDef, name: str) -> Value:
         """``self.name`` that no method assigns: the class body's value (``clip_sample = False``); for a dataclass
         field, joined with what the run's instantiations pass for it (``Config(clip=True)``)."""
@@ -714,7 +729,7 @@ class Analysis:
             resolved = self.project.resolve_expr(info, expr.func)
             if resolved is not None and resolved.kind == "class":
                 return const(CELL) if self.project.is_cell(resolved.node) else const(OBJECT)
-            return unknown()
+            return self._made_by_class_argument(expr, info, cls)
         if isinstance(expr, nodes.Name) and expr.name == "None":
             return of_python(None)
         if isinstance(expr, nodes.Name) and method is not None and method.name == "__init__":

@@ -831,6 +831,10 @@ class FunctionValues:
             # a Tensor (or array) the analysis cannot see: `.item()`/`.tolist()` give host values all the same
             return _host_copy(api.HOST_METHODS[method], owner.var or any_var, owner.origin or origin)
         if owner.is_(CELL):
+            if method in api.CELL_PARAMETER_ACCESSORS:  # (refused in graph code, but what they give is known)
+                parameter = variable(TENSOR, f"a Parameter of `{owner_expr.as_string()}`",
+                                     alias=f"the Parameter of `{owner_expr.as_string()}`")
+                return replace(const(LIST), each=parameter)
             if any_var:
                 return unknown(True, origin)
             return unknown()

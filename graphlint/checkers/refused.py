@@ -145,8 +145,11 @@ class RefusedChecker(Checker):
             constants = _constants(values, call.args)
             rank = ranks.rank_of(values, func.expr)
             found = torch_habits.habit(shape, constants, _argument_kinds(values, call.args), rank)
-            if found is None and "keepdim" in keywords:
-                found = torch_habits.kernel_missing_without(shape, "keepdim", constants)
+            for flag in _flag_keywords(values, call) if found is None else ():
+                # (`keepdim=True`, `descending=True`: a flag selects no other kernel of the op)
+                found = torch_habits.kernel_missing_without(shape, flag, constants)
+                if found is not None:
+                    break
             return found, torch_habits.falling_habit(shape, constants)
         if isinstance(func, nodes.Attribute) and values.value(func.expr).is_(CELL):
             if func.attrname in api.JIT_FORBIDDEN_CELL_METHODS:
@@ -281,6 +284,12 @@ def _constants(values, args) -> tuple | None:
     """The values of the positional arguments where the analysis knows each as a constant, else None."""
     known = [values.value(arg) for arg in args]
     return tuple(value.const for value in known) if all(value.known for value in known) else None
+
+
+def _flag_keywords(values, call: nodes.Call) -> list[str]:
+    """The keywords of ``call`` given a bool constant (``keepdim=True``, ``descending=True``)."""
+    return [keyword.arg for keyword in call.keywords or () if keyword.arg and
+            isinstance(values.value(keyword.value).const, bool)]
 
 
 def _constant(values, arg):
