@@ -43,8 +43,10 @@ def render() -> str:
         f"{torch_habits.MINDSPORE_VERSION} on CPU by `scripts/measure_torch_habits.py`: in PYNATIVE_MODE, in "
         "GRAPH_MODE (lax) and under `jit(fullgraph=True)` (strict), on two inputs, on Tensors of rank 1 to 4 where "
         "the form takes a dim. *Use* is the first MindSpore spelling measured to run at both levels with "
-        "PYNATIVE_MODE's result. graphlint reports the forms whose outcome does not depend on the rank "
-        "(`E6005 torch-habit-refused`), and the `explain-error` subcommand names the form from MindSpore's message.",
+        "PYNATIVE_MODE's result. graphlint reports the forms refused at every rank, and those refused at the rank "
+        "the analysis knows the receiver to have (`E6005 torch-habit-refused`), the forms that compute another "
+        "result at that rank (`E6012 torch-habit-differs`), and rewrites them to the measured spelling; the "
+        "`explain-error` subcommand names the form from MindSpore's message.",
         "",
         f"Measured: {counts['measured_forms']} of the {counts['forms']} generated forms "
         f"({counts['mapping_rows']} rows of MindSpore's PyTorch API mapping pages read; "
