@@ -2265,6 +2265,86 @@ ATTRIBUTE_WRITTEN_ON_HELD_OBJECT = Rule(
 )
 
 
+# message fields: {attr} - the attribute; {method} - the method that carries it; {call} - the call in the graph;
+# {line} - that call's line; {times} - "in a loop" or "twice"
+STATE_CARRIED_ACROSS_CALLS = Rule(
+    id="E5217",
+    symbol="state-carried-across-calls",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{method}` reads `self.{attr}` and then assigns it, and graph code calls it {times} (`{call}`, line "
+            "{line}): every call reads the value the attribute had when compiling started, not the previous call's; "
+            "pass the state in and return it",
+    summary="A method that keeps state on its object between calls (WaveNet's per-layer `input_buffer`, a cache "
+            "filled on first use, a running counter), called in a loop or more than once in one graph.",
+    why=(
+        "Graph code reads an attribute's value once, while compiling; the method's writes do not reach its next "
+        "call in the same graph. Measured with MindSpore 2.10: a sub-Cell's `step` that does `self.buf = "
+        "self.buf + x`, called three times in a loop, returns `x` where PYNATIVE_MODE returns `3 * x` (a `None` "
+        "start and a Tensor start alike); in a larger model the same pattern stops the graph (\"The pointer[input_1] "
+        "is null\"). STRICT refuses the attribute write itself."
+    ),
+    mindspore_error="(no error: every call starts from the compile-time value of the attribute)",
+    fix="Keep the state outside the object: take it as an argument and return the new state (`y, buf = "
+        "layer.step(x, buf)`), or keep it in a Parameter updated with `ops.assign`.",
+    flagged=(
+        Example(
+            """
+            class Layer(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.buf = None
+
+                def step(self, x):
+                    if self.buf is None:
+                        self.buf = ops.zeros_like(x)
+                    self.buf = self.buf + x
+                    return self.buf
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layer = Layer()
+
+                def construct(self, x):
+                    y = x
+                    for _ in range(3):
+                        y = self.layer.step(x)
+                    return y
+            """,
+            lax=DIVERGES,
+            strict=FAILS,
+            error="must be of the Parameter type",
+            title="a buffer a layer's `step` keeps on itself, called in a loop",
+            lines=7,
+            fields={"attr": "buf", "times": "in a loop"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Layer(nn.Cell):
+                def step(self, x, buf):
+                    buf = buf + x
+                    return buf, buf
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layer = Layer()
+
+                def construct(self, x):
+                    y, buf = x, ops.zeros_like(x)
+                    for _ in range(3):
+                        y, buf = self.layer.step(x, buf)
+                    return y
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     PYTHON_RANDOM_IN_GRAPH,
     WALL_CLOCK_IN_GRAPH,
@@ -2282,4 +2362,5 @@ RULES = (
     SEEDED_RANDOM_STREAM_DIFFERS,
     ATTRIBUTE_READ_AFTER_HELPER_WRITE,
     ATTRIBUTE_WRITTEN_ON_HELD_OBJECT,
+    STATE_CARRIED_ACROSS_CALLS,
 )

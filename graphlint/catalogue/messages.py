@@ -53,7 +53,7 @@ MESSAGE_RULES: dict[str, tuple[str, ...] | str] = {
     "parse.nested_stream_ctx": ("E5106",),
     "parse.raise_unsupported_exception": NOT_A_CONSTRUCT + "raising a non-exception object fails in PYNATIVE_MODE too",
     "parse.shard_in_jit": NOT_A_CONSTRUCT + "parallel sharding configuration (Cell.shard / ms.shard)",
-    "parse.strict_attribute_write": ("W5209", "E5215"),
+    "parse.strict_attribute_write": ("W5209", "E5215", "E5217"),
     "parse.subscript_assign_not_parameter": ("W5209",),
     "parse.super_arguments": NOT_A_CONSTRUCT + "`super()` with wrong arguments fails in PYNATIVE_MODE too",
     "parse.super_second_argument": NOT_A_CONSTRUCT + "`super(A, obj)` with obj other than self",

@@ -32,7 +32,7 @@ from astroid.const import Context
 
 from graphlint.analysis import api, callables, capture, random_draws, ranks, signatures
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
-from graphlint.analysis.objects import object_classes
+from graphlint.analysis.objects import held_classes, object_classes
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
 from graphlint.analysis.values import annotated_python_kind
@@ -69,6 +69,7 @@ class DivergenceChecker(Checker):
                     self._module_attribute_read(graph, values, node, read_globals)
         self._random_draws_repeated(graph, values)
         self._reads_after_helper_writes(graph, self_name)
+        self._state_carried_across_calls(graph, values, self_name)
 
     # -- attributes a helper writes ------------------------------------------------------------------
     def _reads_after_helper_writes(self, graph, self_name) -> None:
@@ -108,6 +109,42 @@ class DivergenceChecker(Checker):
                 writer = written_by[attr]
                 self.report(rules.ATTRIBUTE_READ_AFTER_HELPER_WRITE, call, graph, attr=attr,
                             call=_call_text(writer), line=str(writer.lineno))
+
+    # -- state a method keeps on its object ------------------------------------------------------------
+    def _state_carried_across_calls(self, graph, values, self_name) -> None:
+        """STATE_CARRIED_ACROSS_CALLS: ``layer.step(x)`` in a loop (or twice), where ``step`` (or a method it
+        calls on the objects it holds) reads an attribute before it assigns it."""
+        if values is None:
+            return
+        project = self.context.project
+        calls: dict = {}  # (class, method) -> the calls of it in this function
+        for call in graph_nodes(graph.node):
+            if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)):
+                continue
+            for cls in self._receiver_classes(graph, values, call.func.expr, self_name):
+                found = project.find_method(cls, call.func.attrname)
+                if found is not None and found[0] is not graph.node:
+                    calls.setdefault((id(found[1]), call.func.attrname), (found[1], []))[1].append(call)
+        for (_key, method_name), (cls, made) in calls.items():
+            repeated = [call for call in made if _in_unrolled_loop(call, graph.node, values)
+                        or _in_loop(call, graph.node)]
+            call = repeated[0] if repeated else made[1] if len(made) > 1 else None
+            if call is None:
+                continue
+            for method, attr, read in _carried_state(project, cls, method_name, 0, set()):
+                if self._not_parameter(method.parent.frame(), attr):
+                    self.report(rules.STATE_CARRIED_ACROSS_CALLS, read, graph, attr=attr,
+                                method=f"{method.parent.frame().name}.{method.name}", call=_call_text(call),
+                                line=str(call.lineno), times="in a loop" if repeated else "twice")
+
+    def _receiver_classes(self, graph, values, receiver, self_name) -> list:
+        if isinstance(receiver, nodes.Name) and receiver.name == self_name:
+            return [graph.cls] if graph.cls is not None else []
+        project = self.context.project
+        found = list(object_classes(project, graph.info, receiver, graph.cls))
+        found += [c for c in callables.instance_classes(project, graph.info, receiver, graph.cls)
+                  if all(c is not f for f in found)]
+        return found
 
     # -- random draws -------------------------------------------------------------------------------
     def _random_draws_repeated(self, graph, values) -> None:
@@ -901,6 +938,61 @@ def _attributes_read_first_by(project, graph, method_name: str) -> list[str]:
             continue  # a method call, not a read of state
         first.setdefault(node.attrname, isinstance(node, nodes.Attribute))
     return [attr for attr, read in first.items() if read]
+
+
+def _in_loop(node, function) -> bool:
+    """``node`` is in the body of a ``while`` of ``function`` (each step calls it again)."""
+    current = node.parent
+    while current is not None and current is not function:
+        if isinstance(current, nodes.While) and _within(node, current.body):
+            return True
+        current = current.parent
+    return False
+
+
+def _carried_state(project, cls, method_name: str, depth: int, seen: set) -> list:
+    """(method, attribute, its first read) for each attribute ``cls.method_name`` -- or a method it calls on
+    ``self`` or on an object ``self`` holds -- reads before it assigns it, and assigns."""
+    found = project.find_method(cls, method_name)
+    if found is None or depth > 3 or (id(found[0])) in seen:
+        return []
+    method, owner = found
+    seen.add(id(method))
+    receiver = signatures.instance_name(method, owner)
+    if receiver is None:
+        return []
+    written = {attr for statement in nodes_of_class(method, (nodes.Assign, nodes.AugAssign))
+               for target in (statement.targets if isinstance(statement, nodes.Assign) else [statement.target])
+               for _, attr in _self_writes(target, receiver)}
+    carried = [(method, attr, read) for attr, read in _first_reads(method, receiver).items()
+               if read is not None and attr in written]
+    for call in nodes_of_class(method, nodes.Call):
+        func = call.func
+        if not isinstance(func, nodes.Attribute):
+            continue
+        if isinstance(func.expr, nodes.Name) and func.expr.name == receiver:
+            carried += _carried_state(project, owner, func.attrname, depth + 1, seen)
+        elif isinstance(func.expr, nodes.Attribute) and isinstance(func.expr.expr, nodes.Name) \
+                and func.expr.expr.name == receiver:
+            for held in held_classes(project, owner, func.expr.attrname):
+                carried += _carried_state(project, held, func.attrname, depth + 1, seen)
+    return carried
+
+
+def _first_reads(method, receiver: str) -> dict:
+    """``{attribute: its first use in source order when that is a read, else None}`` for ``receiver``'s attributes."""
+    first: dict = {}
+    uses = [node for node in nodes_of_class(method, (nodes.Attribute, nodes.AssignAttr))
+            if isinstance(node.expr, nodes.Name) and node.expr.name == receiver]
+    for node in sorted(uses, key=lambda n: (_statement_line(n), isinstance(n, nodes.AssignAttr), n.col_offset)):
+        if isinstance(node, nodes.Attribute) and isinstance(node.parent, nodes.Call) and node.parent.func is node:
+            continue
+        if isinstance(node, nodes.Attribute) and isinstance(node.parent, nodes.Subscript) and \
+                node.parent.ctx == Context.Store:
+            first.setdefault(node.attrname, None)  # (`self.buf[:, -1] = v` writes into what it reads)
+            continue
+        first.setdefault(node.attrname, node if isinstance(node, nodes.Attribute) else None)
+    return first
 
 
 def _statement_line(node) -> int:
