@@ -53,6 +53,10 @@ class Finding:
 
 # Families whose rules are the parser's: it reads every branch, before type inference decides any.
 PARSER_FAMILIES = frozenset({"statements"})
+# Rules of other families the parser decides too: a name defined on one side of an `if` (or in a loop) and read
+# after it is refused while parsing, whatever type inference later finds the condition to be (measured:
+# `if isinstance(x, (tuple, list)):` on a Tensor `x` still stops with "not defined in false branch").
+PARSER_RULES = frozenset({"E5801", "E5802"})
 
 
 def _inside(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
@@ -102,7 +106,7 @@ class ModuleContext:
         if graph is not None and capture.profile.startswith("bytecode") and not rule.in_eager_fallback \
                 and runs_eagerly(self.analysis, graph):
             return None  # (PIJit on Python 3.11 runs the function as plain Python: nothing is captured)
-        if graph is not None and rule.family not in PARSER_FAMILIES and node is not None:
+        if graph is not None and rule.family not in PARSER_FAMILIES and rule.id not in PARSER_RULES and node is not None:
             values = self.analysis.values(graph) if _inside(node, graph.node) else None
             if values is not None and values.in_dead_branch(node):
                 return None  # (type inference never compiles that branch)

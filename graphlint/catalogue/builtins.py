@@ -1270,7 +1270,8 @@ POP_INSIDE_EXPRESSION = Rule(
             "UNet's skip connections; `hs.pop() * 2`; `return hs.pop()`).",
     why=(
         "Graph code has no mutable lists: MindSpore compiles `lst.pop()` into a new list and the popped value, and "
-        "binds them only where the call is the whole value of an assignment (`skip = hs.pop()`) or a statement. "
+        "binds them only where the call is the whole value of an assignment (`skip = hs.pop()`, `y: int = x.pop()`, "
+        "`y += x.pop()`) or a statement. "
         "Elsewhere the expression gets the pair: measured with MindSpore 2.10 at both levels, `ops.cat([x, "
         "hs.pop()])` fails (\"Failed calling Concat with tensors=List[Tensor[Float32],Tuple[List[...],Tensor]]\"), "
         "`hs.pop() * 2` returns the pair repeated, and `hs.pop(0) + 1` fails (\"can only concatenate tuple\")."

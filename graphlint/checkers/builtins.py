@@ -131,7 +131,8 @@ class BuiltinsChecker(Checker):
         method = func.attrname
         graph_list = not receiver.interpreted  # (a list the fallback made is Python's own: its methods are too)
         if graph_list and kind == LIST and method == "pop" and not isinstance(call.parent, nodes.Expr) and not (
-                isinstance(call.parent, nodes.Assign) and call.parent.value is call):
+                isinstance(call.parent, (nodes.Assign, nodes.AnnAssign, nodes.AugAssign))
+                and call.parent.value is call):
             self.report(rules.POP_INSIDE_EXPRESSION, call, graph, call=_short(call))
             return
         if graph_list and kind in (LIST, DICT) and method in api.IN_PLACE_CONTAINER_METHODS[kind] and \
