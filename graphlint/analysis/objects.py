@@ -145,7 +145,9 @@ def object_classes(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef
         if cls is not None and isinstance(frame, nodes.FunctionDef) and signatures.receiver_name(frame, cls) == expr.name:
             return (cls,)
         if isinstance(frame, nodes.FunctionDef) and expr.name in frame.locals:
-            return ()
+            # a local bound once to an instance the function makes (`corr_fn = CorrBlock(f1, f2)`)
+            made = instantiated(project, info, expr)
+            return (made,) if made is not None else ()
         made = instantiated(project, info, info.assigned.get(expr.name)) if expr.name not in info.classes else None
         return (made,) if made is not None else ()
     if isinstance(expr, nodes.Attribute) and depth < MAX_CHAIN:

@@ -306,6 +306,22 @@ def _referenced_functions(project: Project, graph: GraphFunction):
         if target is not None:
             yield node, target
     yield from _functions_held_by_values(project, graph)
+    yield from _constructors_run(project, graph)
+
+
+def _constructors_run(project: Project, graph: GraphFunction):
+    """``__init__`` of a plain project class graph code makes an instance of (`CorrBlock(fmap1, fmap2)` in
+    `construct`): the lax level runs it in the interpreter, and once it is made graph-compatible (a `jit_class`, or
+    functions) MindSpore compiles it, so what stands in its way is reported with the rest."""
+    for call in nodes_of_class(graph.node, nodes.Call):
+        if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+            continue
+        resolved = project.resolve_expr(graph.info, call.func)
+        if resolved is None or resolved.kind != "class" or project.is_cell(resolved.node):
+            continue
+        found = project.find_method(resolved.node, "__init__")
+        if found is not None and project.info(found[1].root()) is not None:
+            yield call.func, (found[0], found[1], project.info(found[1].root()))
 
 
 def _functions_held_by_values(project: Project, graph: GraphFunction):

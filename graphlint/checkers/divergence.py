@@ -429,8 +429,8 @@ class DivergenceChecker(Checker):
         return found
 
     def _writes(self, graph, statement, self_name) -> None:
-        if self_name is None or graph.cls is None:
-            return
+        if self_name is None or graph.cls is None or graph.node.name == "__init__":
+            return  # (a constructor graph code runs builds its own object: its writes are the object's making)
         targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
         for target in targets:
             for written, attr in _self_writes(target, self_name):
