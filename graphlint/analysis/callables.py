@@ -165,6 +165,8 @@ class _Resolver:
         except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
             return
         for binding in bindings:
+            if self.project.by_node.get(id(binding.root())) is None:
+                continue  # (a builtin, or a module outside the project)
             if isinstance(binding, nodes.FunctionDef):
                 self.value(info, binding, selectors, certain, partial, depth + 1, found)
             elif isinstance(binding, nodes.AssignName):
@@ -271,7 +273,7 @@ def _class_named(project: Project, info: ModuleInfo, expr) -> str | None:
 def _calls_of_function(project: Project, function: nodes.FunctionDef, owner: nodes.ClassDef | None) -> list:
     """The calls, in the function's module, of a module function (by name) or of a method (on ``self`` in its
     class), or of the class (for ``__init__``)."""
-    info = project.info(function.root())
+    info = project.by_node.get(id(function.root()))
     if info is None:
         return []
     if owner is not None and function.name == "__init__":
@@ -401,7 +403,9 @@ def binds_cell(project: Project, partial_call: nodes.Call) -> bool:
     """A ``functools.partial(f, ...)`` binds a Cell among its arguments (``net=nn.Dense(3, 3)``, or a project
     Cell): graph code calling it runs the Cell from interpreted Python, which MindSpore refuses ("Nested
     execution during JIT execution")."""
-    info = project.info(partial_call.root())
+    info = project.by_node.get(id(partial_call.root()))
+    if info is None:
+        return False
     bound = list(partial_call.args[1:]) + [keyword.value for keyword in partial_call.keywords or ()]
     for argument in bound:
         made = instantiated(project, info, argument)

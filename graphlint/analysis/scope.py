@@ -320,8 +320,9 @@ def _constructors_run(project: Project, graph: GraphFunction):
         if resolved is None or resolved.kind != "class" or project.is_cell(resolved.node):
             continue
         found = project.find_method(resolved.node, "__init__")
-        if found is not None and project.info(found[1].root()) is not None:
-            yield call.func, (found[0], found[1], project.info(found[1].root()))
+        info = project.by_node.get(id(found[1].root())) if found is not None else None
+        if info is not None:
+            yield call.func, (found[0], found[1], info)
 
 
 def _functions_held_by_values(project: Project, graph: GraphFunction):
@@ -339,7 +340,7 @@ def _functions_held_by_values(project: Project, graph: GraphFunction):
             continue
         for reached in called_functions(project, graph.info, func, graph.cls):
             node = reached.node
-            info = project.info(node.root())
+            info = project.by_node.get(id(node.root()))
             if info is None or _encloses(graph.node, node):
                 continue
             if isinstance(node, nodes.FunctionDef):
@@ -354,8 +355,9 @@ def _functions_held_by_values(project: Project, graph: GraphFunction):
                         and inner.parent.func is inner:  # `lambda x, eo=embedder: eo.embed(x)`
                     for held in instance_classes(project, info, inner.expr, owner):
                         method = project.find_method(held, inner.attrname)
-                        if method is not None and project.info(method[1].root()) is not None:
-                            target = method[0], method[1], project.info(method[1].root())
+                        info_of = project.by_node.get(id(method[1].root())) if method is not None else None
+                        if info_of is not None:
+                            target = method[0], method[1], info_of
                 if target is not None:
                     yield func, target
 

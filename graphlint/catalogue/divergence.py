@@ -2187,8 +2187,8 @@ ATTRIBUTE_WRITTEN_ON_HELD_OBJECT = Rule(
         "\"Failed calling mul with mul(None)\"; a plain object's method reads the `__init__` value, silently "
         "(`x * 1.0` for `x * 3.0`), at both levels."
     ),
-    mindspore_error="RuntimeError: Default/Cast-op0 does not support this kernel data type: "
-                    "(<Int64xDefaultFormat>, object_type: [Tensor]) -> (<ProblemxDefaultFormat>, object_type: [Tensor])",
+    mindspore_error="(a sub-Cell: a kernel's type check fails, e.g. \"Default/Cast-op0 does not support this kernel "
+                    "data type\"; a plain object: no error, its method reads the old value)",
     fix="Give the value to the method that needs it as an argument (`blk(x, H, W)`, `sched.step(x, t)`); keep "
         "state that must outlive the call in a Parameter of the object, written with `ops.assign`.",
     flagged=(
@@ -2213,7 +2213,7 @@ ATTRIBUTE_WRITTEN_ON_HELD_OBJECT = Rule(
                         x = blk(x)
                     return x
             """,
-            error="does not support this kernel data type",
+            error="Cast-op0 does not support this kernel data type",
             strict_error="has no attribute",
             title="an attribute of an `nn.CellList` block written before calling it",
             lines=16,
