@@ -361,6 +361,7 @@ def spelled(call_text: str, found: Habit) -> str:
 # The forms of the table the rule reports by what they are (not by call shape): measured refused, each.
 CELL_DICT_ATTRIBUTE = "nn.CellDict attribute"
 DTYPE_TO_NPTYPE = "habit:mindspore.dtype_to_nptype"
+SPLIT_OF_HOST_SIZES = "habit:split(sizes, axis=0) of host sizes"
 
 
 def reported(entry: dict) -> bool:

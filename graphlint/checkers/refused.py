@@ -127,12 +127,31 @@ class RefusedChecker(Checker):
         through the lax level's fallback (W6006), as generated/torch_habits.py measured."""
         if any(isinstance(arg, nodes.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords or ()):
             return
+        if self._split_of_host_sizes(graph, values, call):
+            return
         found, falling = self._measured_habit(graph, values, call)
         if found is not None:
             self._report_habit(graph, call, found, call.as_string())
         elif falling is not None:
             self.report(rules.TORCH_HABIT_FALLS_BACK, call, graph, call=call.as_string(),
                         error=torch_habits.first_sentence(falling.error))
+
+    def _split_of_host_sizes(self, graph, values, call: nodes.Call) -> bool:
+        """``t.split(sizes, dim=0)`` with ``sizes`` a list the interpreter made (``.tolist()``): measured refused
+        at both levels with the axis as a keyword ("Illegal type in the graph: AbstractKeywordArg"), compiled with
+        it positional."""
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and func.attrname == "split" and len(call.args) == 1
+                and len(call.keywords or ()) == 1 and call.keywords[0].arg in ("dim", "axis")
+                and _tensor_receiver(values, func.expr) and values.value(call.args[0]).interpreted):
+            return False
+        found = torch_habits.form_habit(torch_habits.SPLIT_OF_HOST_SIZES)
+        if found is None:
+            return False
+        spelling = (f"{func.expr.as_string()}.split({call.args[0].as_string()}, "
+                    f"{call.keywords[0].value.as_string()})")
+        self._report_habit(graph, call, found, call.as_string(), spelling)
+        return True
 
     @staticmethod
     def _measured_habit(graph, values, call: nodes.Call) -> tuple:
