@@ -2345,6 +2345,92 @@ STATE_CARRIED_ACROSS_CALLS = Rule(
 )
 
 
+# message fields: {callee} - the call; {name} - the caller's container; {parameter} - the callee's parameter
+ARGUMENT_CONTAINER_MUTATED = Rule(
+    id="E5218",
+    symbol="argument-container-mutated",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{callee}` changes `{name}` in place (its parameter `{parameter}`), and this code reads `{name}` "
+            "afterwards: graph code passes lists and dicts by value, so `{name}` here stays as it was; return the "
+            "new value from the callee and rebind it",
+    summary="A helper or a sub-Cell changes a list or dict it received (`incremental_state[key] = {...}`, "
+            "`acc.append(x)`), and the caller reads its own container after the call (fairseq's "
+            "`incremental_state` caches).",
+    why=(
+        "Python passes the caller's object; graph code passes lists and dicts by value. Measured with MindSpore "
+        "2.10 at both levels: a sub-Cell that does `state['k'] = x * 2` leaves the caller's `state['k']` as it "
+        "was (`x + x` where PYNATIVE_MODE gives `x + 2 * x`), and a helper's `acc.append(x * 3)` leaves the "
+        "caller's list with one element. A callee that returns the container it changed, used by the caller "
+        "(`features = self.fpn(features)`), is fine."
+    ),
+    mindspore_error="(no error: the caller's container is unchanged)",
+    fix="Return what the callee computes (`y, cache = layer(x, cache)`) and rebind it in the caller.",
+    flagged=(
+        diverges(
+            """
+            class Attn(nn.Cell):
+                def construct(self, x, state):
+                    state["k"] = x * 2
+                    return x
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.attn = Attn()
+
+                def construct(self, x):
+                    state = {"k": x}
+                    y = self.attn(x, state)
+                    return y + state["k"]
+            """,
+            strict=DIVERGES,
+            title="a sub-Cell writing into the caller's dict, read back by the caller",
+            lines=13,
+            fields={"name": "state", "parameter": "state"},
+        ),
+        diverges(
+            """
+            def collect(x, acc):
+                acc.append(x * 3)
+                return x
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    acc = [x]
+                    collect(x, acc)
+                    return ops.stack(acc)
+            """,
+            strict=DIVERGES,
+            title="a helper appending to the caller's list",
+            lines=8,
+            fields={"name": "acc", "parameter": "acc"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Attn(nn.Cell):
+                def construct(self, x, state):
+                    state["k"] = x * 2
+                    return x, state
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.attn = Attn()
+
+                def construct(self, x):
+                    state = {"k": x}
+                    y, state = self.attn(x, state)
+                    return y + state["k"]
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     PYTHON_RANDOM_IN_GRAPH,
     WALL_CLOCK_IN_GRAPH,
@@ -2363,4 +2449,5 @@ RULES = (
     ATTRIBUTE_READ_AFTER_HELPER_WRITE,
     ATTRIBUTE_WRITTEN_ON_HELD_OBJECT,
     STATE_CARRIED_ACROSS_CALLS,
+    ARGUMENT_CONTAINER_MUTATED,
 )

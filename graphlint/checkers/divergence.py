@@ -70,6 +70,7 @@ class DivergenceChecker(Checker):
         self._random_draws_repeated(graph, values)
         self._reads_after_helper_writes(graph, self_name)
         self._state_carried_across_calls(graph, values, self_name)
+        self._argument_containers_mutated(graph, values, self_name)
 
     # -- attributes a helper writes ------------------------------------------------------------------
     def _reads_after_helper_writes(self, graph, self_name) -> None:
@@ -136,6 +137,51 @@ class DivergenceChecker(Checker):
                     self.report(rules.STATE_CARRIED_ACROSS_CALLS, read, graph, attr=attr,
                                 method=f"{method.parent.frame().name}.{method.name}", call=_call_text(call),
                                 line=str(call.lineno), times="in a loop" if repeated else "twice")
+
+    # -- containers a callee changes for its caller -----------------------------------------------------
+    def _argument_containers_mutated(self, graph, values, self_name) -> None:
+        """ARGUMENT_CONTAINER_MUTATED: ``f(x, state)`` / ``self.attn(x, state)`` where the callee changes the
+        list or dict ``state`` in place and this function reads ``state`` after the call."""
+        if values is None:
+            return
+        for call in graph_nodes(graph.node):
+            if not isinstance(call, nodes.Call):
+                continue
+            callee = self._callee(graph, values, call, self_name)
+            if callee is None:
+                continue
+            function, owner = callee
+            for parameter in _mutated_parameters(function):
+                passed = signatures.argument_for(function, owner, call, parameter)
+                if not isinstance(passed, nodes.Name) or passed.name == self_name:
+                    continue
+                held = values.value(passed)
+                if not (held.kinds & {LIST, DICT}) or held.kinds - {LIST, DICT}:
+                    continue
+                if _read_after(graph.node, call, passed.name):
+                    self.report(rules.ARGUMENT_CONTAINER_MUTATED, call, graph, name=passed.name,
+                                callee=_call_text(call), parameter=parameter)
+                    break
+
+    def _callee(self, graph, values, call: nodes.Call, self_name):
+        """(function, its class) a call runs: a project function, a method of this class, or a held Cell's
+        ``construct``; None otherwise."""
+        project = self.context.project
+        func = call.func
+        if isinstance(func, nodes.Name):
+            resolved = project.resolve_expr(graph.info, func)
+            return (resolved.node, None) if resolved is not None and resolved.kind == "function" else None
+        if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
+                and func.expr.name == self_name and graph.cls is not None):
+            return None
+        found = project.find_method(graph.cls, func.attrname)
+        if found is not None:
+            return found
+        for held in held_classes(project, graph.cls, func.attrname):
+            construct = project.find_method(held, "construct") if project.is_cell(held) else None
+            if construct is not None:
+                return construct
+        return None
 
     def _receiver_classes(self, graph, values, receiver, self_name) -> list:
         if isinstance(receiver, nodes.Name) and receiver.name == self_name:
@@ -938,6 +984,45 @@ def _attributes_read_first_by(project, graph, method_name: str) -> list[str]:
             continue  # a method call, not a read of state
         first.setdefault(node.attrname, isinstance(node, nodes.Attribute))
     return [attr for attr, read in first.items() if read]
+
+
+def _mutated_parameters(function) -> list[str]:
+    """The parameters ``function`` changes in place (``p[k] = v``, ``del p[k]``, ``p.append(v)``, ...) and never
+    rebinds."""
+    parameters = [a.name for a in signatures.positional_parameters(function)[1:]] + \
+        [a.name for a in function.args.kwonlyargs or ()]
+    if function.args.args and signatures.positional_parameters(function)[0].name not in ("self", "cls"):
+        parameters.insert(0, signatures.positional_parameters(function)[0].name)
+    rebound = {n.name for n in nodes_of_class(function, nodes.AssignName) if not isinstance(n.parent, nodes.Arguments)}
+    mutated = set()
+    for node in nodes_of_class(function, (nodes.Subscript, nodes.Call)):
+        if isinstance(node, nodes.Subscript) and node.ctx in (Context.Store, Context.Del) \
+                and isinstance(node.value, nodes.Name):
+            mutated.add(node.value.name)
+        elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
+                and node.func.attrname in api.CONTAINER_MUTATORS and isinstance(node.func.expr, nodes.Name):
+            mutated.add(node.func.expr.name)
+    return [p for p in parameters if p in mutated and p not in rebound]
+
+
+def _read_after(function, call: nodes.Call, name: str) -> bool:
+    """``name`` is read after ``call`` in ``function``: later in the source, or anywhere in a loop around the
+    call (its next step); not where the call's own statement rebinds it from the result."""
+    statement = call.statement()
+    if any(isinstance(n, nodes.AssignName) and n.name == name for n in nodes_of_class(statement, nodes.AssignName)):
+        return False
+    loops = []
+    current = call.parent
+    while current is not None and current is not function:
+        if isinstance(current, (nodes.For, nodes.While)):
+            loops.append(current)
+        current = current.parent
+    for node in nodes_of_class(function, nodes.Name):
+        if node.name != name or node.lineno is None or _within(node, [statement]):
+            continue
+        if node.lineno > (statement.tolineno or statement.lineno) or any(_within(node, loop.body) for loop in loops):
+            return True
+    return False
 
 
 def _in_loop(node, function) -> bool:
