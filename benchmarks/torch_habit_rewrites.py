@@ -73,12 +73,13 @@ def reported_snippet(entry: dict) -> tuple[str, int] | None:
     return (text, 8) if text is not None else None
 
 
-def measure_reported(verbose: bool = False) -> dict:
-    entries = [entry for entry in forms_all() if entry["verdict"] in WRONG]
+def _lint_forms(entries: list[dict], write, options: list[str]) -> tuple[dict, list, str]:
+    """Write each form's Cell (``write(entry)``: (text, line) or None) into a folder and run graphlint over it
+    with ``options``: ({file name: (entry, line)}, the forms not written, graphlint's output)."""
     written, apart = {}, []
     with tempfile.TemporaryDirectory() as folder:
         for index, entry in enumerate(entries):
-            made = reported_snippet(entry)
+            made = write(entry)
             if made is None:
                 apart.append(entry["torch"])
                 continue
@@ -86,10 +87,18 @@ def measure_reported(verbose: bool = False) -> dict:
             with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
                 handle.write(made[0])
             written[name] = (entry, made[1])
-        run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "graphlint"), "--output-format",
-                              "json", "--no-cache", "--exit-zero", folder],
+        run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "graphlint"), *options, "--no-cache",
+                              "--exit-zero", folder],
                              capture_output=True, text=True, env={**os.environ, "GRAPHLINT_NO_CACHE": "1"})
-    findings = json.loads(run.stdout or "[]")
+    if run.returncode not in (0, 1):
+        raise SystemExit(f"graphlint failed: {run.stderr.strip()[-400:]}")
+    return written, apart, run.stdout
+
+
+def measure_reported(verbose: bool = False) -> dict:
+    entries = [entry for entry in forms_all() if entry["verdict"] in WRONG]
+    written, apart, output = _lint_forms(entries, reported_snippet, ["--output-format", "json"])
+    findings = json.loads(output or "[]")
     hit = {os.path.basename(f["path"]) for f in findings
            if os.path.basename(f["path"]) in written and f["line"] == written[os.path.basename(f["path"])][1]}
     missing = sorted(f"{written[name][0]['verdict']}: {written[name][0]['torch']} (rank {written[name][0]['rank']})"
@@ -110,25 +119,12 @@ def forms_all() -> list[dict]:
 
 def measure(verbose: bool = False) -> dict:
     entries = forms()
-    generated, apart = {}, []
-    with tempfile.TemporaryDirectory() as folder:
-        for index, entry in enumerate(entries):
-            text = snippet(entry)
-            if text is None:
-                apart.append(entry["torch"])
-                continue
-            path = os.path.join(folder, f"form_{index:04d}.py")
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            generated[f"form_{index:04d}.py"] = entry
-        run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "graphlint"), "--diff",
-                              "--unsafe-fixes", "--no-cache", "--exit-zero", folder],
-                             capture_output=True, text=True, env={**os.environ, "GRAPHLINT_NO_CACHE": "1"})
-    if run.returncode not in (0, 1):
-        raise SystemExit(f"graphlint failed: {run.stderr.strip()[-400:]}")
+    written, apart, output = _lint_forms(entries, lambda entry: (snippet(entry), 8) if snippet(entry) else None,
+                                         ["--diff", "--unsafe-fixes"])
+    generated = {name: entry for name, (entry, _line) in written.items()}
     rewritten = set()
     current = None
-    for line in run.stdout.splitlines():
+    for line in output.splitlines():
         if line.startswith("+++ "):
             current = os.path.basename(line[4:].split()[0])
         elif line.startswith(("-        y = ", "-        y, _ = ")) and current in generated:

@@ -19,7 +19,7 @@ from graphlint.analysis.api import CELL_ENTRY_METHODS, JIT_CLASS_DECORATORS, JIT
 from graphlint.analysis.callables import called_functions, instance_classes
 from graphlint.analysis.objects import object_classes
 from graphlint.analysis.project import ModuleInfo, Project
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import is_within, nodes_of_class
 
 
 CAPTURE_MODES = NON_AST_CAPTURE_MODES | {"ast"}
@@ -341,7 +341,7 @@ def _functions_held_by_values(project: Project, graph: GraphFunction):
         for reached in called_functions(project, graph.info, func, graph.cls):
             node = reached.node
             info = project.by_node.get(id(node.root()))
-            if info is None or _encloses(graph.node, node):
+            if info is None or is_within(node, graph.node):
                 continue
             if isinstance(node, nodes.FunctionDef):
                 yield func, (node, enclosing_class(node), info)
@@ -360,13 +360,6 @@ def _functions_held_by_values(project: Project, graph: GraphFunction):
                             target = method[0], method[1], info_of
                 if target is not None:
                     yield func, target
-
-
-def _encloses(outer: nodes.NodeNG, node: nodes.NodeNG) -> bool:
-    parent = node.parent
-    while parent is not None and parent is not outer:
-        parent = parent.parent
-    return parent is outer
 
 
 def _local_names(func: nodes.FunctionDef) -> frozenset[str]:

@@ -142,6 +142,18 @@ def is_within(node, ancestor) -> bool:
     return False
 
 
+def targets_of(target, klass):
+    """The targets of class ``klass`` (``nodes.AssignAttr``, ``nodes.Subscript``) in an assignment's target, also
+    inside tuple and starred targets (``blk.H, blk.W = H, W``)."""
+    if isinstance(target, klass):
+        yield target
+    elif isinstance(target, (nodes.Tuple, nodes.List)):
+        for element in target.elts:
+            yield from targets_of(element, klass)
+    elif isinstance(target, nodes.Starred):
+        yield from targets_of(target.value, klass)
+
+
 def enclosing_reads(node) -> list[str]:
     """The names read inside ``node`` (a nested def, lambda or class) that a function around it binds, in the
     order first read: what it would no longer see at module level."""

@@ -34,7 +34,7 @@ from graphlint.analysis import api, callables, capture, random_draws, ranks, sig
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.objects import held_classes, object_classes
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
-from graphlint.analysis.tree import graph_nodes, nodes_of_class
+from graphlint.analysis.tree import graph_nodes, nodes_of_class, targets_of
 from graphlint.analysis.values import annotated_python_kind
 from graphlint.catalogue import divergence as rules
 from graphlint.runner import Checker
@@ -488,7 +488,7 @@ class DivergenceChecker(Checker):
         whose methods read the attribute."""
         targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
         for target in targets:
-            for written in _attribute_targets(target):
+            for written in targets_of(target, nodes.AssignAttr):
                 receiver = written.expr
                 if isinstance(receiver, nodes.Name) and receiver.name == self_name:
                     continue
@@ -736,17 +736,6 @@ def _is_container(info, value, method=None) -> bool:
 
 def _is_self_attribute(node, self_name: str) -> bool:
     return isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) and node.expr.name == self_name
-
-
-def _attribute_targets(target):
-    """The ``x.attr`` targets of an assignment, also inside tuple targets (``blk.H, blk.W = H, W``)."""
-    if isinstance(target, nodes.AssignAttr):
-        yield target
-    elif isinstance(target, (nodes.Tuple, nodes.List)):
-        for element in target.elts:
-            yield from _attribute_targets(element)
-    elif isinstance(target, nodes.Starred):
-        yield from _attribute_targets(target.value)
 
 
 def _method_reads(cls: nodes.ClassDef, attr: str) -> bool:

@@ -17,7 +17,7 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import NONE, TENSOR
-from graphlint.analysis.tree import graph_nodes, nodes_of_class
+from graphlint.analysis.tree import graph_nodes, nodes_of_class, targets_of
 from graphlint.analysis.values import Value
 from graphlint.catalogue import inplace as rules
 from graphlint.runner import Checker
@@ -39,7 +39,7 @@ class InplaceChecker(Checker):
                     self._item_update(graph, values, node, node.target, node.op.rstrip("="))
             elif isinstance(node, nodes.Assign):
                 for target in node.targets:
-                    for subscript in _subscript_targets(target):
+                    for subscript in targets_of(target, nodes.Subscript):
                         self._item_update(graph, values, node, subscript, "")
 
     def _augmented(self, graph, values, node: nodes.AugAssign) -> None:
@@ -115,16 +115,6 @@ def _attribute_of(alias: str) -> str | None:
             head, _, attr = text.partition(".")
             return attr or head
     return None
-
-
-def _subscript_targets(target):
-    if isinstance(target, nodes.Subscript):
-        yield target
-    elif isinstance(target, (nodes.Tuple, nodes.List)):
-        for element in target.elts:
-            yield from _subscript_targets(element)
-    elif isinstance(target, nodes.Starred):
-        yield from _subscript_targets(target.value)
 
 
 CHECKER = InplaceChecker

@@ -9,7 +9,7 @@ from astroid import nodes
 from graphlint.analysis import api, callables, ranks, signatures, torch_habits
 from graphlint.analysis.kinds import CELL, FLOAT, INT, LIST, NONE, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import locally_bound
-from graphlint.analysis.tree import graph_nodes
+from graphlint.analysis.tree import graph_nodes, is_within
 from graphlint.catalogue import refused as rules
 from graphlint.runner import Checker
 
@@ -104,7 +104,7 @@ class RefusedChecker(Checker):
 
     def _function_object_problem(self, graph, found, passes_cell: bool):
         node = found.node
-        if node.root() is graph.node.root() and _inside(node, graph.node):
+        if node.root() is graph.node.root() and is_within(node, graph.node):
             return None  # parsed with the graph function itself
         described = f"the lambda of line {node.lineno}" if isinstance(node, nodes.Lambda) else f"`{node.name}`"
         if found.partial is not None:
@@ -341,12 +341,3 @@ CHECKER = RefusedChecker
 
 def _arguments_text(call: nodes.Call) -> str:
     return ", ".join(argument.as_string() for argument in list(call.args) + list(call.keywords or ()))
-
-
-def _inside(node: nodes.NodeNG, ancestor: nodes.NodeNG) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent is ancestor:
-            return True
-        parent = parent.parent
-    return False
