@@ -106,10 +106,11 @@ class ModuleContext:
         if graph is not None and capture.profile.startswith("bytecode") and not rule.in_eager_fallback \
                 and runs_eagerly(self.analysis, graph):
             return None  # (PIJit on Python 3.11 runs the function as plain Python: nothing is captured)
-        if graph is not None and rule.family not in PARSER_FAMILIES and rule.id not in PARSER_RULES and node is not None:
+        if graph is not None and rule.family not in PARSER_FAMILIES and node is not None:
             values = self.analysis.values(graph) if _inside(node, graph.node) else None
-            if values is not None and values.in_dead_branch(node):
-                return None  # (type inference never compiles that branch)
+            if values is not None and (values.in_branch_the_parser_drops(node) if rule.id in PARSER_RULES
+                                       else values.in_dead_branch(node)):
+                return None  # (type inference -- or, for the parser's rules, the parser -- never sees that branch)
         where = anchor or node
         line = getattr(where, "lineno", None) or 1
         column = (getattr(where, "col_offset", None) or 0) + 1

@@ -325,6 +325,22 @@ class FunctionValues:
                 return f"is `{argument.as_string()}`, a Python number only the run knows"
         return ""
 
+    def in_branch_the_parser_drops(self, node) -> bool:
+        """``node`` sits in a branch of an ``if`` that MindSpore's parser itself decides the other way (a bool
+        ``self.flag`` and the other conditions of :mod:`parser_fold`): the parser's own checks never see it."""
+        from graphlint.analysis.parser_fold import FOLD, NOTHING_KNOWN  # cycle: parser_fold imports Value
+
+        child, parent = node, node.parent
+        while parent is not None:
+            if isinstance(parent, nodes.If) and child is not parent.test:
+                status, value = self.parser_fold.status(parent.test)
+                if status == FOLD and value is not NOTHING_KNOWN and (child in parent.body) != bool(value):
+                    return True
+            if parent is self.func or isinstance(parent, (nodes.FunctionDef, nodes.Lambda)):
+                return False
+            child, parent = parent, parent.parent
+        return False
+
     def in_dead_branch(self, node) -> bool:
         """``node`` sits in a branch of an ``if`` whose condition type inference decides the other way (an
         `isinstance` of a value of known kind, a constant): MindSpore never compiles it."""
