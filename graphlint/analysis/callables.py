@@ -40,10 +40,15 @@ class Reached:
 
 
 def called_functions(project: Project, info: ModuleInfo, callee, cls: nodes.ClassDef | None) -> list[Reached]:
-    """The lambdas and functions the call ``callee(...)`` in graph code may run, where a value holds them."""
-    found: dict[int, Reached] = {}
-    _Resolver(project, cls).value(info, callee, (), True, None, 0, found)
-    return [reached for reached in found.values() if isinstance(reached.node, (nodes.Lambda, nodes.FunctionDef))]
+    """The lambdas and functions the call ``callee(...)`` in graph code may run, where a value holds them (graph
+    scope and the rules ask it of the same calls: remembered per callee until its module changes)."""
+
+    def compute():
+        found: dict[int, Reached] = {}
+        _Resolver(project, cls).value(info, callee, (), True, None, 0, found)
+        return [reached for reached in found.values() if isinstance(reached.node, (nodes.Lambda, nodes.FunctionDef))]
+
+    return project.memo("called functions", callee, compute)
 
 
 def classes_referred(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> frozenset[str]:
