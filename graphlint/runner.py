@@ -53,10 +53,6 @@ class Finding:
 
 # Families whose rules are the parser's: it reads every branch, before type inference decides any.
 PARSER_FAMILIES = frozenset({"statements"})
-# Rules of other families the parser decides too: a name defined on one side of an `if` (or in a loop) and read
-# after it is refused while parsing, whatever type inference later finds the condition to be (measured:
-# `if isinstance(x, (tuple, list)):` on a Tensor `x` still stops with "not defined in false branch").
-PARSER_RULES = frozenset({"E5801", "E5802"})
 
 
 def _inside(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
@@ -108,7 +104,7 @@ class ModuleContext:
             return None  # (PIJit on Python 3.11 runs the function as plain Python: nothing is captured)
         if graph is not None and rule.family not in PARSER_FAMILIES and node is not None:
             values = self.analysis.values(graph) if _inside(node, graph.node) else None
-            if values is not None and (values.in_branch_the_parser_drops(node) if rule.id in PARSER_RULES
+            if values is not None and (values.in_branch_the_parser_drops(node) if rule.by_parser
                                        else values.in_dead_branch(node)):
                 return None  # (type inference -- or, for the parser's rules, the parser -- never sees that branch)
         where = anchor or node

@@ -39,50 +39,50 @@ class Reached:
     partial: nodes.Call | None  # the ``functools.partial(...)`` call that wrapped it, if one did
 
 
+def _reach(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None, classes: bool = False) -> dict:
+    """What ``expr`` may hold, as the resolver finds it: ``{id(node): Reached}`` for functions and project
+    classes' instances, ``("nn", qualified)`` for MindSpore nn layers made, and with ``classes`` ``("class",
+    qualified)`` for the classes a name refers to."""
+    found: dict = {}
+    _Resolver(project, cls, classes).value(info, expr, (), True, None, 0, found)
+    return found
+
+
 def called_functions(project: Project, info: ModuleInfo, callee, cls: nodes.ClassDef | None) -> list[Reached]:
     """The lambdas and functions the call ``callee(...)`` in graph code may run, where a value holds them (graph
     scope and the rules ask it of the same calls: remembered per callee until its module changes)."""
-
-    def compute():
-        found: dict[int, Reached] = {}
-        _Resolver(project, cls).value(info, callee, (), True, None, 0, found)
-        return [reached for reached in found.values() if isinstance(reached.node, (nodes.Lambda, nodes.FunctionDef))]
-
-    return project.memo("called functions", callee, compute)
+    return project.memo("called functions", callee, lambda: [
+        reached for reached in _reach(project, info, callee, cls).values()
+        if isinstance(reached.node, (nodes.Lambda, nodes.FunctionDef))])
 
 
 def classes_referred(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> frozenset[str]:
     """The qualified classes ``expr`` may refer to, as classes (``norm`` after ``if norm is None: norm =
     nn.BatchNorm2d``, or a parameter defaulting to or passed ``nn.LayerNorm``); empty when none is found."""
-    found: dict = {}
-    _Resolver(project, cls, classes=True).value(info, expr, (), True, None, 0, found)
-    return frozenset(key[1] for key in found if isinstance(key, tuple) and key[0] == "class")
+    return frozenset(key[1] for key in _reach(project, info, expr, cls, classes=True)
+                     if isinstance(key, tuple) and key[0] == "class")
 
 
 def instance_classes(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> list:
     """The project classes whose instances ``expr`` may hold, however they reached it."""
-    found: dict[int, Reached] = {}
-    _Resolver(project, cls).value(info, expr, (), True, None, 0, found)
-    return [reached.node for reached in found.values() if isinstance(reached.node, nodes.ClassDef)]
-
-
-def may_hold_cell(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> bool:
-    """``expr`` may hold a Cell made outside graph code (a project Cell class's instance, or ``nn.Dense(...)``),
-    however it reached there: arguments, ``**kwargs`` dicts, factories' returns."""
-    found: dict[int, Reached] = {}
-    _Resolver(project, cls).value(info, expr, (), True, None, 0, found)
-    return any(isinstance(reached.node, nodes.ClassDef) and project.is_cell(reached.node) for reached in found.values()) \
-        or any(isinstance(key, tuple) and key[0] == "nn" for key in found)
+    return [reached.node for reached in _reach(project, info, expr, cls).values()
+            if isinstance(reached.node, nodes.ClassDef)]
 
 
 def instances_made(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> frozenset[str]:
     """The qualified classes (the project's, MindSpore's nn layers) whose instances ``expr`` may hold, however
     they reached it (``self.down_sample = down_sample``, the caller passing ``nn.SequentialCell([...])``)."""
-    found: dict = {}
-    _Resolver(project, cls).value(info, expr, (), True, None, 0, found)
+    found = _reach(project, info, expr, cls)
     made = {reached.node.qname() for reached in found.values() if isinstance(reached.node, nodes.ClassDef)}
-    made |= {key[1] for key in found if isinstance(key, tuple) and key[0] == "nn"}
-    return frozenset(made)
+    return frozenset(made | {key[1] for key in found if isinstance(key, tuple) and key[0] == "nn"})
+
+
+def may_hold_cell(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> bool:
+    """``expr`` may hold a Cell made outside graph code (a project Cell class's instance, or ``nn.Dense(...)``),
+    however it reached there: arguments, ``**kwargs`` dicts, factories' returns."""
+    found = _reach(project, info, expr, cls)
+    return any(isinstance(reached.node, nodes.ClassDef) and project.is_cell(reached.node) for reached in found.values()) \
+        or any(isinstance(key, tuple) and key[0] == "nn" for key in found)
 
 
 class _Resolver:

@@ -53,6 +53,7 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
     id="E5801",
     symbol="variable-defined-in-one-branch",
     family=FAMILY,
+    by_parser=True,
     payload=MissingDefinition,
     lax=E,
     strict=E,
@@ -108,6 +109,52 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
             error="The local variable 'y' is not defined in false branch, but defined in true branch",
             title="name assigned only under an `if` on a Tensor",
             lines=4,
+        ),
+        fails(
+            """
+            class Encoder(nn.Cell):
+                def construct(self, x):
+                    is_list = isinstance(x, (tuple, list))
+                    if is_list:
+                        n = x[0].shape[0]
+                        x = ops.cat(x, axis=0)
+                    x = x * 2
+                    if is_list:
+                        x = x.split([n, n], axis=0)
+                    return x
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+
+                def construct(self, x):
+                    return self.encoder(x)
+            """,
+            fixed="""
+            class Encoder(nn.Cell):
+                def construct(self, x):
+                    is_list = isinstance(x, (tuple, list))
+                    n = None
+                    if is_list:
+                        n = x[0].shape[0]
+                        x = ops.cat(x, axis=0)
+                    x = x * 2
+                    if is_list:
+                        x = x.split([n, n], axis=0)
+                    return x
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+
+                def construct(self, x):
+                    return self.encoder(x)
+            """,
+            error="The local variable 'n' is not defined in false branch, but defined in true branch",
+            title="a branch type inference drops, which the parser still reads (RAFT's `is_list`)",
+            lines=5,
         ),
         fails(
             """
@@ -375,6 +422,7 @@ VARIABLE_DEFINED_IN_LOOP = Rule(
     id="E5802",
     symbol="variable-defined-in-loop",
     family=FAMILY,
+    by_parser=True,
     payload=MissingDefinition,
     lax=E,
     strict=E,

@@ -215,6 +215,9 @@ class Rule:
     # Reported in a function bytecode capture runs as plain Python (PIJit's eager fallback on Python 3.11, W6405:
     # :func:`graphlint.analysis.capture.runs_eagerly`); no other rule is: such a function returns PYNATIVE's results.
     in_eager_fallback: bool = False
+    # Decided by MindSpore's parser, before type inference: a branch type inference drops still counts, only a
+    # branch the parser folds away does not (a name defined on one side of an `if` and read after it).
+    by_parser: bool = False
     # the message where the function is traced (same fields): what tracing freezes, instead of what graph mode does
     trace_message: str = ""
     # the same where it is captured from bytecode (with or without fullgraph)

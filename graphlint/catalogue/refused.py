@@ -11,7 +11,7 @@ compile errors, not JIT fallbacks. The registry is read from the installed MindS
 
 from dataclasses import dataclass
 
-from graphlint.catalogue.model import DIVERGES, Example, FAILS, Rule, Severity, diverges, fails, falls_back, passes
+from graphlint.catalogue.model import DIVERGES, SKIP, Example, FAILS, Rule, Severity, diverges, fails, falls_back, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "refused"
@@ -474,6 +474,63 @@ TORCH_HABIT_REFUSED = Rule(
             title="`x.split(n, dim=k)`",
             lines=3,
             fields={"call": "x.split(2, dim=1)", "advice": "write `x.split(2, axis=1)`"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x.diag() * 2
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return ops.diag(x) * 2
+            """,
+            error="As a deprecated Tensor method, 'diag'",
+            title="`t.diag()` (the receiver moves into `ops.diag`)",
+            lines=3,
+            fields={"call": "x.diag()", "advice": "write `ops.diag(x)`"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x[0:1].expand(2, 2, x.shape[1]) + 1
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x[0:1].broadcast_to(2, 2, x.shape[1]) + 1
+            """,
+            error="The parameters number of the function is 2",
+            title="PyTorch's `*size`: `t.expand(a, b, c)`, any number of sizes",
+            lines=3,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x.argsort(dim=-1, descending=True)
+            """,
+            error="Unsupported op [ArgSort] on CPU",
+            title="`t.argsort(dim=-1, descending=True)`: the flag selects no other kernel",
+            lines=3,
+        ),
+        # (STRICT stops earlier, at `.tolist()`, which other rules report: this form is measured at the lax level)
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    t = x.reshape((6,))
+                    sizes = (t[:2] * 0 + 3).astype(ms.int32).tolist()
+                    return t.split(sizes, axis=0)
+            """,
+            lax=FAILS,
+            strict=SKIP,
+            error="Illegal type in the graph: AbstractKeywordArg",
+            title="`t.split(sizes, axis=0)` with sizes from `.tolist()`",
+            lines=5,
+            fields={"advice": "write `t.split(sizes, 0)`"},
         ),
         fails(
             """

@@ -171,13 +171,13 @@ class DivergenceChecker(Checker):
         if isinstance(func, nodes.Name):
             resolved = project.resolve_expr(graph.info, func)
             return (resolved.node, None) if resolved is not None and resolved.kind == "function" else None
+        found = signatures.called_method(project, graph.info, graph.cls, self_name, call)
+        if found is not None:
+            return found
         if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
                 and func.expr.name == self_name and graph.cls is not None):
             return None
-        found = project.find_method(graph.cls, func.attrname)
-        if found is not None:
-            return found
-        for held in held_classes(project, graph.cls, func.attrname):
+        for held in held_classes(project, graph.cls, func.attrname):  # `self.attn(x, state)`: its construct
             construct = project.find_method(held, "construct") if project.is_cell(held) else None
             if construct is not None:
                 return construct
@@ -505,10 +505,7 @@ class DivergenceChecker(Checker):
             return (f"the sub-Cell `{shown}`", "graph mode compiles the Cell with the attribute's value from before "
                     "the call, and stops (measured at both levels)")
         project = self.context.project
-        held_classes = list(object_classes(project, graph.info, receiver, graph.cls))
-        held_classes += [c for c in callables.instance_classes(project, graph.info, receiver, graph.cls)
-                         if all(c is not h for h in held_classes)]
-        for held in held_classes:
+        for held in self._receiver_classes(graph, values, receiver, None):
             if project.is_cell(held):
                 return (f"the sub-Cell `{shown}`", "graph mode compiles the Cell with the attribute's value from "
                         "before the call, and stops (measured at both levels)")
@@ -965,14 +962,7 @@ def _attributes_read_first_by(project, graph, method_name: str) -> list[str]:
     if found is None or found[0] is graph.node:
         return []
     helper, receiver = found[0], signatures.instance_name(found[0], found[1])
-    first: dict[str, bool] = {}  # attr -> whether its first use is a read
-    uses = [node for node in nodes_of_class(helper, (nodes.Attribute, nodes.AssignAttr))
-            if isinstance(node.expr, nodes.Name) and node.expr.name == receiver]
-    for node in sorted(uses, key=lambda n: (_statement_line(n), isinstance(n, nodes.AssignAttr))):
-        if isinstance(node, nodes.Attribute) and isinstance(node.parent, nodes.Call) and node.parent.func is node:
-            continue  # a method call, not a read of state
-        first.setdefault(node.attrname, isinstance(node, nodes.Attribute))
-    return [attr for attr, read in first.items() if read]
+    return [attr for attr, read in _first_reads(helper, receiver).items() if read is not None]
 
 
 def _mutated_parameters(function) -> list[str]:
@@ -1035,9 +1025,7 @@ def _carried_state(project, cls, method_name: str, depth: int, seen: set) -> lis
     receiver = signatures.instance_name(method, owner)
     if receiver is None:
         return []
-    written = {attr for statement in nodes_of_class(method, (nodes.Assign, nodes.AugAssign))
-               for target in (statement.targets if isinstance(statement, nodes.Assign) else [statement.target])
-               for _, attr in _self_writes(target, receiver)}
+    written = set(_assigned_attributes(method, receiver))
     carried = [(method, attr, read) for attr, read in _first_reads(method, receiver).items()
                if read is not None and attr in written]
     for call in nodes_of_class(method, nodes.Call):
@@ -1079,7 +1067,11 @@ def _attributes_written_by(project, graph, method_name: str) -> list[str]:
     found = project.find_method(graph.cls, method_name)
     if found is None or found[0] is graph.node:
         return []
-    helper, receiver = found[0], signatures.instance_name(found[0], found[1])
-    return [attr for statement in nodes_of_class(helper, (nodes.Assign, nodes.AugAssign))
+    return _assigned_attributes(found[0], signatures.instance_name(found[0], found[1]))
+
+
+def _assigned_attributes(method, receiver: str) -> list[str]:
+    """The attributes of ``receiver`` that ``method`` assigns (``self.a = ...``, ``self.a[...] = ...``)."""
+    return [attr for statement in nodes_of_class(method, (nodes.Assign, nodes.AugAssign))
             for target in (statement.targets if isinstance(statement, nodes.Assign) else [statement.target])
             for _, attr in _self_writes(target, receiver)]

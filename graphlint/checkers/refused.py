@@ -94,7 +94,7 @@ class RefusedChecker(Checker):
         passes_cell = any(values.value(argument).may_be(CELL) or callables.may_hold_cell(
             project, graph.info, argument, graph.cls) for argument in call.args)
         problems = [self._function_object_problem(graph, found, passes_cell) for found in reached]
-        if not reached or not any(problems):
+        if not any(problems):
             return
         for found, problem in zip(reached, problems):
             if problem is not None and (found.certain or all(problems)):
