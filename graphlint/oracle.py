@@ -34,6 +34,9 @@ from astroid import nodes
 from graphlint.validate import ir
 
 KINDS_MEASURED = ("tensor", "int", "float", "bool", "str", "none", "tuple", "list", "dict")
+# nodes the compiler makes for a call's arguments (`ops.concat((a, b), axis=1)` is UnpackCall(concat,
+# MakeTuple((a, b)), {"axis": 1})), spanned like the call itself
+ARGUMENT_PACKS = frozenset({"MakeTuple", "MakeList", "MakeDict", "make_dict"})
 SCALAR_KINDS = ("int", "float", "bool", "str", "none")
 DIMENSIONS = ("scope_recall", "scope_precision", "kind", "constant", "dtype", "shape", "length")
 
@@ -250,6 +253,8 @@ class Joiner:
                 if context in seen:
                     continue
                 seen.add(context)
+                if isinstance(expr, nodes.Call) and node.op in ARGUMENT_PACKS:
+                    continue  # the positional arguments a call with keywords packs: they carry the call's span
                 if isinstance(expr.parent, nodes.Call) and expr is expr.parent.func:
                     if not node.op.startswith("@"):
                         continue  # looking up a method: not a value of the program
@@ -257,8 +262,7 @@ class Joiner:
                 func = _function_of(expr)
                 checked = self.analysis.graph_of(func) if func is not None else None
                 values = self.analysis.values(checked) if checked is not None else None
-                own = params_by_function.get((span.path, func.lineno), {}) if func is not None else {}
-                params = {**weights, **own}
+                params = {**weights, **_parameters_in(graph, func, span, params_by_function)}
                 self._tally_node(node, expr, values, params, tally)
 
     def _tally_node(self, node: ir.Node, expr, values, params: dict, tally: Tally) -> None:
@@ -315,6 +319,18 @@ class Joiner:
         else:
             return []
         return list(zip(operands, inputs, abstracts))
+
+
+def _parameters_in(graph: ir.Graph, func, span, params_by_function: dict) -> dict:
+    """The abstracts of ``func``'s parameters where ``graph`` computes a node: the function's (its first
+    specialisation), overridden by those of ``graph`` when it is a specialisation of ``func`` itself (`construct`
+    called on float32 and on float16)."""
+    if func is None:
+        return {}
+    own = params_by_function.get((span.path, func.lineno), {})
+    if graph.span.path == span.path and graph.span.line == func.lineno:
+        own = {**own, **{_param_name(name): ir.abstract(text) for name, text in graph.parameters if text}}
+    return own
 
 
 def _constancy(value) -> str:

@@ -35,7 +35,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "graphlint", "analysis", "generated")
-GENERATED = ("jit_forbidden", "builtins", "parse_resources", "error_messages")
+GENERATED = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "nn_parameters")
 MEASURED = "refused_measured"
 LINE_WIDTH = 110
 
@@ -776,6 +776,55 @@ def error_tables(ms) -> list:
 
 
 # --------------------------------------------------------------------------------------------
+# nn layers' Parameters
+# --------------------------------------------------------------------------------------------
+
+def _parameter_attributes(cls) -> set:
+    """The attributes ``self.NAME = Parameter(...)`` sets in the methods of ``cls`` and of its MindSpore bases."""
+    found = set()
+    for klass in cls.__mro__:
+        if not klass.__module__.startswith("mindspore."):
+            continue
+        try:
+            tree = ast.parse(textwrap_dedent(inspect.getsource(klass)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+                continue
+            func = node.value.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name != "Parameter":
+                continue
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id == "self":
+                    found.add(target.attr)
+    return found
+
+
+def textwrap_dedent(text: str) -> str:
+    import textwrap
+
+    return textwrap.dedent(text)
+
+
+def nn_parameter_tables(ms) -> list:
+    layers = {}
+    for name in sorted(dir(ms.nn)):
+        cls = getattr(ms.nn, name)
+        if not (inspect.isclass(cls) and issubclass(cls, ms.nn.Cell)) or name.startswith("_"):
+            continue
+        attributes = _parameter_attributes(cls)
+        if attributes:
+            layers[name] = tuple(sorted(attributes))
+    return [("NN_LAYER_PARAMETERS", layers,
+             "mindspore.nn layer -> the attributes its constructor (or a base's) sets to a Parameter\n"
+             "(`self.weight = Parameter(...)`), read from MindSpore's sources: `self.fc.weight` in graph code is\n"
+             "a Parameter of the graph")]
+
+
+# --------------------------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------------------------
 
@@ -785,12 +834,14 @@ DOCS = {
     "parse_resources": "Other lists kept by MindSpore's graph parser: operators, unsupported types, "
                        "third-party (fallback) modules, compile options.",
     "error_messages": "Compile error message templates of MindSpore's graph parser and type inference.",
+    "nn_parameters": "The Parameters MindSpore's nn layers hold, by attribute name, from their sources.",
 }
 BUILDERS = {
     "jit_forbidden": forbidden_tables,
     "builtins": builtins_tables,
     "parse_resources": parse_resources_tables,
     "error_messages": error_tables,
+    "nn_parameters": nn_parameter_tables,
 }
 
 

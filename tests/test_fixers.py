@@ -404,8 +404,8 @@ def test_a_loop_else_after_a_break_becomes_a_flag_the_break_sets(tmp_path):
 
 
 def test_a_refusal_in_a_function_another_fix_changes_is_planned_again(tmp_path):
-    """The second of two Tensor `if`s is refused while `y` is the parameter of unknown dtype; once the first
-    becomes `y = ops.where(..., x, x)`, `y` is known to be `x`'s dtype and the same run rewrites it, so a second
+    """Two Tensor `if`s, the second selecting what the first assigned: both are rewritten in one run (`y`'s two
+    definitions are both of `x`'s dtype and shape, whether or not the first `if` is already a select), so a second
     --fix has nothing left (the two `if` lines are identical: the second must not be taken for the first)."""
     target = tmp_path / "twice.py"
     text = ("from mindspore import nn, ops\n\n\nclass Net(nn.Cell):\n    def construct(self, x, y):\n"
@@ -416,7 +416,7 @@ def test_a_refusal_in_a_function_another_fix_changes_is_planned_again(tmp_path):
     fixed = target.read_text(encoding="utf-8")
     assert fixed.splitlines()[5:8] == ["        y = ops.where(x.sum() > 0, x, x * 2)",
                                        "        y = ops.where(x.sum() > 0, x, y)", "        return x, y"]
-    assert [(a.line, a.rule) for a in report.applied] == [(6, "I5806"), (7, "I5806")]
+    assert sorted((a.line, a.rule) for a in report.applied) == [(6, "I5806"), (7, "I5806")]
     assert not report.refused
     again = fix_paths([str(target)], Config(), unsafe=True)
     assert target.read_text(encoding="utf-8") == fixed and not again.applied

@@ -86,3 +86,83 @@ def test_oracle_agreement_on_a_slice_does_not_drop(tmp_path):
     below = {d: (tally.rate(d), floor) for d, floor in SLICE_FLOORS.items()
              if tally.rate(d) is not None and tally.rate(d) < floor}
     assert not below, below
+
+
+# Cells reached however the callee holds them: a factory's return, a class passed as a parameter, the members of
+# a SequentialCell, a CellList iterated, a project subclass of an nn layer with no construct of its own. The
+# compiler types every call below as a Tensor of the argument's dtype; the analysis must say the same, by following
+# each call into the Cells it may call (each call in its own context: `Scale` is called on float32 and on
+# float16 Tensors).
+HELD_CELLS = textwrap.dedent("""\
+    import mindspore as ms
+    from mindspore import nn, ops, Tensor
+    import numpy as np
+
+
+    def conv(channels):
+        return nn.Conv2d(channels, channels, 1, has_bias=True)
+
+
+    class Drop(nn.Dropout):
+        def __init__(self, p):
+            super().__init__(p=p)
+
+
+    class Scale(nn.Cell):
+        def construct(self, x):
+            return x * 2
+
+
+    class Block(nn.Cell):
+        def __init__(self, channels):
+            super().__init__()
+            self.conv = conv(channels)
+            self.drop = Drop(0.1)
+
+        def construct(self, x):
+            y = self.conv(x)
+            y = self.drop(y)
+            return y
+
+
+    class Net(nn.Cell):
+        def __init__(self, block, channels=4):
+            super().__init__()
+            layers = []
+            for _ in range(2):
+                layers.append(block(channels))
+            self.stage = nn.SequentialCell(layers)
+            self.blocks = nn.CellList([block(channels), block(channels)])
+            self.scale = Scale()
+
+        def construct(self, x):
+            x = self.stage(x)
+            for blk in self.blocks:
+                x = blk(x)
+            half = self.scale(x.astype(ms.float16))
+            return self.scale(x), half
+
+
+    def build():
+        return Net(Block)
+    """)
+HELD_CALLS = {27: "self.conv(x)", 28: "self.drop(y)", 43: "self.stage(x)", 45: "blk(x)",
+              46: "self.scale(x.astype(ms.float16))", 47: "self.scale(x)"}
+
+
+def test_calls_of_held_cells_agree_with_the_compiler(tmp_path):
+    path = tmp_path / "held.py"
+    path.write_text(HELD_CELLS)
+    lines = HELD_CELLS.splitlines()
+    for line, text in HELD_CALLS.items():
+        assert text in lines[line - 1], (line, lines[line - 1])
+    program = oracle.Program("held cells", [str(path)], {"path": str(path), "module_name": "held",
+                                                         "factory": "build", "inputs_specs": ["float32[1,4,3,3]"]})
+    tally = oracle.measure([program])
+    assert tally.compiled == 1, tally.failed
+    misses = {(dimension, where) for (dimension, _), places in tally.misses.items() for where in places
+              if dimension in ("kind", "dtype")}
+    for line, text in HELD_CALLS.items():
+        assert not [m for m in misses if f"held.py:{line}:" in m[1]], (line, sorted(misses))
+    # each call above was typed by the compiler and measured (a Tensor, with its dtype)
+    assert tally.total["dtype"] >= len(HELD_CALLS)

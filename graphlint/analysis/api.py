@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import sys
 
-from graphlint.analysis.generated import api_measured, jit_forbidden, refused_measured
+from graphlint.analysis.generated import api_measured, jit_forbidden, nn_parameters, refused_measured
 from graphlint.analysis.generated import builtins as generated_builtins
 from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NONE, NUMPY, OBJECT, STR, TENSOR, TUPLE,
                                       UNKNOWN)
@@ -387,6 +387,10 @@ NUMPY_ARRAY_MAKERS = frozenset({
 # What calling an instance of an `nn` layer gives in graph code: a Tensor, except these (measured: a tuple) and the
 # containers, whose result is whatever their members give.
 NN_TUPLE_RESULT_LAYERS = _names(("layer result", "layer state"), _is_tuple)
+# nn layer -> the attributes it sets to Parameters (read from MindSpore's sources)
+NN_LAYER_PARAMETERS = nn_parameters.NN_LAYER_PARAMETERS
+# nn layers whose measured input is integer ids (their result is float32 rows of their table)
+NN_INDEX_INPUT_LAYERS = _names("layer result", lambda entry: "astype(ms.int32)" in entry["source"])
 NN_CONTAINER_CELLS = frozenset({"SequentialCell", "CellList", "CellDict", "GraphCell", "Identity"})
 # nn layers that type-check an input as a tuple: {layer: (position in the call, keyword)} (measured: they refuse a
 # Tensor there). `nn.LSTM(x, self.hidden)` stops with "For 'LSTM', the 'hx' must be Tuple, but got Tensor" when

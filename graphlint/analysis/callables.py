@@ -77,6 +77,23 @@ def instances_made(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef
     return frozenset(made | {key[1] for key in found if isinstance(key, tuple) and key[0] == "nn"})
 
 
+def call_targets(project: Project, info: ModuleInfo, callee, cls: nodes.ClassDef | None) -> list | None:
+    """What a call ``callee(...)`` in graph code calls, where every value ``callee`` may hold was followed to its
+    making: project classes (their instances), ``("nn", qualified)`` for MindSpore's layers, functions and lambdas;
+    a ``nn.SequentialCell`` stands for its members (calling it calls them in turn), and a ``None`` the call cannot
+    be reached with is left out. None when some value could not be followed (a path the resolver does not know,
+    a parameter nothing passes): then what the call gives is not known."""
+    def compute():
+        resolver = _Resolver(project, cls, calls=True)
+        found: dict = {}
+        resolver.value(info, callee, (), True, None, 0, found)
+        if resolver.open or not found:
+            return None
+        return [key[1] if isinstance(key, tuple) and key[0] == "nn" else reached.node
+                for key, reached in found.items()]
+    return project.memo("call targets", callee, compute)
+
+
 def may_hold_cell(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None) -> bool:
     """``expr`` may hold a Cell made outside graph code (a project Cell class's instance, or ``nn.Dense(...)``),
     however it reached there: arguments, ``**kwargs`` dicts, factories' returns."""
@@ -86,16 +103,22 @@ def may_hold_cell(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef 
 
 
 class _Resolver:
-    def __init__(self, project: Project, cls: nodes.ClassDef | None, classes: bool = False):
+    def __init__(self, project: Project, cls: nodes.ClassDef | None, classes: bool = False, calls: bool = False):
         self.project = project
         self.cls = cls
         self.seen: set = set()
         self.classes = classes  # also record the classes a name refers to (``norm = nn.BatchNorm2d``)
+        # resolving what a call calls: a SequentialCell is its members, and a value not followed is recorded
+        self.calls = calls
+        self.open = False  # some value was not followed to its making
 
     def value(self, info, expr, selectors: tuple, certain: bool, partial, depth: int, found: dict) -> None:
         """Add to ``found`` what ``expr`` holds after ``selectors`` (outermost first) pick elements of it."""
         key = (id(expr), selectors)
-        if depth > MAX_DEPTH or key in self.seen or expr is None:
+        if depth > MAX_DEPTH:
+            self.open = True
+            return
+        if key in self.seen or expr is None:
             return
         self.seen.add(key)
         if isinstance(expr, (nodes.Lambda, nodes.FunctionDef)) and not isinstance(expr, nodes.AsyncFunctionDef):
@@ -123,6 +146,8 @@ class _Resolver:
         handler = {nodes.Call: self._call, nodes.Name: self._name, nodes.Attribute: self._attribute}.get(type(expr))
         if handler is not None:
             handler(info, expr, selectors, certain, partial, depth, found)
+        elif not (isinstance(expr, nodes.Const) and expr.value is None and not selectors):
+            self.open = True  # (a `None` is never what a reached call calls)
 
     def _elements(self, info, display, selectors, certain, partial, depth, found) -> None:
         """The elements of a display (or comprehension) the first selector picks."""
@@ -145,23 +170,65 @@ class _Resolver:
         if qualified == "functools.partial" and call.args and not selectors:
             self.value(info, call.args[0], (), certain, call, depth + 1, found)
             return
-        if qualified in _SEQUENCE_MAKERS and len(call.args) == 1:
-            self.value(info, call.args[0], selectors, certain, partial, depth + 1, found)
+        if self.calls and not selectors and qualified == "mindspore.nn.SequentialCell":
+            self._sequential_members(info, call, certain, partial, depth, found)
+            return
+        if qualified in _SEQUENCE_MAKERS and (len(call.args) == 1 or not call.args and not call.keywords):
+            if call.args:  # (empty: what `append` adds is found where it is added)
+                self.value(info, call.args[0], selectors, certain, partial, depth + 1, found)
             return
         resolved = self.project.resolve_expr(info, call.func) if isinstance(call.func, (nodes.Name, nodes.Attribute)) \
             else None
         if not selectors and (resolved is not None and resolved.kind == "class"):
             found.setdefault(id(resolved.node), Reached(resolved.node, certain, None))  # an instance of it
             return
-        if not selectors and qualified and qualified.startswith("mindspore.nn.") \
-                and qualified.rsplit(".", 1)[-1][:1].isupper():
-            found.setdefault(("nn", qualified), Reached(call, certain, None))
+        if not selectors and (_is_nn_class(qualified) or self.calls and resolved is None
+                              and isinstance(call.func, nodes.Name)):
+            self._made_by_class_name(info, call, certain, depth, found, qualified)
             return
+        self._factory_returns(resolved, selectors, certain, partial, depth, found)
+
+    def _factory_returns(self, resolved, selectors, certain, partial, depth, found) -> None:
+        """What a project function called there returns (a factory's layer, a closure)."""
         if resolved is None or resolved.kind != "function":
+            self.open = True
             return
         for returned in nodes_of_class(resolved.node, nodes.Return):
             if returned.value is not None and returned.scope() is resolved.node:
                 self.value(resolved.info, returned.value, selectors, certain, partial, depth + 1, found)
+
+    def _sequential_members(self, info, call: nodes.Call, certain, partial, depth, found) -> None:
+        """Calling a ``SequentialCell`` calls its members: ``SequentialCell(layers)``, ``(*layers)``, ``(a, b)``."""
+        for argument in call.args:
+            starred = isinstance(argument, nodes.Starred)
+            member = argument.value if starred else argument
+            listed = starred or not isinstance(member, nodes.Call) or \
+                info.imports.qualify(member.func) != "mindspore.nn.SequentialCell"
+            self.value(info, member, (ALL,) if listed and (starred or len(call.args) == 1) else (), certain,
+                       partial, depth + 1, found)
+        if not call.args or call.keywords:
+            self.open = True
+
+    def _made_by_class_name(self, info, call: nodes.Call, certain, depth, found, qualified=None) -> None:
+        """``nn.Dense(...)``: an instance of the layer; ``norm_layer(dim)`` with the class a parameter or a local:
+        an instance of each class it may be."""
+        if _is_nn_class(qualified):
+            found.setdefault(("nn", qualified), Reached(call, certain, None))
+            return
+        named: dict = {}
+        _Resolver(self.project, self.cls, classes=True).value(info, call.func, (), certain, None, depth + 1, named)
+        for key in named:
+            if not (isinstance(key, tuple) and key[0] == "class"):
+                self.open = True
+            elif key[1].startswith("mindspore.nn."):
+                found.setdefault(("nn", key[1]), Reached(call, False, None))
+            else:
+                made = self.project.resolve_qualified(key[1])
+                if made is None or made.kind != "class":
+                    self.open = True
+                else:
+                    found.setdefault(id(made.node), Reached(made.node, False, None))
+        self.open = self.open or not named
 
     def _name(self, info, name: nodes.Name, selectors, certain, partial, depth, found) -> None:
         frame = name.frame()
@@ -169,8 +236,11 @@ class _Resolver:
             _scope, bindings = name.lookup(name.name)
         except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
             return
+        if not bindings:
+            self.open = True
         for binding in bindings:
             if self.project.by_node.get(id(binding.root())) is None:
+                self.open = True
                 continue  # (a builtin, or a module outside the project)
             if isinstance(binding, nodes.FunctionDef):
                 self.value(info, binding, selectors, certain, partial, depth + 1, found)
@@ -178,10 +248,14 @@ class _Resolver:
                 self._binding(info, binding, selectors, certain and len(bindings) == 1, partial, depth, found)
             elif isinstance(binding, nodes.Arguments) and binding.kwarg == name.name:  # (astroid binds `**kwargs`
                 self._parameter(info, binding.parent, name.name, selectors, partial, depth, found)  # to Arguments)
+            else:
+                self.open = True
         if selectors:  # elements added in place: `fns.append(lambda ...)`
             scope = frame if isinstance(frame, nodes.FunctionDef) else info.module
-            for added in _added_elements(scope, lambda target: isinstance(target, nodes.Name)
-                                         and target.name == name.name):
+            named = lambda target: isinstance(target, nodes.Name) and target.name == name.name  # noqa: E731
+            if self.calls and _unfollowed_additions(scope, name.name, named):
+                self.open = True
+            for added in _added_elements(scope, named):
                 self.value(info, added, selectors[1:], certain and selectors[0] == ALL, partial, depth + 1, found)
 
     def _binding(self, info, binding: nodes.AssignName, selectors, certain, partial, depth, found) -> None:
@@ -191,8 +265,11 @@ class _Resolver:
             index_path = (parent.elts.index(binding if not index_path else child),) + index_path
             child, parent = parent, parent.parent
         if index_path and not isinstance(parent, (nodes.Assign, nodes.For, nodes.Comprehension)):
+            self.open = True
             return
         picked = tuple(index_path) + selectors
+        if not isinstance(parent, (nodes.Assign, nodes.For, nodes.Comprehension, nodes.Arguments)):
+            self.open = True  # (`with ... as x`, an augmented assignment, a walrus: not followed)
         if isinstance(parent, nodes.Assign):
             self.value(info, parent.value, picked, certain, partial, depth + 1, found)
         elif isinstance(parent, (nodes.For, nodes.Comprehension)):
@@ -244,14 +321,20 @@ class _Resolver:
         default = signatures.default_of(function, parameter)
         if default is not None:
             self.value(info, default, selectors, certain and not passed, partial, depth + 1, found)
+        elif not passed:
+            self.open = True
 
     def _attribute(self, info, attribute: nodes.Attribute, selectors, certain, partial, depth, found) -> None:
         frame = attribute.frame()
         cls = frame.parent.frame() if isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef) \
             else self.cls  # (the class of the method the expression is in: values flow across methods)
         owners = object_classes(self.project, info, attribute.expr, cls)
+        if not owners:
+            self.open = True
         for owner in owners:
             assignments = self.project.attribute_assignments(owner).get(attribute.attrname, ())
+            if not assignments and not selectors:
+                self.open = True  # (a method, a class attribute, an attribute set outside the class)
             for value, method in assignments:
                 self.value(self.project.info(method.root()) or info, value, selectors,
                            certain and len(assignments) == 1, partial, depth + 1, found)
@@ -263,6 +346,10 @@ class _Resolver:
                                                  and isinstance(target.expr, nodes.Name) and target.expr.name == r):
                         self.value(self.project.info(method.root()) or info, added, selectors[1:],
                                    certain and selectors[0] == ALL, partial, depth + 1, found)
+
+
+def _is_nn_class(qualified: str | None) -> bool:
+    return bool(qualified) and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper()
 
 
 def _class_named(project: Project, info: ModuleInfo, expr) -> str | None:
@@ -282,7 +369,7 @@ def _calls_of_function(project: Project, function: nodes.FunctionDef, owner: nod
     if info is None:
         return []
     if owner is not None and function.name == "__init__":
-        return list(_calls_of(project, info).get(id(owner), ()))
+        return list(_calls_of(project, info).get(id(owner), ())) + _class_parameter_calls(project, info).get(id(owner), [])
 
     def compute():
         by_function: dict[int, list] = {}
@@ -307,6 +394,42 @@ def _calls_of_function(project: Project, function: nodes.FunctionDef, owner: nod
         return by_function
 
     return project.memo("calls by function", info.module, compute).get(id(function), [])
+
+
+def _class_parameter_calls(project: Project, info: ModuleInfo) -> dict[int, list]:
+    """``{id(class): [calls]}``: calls of the module that make a project class's instance through a name holding
+    the class (``block(channels, stride=2)`` with ``block`` a parameter given ``BasicBlock``)."""
+    if id(info.module) in _FINDING_CLASS_PARAMETER_CALLS:
+        return {}  # (asked again while resolving one of the module's own names: those calls are not needed)
+
+    def compute():
+        found: dict[int, list] = {}
+        _FINDING_CLASS_PARAMETER_CALLS.add(id(info.module))
+        try:
+            for call in nodes_of_class(info.module, nodes.Call):
+                _add_class_parameter_call(project, info, call, found)
+        finally:
+            _FINDING_CLASS_PARAMETER_CALLS.discard(id(info.module))
+        return found
+
+    return project.memo("class parameter calls", info.module, compute)
+
+
+_FINDING_CLASS_PARAMETER_CALLS: set = set()
+
+
+def _add_class_parameter_call(project: Project, info: ModuleInfo, call: nodes.Call, found: dict) -> None:
+    func, frame = call.func, call.frame()
+    if not (isinstance(func, nodes.Name) and isinstance(frame, nodes.FunctionDef)
+            and func.name in {a.name for a in frame.args.arguments or ()}):
+        return
+    named: dict = {}
+    _Resolver(project, None, classes=True).value(info, func, (), True, None, 0, named)
+    for key in named:
+        if isinstance(key, tuple) and key[0] == "class":
+            made = project.resolve_qualified(key[1])
+            if made is not None and made.kind == "class":
+                found.setdefault(id(made.node), []).append(call)
 
 
 def _bound_by_partial(function: nodes.FunctionDef, partial_call: nodes.Call, parameter: str):
@@ -335,6 +458,18 @@ def _added_elements(scope, is_target) -> list:
         elif func.attrname == "extend" and len(call.args) == 1 and isinstance(call.args[0], (nodes.List, nodes.Tuple)):
             added.extend(call.args[0].elts)
     return added
+
+
+def _unfollowed_additions(scope, name: str, is_target) -> bool:
+    """Elements added to ``name`` in ``scope`` in a way :func:`_added_elements` does not follow: ``extend`` of a
+    non-display, ``+=``."""
+    for call in nodes_of_class(scope, nodes.Call):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and is_target(func.expr) and func.attrname == "extend" \
+                and not (len(call.args) == 1 and isinstance(call.args[0], (nodes.List, nodes.Tuple))):
+            return True
+    return any(isinstance(augmented.target, nodes.AssignName) and augmented.target.name == name
+               for augmented in nodes_of_class(scope, nodes.AugAssign))
 
 
 def _constant(node):

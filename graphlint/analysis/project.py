@@ -503,6 +503,19 @@ class Project:
             stack.extend(base for base, _ in self.base_classes(current))
         return seen
 
+    def mindspore_layer_base(self, cls: nodes.ClassDef) -> str | None:
+        """``mindspore.nn.Dropout`` for a project class that subclasses that layer (directly or through project
+        classes) and defines no ``construct`` of its own: calling it runs the layer's. None otherwise."""
+        for klass in self.mro(cls):
+            if "construct" in klass.locals:
+                return None
+            info = self.info(klass.root())
+            for base in klass.bases:
+                qualified = info.imports.qualify(base)
+                if qualified and qualified.startswith("mindspore.nn.") and qualified != "mindspore.nn.Cell":
+                    return qualified
+        return None
+
     def is_cell(self, cls: nodes.ClassDef) -> bool:
         key = id(cls)
         if key in self._cell_memo:

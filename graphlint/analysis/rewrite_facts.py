@@ -62,6 +62,7 @@ REDUCTION_OPS = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max"
                  "reduce_prod": "prod", "sum": "sum", "mean": "mean", "amax": "max", "amin": "min", "prod": "prod",
                  "all": "all", "any": "any"}
 BOOL_REDUCTIONS = frozenset({"all", "any"})
+JOINING_OPS = frozenset({"concat", "cat", "stack", "hstack", "vstack"})  # (a tuple of Tensors, joined)
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "**"})
 
 
@@ -98,6 +99,14 @@ class TensorFacts:
         self.values = values
         self._dtypes: dict[int, object] = {}
         self._shapes: dict[int, object] = {}
+        # Loop-carried names (`x = blk(x)` over a CellList): their definitions read what is being found. As the
+        # compiler's join at a loop head, the fact of the other definitions is assumed for them and checked
+        # once the outermost question is answered; an assumption that fails is not made again.
+        self._cycle = False  # a question met one it is answering
+        self._active = 0
+        self._assumed: list = []  # (definition, tag, fact assumed)
+        self._refused: set = set()  # (definition index, tag): assumptions that failed
+        self._tentative: list = []  # (memo, key) found from a value being found
 
     # -- merging -----------------------------------------------------------------------------------------
     def merge(self, sides: list[Side], returned: bool = False) -> Merge:
@@ -192,11 +201,49 @@ class TensorFacts:
 
     # -- dtypes ------------------------------------------------------------------------------------------
     def dtype(self, expr, depth: int = 0):
+        return self._memoised(self._dtypes, self._dtype, expr, depth)
+
+    def _memoised(self, memo: dict, compute, expr, depth):
         key = id(expr)
-        if key not in self._dtypes:
-            self._dtypes[key] = None  # recursion guard
-            self._dtypes[key] = self._dtype(expr, depth) if depth < 24 else None
-        return self._dtypes[key]
+        if key in memo:
+            if memo[key] is _FINDING:
+                self._cycle = True
+                return None
+            return memo[key]
+        memo[key] = _FINDING
+        outer_cycle, self._cycle = self._cycle, False
+        self._active += 1
+        try:
+            found = compute(expr, depth) if depth < 24 else None
+        finally:
+            self._active -= 1
+        in_cycle = self._cycle
+        self._cycle = outer_cycle or in_cycle
+        memo[key] = found
+        if in_cycle and self._active:
+            # found from a value still being found: kept for this question only, found again after it
+            self._tentative.append((memo, key))
+            return found
+        if not self._active:
+            for kept, tentative_key in self._tentative:
+                if tentative_key != key or kept is not memo:
+                    kept.pop(tentative_key, None)
+            self._tentative = []
+        while not self._active and self._assumed:
+            assumed, self._assumed = self._assumed, []
+            self._active += 1  # (checking an assumption is part of this question)
+            try:
+                failed = [(d, tag) for d, tag, fact in assumed
+                          if self._definition_fact(d, 0, tag, self.dtype if tag == "of" else self.shape) != fact]
+            finally:
+                self._active -= 1
+            if failed:
+                self._refused.update((d.index, tag) for d, tag in failed)
+                self._assumed, self._tentative = [], []
+                self._dtypes.clear()
+                self._shapes.clear()
+                return self._memoised(memo, compute, expr, depth)
+        return found
 
     def _dtype(self, expr, depth):
         values = self.values
@@ -239,17 +286,58 @@ class TensorFacts:
         if not definitions:
             return None
         if len(definitions) > 1:
+            # the definitions that reach the read: one fact when each gives the same (the compiler's join)
+            facts, carried = set(), []
+            outer_cycle = self._cycle
+            for definition in definitions:
+                self._cycle = False
+                fact = self._definition_fact(definition, depth, tag, of_expression)
+                if self._cycle and (definition.index, tag) not in self._refused:
+                    carried.append(definition)  # (reads the name's own value around a loop)
+                else:
+                    facts.add(fact)
+            self._cycle = outer_cycle or bool(carried)
+            if len(facts) == 1 and None not in facts:
+                fact = facts.pop()
+                self._assumed.extend((definition, tag, fact) for definition in carried)
+                return fact
             return (tag, ("defs", frozenset(d.index for d in definitions)))
-        definition = definitions[0]
+        return self._definition_fact(definitions[0], depth, tag, of_expression)
+
+    def _definition_fact(self, definition, depth, tag: str, of_expression):
+        if depth > 24:
+            return None
         if definition.kind == "param":
-            return (tag, ("param", name))
+            return (tag, ("param", definition.name))
         if definition.kind == "assign" and definition.value is not None and isinstance(definition.node, nodes.AssignName) \
                 and isinstance(definition.node.parent, nodes.Assign):
             found = of_expression(definition.value, depth + 1)
             if found is not None:
                 return found
+        if definition.kind == "augassign" and isinstance(definition.node, nodes.AssignName) \
+                and isinstance(definition.node.parent, nodes.AugAssign):
+            found = self._augmented_fact(definition, depth, tag, of_expression)
+            if found is not None:
+                return found
         value = self.values.def_values.get(definition.index)
         return (tag, ("def", definition.index)) if value is not None and value.is_tensor else None
+
+    def _augmented_fact(self, definition, depth, tag: str, of_expression):
+        """``out += identity``: the fact of the name before it, when the operand keeps it (a Tensor of the same
+        fact, or a Python int; a Python float keeps a floating dtype)."""
+        statement = definition.node.parent
+        if statement.op not in ("+=", "-=", "*="):
+            return None
+        before = self._name_fact(definition.name, definition.element, depth + 1, tag, of_expression)
+        if before is None or before[1:2] and isinstance(before, tuple) and before[0] == tag \
+                and before[1][0] in ("defs", "def"):
+            return None
+        operand = self.values.value(statement.value)
+        if operand.is_tensor:
+            return before if of_expression(statement.value, depth + 1) == before else None
+        if operand.is_(INT) or tag == "like" and operand.kinds and operand.kinds <= {INT, FLOAT, BOOL}:
+            return before
+        return None
 
     def _binop_dtype(self, expr, depth):
         values = self.values
@@ -305,6 +393,79 @@ class TensorFacts:
                 return "bool_" if isinstance(constant, bool) else "int64" if isinstance(constant, int) else \
                     "float32" if isinstance(constant, float) else None
             return None
+        return self._cell_call_fact(expr, depth, "dtype")
+
+    # -- through Cells ---------------------------------------------------------------------------------
+    def _cell_call_fact(self, call, depth, what: str):
+        """The dtype or shape of what a call of a Cell gives, in this function's terms: for a project Cell, the
+        fact of its ``construct``'s returns with its parameters replaced by this call's arguments (each call
+        its own context, as the compiler specialises ``construct`` per call); for a MindSpore layer, the
+        measured result: what ``Identity`` is given, else the input's dtype (float32 in, float32 out: a layer's
+        Parameters must match its input for it to compile; integer ids to ``Embedding``, float32 out) and no
+        shape. None when the Cells disagree."""
+        targets = self.values.cell_targets(call)
+        if not targets:
+            return None
+        facts = set()
+        for target in targets:
+            fact = self._layer_fact(target, call, depth, what) if isinstance(target, str) else \
+                self._construct_fact(target, call, depth, what)
+            if fact is None:
+                return None
+            facts.add(fact)
+        return facts.pop() if len(facts) == 1 else None
+
+    def _layer_fact(self, layer: str, call, depth, what: str):
+        name = layer.rsplit(".", 1)[-1]
+        if len(call.args) != 1 or call.keywords or isinstance(call.args[0], nodes.Starred):
+            return None
+        of = self.dtype if what == "dtype" else self.shape
+        if name == "Identity":
+            return of(call.args[0], depth + 1)
+        if what != "dtype" or api.api_kind(layer) is not api.ApiKind.CELL or name in api.NN_CONTAINER_CELLS \
+                or name in api.NN_TUPLE_RESULT_LAYERS:
+            return None
+        if name in api.NN_INDEX_INPUT_LAYERS:
+            return "float32"  # (integer ids in, its float32 table's rows out)
+        return self.dtype(call.args[0], depth + 1)
+
+    def _construct_fact(self, cls, call, depth, what: str):
+        analysis = self.values.analysis
+        found = analysis.project.find_method(cls, "construct")
+        graph = analysis.graph_of(found[0]) if found is not None else None
+        if graph is None or id(graph.node) in _SPECIALISING:
+            return None
+        _SPECIALISING.add(id(graph.node))
+        try:
+            callee_values = analysis.values(graph)
+            if callee_values is None or not callee_values.cfg.returns:
+                return None
+            callee = tensor_facts(callee_values)
+            of = callee.dtype if what == "dtype" else callee.shape
+            facts = {of(element.node.value) if element.node.value is not None else None
+                     for element in callee_values.cfg.returns}
+        finally:
+            _SPECIALISING.discard(id(graph.node))
+        if len(facts) != 1:
+            return None
+        return self._in_caller_terms(facts.pop(), graph.node, call, depth, what)
+
+    def _in_caller_terms(self, fact, construct, call, depth, what: str):
+        """A fact of ``construct`` (relative to its parameters) for this call: its parameters are the call's
+        arguments."""
+        if fact is None or isinstance(fact, str) or fact == ("0d",):
+            return fact
+        if fact[0] == "float" and len(fact) == 2:
+            inner = self._in_caller_terms(fact[1], construct, call, depth, what)
+            return _normal(("float", inner)) if inner is not None else None
+        if fact[0] == "keepdims" and len(fact) == 2:
+            inner = self._in_caller_terms(fact[1], construct, call, depth, what)
+            return ("keepdims", inner) if inner is not None else None
+        if fact[0] in ("of", "like") and isinstance(fact[1], tuple) and fact[1][0] == "param":
+            argument = _argument_of_construct(construct, call, fact[1][1])
+            if argument is None:
+                return None
+            return self.dtype(argument, depth + 1) if what == "dtype" else self.shape(argument, depth + 1)
         return None
 
     def _op_dtype(self, op: str, expr, depth):
@@ -317,6 +478,8 @@ class TensorFacts:
             return a if a is not None and _normal(a) == _normal(b) else None
         if op in ("maximum", "minimum") and len(args) == 2:
             return self._maximum_dtype(args, depth)
+        if op in JOINING_OPS and args:
+            return self._joined_dtype(args[0], depth)
         if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
             return self._reduction_dtype(REDUCTION_OPS[op], args[0], depth)
         if op in AXIS_REDUCTION_OPS and args:
@@ -330,6 +493,13 @@ class TensorFacts:
                 return _normal(("float", base)) if base is not None else None
             return base
         return None
+
+    def _joined_dtype(self, tensors, depth):
+        """``ops.concat((a, b))``: Tensors of one dtype joined have that dtype."""
+        if not isinstance(tensors, (nodes.Tuple, nodes.List)) or not tensors.elts:
+            return None
+        found = {_normal(self.dtype(element, depth + 1)) for element in tensors.elts}
+        return found.pop() if len(found) == 1 and None not in found else None
 
     def _method_dtype(self, method: str, expr, depth):
         """The dtype of a Tensor method's result."""
@@ -384,11 +554,7 @@ class TensorFacts:
 
     # -- shapes ------------------------------------------------------------------------------------------
     def shape(self, expr, depth: int = 0):
-        key = id(expr)
-        if key not in self._shapes:
-            self._shapes[key] = None
-            self._shapes[key] = self._shape(expr, depth) if depth < 24 else None
-        return self._shapes[key]
+        return self._memoised(self._shapes, self._shape, expr, depth)
 
     def _shape(self, expr, depth):
         values = self.values
@@ -465,7 +631,7 @@ class TensorFacts:
         if qualified in api.TENSOR_CONSTRUCTORS and args and isinstance(args[0], nodes.Const) \
                 and isinstance(args[0].value, (int, float, bool)):
             return ("0d",)
-        return None
+        return self._cell_call_fact(expr, depth, "shape")
 
     def _op_shape(self, op: str, expr, depth):
         """The shape of an ``ops`` / ``mint`` / ``numpy`` function's result."""
@@ -559,6 +725,24 @@ class TensorFacts:
     def _is_self_attribute(self, expr) -> bool:
         return isinstance(expr.expr, nodes.Name) and expr.expr.name == self.values.self_name \
             and self.values.value(expr).is_(TENSOR)
+
+
+_FINDING = object()  # a fact being found (a question that meets it again is part of a cycle)
+_SPECIALISING: set = set()  # the constructs whose facts are being found (a Cell that calls itself gets none)
+
+
+def _argument_of_construct(construct: nodes.FunctionDef, call: nodes.Call, name: str):
+    """What ``call`` (of the Cell) passes to ``construct``'s parameter ``name`` (``self`` is bound)."""
+    names = [a.name for a in construct.args.posonlyargs + construct.args.args][1:]
+    for index, argument in enumerate(call.args):
+        if isinstance(argument, nodes.Starred):
+            return None
+        if index < len(names) and names[index] == name:
+            return argument
+    for keyword in call.keywords or ():
+        if keyword.arg == name:
+            return keyword.value
+    return None
 
 
 def tensor_facts(values) -> TensorFacts:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from astroid import nodes
 
-from graphlint.analysis import api, signatures
+from graphlint.analysis import api, callables, signatures
 from graphlint.analysis.cfg import CFG, Definition, Element
 from graphlint.analysis.kinds import (
     BOOL,
@@ -725,7 +725,7 @@ class FunctionValues:
         if isinstance(base, nodes.Name) and base.name == self.self_name and self.cls is not None:
             if self.name_at(element, base.name).kinds <= {OBJECT}:
                 return self.analysis.self_attribute(self.cls, expr.attrname)
-        held = self._held_attribute(expr, element)
+        held = self._held_attribute(expr, element) or self._layer_parameter(expr)
         if held is not None:
             return held
         root = self._chain_root(expr)
@@ -745,6 +745,26 @@ class FunctionValues:
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
+
+    def _layer_parameter(self, expr: nodes.Attribute) -> Value | None:
+        """``self.embedding.embedding_table``, ``self.fc.weight``: a Parameter the MindSpore layer held by the
+        attribute makes (read from MindSpore's sources: generated.nn_parameters)."""
+        base = expr.expr
+        if not (isinstance(base, nodes.Attribute) and isinstance(base.expr, nodes.Name)
+                and base.expr.name == self.self_name and self.cls is not None):
+            return None
+        layers = self.analysis.attribute_instances(self.cls, base.attrname)
+        if not layers or len(layers) != 1:
+            return None
+        layer = next(iter(layers))
+        if not layer.startswith("mindspore."):
+            resolved = self.analysis.project.resolve_qualified(layer)
+            layer = self.analysis.project.mindspore_layer_base(resolved.node) \
+                if resolved is not None and resolved.kind == "class" else None
+        if layer is None or expr.attrname not in api.NN_LAYER_PARAMETERS.get(layer.rsplit(".", 1)[-1], ()):
+            return None
+        text = expr.as_string()
+        return variable(TENSOR, f"the Parameter `{text}`", alias=f"the Parameter `{text}`")
 
     def _held_attribute(self, expr: nodes.Attribute, element) -> Value | None:
         """An attribute of an object graph code holds (``self.sched.num_steps``, ``SCHEDULER.num_steps``): what the
@@ -802,6 +822,8 @@ class FunctionValues:
         if made is not None:
             return made
         layer = self._layer_call(expr, element)
+        if layer is None:
+            layer = self._held_call(expr, element)
         if layer is not None:
             return layer
         if isinstance(func, nodes.Attribute):
@@ -889,6 +911,43 @@ class FunctionValues:
         outputs = []
         for layer in sorted(layers):
             output = self._layer_output(layer, call, element, f"the output of `self.{func.attrname}`")
+            if output is None:
+                return None
+            outputs.append(output)
+        return join(*outputs)
+
+    def cell_targets(self, call: nodes.Call) -> list | None:
+        """The Cells a call calls, however they reached the callee (``__init__``'s assignments, a factory's
+        return, a class parameter, a `SequentialCell`'s members, a `CellList` iterated): MindSpore's layers by
+        qualified name, the project's Cell classes (one that only subclasses a MindSpore layer, by that layer's
+        name). None when the callee may be anything else."""
+        func = call.func
+        project = self.analysis.project
+        if isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name) \
+                and func.expr.name == self.self_name:
+            layers = self.analysis.attribute_instances(self.cls, func.attrname)
+            if layers:
+                found = [layer if layer.startswith("mindspore.") else project.resolve_qualified(layer)
+                         for layer in sorted(layers)]
+                targets = _cells_only(project, [f if isinstance(f, str) else f.node if f is not None and
+                                                f.kind == "class" else None for f in found])
+                if targets is not None and not any(isinstance(t, str) and t.rsplit(".", 1)[-1] in
+                                                   api.NN_CONTAINER_CELLS for t in targets):
+                    return targets  # (a container stands for its members: the resolver finds them)
+        if not isinstance(func, (nodes.Name, nodes.Attribute)):
+            return None
+        return _cells_only(project, callables.call_targets(project, self.info, func, self.cls))
+
+    def _held_call(self, call: nodes.Call, element) -> Value | None:
+        """A call of a Cell however it reached the callee: the join of what each Cell it may be gives; None when
+        one of them is not a Cell whose output is known (a function: its summary answers)."""
+        targets = self.cell_targets(call)
+        if not targets:
+            return None
+        origin = f"the output of `{call.func.as_string()}`"
+        outputs = []
+        for target in targets:
+            output = self._layer_output(target if isinstance(target, str) else target.qname(), call, element, origin)
             if output is None:
                 return None
             outputs.append(output)
@@ -1078,6 +1137,22 @@ class FunctionValues:
                     and self.computed_in_graph(bound):
                 return expr.as_string()
         return ""
+
+
+def _cells_only(project, targets: list | None) -> list | None:
+    """``targets`` when each is a MindSpore layer's name or a project Cell class (one that only subclasses a
+    MindSpore layer stands for that layer), else None."""
+    if not targets:
+        return None
+    cells = []
+    for target in targets:
+        if isinstance(target, str) and target.startswith("mindspore.nn."):
+            cells.append(target)
+        elif isinstance(target, nodes.ClassDef) and project.is_cell(target):
+            cells.append(project.mindspore_layer_base(target) or target)
+        else:
+            return None
+    return cells
 
 
 def _added_items(method: str, args: list) -> tuple | None:
