@@ -111,6 +111,40 @@ PASSED_TO_INIT = falls_back(
     error="the inputs should be constant, but found variable",
 )
 
+# An instance a factory makes, unpacked from its tuple and passed to a sub-Cell's `__init__` (the port habit
+# `vqvae, prior = build()`; `Sampler(vqvae, prior)`): the resolver follows it to its class.
+PASSED_FROM_A_FACTORY = falls_back(
+    """
+    import math
+
+    class Prior:
+        def sample(self, x):
+            return x * math.sqrt(x.sum())
+
+    def build():
+        prior = Prior()
+        return prior, 3
+
+    class Sampler(nn.Cell):
+        def __init__(self, prior):
+            super().__init__()
+            self.prior = prior
+
+        def construct(self, x):
+            return self.prior.sample(x)
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            prior, _ = build()
+            self.sampler = Sampler(prior)
+
+        def construct(self, x):
+            return self.sampler(x)
+    """,
+    error="the inputs should be constant, but found variable",
+)
+
 # A sub-Cell's method other than `construct`.
 SUB_CELL_METHOD = falls_back(
     """
@@ -312,6 +346,7 @@ PROGRAMS = {
     "random in held method": (RANDOM_IN_HELD_METHOD, [("python-random-in-graph", 3)],
                               [("python-random-in-graph", 3)]),
     "passed to __init__": (PASSED_TO_INIT, [("math-call-on-tensor", 5)], [("math-call-on-tensor", 5)]),
+    "passed from a factory": (PASSED_FROM_A_FACTORY, [("math-call-on-tensor", 5)], [("math-call-on-tensor", 5)]),
     "sub-Cell method": (SUB_CELL_METHOD, [("math-call-on-tensor", 14)], [("math-call-on-tensor", 14)]),
     "held flag off": (HELD_FLAG_OFF, [], []),
     "class body and dataclass flags off": (CLASS_BODY_FLAGS_OFF, [], []),

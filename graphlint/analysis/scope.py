@@ -286,6 +286,9 @@ def _method_reference(project: Project, info: ModuleInfo, expr: nodes.Attribute,
     classes = (owner.node,) if owner is not None and owner.kind == "class" else ()
     if not classes:
         classes = object_classes(project, info, expr.expr, cls)
+    if not classes and isinstance(expr.parent, nodes.Call) and expr.parent.func is expr:
+        # an object a constructor was given (`self.prior = prior`, the caller passing `CodePrior()`)
+        classes = tuple(instance_classes(project, info, expr.expr, cls))
     for held in classes:
         found = project.find_method(held, expr.attrname)
         if found is not None and (owner is not None or found[0].name != "__init__"):
