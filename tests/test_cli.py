@@ -706,7 +706,7 @@ def test_values_cross_processes_with_their_unknown_constant():
     """A value whose Python value is unknown stays unknown once pickled (what bounded processes send)."""
     import pickle
 
-    from graphlint.analysis.values import NOTHING, const, of_python, unknown
+    from graphlint.analysis.lattice import NOTHING, const, of_python, unknown
 
     for value in (unknown(), const("int"), of_python(3), of_python((1, "a"))):
         again = pickle.loads(pickle.dumps(value))

@@ -26,7 +26,8 @@ from graphlint.analysis.run_facts import RUN_FACTS, register_run_fact
 from graphlint.analysis.scope import (GraphFunction, KeyedScope, RunSummary, ScopeIndex, definition_keys, enclosing_class,
                                       function_reference, graph_functions_in, node_at, reference_of)
 from graphlint.analysis.tree import nodes_of_class
-from graphlint.analysis.values import FunctionValues, Value, const, join, of_python, parameter_values, unknown, variable
+from graphlint.analysis.lattice import Value, const, join, of_python, unknown, variable
+from graphlint.analysis.values import FunctionValues, parameter_values
 
 
 class Analysis:

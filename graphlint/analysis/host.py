@@ -23,7 +23,8 @@ from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, LIST, NONE, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.project import ModuleInfo, Project, outer_binding
 from graphlint.analysis.tree import nodes_of_class
-from graphlint.analysis.values import BINOPS, NOTHING, Value, const, join, of_python, unknown, variable
+from graphlint.analysis.lattice import NOTHING, Value, const, join, of_python, unknown, variable
+from graphlint.analysis.values import BINOPS
 
 # integer arithmetic: the value analysis' operators, with the bit operators host code uses for sizes and flags
 _FOLDED = {**{op: fn for op, fn in BINOPS.items() if op != "/"}, "<<": operator.lshift, ">>": operator.rshift,

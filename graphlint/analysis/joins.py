@@ -20,7 +20,7 @@ from astroid import nodes
 
 from graphlint.analysis import api
 from graphlint.analysis.kinds import BOOL, FLOAT, INT, LIST, NONE, STR, TENSOR, TUPLE
-from graphlint.analysis.values import Value
+from graphlint.analysis.lattice import Value
 
 # Why two shapes cannot join.
 NONE_AND_TENSOR, TYPE_MISMATCH, TUPLE_LENGTHS = "none-and-tensor", "type-mismatch", "tuple-lengths"

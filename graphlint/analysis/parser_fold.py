@@ -12,8 +12,8 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis.kinds import BOOL, FLOAT, INT, NONE, STR, TENSOR, UNKNOWN
+from graphlint.analysis.lattice import Value
 from graphlint.analysis.tree import nodes_of_class
-from graphlint.analysis.values import Value
 
 FOLD, NO, MAYBE = "fold", "no", "maybe"  # the parser folds it / does not / cannot be told here
 NOTHING_KNOWN = object()  # the folded value is not known

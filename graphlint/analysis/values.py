@@ -16,7 +16,7 @@ definitely runtime values, so unknown code stays quiet.
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from astroid import nodes
 
@@ -45,145 +45,22 @@ from graphlint.analysis.kinds import (
     UNDEFINED,
     UNKNOWN,
 )
+from graphlint.analysis.lattice import (
+    BOTTOM,
+    NOTHING,
+    Value,
+    const,
+    element_value_of,
+    join,
+    of_python,
+    unknown,
+    variable,
+    widen,
+)
+from graphlint.analysis.joins import Shapes
 from graphlint.analysis.objects import object_classes
+from graphlint.analysis.parser_fold import FOLD, NOTHING_KNOWN, ParserFold
 from graphlint.analysis.provenance import assumed_tensors, from_tensor_computation, tensor_origin
-
-
-class _Nothing:
-    """The type of :data:`NOTHING`: one object, also once pickled and loaded (values cross processes)."""
-
-    def __reduce__(self):
-        return "NOTHING"
-
-    def __repr__(self):
-        return "NOTHING"
-
-
-NOTHING = _Nothing()
-
-
-@dataclass(frozen=True)
-class Value:
-    kinds: frozenset = frozenset()
-    var: bool = False  # a runtime value: decided only when the graph runs
-    origin: str = ""  # what makes it a runtime value, e.g. "the Tensor argument `x`"
-    items: tuple | None = None  # element values of a tuple/list of known length
-    const: object = NOTHING  # the Python value, where known at analysis time
-    alias: str = ""  # for Tensors: the storage it may share ("the argument `x`", ...)
-    parameter: str = ""  # for a Parameter: the `name=` it was created with, where known (MindSpore keys on it)
-    # for a Tensor: the slice (`rows[:n]`) of a Tensor the graph computed, to a length known only at run time, that
-    # it is (a loop over it is unrolled over the full static length: see LOOP_OVER_RUNTIME_SLICE)
-    sliced_to: str = ""
-    each: "Value | None" = None  # a sequence of unknown length: the value of every element (`x.split(n)`)
-    # made by the JIT fallback in the interpreter (`t.tolist()`): a Python object, not a graph sequence
-    interpreted: bool = False
-    # for a Tensor: its shape is decided by the data (a boolean-mask read, `nonzero`, `unique`, ...), so its
-    # `.shape`, `len()` and `numel()` are run-time values
-    data_shaped: bool = False
-
-    def is_(self, kind: str) -> bool:
-        return self.kinds == frozenset({kind})
-
-    def may_be(self, kind: str) -> bool:
-        return kind in self.kinds
-
-    @property
-    def is_tensor(self) -> bool:
-        return self.kinds == frozenset({TENSOR})
-
-    @property
-    def known(self) -> bool:
-        return self.const is not NOTHING
-
-    @property
-    def bottom(self) -> bool:
-        return not self.kinds
-
-
-BOTTOM = Value()
-
-
-def const(kind: str, value=NOTHING, items=None) -> Value:
-    return Value(frozenset({kind}), False, "", items, value)
-
-
-def of_python(value) -> Value:
-    if value is None:
-        return const(NONE, None)
-    if isinstance(value, bool):
-        return const(BOOL, value)
-    if isinstance(value, int):
-        return const(INT, value)
-    if isinstance(value, float):
-        return const(FLOAT, value)
-    if isinstance(value, str):
-        return const(STR, value)
-    if isinstance(value, dict):
-        return const(DICT)
-    if isinstance(value, (list, tuple)):  # (a display passed to a constructor: its items, not the whole value)
-        return Value(frozenset({LIST if isinstance(value, list) else TUPLE}), False, "",
-                     tuple(of_python(item) for item in value))
-    return const(OBJECT)
-
-
-def variable(kind: str, origin: str, alias: str = "", items=None) -> Value:
-    return Value(frozenset({kind}), True, origin, items, NOTHING, alias)
-
-
-def unknown(var: bool = False, origin: str = "") -> Value:
-    return Value(frozenset({UNKNOWN}), var, origin if var else "")
-
-
-def join(*values: Value) -> Value:
-    present = [v for v in values if not v.bottom]
-    if not present:
-        return BOTTOM
-    if len(present) == 1:
-        return present[0]
-    first = present[0]
-    kinds = frozenset().union(*(v.kinds for v in present))
-    var = any(v.var for v in present)
-    origin = next((v.origin for v in present if v.var and v.origin), "")
-    items, each = _joined_elements(present)
-    known = first.const if all(v.known and _same(v.const, first.const) for v in present) else NOTHING
-    alias = next((v.alias for v in present if v.alias), "")
-    parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
-    sliced_to = next((v.sliced_to for v in present if v.sliced_to), "")  # (in one call context or branch is enough)
-    interpreted = all(v.interpreted for v in present)
-    data_shaped = any(v.data_shaped for v in present)
-    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each, interpreted, data_shaped)
-
-
-def _joined_elements(present: list) -> tuple:
-    """(items, each) of sequences joined: their items where all have as many, else what any element may be."""
-    if all(v.items is not None for v in present) and len({len(v.items) for v in present}) == 1:
-        return tuple(join(*parts) for parts in zip(*(v.items for v in present))), None
-    if all(v.items is not None or v.each is not None for v in present):
-        return None, join(*(element for v in present for element in (v.items if v.items is not None else (v.each,))))
-    return None, None
-
-
-def element_value_of(value: Value) -> Value | None:
-    """What indexing or iterating ``value`` gives, where the analysis knows it: one join of its items, or what
-    each element of a sequence of unknown length is."""
-    if value.items:
-        return join(*value.items)
-    return value.each
-
-
-def _same(a, b) -> bool:
-    try:
-        return type(a) is type(b) and a == b
-    except Exception:  # noqa: BLE001 - odd objects never compare equal here
-        return False
-
-
-def widen(old: Value, new: Value) -> Value:
-    """Joined with the previous round; values that keep changing lose their constant."""
-    merged = join(old, new)
-    if old.known and merged.known and not _same(old.const, new.const):
-        merged = replace(merged, const=NOTHING)
-    return merged
 
 
 BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
@@ -328,7 +205,6 @@ class FunctionValues:
     def in_branch_the_parser_drops(self, node) -> bool:
         """``node`` sits in a branch of an ``if`` that MindSpore's parser itself decides the other way (a bool
         ``self.flag`` and the other conditions of :mod:`parser_fold`): the parser's own checks never see it."""
-        from graphlint.analysis.parser_fold import FOLD, NOTHING_KNOWN  # cycle: parser_fold imports Value
 
         child, parent = node, node.parent
         while parent is not None:
@@ -408,7 +284,6 @@ class FunctionValues:
     def shapes(self):
         """Kinds, tuple lengths and dtypes of values, as type inference joins them (:mod:`joins`)."""
         if self._shapes is None:
-            from graphlint.analysis.joins import Shapes  # cycle: joins imports Value from this module
 
             self._shapes = Shapes(self)
         return self._shapes
@@ -417,7 +292,6 @@ class FunctionValues:
     def parser_fold(self):
         """Which conditions MindSpore's parser folds while parsing (:mod:`parser_fold`)."""
         if self._fold is None:
-            from graphlint.analysis.parser_fold import ParserFold  # cycle: parser_fold imports Value from here
 
             self._fold = ParserFold(self)
         return self._fold

@@ -13,7 +13,7 @@ from astroid import nodes
 from graphlint.analysis import api
 from graphlint.analysis.kinds import NONE, NUMPY, TENSOR, UNKNOWN
 from graphlint.analysis.tree import graph_nodes
-from graphlint.analysis.values import Value
+from graphlint.analysis.lattice import Value
 from graphlint.catalogue import host_sync as rules
 from graphlint.runner import Checker
 

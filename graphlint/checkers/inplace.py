@@ -18,7 +18,7 @@ from astroid import nodes
 from graphlint.analysis import api
 from graphlint.analysis.kinds import NONE, TENSOR
 from graphlint.analysis.tree import graph_nodes, nodes_of_class, targets_of
-from graphlint.analysis.values import Value
+from graphlint.analysis.lattice import Value
 from graphlint.catalogue import inplace as rules
 from graphlint.runner import Checker
 

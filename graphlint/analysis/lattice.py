@@ -1,0 +1,153 @@
+"""The abstract values of the analysis: a lattice at the bottom of ``graphlint.analysis``, in the compiler's terms.
+
+A :class:`Value` says which kinds an expression may be (Tensor, None, int, tuple ...), whether it is a run-time
+*variable* (MindSpore decides it only when the graph runs) or a constant of compilation (with the Python value,
+where known), and what the kinds carry: the elements of a sequence of known length (or what each element of one of
+unknown length is), the storage a Tensor may share, the ``name=`` of a Parameter, and how MindSpore made it
+(interpreted by the JIT fallback, data-shaped). :func:`join` is the compiler's join of branches and loop
+carries, :func:`widen` the same across rounds of a fixpoint. Everything above (the evaluator, joins, folding,
+the rules) reads values; nothing here knows syntax.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from graphlint.analysis.kinds import BOOL, DICT, FLOAT, INT, LIST, NONE, OBJECT, STR, TENSOR, TUPLE, UNKNOWN
+
+
+class _Nothing:
+    """The type of :data:`NOTHING`: one object, also once pickled and loaded (values cross processes)."""
+
+    def __reduce__(self):
+        return "NOTHING"
+
+    def __repr__(self):
+        return "NOTHING"
+
+
+NOTHING = _Nothing()
+
+
+@dataclass(frozen=True)
+class Value:
+    kinds: frozenset = frozenset()
+    var: bool = False  # a runtime value: decided only when the graph runs
+    origin: str = ""  # what makes it a runtime value, e.g. "the Tensor argument `x`"
+    items: tuple | None = None  # element values of a tuple/list of known length
+    const: object = NOTHING  # the Python value, where known at analysis time
+    alias: str = ""  # for Tensors: the storage it may share ("the argument `x`", ...)
+    parameter: str = ""  # for a Parameter: the `name=` it was created with, where known (MindSpore keys on it)
+    # for a Tensor: the slice (`rows[:n]`) of a Tensor the graph computed, to a length known only at run time, that
+    # it is (a loop over it is unrolled over the full static length: see LOOP_OVER_RUNTIME_SLICE)
+    sliced_to: str = ""
+    each: "Value | None" = None  # a sequence of unknown length: the value of every element (`x.split(n)`)
+    # made by the JIT fallback in the interpreter (`t.tolist()`): a Python object, not a graph sequence
+    interpreted: bool = False
+    # for a Tensor: its shape is decided by the data (a boolean-mask read, `nonzero`, `unique`, ...), so its
+    # `.shape`, `len()` and `numel()` are run-time values
+    data_shaped: bool = False
+
+    def is_(self, kind: str) -> bool:
+        return self.kinds == frozenset({kind})
+
+    def may_be(self, kind: str) -> bool:
+        return kind in self.kinds
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.kinds == frozenset({TENSOR})
+
+    @property
+    def known(self) -> bool:
+        return self.const is not NOTHING
+
+    @property
+    def bottom(self) -> bool:
+        return not self.kinds
+
+
+BOTTOM = Value()
+
+
+def const(kind: str, value=NOTHING, items=None) -> Value:
+    return Value(frozenset({kind}), False, "", items, value)
+
+
+def of_python(value) -> Value:
+    if value is None:
+        return const(NONE, None)
+    if isinstance(value, bool):
+        return const(BOOL, value)
+    if isinstance(value, int):
+        return const(INT, value)
+    if isinstance(value, float):
+        return const(FLOAT, value)
+    if isinstance(value, str):
+        return const(STR, value)
+    if isinstance(value, dict):
+        return const(DICT)
+    if isinstance(value, (list, tuple)):  # (a display passed to a constructor: its items, not the whole value)
+        return Value(frozenset({LIST if isinstance(value, list) else TUPLE}), False, "",
+                     tuple(of_python(item) for item in value))
+    return const(OBJECT)
+
+
+def variable(kind: str, origin: str, alias: str = "", items=None) -> Value:
+    return Value(frozenset({kind}), True, origin, items, NOTHING, alias)
+
+
+def unknown(var: bool = False, origin: str = "") -> Value:
+    return Value(frozenset({UNKNOWN}), var, origin if var else "")
+
+
+def join(*values: Value) -> Value:
+    present = [v for v in values if not v.bottom]
+    if not present:
+        return BOTTOM
+    if len(present) == 1:
+        return present[0]
+    first = present[0]
+    kinds = frozenset().union(*(v.kinds for v in present))
+    var = any(v.var for v in present)
+    origin = next((v.origin for v in present if v.var and v.origin), "")
+    items, each = _joined_elements(present)
+    known = first.const if all(v.known and _same(v.const, first.const) for v in present) else NOTHING
+    alias = next((v.alias for v in present if v.alias), "")
+    parameter = first.parameter if all(v.parameter == first.parameter for v in present) else ""
+    sliced_to = next((v.sliced_to for v in present if v.sliced_to), "")  # (in one call context or branch is enough)
+    interpreted = all(v.interpreted for v in present)
+    data_shaped = any(v.data_shaped for v in present)
+    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each, interpreted, data_shaped)
+
+
+def _joined_elements(present: list) -> tuple:
+    """(items, each) of sequences joined: their items where all have as many, else what any element may be."""
+    if all(v.items is not None for v in present) and len({len(v.items) for v in present}) == 1:
+        return tuple(join(*parts) for parts in zip(*(v.items for v in present))), None
+    if all(v.items is not None or v.each is not None for v in present):
+        return None, join(*(element for v in present for element in (v.items if v.items is not None else (v.each,))))
+    return None, None
+
+
+def element_value_of(value: Value) -> Value | None:
+    """What indexing or iterating ``value`` gives, where the analysis knows it: one join of its items, or what
+    each element of a sequence of unknown length is."""
+    if value.items:
+        return join(*value.items)
+    return value.each
+
+
+def _same(a, b) -> bool:
+    try:
+        return type(a) is type(b) and a == b
+    except Exception:  # noqa: BLE001 - odd objects never compare equal here
+        return False
+
+
+def widen(old: Value, new: Value) -> Value:
+    """Joined with the previous round; values that keep changing lose their constant."""
+    merged = join(old, new)
+    if old.known and merged.known and not _same(old.const, new.const):
+        merged = replace(merged, const=NOTHING)
+    return merged
