@@ -750,6 +750,11 @@ class FunctionValues:
             if any_var:
                 return unknown(True, origin)
             return unknown()
+        if owner.is_(DICT) and method in ("keys", "items") and not expr.args:
+            # a graph dict's keys are constants of compilation (a run-time key is refused where the dict is made)
+            key = unknown()
+            each = key if method == "keys" else Value(frozenset({TUPLE}), False, "", (key, unknown(owner.var, owner.origin)))
+            return Value(frozenset({LIST}), False, "", each=each)
         if owner.kinds <= {TUPLE, LIST} and owner.kinds:
             if method in ("index", "count"):
                 return Value(frozenset({INT}), owner.var or any_var, owner.origin or origin)

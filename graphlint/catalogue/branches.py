@@ -199,8 +199,7 @@ VARIABLE_DEFINED_IN_ONE_BRANCH = Rule(
                     out = x
                     step = ops.zeros_like(x)
                     for i in range(3):
-                        if x.sum() > i:
-                            step = x * i
+                        step = ops.where(x.sum() > i, x * i, step)
                         out = out + step
                     return out
             """,

@@ -408,11 +408,13 @@ RUNTIME_DICT_KEY = Rule(
     strict=E,
     message="dict key `{key}` is a run-time value; graph code needs constant keys (str, number, None, tuple): "
             "select between the values with `ops.select`/`ops.where`, or index a Tensor",
-    summary="A dict built or read in graph code with a key that is a Tensor or depends on one.",
+    summary="A dict built, read (`d[k]`, `d.get(k)`) or written (`d[k] = v`) in graph code with a key that is a "
+            "Tensor or depends on one.",
     why=(
         "Graph-mode dicts are resolved while compiling: their keys must be constants. A key computed from a "
         "Tensor stops compilation: \"make_dict evaluator key only supports string, number, type, none, constant "
-        "tensor and tuple, but got ValueAny\" (or `dict_getitem` for a read), at every syntax level."
+        "tensor and tuple, but got ValueAny\" (`dict_getitem` for a read, `dict_get` too, `dict_setitem` for a "
+        "write), at every syntax level; PYNATIVE_MODE counts per key as Python does."
     ),
     mindspore_error=(
         "RuntimeError: dict_getitem evaluator key only supports string, number, type, none, constant tensor and "
@@ -454,6 +456,32 @@ RUNTIME_DICT_KEY = Rule(
             title="dict built with a Tensor key",
             lines=3,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    counts = {}
+                    k = int(x.sum())
+                    counts[k] = 1
+                    return x * 2
+            """,
+            error="dict_setitem evaluator key only supports string, number, type, none, constant tensor and tuple",
+            title="dict written with a key computed from a Tensor (a count per category)",
+            lines=5,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    counts = {1: 2}
+                    k = int(x.sum())
+                    return x * counts.get(k, 0)
+            """,
+            error="dict_getitem evaluator key only supports string, number, type, none, constant tensor and tuple",
+            strict_error="the inputs should be constant",
+            title="dict.get with a key computed from a Tensor",
+            lines=5,
+        ),
     ),
     clean=(
         passes(
@@ -463,6 +491,18 @@ RUNTIME_DICT_KEY = Rule(
                     table = {"a": x, "b": x * 2}
                     return ops.where(x.sum() > 0, table["a"], table["b"])
             """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    feats = {"a": x, "b": x * 2}
+                    out = {}
+                    for name, v in feats.items():
+                        out[name] = v + 1
+                    return out["a"] + out["b"]
+            """,
+            title="keys of a graph dict's items() are constants, whatever its values",
         ),
     ),
 )

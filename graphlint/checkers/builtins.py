@@ -31,6 +31,8 @@ class BuiltinsChecker(Checker):
                 self._call(graph, values, node)
             elif isinstance(node, nodes.Subscript) and node.ctx == Context.Load:
                 self._subscript(graph, values, node)
+            elif isinstance(node, nodes.Subscript) and node.ctx == Context.Store:
+                self._runtime_dict_key(graph, values, node.value, node.slice)  # `counts[k] = 1`
             elif isinstance(node, nodes.Dict):
                 for key, _ in node.items:
                     if not isinstance(key, nodes.DictUnpack) and values.from_tensor(key):
@@ -56,6 +58,9 @@ class BuiltinsChecker(Checker):
     # -- calls ------------------------------------------------------------------------------------------
     def _call(self, graph, values, call: nodes.Call) -> None:
         func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname == "get" and call.args \
+                and self._runtime_dict_key(graph, values, func.expr, call.args[0]):
+            return  # `counts.get(k, 0)`: a read like `counts[k]`
         if self._python_call_on_run_time_value(graph, values, call):
             return
         if isinstance(func, nodes.Name) and _is_builtin(func, values, graph):
@@ -194,14 +199,21 @@ class BuiltinsChecker(Checker):
         return None
 
     # -- subscripts ---------------------------------------------------------------------------------------
+    def _runtime_dict_key(self, graph, values, container, key) -> bool:
+        """RUNTIME_DICT_KEY: a graph dict read, written or asked for with a key computed from a Tensor (True when
+        ``container`` is a dict, reported or not)."""
+        if isinstance(key, nodes.Slice) or not values.value(container).is_(DICT):
+            return False
+        if values.from_tensor(key):
+            self.report(rules.RUNTIME_DICT_KEY, key, graph, key=_short(key))
+        return True
+
     def _subscript(self, graph, values, node: nodes.Subscript) -> None:
         if isinstance(node.slice, nodes.Slice):
             return
         base = values.value(node.value)
         index = node.slice
-        if base.is_(DICT):
-            if values.from_tensor(index):
-                self.report(rules.RUNTIME_DICT_KEY, index, graph, key=_short(index))
+        if self._runtime_dict_key(graph, values, node.value, index):
             return
         kind = TUPLE if base.is_(TUPLE) else LIST if base.is_(LIST) else None
         found = python_on_runtime.subscript_outcome(values, node)
