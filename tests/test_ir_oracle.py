@@ -71,8 +71,9 @@ def test_ir_reader_and_join_on_a_compiled_scheduler(tmp_path):
     assert tally.total["constant"] >= 2 and not any(":11:19 t" in where for where in constants), constants
 
 
-# Floors measured on this slice (see the closing note of issue 39); a change that lowers one fails here.
-SLICE_FLOORS = {"scope_recall": 0.95, "scope_precision": 0.85, "kind": 0.65, "constant": 0.80, "dtype": 0.18,
+# Floors measured on this slice (see the closing notes of issue 39; the fourth session measured kind 0.880, dtype
+# 0.667, shape 0.208 here); a change that lowers one fails here.
+SLICE_FLOORS = {"scope_recall": 0.95, "scope_precision": 0.85, "kind": 0.85, "constant": 0.80, "dtype": 0.60,
                 "shape": 0.18}
 
 
