@@ -32,6 +32,7 @@ import operator
 import os
 import re
 import sys
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "graphlint", "analysis", "generated")
@@ -786,7 +787,7 @@ def _parameter_attributes(cls) -> set:
         if not klass.__module__.startswith("mindspore."):
             continue
         try:
-            tree = ast.parse(textwrap_dedent(inspect.getsource(klass)))
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
         except (OSError, TypeError, SyntaxError):
             continue
         for node in ast.walk(tree):
@@ -801,12 +802,6 @@ def _parameter_attributes(cls) -> set:
                         and target.value.id == "self":
                     found.add(target.attr)
     return found
-
-
-def textwrap_dedent(text: str) -> str:
-    import textwrap
-
-    return textwrap.dedent(text)
 
 
 def nn_parameter_tables(ms) -> list:

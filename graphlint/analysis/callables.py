@@ -423,13 +423,10 @@ def _add_class_parameter_call(project: Project, info: ModuleInfo, call: nodes.Ca
     if not (isinstance(func, nodes.Name) and isinstance(frame, nodes.FunctionDef)
             and func.name in {a.name for a in frame.args.arguments or ()}):
         return
-    named: dict = {}
-    _Resolver(project, None, classes=True).value(info, func, (), True, None, 0, named)
-    for key in named:
-        if isinstance(key, tuple) and key[0] == "class":
-            made = project.resolve_qualified(key[1])
-            if made is not None and made.kind == "class":
-                found.setdefault(id(made.node), []).append(call)
+    for qualified in classes_referred(project, info, func, None):
+        made = project.resolve_qualified(qualified)
+        if made is not None and made.kind == "class":
+            found.setdefault(id(made.node), []).append(call)
 
 
 def _bound_by_partial(function: nodes.FunctionDef, partial_call: nodes.Call, parameter: str):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
-from graphlint.analysis import api
+from graphlint.analysis import api, signatures
 from graphlint.analysis.joins import mismatch
 from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, TENSOR
 from graphlint.analysis.provenance import locally_bound, side_effect
@@ -733,7 +733,7 @@ _SPECIALISING: set = set()  # the constructs whose facts are being found (a Cell
 
 def _argument_of_construct(construct: nodes.FunctionDef, call: nodes.Call, name: str):
     """What ``call`` (of the Cell) passes to ``construct``'s parameter ``name`` (``self`` is bound)."""
-    names = [a.name for a in construct.args.posonlyargs + construct.args.args][1:]
+    names = [a.name for a in signatures.positional_parameters(construct)][1:]
     for index, argument in enumerate(call.args):
         if isinstance(argument, nodes.Starred):
             return None

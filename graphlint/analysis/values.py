@@ -695,9 +695,7 @@ class FunctionValues:
         made = self._interpreted_instance(expr, args)
         if made is not None:
             return made
-        layer = self._layer_call(expr, element)
-        if layer is None:
-            layer = self._held_call(expr, element)
+        layer = self._held_call(expr, element)
         if layer is not None:
             return layer
         if isinstance(func, nodes.Attribute):
@@ -777,24 +775,6 @@ class FunctionValues:
         return Value(frozenset({OBJECT}), True, f"the `{resolved.node.name}` object made at line {call.lineno}",
                      interpreted=True)
 
-    def _layer_call(self, call: nodes.Call, element) -> Value | None:
-        """``self.conv(x)`` where ``__init__`` made ``self.conv`` an ``nn`` layer or a project Cell (or one of
-        several: ``DropPath(p) if p else nn.Identity()``): what it gives, joined; None when one is unknown."""
-        func = call.func
-        if not (isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name)
-                and func.expr.name == self.self_name):
-            return None
-        layers = self.analysis.attribute_instances(self.cls, func.attrname)
-        if not layers:
-            return None
-        outputs = []
-        for layer in sorted(layers):
-            output = self._layer_output(layer, call, element, f"the output of `self.{func.attrname}`")
-            if output is None:
-                return None
-            outputs.append(output)
-        return join(*outputs)
-
     def cell_targets(self, call: nodes.Call) -> list | None:
         """The Cells a call calls, however they reached the callee (``__init__``'s assignments, a factory's
         return, a class parameter, a `SequentialCell`'s members, a `CellList` iterated): MindSpore's layers by
@@ -818,8 +798,9 @@ class FunctionValues:
         return _cells_only(project, callables.call_targets(project, self.info, func, self.cls))
 
     def _held_call(self, call: nodes.Call, element) -> Value | None:
-        """A call of a Cell however it reached the callee: the join of what each Cell it may be gives; None when
-        one of them is not a Cell whose output is known (a function: its summary answers)."""
+        """A call of a Cell however it reached the callee (``self.conv(x)``, ``DropPath(p) if p else nn.Identity()``,
+        a `SequentialCell`, a `CellList` iterated ...): the join of what each Cell it may be gives; None when one of
+        them is not a Cell whose output is known (a function: its summary answers)."""
         targets = self.cell_targets(call)
         if not targets:
             return None
