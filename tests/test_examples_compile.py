@@ -38,3 +38,18 @@ def test_traced_example_claims_hold():
     wrong = [f"{param.id}: {'; '.join(verdict.problems)}" for param, verdict in zip(params, verdicts)
              if not verdict.holds]
     assert len(params) >= 30 and not wrong, "\n".join(wrong)
+
+
+def test_an_unclaimed_crash_gets_another_run_and_a_claimed_one_does_not():
+    """MindSpore's fallback interpreter now and then aborts on a program that otherwise fails with its message; the
+    prover runs such an example again instead of reporting the abort as the example's behaviour."""
+    from graphlint.catalogue.model import CRASHES, Example
+    from graphlint.validate.examples import Verdict, _crashed_unclaimed
+
+    claims_fails = Example(code="", lax=FAILS, strict=FAILS)
+    claims_crash = Example(code="", lax=CRASHES, strict=SKIP)
+    aborted = Verdict(lax=CRASHES, strict="not-run", export=SKIP, problems=["lax: claimed fails"], result=None)
+    failed = Verdict(lax=FAILS, strict=FAILS, export=SKIP, problems=[], result=None)
+    assert _crashed_unclaimed(claims_fails, aborted)
+    assert not _crashed_unclaimed(claims_fails, failed)
+    assert not _crashed_unclaimed(claims_crash, aborted)
