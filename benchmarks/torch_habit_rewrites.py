@@ -26,6 +26,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
+sys.path.insert(0, os.path.join(REPO, "scripts"))
 
 SHAPES = {1: (6,), 2: (6, 4), 3: (2, 3, 4), 4: (2, 3, 2, 4)}
 HEADER = "import mindspore as ms\nfrom mindspore import nn, ops, mint\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
@@ -57,20 +58,39 @@ def snippet(entry: dict) -> str | None:
     return HEADER + f"        t = ops.ones({shape!r}, ms.float32)\n        {target}{torch}\n        return y\n"
 
 
-def reported_snippet(entry: dict) -> tuple[str, int] | None:
-    """(a Cell using the form, the line of the form) for a form of a wrong verdict; None where the form is not a
-    call that can be written so."""
-    if entry["kind"] == "cell method":
-        return CELL_HEADER + f"        y = {entry['torch']}\n        return x\n", 11
-    if entry["kind"] in RECEIVERS:
-        owner, call = entry["torch"].split(".", 1)
-        if owner != entry["kind"] or not call.endswith(")"):
-            return None
-        body = (f"        values = {RECEIVERS[owner]}\n        result = values.{call}\n"
-                "        return values, result\n")
-        return HEADER + body, 8
-    text = snippet(entry)
-    return (text, 8) if text is not None else None
+def reported_snippet(entry: dict) -> tuple[str, set] | None:
+    """(the module the form was measured in, its Cell's construct as the probe wrote it; the lines a report
+    counts at): the line of the form, and for a form that computes otherwise, the line that returns its value."""
+    from measure_refused_apis import module_source
+    from measure_torch_habits import HabitProbe, probe_body
+
+    item = PROBE_ITEMS.get(entry.get("key", ""))
+    if item is None:
+        return None
+    body = probe_body(item, item["body"])
+    source = module_source([(0, HabitProbe(item["key"], body, item["init"]))])
+    # without the driver's list of class names, which reads as a builder's (the probe would be taken for a part
+    # of another graph): the driver builds each probe and calls it as the top-level graph
+    lines = [line for line in source.splitlines() if not line.startswith("PROBES = ")]
+    source = "\n".join(lines) + "\n"
+    probe_class = next(index for index, text in enumerate(lines) if text.startswith("class Probe000"))
+    start = lines.index("    def construct(self, x):", probe_class) + 1  # (0-based index of the body's first line)
+    body_lines = body.splitlines()
+    call = entry["torch"].split(".", 1)[1] if entry["kind"] in RECEIVERS or entry["kind"] == "str" else entry["torch"]
+    form = next((index for index, text in enumerate(body_lines) if call in text), len(body_lines) - 1)
+    counted = {start + form + 1}
+    if entry["verdict"] == "differs":
+        counted.add(start + len(body_lines))  # the return: where the other value leaves the graph
+    return source, counted
+
+
+def _probe_items() -> dict:
+    """The forms' probes as scripts/measure_torch_habits.py measured them (scripts/data/torch_forms.json)."""
+    with open(os.path.join(REPO, "scripts", "data", "torch_forms.json"), encoding="utf-8") as handle:
+        return {item["key"]: item for item in json.load(handle)["forms"]}
+
+
+PROBE_ITEMS = _probe_items()
 
 
 def _lint_forms(entries: list[dict], write, options: list[str]) -> tuple[dict, list, str]:
@@ -100,7 +120,7 @@ def measure_reported(verbose: bool = False) -> dict:
     written, apart, output = _lint_forms(entries, reported_snippet, ["--output-format", "json"])
     findings = json.loads(output or "[]")
     hit = {os.path.basename(f["path"]) for f in findings
-           if os.path.basename(f["path"]) in written and f["line"] == written[os.path.basename(f["path"])][1]}
+           if os.path.basename(f["path"]) in written and f["line"] in written[os.path.basename(f["path"])][1]}
     missing = sorted(f"{written[name][0]['verdict']}: {written[name][0]['torch']} (rank {written[name][0]['rank']})"
                      for name in written if name not in hit)
     if verbose:
@@ -114,7 +134,7 @@ def measure_reported(verbose: bool = False) -> dict:
 def forms_all() -> list[dict]:
     from graphlint.analysis.torch_habits import table
 
-    return list(table().values())
+    return [{**entry, "key": key} for key, entry in table().items()]
 
 
 def measure(verbose: bool = False) -> dict:

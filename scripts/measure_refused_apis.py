@@ -582,6 +582,12 @@ def _first_line(exc):
     return lines[0][:400] if lines else type(exc).__name__
 
 
+def fresh(arguments):
+    """Copies of the inputs for one probe: graph mode writes an in-place method's result through a view into
+    the caller's Tensor (measured), and the next probe must not read that."""
+    return [Tensor(a.asnumpy()) if isinstance(a, Tensor) else a for a in arguments]
+
+
 def drive(call, target, inputs):
     from graphlint.validate.child import encode
 
@@ -596,10 +602,10 @@ def drive(call, target, inputs):
         try:
             cell = globals()[name]()
             run = cell if level != "strict" else ms.jit(cell, fullgraph=True)
-            out = run(*inputs[0])
+            out = run(*fresh(inputs[0]))
             results[name] = {"status": "ok", "out": encode(out), "kind": structure(out)}
             # Further inputs (same shapes, other values) show whether the output's shape depends on values.
-            results[name]["more"] = [encode(run(*args)) for args in inputs[1:]]
+            results[name]["more"] = [encode(run(*fresh(args))) for args in inputs[1:]]
         except BaseException as exc:  # a probe may raise anything
             results[name] = {"status": "error", "type": type(exc).__name__, "error": _first_line(exc),
                              "message": str(exc)[:3000]}

@@ -148,7 +148,67 @@ def measure(items: list, log=print, batch_size: int = 40) -> dict:
                 level_outcome(candidate_raw[index]["strict"], reference[item["key"]]), False)
             if not entry["spelling"] and matches(candidate_raw[index], reference[item["key"]]):
                 entry["spelling"] = candidate["spelling"]
+    settle_value_differences(items, measured, log)
     return measured
+
+
+# Verdicts of a form whose values PYNATIVE_MODE itself does not fix: comparing graph mode's values with them says
+# nothing about graph mode.
+RANDOM, UNDEFINED = "random", "undefined values"
+
+
+def settle_value_differences(items: list, measured: dict, log=print) -> None:
+    """A form that differs in its values only is a draw from the random generator (PYNATIVE_MODE gives other
+    values under another seed: ``random``) or uninitialised memory (MindSpore's docstring says so: ``undefined
+    values``) before it counts as computing otherwise."""
+    only_values = [item for item in items if measured[item["key"]]["verdict"] == "differs" and
+                   all(measured[item["key"]][level] in ("fine", "differs: values") for level in ("lax", "strict"))]
+    if not only_values:
+        return
+    undefined = [item for item in only_values if "uninitialized" in _docstring(item["api"]).lower()]
+    for item in undefined:
+        measured[item["key"]]["verdict"] = UNDEFINED
+    drawn = [item for item in only_values if item not in undefined]
+    if not drawn:
+        return
+    log(f"{len(drawn)} forms differing in values: measured under two seeds")
+    raw = run_probes([HabitProbe(f"{item['key']} seeds", _under_two_seeds(item["body"]), item["init"])
+                      for item in drawn], log, inputs=INPUTS)
+    for index, item in enumerate(drawn):
+        pynative = raw[index]["pynative"]
+        if pynative.get("status") == "ok" and _seed_changes(pynative["out"]):
+            measured[item["key"]]["verdict"] = RANDOM
+
+
+def _under_two_seeds(body: str) -> str:
+    """The probe's body computing its form under seed 1 and under seed 2, returning both."""
+    lines = body.splitlines()
+    form = lines[-1][len("return "):]
+    return "\n".join(lines[:-1] + ["ms.set_seed(1)", f"first = {form}", "ms.set_seed(2)",
+                                   f"return first, {form}"])
+
+
+def _seed_changes(output) -> bool:
+    """The probe returned (first, second): the form's values under the two seeds differ."""
+    from graphlint.validate.compare import difference
+
+    pair = output.get("items", []) if isinstance(output, dict) and output.get("t") in ("tuple", "list") else []
+    return len(pair) == 2 and bool(difference(pair[0], pair[1]))
+
+
+def _docstring(api: str) -> str:
+    import importlib
+
+    module, _, name = api.rpartition(".")
+    try:
+        owner = importlib.import_module(module)
+    except ImportError:  # mindspore.Tensor.log_normal: a class's method
+        module, _, owner_name = module.rpartition(".")
+        try:
+            owner = getattr(importlib.import_module(module), owner_name, None)
+        except ImportError:
+            return ""
+    return getattr(getattr(owner, name, None), "__doc__", None) or ""
 
 
 def counts(forms: dict, measured: dict) -> dict:
@@ -159,6 +219,8 @@ def counts(forms: dict, measured: dict) -> dict:
             return "mapping pages: " + item["kind"]
         if source.startswith("issue"):
             return "issue 42 habits"
+        if source.startswith("pytorch/pytorch"):
+            return "PyTorch's Tensor docs: " + item["kind"]
         return source.split(" ")[0] + " " + item["kind"] if source.startswith("Python") else item["kind"]
 
     generated, done, outcomes = {}, {}, {}
@@ -188,7 +250,9 @@ def render(measured: dict, summary: dict, version: str) -> str:
          "it did. 'torch' is the call as a PyTorch port writes it, run on x: float32 Tensor reshaped to 'rank'.\n"
          "'lax' / 'strict': 'fine', 'refused', 'no CPU kernel', 'differs: structure|dtype|shape|values',\n"
          "'crashed', 'timeout'. 'verdict': 'no CPU kernel', 'refused' (lax fails), 'falls back' (lax runs, strict\n"
-         "fails), 'differs', 'dynamic shape', 'fine', 'pynative fails' (MindSpore does not take the form at all).\n"
+         "fails), 'differs', 'random' / 'undefined values' (differs in values only, as PYNATIVE_MODE does under\n"
+         "another seed / uninitialised memory), 'dynamic shape', 'fine', 'pynative fails' (MindSpore does not take\n"
+         "the form at all).\n"
          "'error' / 'error_class': MindSpore's first message line and exception class. 'spelling': the first\n"
          "candidate that ran at both levels with PYNATIVE_MODE's result ('' if none did); 'candidates': each\n"
          "candidate's verdict."),
@@ -246,6 +310,8 @@ def main(argv=None) -> int:
         from graphlint.analysis.generated import torch_habits
 
         measured = {**torch_habits.HABITS, **measured}
+    generated = {item["key"] for item in forms["forms"]}
+    measured = {key: entry for key, entry in measured.items() if key in generated}  # (forms no longer generated)
     summary = counts(forms, measured)
     with open(OUT, "w", encoding="utf-8") as handle:
         handle.write(render(measured, summary, mindspore_version()))

@@ -34,6 +34,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "scripts", "data", "torch_forms.json")
+TENSOR_DOCS = os.path.join(ROOT, "scripts", "data", "torch_tensor_docs.json")
 MAPPING_PAGE = "docs/mindspore/source_en/note/api_mapping/pytorch_api_mapping.md"
 MAPPING_BRANCHES = ("master", "r2.4.10")
 ROW = re.compile(r"^\|\s*\[(torch[\w.]*)\][^|]*\|\s*\[(mindspore[\w.]*)\][^|]*\|(.*)\|\s*$")
@@ -106,9 +107,15 @@ def parameters(text: str) -> list:
     return found
 
 
-# A value for each parameter a torch-style call needs, by name, given the rank's shape. Dims are handled apart.
-def argument_value(name: str, shape: tuple):
+# A value for each parameter a torch-style call needs, by name, given the rank's shape (the probe's Tensor is `t`).
+# Dims are handled apart. A value that does not suit a form makes PYNATIVE_MODE fail too: such a form is measured
+# as "pynative fails", never as a habit.
+def argument_value(name: str, shape: tuple, method: str = ""):
     last = shape[-1]
+    if name == "index" and method.rstrip("_") in ONE_DIMENSIONAL_INDEX:
+        return "Tensor([0, 1], ms.int64)"
+    if name == "index" and method == "select":  # one position along the dim
+        return "0"
     values = {
         "other": "t * 0.5", "input2": "t * 0.5", "tensor": "t * 0.5", "tensor1": "t * 0.5", "tensor2": "t + 1",
         "exponent": "2", "value": "0.5", "alpha": "1", "split_size": str(max(1, last // 2)),
@@ -117,8 +124,35 @@ def argument_value(name: str, shape: tuple):
         "p": "2", "q": "0.5", "weight": "0.5", "end": "t + 1", "start": "0", "length": "1", "shifts": "1",
         "decimals": "0", "descending": "True", "largest": "True", "sorted": "True", "stable": "False",
         "unbiased": "True", "correction": "1", "threshold": "0.5", "lambd": "0.5",
+        # indices of t's own shape (gather, scatter, take_along_dim), and what they take or write
+        # one position per slice along the (last) dim: no two writes of a scatter meet (PyTorch leaves their
+        # order undefined)
+        "index": "(t * 0).astype(ms.int64)[..., :1]", "indices": "(t * 0).astype(ms.int64)", "src": "t * 0.5",
+        "source": "t * 0.5", "values": "t * 0.5",
+        # matrix products against t's own matrices
+        "mat2": "t.swapaxes(-1, -2)", "mat": "t.swapaxes(-1, -2)", "mat1": "t", "batch1": "t",
+        "batch2": "t.swapaxes(-1, -2)", "vec": "t[0]", "vec1": "t[0]", "vec2": "t[0]", "x2": "t",
+        "size": repr(tuple(shape)), "shape": repr(tuple(shape)), "fill_value": "0.5", "repeats": "2",
+        "dims": "(0, 1)", "condition": "t > 0", "y": "t * 0.5", "kernel_size": "2", "output_size": "2",
+        "target": "t * 0.5", "targets": "t * 0.5", "labels": "t * 0.5", "indices_or_sections": "2", "steps": "3",
+        "num_samples": "2", "axis0": "0", "axis1": "1", "destination": "0", "col": "1", "norm_type": "2.0",
+        "maxnorm": "1.0", "angle": "0.5", "pad": "(1, 1)", "upscale_factor": "2", "downscale_factor": "2",
+        "divisor": "2", "step": "1", "tau": "1.0", "rate": "0.5",
     }
     return values.get(name)
+
+
+# Methods whose `index` names entries along one dim (a 1-D index), not an index per element.
+ONE_DIMENSIONAL_INDEX = frozenset({"index_select", "index_add", "index_copy", "index_fill"})
+# Methods whose `*sizes` are repeat counts (PyTorch's repeat tiles), not a shape with -1.
+REPEAT_COUNTS = frozenset({"repeat", "tile"})
+# PyTorch's Tensor attributes and methods that MindSpore's Tensor has without a signature to read (properties, or
+# methods documented without one): their forms as PyTorch code writes them, at rank 2.
+SIGNATURELESS_FORMS = {
+    "T": ("t.T",), "mT": ("t.mT",), "H": ("t.H",), "mH": ("t.mH",), "ndim": ("t.ndim",), "shape": ("t.shape",),
+    "size": ("t.size()", "t.size(1)", "t.size(-1)", "t.size(dim=1)"), "dim": ("t.dim()",), "t": ("t.t()",),
+    "is_signed": ("t.is_signed()",), "is_complex": ("t.is_complex()",),
+}
 
 
 def dim_sets(params: list, rank: int):
@@ -137,20 +171,27 @@ def call_forms(name: str, params: list, rank: int) -> list:
     """[(variant, argument text)] of the torch-style calls of a method with these parameters at this rank."""
     shape = SHAPES[rank]
     required, keyword_dim = [], "dim" if any(n == "dim" for n, _ in params) else "axis"
+    named = []  # (name, value) of the required ones, for a call that passes them by keyword after dim=
     for pname, default in params:
         if default is not None or pname in ("dim", "axis", "dim0", "dim1", "keepdim"):
             continue
         if pname.startswith("*"):
-            if pname in ("*shape", "*size", "*sizes"):
+            if pname in ("*shape", "*size", "*sizes") and name in REPEAT_COUNTS:
+                required.append(", ".join(["2"] + ["1"] * (rank - 1)))
+            elif pname in ("*shape", "*size", "*sizes"):
                 required.append(f"-1, {shape[-1]}")
             elif pname in ("*dims", "*axis", "*axes"):
                 required.append(", ".join(str(d) for d in reversed(range(rank))))
             continue
-        value = argument_value(pname, shape)
+        value = argument_value(pname, shape, name)
         if value is None:
             return []  # a required argument the generator has no value for: not generated (counted)
         required.append(value)
+        named.append((pname, value))
     head = ", ".join(required)
+    names = [n for n, _ in params]
+    # `gather(dim, index)`, `index_select(dim, index)`: the dim comes first, as PyTorch code passes it
+    dim_first = keyword_dim in names and named and names.index(keyword_dim) < names.index(named[0][0])
     forms = []
     dims = dim_sets(params, rank)
     if not dims:
@@ -162,6 +203,12 @@ def call_forms(name: str, params: list, rank: int) -> list:
     for variant, dim in dims:
         if variant == "pair":
             forms.append(("two dims", f"{head}{sep}{dim[0]}, {dim[1]}"))
+        elif dim_first and variant == "keyword" and len(named) == len(required):
+            forms.append(("dim=", f"{keyword_dim}={dim}, " + ", ".join(f"{n}={v}" for n, v in named)))
+        elif dim_first and variant != "keyword":
+            forms.append((f"{variant} dim", f"{dim}, {head}"))
+        elif dim_first:
+            continue
         elif variant == "keyword":
             forms.append(("dim=", f"{head}{sep}{keyword_dim}={dim}"))
             if keepdim:
@@ -204,10 +251,39 @@ def tensor_method_forms(torch_name: str, ms_name: str, source: str, priority: in
     if not hasattr(mindspore.Tensor, name) and not hasattr(mindspore.Tensor, target):
         return []
     torch_texts, overloads = tensor_overloads(name if hasattr(mindspore.Tensor, name) else target)
+    if not torch_texts and name in SIGNATURELESS_FORMS:
+        return _signatureless_forms(name, source, priority)
     made = []
     for torch_text in torch_texts:
         made += _tensor_overload_forms(name, target, parameters(torch_text), overloads, source, priority)
     return made
+
+
+# MindSpore spellings to try for the signatureless forms (measured like every candidate).
+SIGNATURELESS_SPELLINGS = {"t.size()": ("t.shape",), "t.size(1)": ("t.shape[1]",), "t.size(-1)": ("t.shape[-1]",),
+                           "t.size(dim=1)": ("t.shape[1]",), "t.dim()": ("t.ndim",), "t.t()": ("t.T", "ops.t(t)"),
+                           "t.mT": ("t.swapaxes(-1, -2)",)}
+
+
+def _signatureless_forms(name: str, source: str, priority: int) -> list:
+    setup = f"t = x.reshape({SHAPES[2]})\n"
+    return [form(f"rank2:{text}", f"mindspore.Tensor.{name}", "tensor method", text, setup + f"return {text}",
+                 source, priority, 2, candidates=[(spelled, setup + f"return {spelled}")
+                                                  for spelled in SIGNATURELESS_SPELLINGS.get(text, ())],
+                 variant="plain")
+            for text in SIGNATURELESS_FORMS[name]]
+
+
+def tensor_docs_rows(path: str = TENSOR_DOCS) -> list:
+    """(torch name, MindSpore name, source) for PyTorch's documented Tensor methods (scripts/data/
+    torch_tensor_docs.json, the names and first signature lines of torch/_tensor_docs.py) that MindSpore's Tensor
+    has by the same name."""
+    import mindspore
+
+    with open(path, encoding="utf-8") as handle:
+        docs = json.load(handle)
+    return [(f"torch.Tensor.{method['name']}", f"mindspore.Tensor.{method['name']}", docs["source"])
+            for method in docs["methods"] if hasattr(mindspore.Tensor, method["name"])]
 
 
 def _tensor_overload_forms(name, target, params, overloads, source, priority) -> list:
@@ -485,6 +561,17 @@ def generate(docs: str) -> dict:
             skipped.append({"torch": torch_name, "mindspore": ms_name, "source": source,
                             "why": "no MindSpore API of that name, no signature, or a required argument the "
                                    "generator has no value for"})
+    # PyTorch's own list of Tensor methods: those MindSpore's Tensor shares that the mapping pages did not give
+    docs_methods = [row for row in tensor_docs_rows() if row[0] not in seen_apis]
+    for torch_name, ms_name, source in docs_methods:
+        seen_apis.add(torch_name)
+        priority = 0 if torch_name.rsplit(".", 1)[-1] in order else 2
+        made = tensor_method_forms(torch_name, ms_name, source, priority)
+        if made:
+            forms.extend(made)
+        else:
+            skipped.append({"torch": torch_name, "mindspore": ms_name, "source": source,
+                            "why": "no signature, or a required argument the generator has no value for"})
     forms += other_habit_forms() + container_forms() + cell_method_forms() + builtin_forms() + container_method_forms()
     unique = {}
     for item in forms:
@@ -495,7 +582,8 @@ def generate(docs: str) -> dict:
 
     return {"mindspore_version": mindspore.__version__, "python": PYTHON,
             "sources": {"mapping_branches": list(MAPPING_BRANCHES), "mapping_rows": len(rows),
-                        "mapping_apis": len(seen_apis)},
+                        "mapping_apis": len(seen_apis) - len(docs_methods),
+                        "tensor_docs_methods": len(docs_methods)},
             "forms": ordered, "not_generated": skipped}
 
 

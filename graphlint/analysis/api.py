@@ -523,11 +523,15 @@ def two_axis_transpose(first: int, second: int) -> str | None:
     """What graph code does with PyTorch's ``x.transpose(a, b)`` (swap two axes; PYNATIVE_MODE accepts it): it reads
     the two numbers as the whole permutation. Measured with MindSpore 2.10 (CPU), lax and STRICT alike: on a
     Tensor of 3 or more dimensions it fails ("the number of axes must be equal to the dimension of Tensor"); on a
-    2-D one ``(0, 1)`` (or ``(-2, -1)``) is the identity where PYNATIVE_MODE swaps, and ``(1, 0)`` agrees.
-    ``"fails"`` where an axis names a third dimension, ``"fails or identity"`` for the identity permutation of a
-    2-D Tensor, None for ``(1, 0)`` and its spellings (right on a 2-D Tensor; the rank decides)."""
+    2-D one ``(0, 1)`` (or ``(-2, -1)``) is the identity where PYNATIVE_MODE swaps, ``(1, 0)`` agrees, and one axis
+    named twice (``(-1, 1)``, Autoformer's habit) fails too ("perms should all be unique dim"). ``"fails"`` where
+    an axis names a third dimension, ``"fails at every rank"`` for one axis named twice, ``"fails or identity"`` for
+    the identity permutation of a 2-D Tensor, None for ``(1, 0)`` and its spellings (right on a 2-D Tensor; the
+    rank decides)."""
     if not -2 <= first <= 1 or not -2 <= second <= 1:
         return "fails"
+    if first % 2 == second % 2:
+        return "fails at every rank"
     if (first % 2, second % 2) == (0, 1):
         return "fails or identity"
     return None

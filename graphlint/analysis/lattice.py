@@ -47,6 +47,8 @@ class Value:
     # for a Tensor: its shape is decided by the data (a boolean-mask read, `nonzero`, `unique`, ...), so its
     # `.shape`, `len()` and `numel()` are run-time values
     data_shaped: bool = False
+    # the Python type PYNATIVE_MODE has where graph mode makes a list or tuple of it (a dict's view: "dict_items")
+    host_type: str = ""
 
     def is_(self, kind: str) -> bool:
         return self.kinds == frozenset({kind})
@@ -118,7 +120,9 @@ def join(*values: Value) -> Value:
     sliced_to = next((v.sliced_to for v in present if v.sliced_to), "")  # (in one call context or branch is enough)
     interpreted = all(v.interpreted for v in present)
     data_shaped = any(v.data_shaped for v in present)
-    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each, interpreted, data_shaped)
+    host_type = first.host_type if all(v.host_type == first.host_type for v in present) else ""
+    return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each, interpreted, data_shaped,
+                 host_type)
 
 
 def _joined_elements(present: list) -> tuple:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis import signatures
+from graphlint.analysis.api import JIT_CLASS_DECORATORS
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.tree import nodes_of_class
 
@@ -182,3 +183,30 @@ def dataclass_fields(project: Project, cls: nodes.ClassDef) -> list[str] | None:
         return None
     return [statement.target.name for statement in cls.body
             if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName)]
+
+
+def made_in_function(project: Project, info: ModuleInfo, name: nodes.Name) -> nodes.ClassDef | None:
+    """The plain project class (no Cell, no ``jit_class``) whose instance ``name`` holds when the function that
+    reads it made it: one of its bindings there is ``name = Cls(...)`` (the others may be None, as in ``params =
+    None; if use_cache: params = Params(...)``). MindSpore keeps such an object in its interpreter (an
+    ``InterpretedObject``): what graph code writes on it in one step of a loop, the next step does not read
+    (measured), and STRICT cannot hold it."""
+    function = name.scope()
+    made = None
+    for assign in nodes_of_class(function, nodes.AssignName):
+        if assign.name != name.name or assign.scope() is not function:
+            continue
+        value = assign.parent.value if isinstance(assign.parent, nodes.Assign) else None
+        if isinstance(value, nodes.Const) and value.value is None:
+            continue
+        cls = instantiated(project, info, value) if isinstance(value, nodes.Call) else None
+        if cls is None or project.is_cell(cls) or _jit_class(project.info(cls.root()), cls):
+            return None
+        made = cls
+    return made
+
+
+def _jit_class(info: ModuleInfo, cls: nodes.ClassDef) -> bool:
+    """``@jit_class``: graph code compiles the instance's state (its attributes are graph values)."""
+    return any((info.imports.qualify(decorator) or "") in JIT_CLASS_DECORATORS
+               for decorator in (cls.decorators.nodes if cls.decorators else ()))

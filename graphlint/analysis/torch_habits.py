@@ -259,17 +259,17 @@ def habit(shape: CallShape, constants: tuple | None = None, kinds: tuple | None 
 def differing_habit(shape: CallShape, constants: tuple | None, kinds: tuple | None, rank: int | None,
                     literals: tuple | None = None) -> Habit | None:
     """The habit of a call whose measured rows at the receiver's known rank all compute another result than
-    PYNATIVE_MODE (``t.argmax()`` on a matrix: the flat index, where PYNATIVE_MODE reduced the last axis), with a
-    spelling measured to match; None otherwise (the rank not known: at another rank the form may be fine)."""
+    PYNATIVE_MODE (``t.argmax()`` on a matrix: the flat index, where PYNATIVE_MODE reduced the last axis;
+    ``t.add_(v)``, which writes ``t`` in graph mode and not in PYNATIVE_MODE on CPU), with the spelling measured
+    to match where there is one; None otherwise (the rank not known: at another rank the form may be fine)."""
     if rank is None:
         return None
     rows = _rows(shape, constants, kinds, rank, literals)
-    if not rows or any(row["verdict"] != "differs" or not row["spelling"] for row in rows):
+    if not rows or any(row["verdict"] != "differs" for row in rows):
         return None
     if any(row.get("difference", "").startswith(STRUCTURE_ONLY) for row in rows):
         return None  # (values, indices) against the values: how the result is used decides (E5210's)
-    found = _habit_of(rows[0], rows)
-    return found if found.spelling else None
+    return _habit_of(rows[0], rows)
 
 
 def _habit_of(first: dict, rows: list) -> Habit:

@@ -748,17 +748,28 @@ class FunctionValues:
             if any_var:
                 return unknown(True, origin)
             return unknown()
-        if owner.is_(DICT) and method in ("keys", "items") and not expr.args:
-            # a graph dict's keys are constants of compilation (a run-time key is refused where the dict is made)
-            key = unknown()
-            each = key if method == "keys" else Value(frozenset({TUPLE}), False, "", (key, unknown(owner.var, owner.origin)))
-            return Value(frozenset({LIST}), False, "", each=each)
-        if owner.kinds <= {TUPLE, LIST} and owner.kinds:
-            if method in ("index", "count"):
-                return Value(frozenset({INT}), owner.var or any_var, owner.origin or origin)
+        container = self._container_method(expr, owner, any_var, origin)
+        if container is not None:
+            return container
         if owner.var and not (isinstance(owner_expr, nodes.Name) and owner_expr.name == self.self_name):
             return True, origin or owner.origin
         return any_var, origin
+
+    def _container_method(self, expr: nodes.Call, owner: Value, any_var: bool, origin: str) -> Value | None:
+        """A dict's views, ``dict.fromkeys``, a sequence's ``index``/``count``; None for other calls."""
+        method, owner_expr = expr.func.attrname, expr.func.expr
+        if owner.is_(DICT) and method in ("keys", "items", "values") and not expr.args:
+            # a graph dict's keys are constants of compilation (a run-time key is refused where the dict is made);
+            # graph mode makes the view a list (PYNATIVE_MODE keeps the view: measured, it leaves a graph so)
+            key, item = unknown(), unknown(owner.var, owner.origin)
+            each = {"keys": key, "values": item}.get(method) or Value(frozenset({TUPLE}), False, "", (key, item))
+            return Value(frozenset({LIST}), False, "", each=each, host_type=f"dict_{method}")
+        if isinstance(owner_expr, nodes.Name) and owner_expr.name == "dict" and method == "fromkeys" \
+                and "dict" not in self.cfg.defs_by_name:
+            return Value(frozenset({DICT}), any_var, origin)
+        if owner.kinds <= {TUPLE, LIST} and owner.kinds and method in ("index", "count"):
+            return Value(frozenset({INT}), owner.var or any_var, owner.origin or origin)
+        return None
 
     def _interpreted_instance(self, call: nodes.Call, args: list) -> Value | None:
         """``Out(logits, prob)``: an instance of a plain class or dataclass (not a Cell, not a ``jit_class``) made
@@ -901,6 +912,8 @@ class FunctionValues:
             return Value(frozenset({kind}), inner.var, inner.origin, inner.items)
         if name in api.ITERATOR_BUILTINS:
             return Value(frozenset({OBJECT}), any_var, origin)
+        if name == "dict":
+            return Value(frozenset({DICT}), any_var, origin)
         if name == "print":
             return const(NONE, None)
         if name == "super":

@@ -1696,7 +1696,8 @@ TENSOR_MAX_POSITIONAL_AXIS = Rule(
     message="`{call}` gives (values, indices) in PYNATIVE_MODE but only the values in graph code; write "
             "`{method}(dim=...)` for the pair, or `{method}(axis=...)` for the values",
     summary="`Tensor.max(axis)` / `Tensor.min(axis)` with the axis given positionally, in graph code, whose result "
-            "is taken apart as (values, indices): unpacked into two names, or indexed by 0 or 1.",
+            "is taken apart as (values, indices): unpacked into two names, or indexed by 0 or 1; or that a top-level "
+            "graph returns (PYNATIVE_MODE returns the pair, the graph a Tensor).",
     why=(
         "The two modes bind the positional argument differently. Measured with MindSpore 2.10: `x.max(1)` "
         "returns `(values, indices)` in PYNATIVE_MODE and only `values` in GRAPH_MODE and under "
@@ -1738,6 +1739,23 @@ TENSOR_MAX_POSITIONAL_AXIS = Rule(
                 @ms.jit
                 def lowest_index(x):
                     return x.min(dim=0)[1] * 2
+            """,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    scores = x * 2
+                    return x, scores.max(1)
+            """,
+            title="`x.max(axis)` returned by the graph",
+            lines=4,
+            fields={"call": "scores.max(1)", "method": "max"},
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        scores = x * 2
+                        return x, scores.max(dim=1)
             """,
         ),
     ),
@@ -1824,6 +1842,25 @@ TENSOR_TRANSPOSE_TWO_AXES = Rule(
                     def construct(self, x):
                         t = x.reshape(2, 3, 4)
                         return t.swapaxes(1, 0) * 2
+            """,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    y = x.reshape(2, 3) * 2
+                    return y.transpose(-1, 1) + 1
+            """,
+            error="perms should all be unique dim",
+            inputs="(Tensor(np.arange(6, dtype=np.float32)),)",
+            title="`y.transpose(-1, 1)`: one axis named twice",
+            lines=4,
+            fields={"call": "y.transpose(-1, 1)", "first": "-1", "second": "1"},
+            fixed="""
+                class Net(nn.Cell):
+                    def construct(self, x):
+                        y = x.reshape(2, 3) * 2
+                        return y.swapaxes(-1, 1) + 1
             """,
         ),
     ),
@@ -2431,6 +2468,93 @@ ARGUMENT_CONTAINER_MUTATED = Rule(
 )
 
 
+# message fields: {target} - `obj.attr`; {cls} - the object's class; {line} - the loop's line
+STATE_ON_OBJECT_MADE_IN_GRAPH = Rule(
+    id="E5219",
+    symbol="state-on-object-made-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{target}` is written in the loop at line {line} on a `{cls}` that graph code made, and the loop reads "
+            "it: graph mode keeps the object in its interpreter, and each step reads the value from before the "
+            "loop, at both levels; keep the state in a local variable of the loop",
+    summary="A plain Python object (no Cell, no `jit_class`) made in graph code, whose attribute (or an item of a "
+            "container it holds) a loop both changes and reads: an `InferenceParams` step counter, a cache dict, "
+            "a hypotheses list in a decoding loop.",
+    why=(
+        "MindSpore keeps an instance of a plain class made in graph code in its interpreter (an "
+        "`InterpretedObject`). Measured with MindSpore 2.10: a counter `s.n += 1` in a `for` loop that also reads "
+        "`s.n` gives every step the value from before the loop, silently, at the default level and under "
+        "`jit(fullgraph=True)`; so does a dict it holds, written in one step and read in the next. Straight-line "
+        "writes and reads agree at the default level. Returning such an attribute from the graph under STRICT "
+        "stops the process (\"Can not find kernel tensor for node: ValueNode<InterpretedObject>\")."
+    ),
+    mindspore_error="(no error at the default level: each step reads the attribute's value from before the loop)",
+    fix="Keep the state in local variables of the loop (`offset = 0` ... `offset += n`), or in a Tensor you pass "
+        "and return; make the object outside the graph if only its constants are needed.",
+    flagged=(
+        Example(
+            """
+            class Counter:
+                def __init__(self):
+                    self.n = 0
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    steps = Counter()
+                    for _ in range(3):
+                        x = x + steps.n
+                        steps.n += 1
+                    return x
+            """,
+            lax=DIVERGES,
+            strict=DIVERGES,
+            title="a step counter on an object made in `construct`",
+            lines=10,
+            fields={"target": "steps.n", "cls": "Counter"},
+        ),
+        Example(
+            """
+            class Cache:
+                def __init__(self):
+                    self.states = {}
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    cache = Cache()
+                    for step in range(3):
+                        if step - 1 in cache.states:
+                            x = x + cache.states[step - 1]
+                        cache.states[step] = x * 2
+                    return x
+            """,
+            lax=DIVERGES,
+            strict=DIVERGES,
+            title="a cache dict on an object made in `construct`",
+            lines=11,
+            fields={"target": "cache.states", "cls": "Cache"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Counter:
+                def __init__(self):
+                    self.n = 0
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    steps = Counter()
+                    offset = steps.n
+                    for _ in range(3):
+                        x = x + offset
+                        offset += 1
+                    return x
+            """,
+        ),
+    ),
+)
+
 RULES = (
     PYTHON_RANDOM_IN_GRAPH,
     WALL_CLOCK_IN_GRAPH,
@@ -2450,4 +2574,5 @@ RULES = (
     ATTRIBUTE_WRITTEN_ON_HELD_OBJECT,
     STATE_CARRIED_ACROSS_CALLS,
     ARGUMENT_CONTAINER_MUTATED,
+    STATE_ON_OBJECT_MADE_IN_GRAPH,
 )

@@ -883,6 +883,71 @@ CONTAINER_GRAPH_INPUT = Rule(
 )
 
 
+# message fields: {expr} - the returned view; {view} - dict_items, dict_keys or dict_values
+DICT_VIEW_OUTPUT_FROM_GRAPH = Rule(
+    id="W5515",
+    symbol="dict-view-output-from-graph",
+    family=FAMILY,
+    lax=W,
+    strict=W,
+    message="`{expr}` is a `{view}` in PYNATIVE_MODE, but a graph returns it as a list or tuple at every level "
+            "(measured): callers that rely on the view (set operations on keys, `.mapping`, its type) break; return "
+            "`tuple({expr})`, which both modes give alike",
+    summary="A top-level graph that returns a dict's `keys()`, `values()` or `items()` (PyTorch code hands back "
+            "`outputs.items()`).",
+    why=(
+        "Graph mode has no dict views: `d.keys()`, `d.values()` and `d.items()` are lists of the dict's keys, "
+        "values or (key, value) pairs. Inside the graph that is the same to iterate over, but what the graph "
+        "returns is that list (`keys()` and `values()` come back as tuples), where PYNATIVE_MODE returns the view. "
+        "Measured with MindSpore 2.10 at the lax level and under `jit(fullgraph=True)`: no error, another type."
+    ),
+    mindspore_error="",
+    fix="Return `tuple(d.items())` (or the values in a fixed order): both modes then give a tuple.",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    scores = {"mean": x.mean(), "max": x.max()}
+                    return scores.items()
+            """,
+            lax=DIVERGES,
+            strict=DIVERGES,
+            title="`return d.items()`",
+            lines=4,
+            fields={"view": "dict_items"},
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    heads = {"a": x + 1, "b": x * 2}
+                    names = heads.keys()
+                    return x, names
+            """,
+            lax=DIVERGES,
+            strict=DIVERGES,
+            title="a dict's keys returned through a name",
+            lines=5,
+            fields={"view": "dict_keys", "expr": "names"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    heads = {"a": x + 1, "b": x * 2}
+                    total = x * 0
+                    for name, value in heads.items():
+                        total = total + value
+                    return total, tuple(heads.values())
+            """,
+        ),
+    ),
+)
+
+
 # message fields: {how} - "returns" or "prints"; {expr}
 HOST_OBJECT_RETURNED = Rule(
     id="W5510",
@@ -1277,4 +1342,5 @@ RULES = (
     SELF_CONTAINING_GRAPH_INPUT,
     BYTES_LITERAL_IN_GRAPH,
     FALLBACK_VALUE_INTO_LAYER,
+    DICT_VIEW_OUTPUT_FROM_GRAPH,
 )

@@ -1088,7 +1088,7 @@ PARTIAL_RUNS_CELL = Rule(
 )
 
 # message fields: {call} - the form as written; {rank} - the receiver's rank; {difference} - what the measurement
-# found; {spelling} - the measured MindSpore spelling
+# found; {advice} - "write `<the measured MindSpore spelling>`", or that none was measured
 TORCH_HABIT_DIFFERS = Rule(
     id="E6012",
     symbol="torch-habit-differs",
@@ -1097,9 +1097,10 @@ TORCH_HABIT_DIFFERS = Rule(
     strict=E,
     payload=TorchSpelling,
     message="`{call}` on a Tensor of rank {rank} computes another result in graph mode than in PYNATIVE_MODE "
-            "(measured: {difference}); write `{spelling}`",
-    summary="A Tensor method graph mode runs, at the receiver's rank, with another result than PYNATIVE_MODE, as "
-            "generated/torch_habits.py measured at that rank (`t.argmax()` on a matrix).",
+            "(measured: {difference}); {advice}",
+    summary="A Tensor method or function graph mode runs, at the Tensor's rank, with another result than "
+            "PYNATIVE_MODE, as generated/torch_habits.py measured at that rank (`t.argmax()` on a matrix; "
+            "`t.add_(v)`, which graph mode writes into `t` and PYNATIVE_MODE on CPU does not).",
     why=(
         "MindSpore binds some Tensor methods differently in the two modes. Measured with MindSpore 2.10 on CPU: "
         "`t.argmax()` on a Tensor of rank 2 to 4 reduces the last axis in PYNATIVE_MODE and gives the flat index in "
@@ -1120,13 +1121,28 @@ TORCH_HABIT_DIFFERS = Rule(
             inputs="(Tensor(np.array([1.0, 5.0, 2.0, 7.0, 0.0, 3.0], np.float32)),)",
             title="`t.argmax()` on a matrix",
             lines=4,
-            fields={"call": "t.argmax()", "rank": "2", "spelling": "ops.argmax(t)"},
+            fields={"call": "t.argmax()", "rank": "2", "advice": "write `ops.argmax(t)`"},
             fixed="""
             class Net(nn.Cell):
                 def construct(self, x):
                     t = x.reshape(2, 3) * 1.0
                     return ops.argmax(t)
             """,
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    t = x.reshape(2, 3) * 1.0
+                    t.add_(x.reshape(2, 3))
+                    return t
+            """,
+            strict=DIVERGES,
+            inputs="(Tensor(np.array([1.0, 5.0, 2.0, 7.0, 0.0, 3.0], np.float32)),)",
+            title="`t.add_(v)`: written in graph mode, not in PYNATIVE_MODE on CPU",
+            lines=4,
+            fields={"call": "t.add_(x.reshape(2, 3))", "rank": "2",
+                    "advice": "no MindSpore spelling was measured to give PYNATIVE_MODE's result at both levels"},
         ),
     ),
     clean=(

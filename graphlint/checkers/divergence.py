@@ -31,8 +31,9 @@ from astroid import nodes
 from astroid.const import Context
 
 from graphlint.analysis import api, callables, capture, random_draws, ranks, signatures
+from graphlint.analysis.boundary import is_top_level
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
-from graphlint.analysis.objects import held_classes, object_classes
+from graphlint.analysis.objects import held_classes, made_in_function, object_classes
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
 from graphlint.analysis.tree import graph_nodes, nodes_of_class, targets_of
 from graphlint.analysis.values import annotated_python_kind
@@ -70,6 +71,7 @@ class DivergenceChecker(Checker):
         self._random_draws_repeated(graph, values)
         self._reads_after_helper_writes(graph, self_name)
         self._state_carried_across_calls(graph, values, self_name)
+        self._state_on_object_made_in_graph(graph, values)
         self._argument_containers_mutated(graph, values, self_name)
 
     # -- attributes a helper writes ------------------------------------------------------------------
@@ -137,6 +139,23 @@ class DivergenceChecker(Checker):
                     self.report(rules.STATE_CARRIED_ACROSS_CALLS, read, graph, attr=attr,
                                 method=f"{method.parent.frame().name}.{method.name}", call=_call_text(call),
                                 line=str(call.lineno), times="in a loop" if repeated else "twice")
+
+    def _state_on_object_made_in_graph(self, graph, values) -> None:
+        """STATE_ON_OBJECT_MADE_IN_GRAPH: ``params.offset += n`` (or ``params.cache[k] = v``) in a loop, on a plain
+        object this function made, whose attribute the loop also reads."""
+        if values is None:
+            return
+        reported = set()
+        for write, receiver, attr in _attribute_state_writes(graph.node):
+            loop = _enclosing_loop(write, graph.node)
+            if loop is None or (receiver.name, attr) in reported or not _reads_attribute(loop, receiver.name, attr):
+                continue
+            cls = made_in_function(self.context.project, graph.info, receiver)
+            if cls is None:
+                continue
+            reported.add((receiver.name, attr))
+            self.report(rules.STATE_ON_OBJECT_MADE_IN_GRAPH, write, graph, target=f"{receiver.name}.{attr}",
+                        cls=cls.name, line=str(loop.lineno))
 
     # -- containers a callee changes for its caller -----------------------------------------------------
     def _argument_containers_mutated(self, graph, values, self_name) -> None:
@@ -244,7 +263,8 @@ class DivergenceChecker(Checker):
         """TENSOR_MAX_POSITIONAL_AXIS: ``values, indices = x.max(1)``."""
         func = call.func
         if isinstance(func, nodes.Attribute) and func.attrname in api.PAIRED_ONLY_WITH_DIM and call.args \
-                and not call.keywords and _used_as_pair(call) and values.value(func.expr).is_tensor:
+                and not call.keywords and values.value(func.expr).is_tensor \
+                and (_used_as_pair(call) or (_returned(call) and is_top_level(self.context.analysis, graph))):
             self.report(rules.TENSOR_MAX_POSITIONAL_AXIS, call, graph, call=_short(call), method=func.attrname)
             return True
         return False
@@ -269,8 +289,9 @@ class DivergenceChecker(Checker):
             if rank is None or rank < 3:
                 return True
             what = "fails"
-        text = ("on a Tensor of 3 or more dimensions it fails" if what == "fails" else
-                "on a Tensor of 3 or more dimensions it fails, and on a 2-D one it is the identity")
+        text = {"fails": "on a Tensor of 3 or more dimensions it fails",
+                "fails at every rank": "it names one axis twice on a matrix, and fails at every rank"}.get(
+            what, "on a Tensor of 3 or more dimensions it fails, and on a 2-D one it is the identity")
         self.report(rules.TENSOR_TRANSPOSE_TWO_AXES, call, graph, call=_short(call), first=str(axes[0]),
                     second=str(axes[1]), what=text)
         return True
@@ -697,6 +718,14 @@ def _call_text(call: nodes.Call) -> str:
     return f"{func}()" if not call.args and not call.keywords else f"{func}(...)"
 
 
+def _returned(expr) -> bool:
+    """``expr`` is what a ``return`` gives, or an element of the tuple it gives."""
+    parent = expr.parent
+    if isinstance(parent, nodes.Tuple):
+        parent = parent.parent
+    return isinstance(parent, nodes.Return)
+
+
 def _used_as_pair(call: nodes.Call) -> bool:
     """The result is taken apart as (values, indices): unpacked into two targets, or indexed by 0 or 1. (Code
     written for graph mode uses `x.max(1)` as the values, which is what the graph gives.)"""
@@ -1002,6 +1031,43 @@ def _read_after(function, call: nodes.Call, name: str) -> bool:
         if node.lineno > (statement.tolineno or statement.lineno) or any(_within(node, loop.body) for loop in loops):
             return True
     return False
+
+
+def _attribute_state_writes(function):
+    """(statement, receiver name, attribute) for each write of ``name.attr`` in ``function``'s own code: an
+    assignment to it, to an item of it, or a call of a container mutator on it (``name.cache.append(v)``)."""
+    for node in graph_nodes(function):
+        if isinstance(node, (nodes.Assign, nodes.AugAssign)):
+            for target in node.targets if isinstance(node, nodes.Assign) else [node.target]:
+                for written in targets_of(target, nodes.AssignAttr):
+                    if isinstance(written.expr, nodes.Name):
+                        yield node, written.expr, written.attrname
+                for item in targets_of(target, nodes.Subscript):
+                    if isinstance(item.value, nodes.Attribute) and isinstance(item.value.expr, nodes.Name):
+                        yield node, item.value.expr, item.value.attrname
+        elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
+                and node.func.attrname in api.CONTAINER_MUTATORS and isinstance(node.func.expr, nodes.Attribute) \
+                and isinstance(node.func.expr.expr, nodes.Name):
+            yield node.statement(), node.func.expr.expr, node.func.expr.attrname
+
+
+def _enclosing_loop(node, function):
+    """The innermost ``for``/``while`` of ``function`` whose body holds ``node``; None outside loops."""
+    current = node.parent
+    while current is not None and current is not function:
+        if isinstance(current, (nodes.For, nodes.While)) and _within(node, current.body):
+            return current
+        current = current.parent
+    return None
+
+
+def _reads_attribute(loop, name: str, attr: str) -> bool:
+    """The loop reads ``name.attr`` (an ``obj.n += 1`` reads it too)."""
+    return any(isinstance(node, nodes.Attribute) and node.attrname == attr and isinstance(node.expr, nodes.Name)
+               and node.expr.name == name for node in nodes_of_class(loop, nodes.Attribute)) or any(
+        isinstance(node, nodes.AugAssign) and isinstance(node.target, nodes.AssignAttr)
+        and node.target.attrname == attr and isinstance(node.target.expr, nodes.Name) and node.target.expr.name == name
+        for node in nodes_of_class(loop, nodes.AugAssign))
 
 
 def _in_loop(node, function) -> bool:

@@ -71,6 +71,10 @@ class FallbackChecker(Checker):
         if _returns_dict(node.value, values, graph):
             self.report(rules.DICT_OUTPUT_FROM_GRAPH, node, graph, anchor=node.value)
         for part in _returned_parts(node.value, values):
+            view = values.value(part).host_type
+            if view:
+                self.report(rules.DICT_VIEW_OUTPUT_FROM_GRAPH, part, graph, expr=_short(part), view=view)
+                continue
             if isinstance(part, nodes.Call) and isinstance(part.func, nodes.Attribute) and \
                     part.func.attrname in api.HOST_ARRAY_METHODS:
                 continue  # `return t.asnumpy()`: asnumpy-in-graph says it
@@ -346,7 +350,7 @@ def _returns_dict(expr, values, graph) -> bool:
     if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Name) and expr.func.name == "dict" \
             and expr.func.name not in values.cfg.defs_by_name and expr.func.name not in graph.info.functions:
         return True
-    if isinstance(expr, nodes.Name):
+    if isinstance(expr, (nodes.Name, nodes.Call)):
         return values.value(expr).is_(DICT)
     return False
 

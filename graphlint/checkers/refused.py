@@ -189,26 +189,37 @@ class RefusedChecker(Checker):
         return None, None
 
     def _differing_habit_call(self, graph, values, call: nodes.Call) -> None:
-        """A PyTorch-style Tensor method whose every measured form at the receiver's rank computes another result
-        than PYNATIVE_MODE (E6012): ``t.argmax()`` on a matrix."""
+        """A PyTorch-style call whose every measured form at its Tensor's rank computes another result than
+        PYNATIVE_MODE (E6012): ``t.argmax()`` on a matrix, ``t.add_(v)``."""
         func = call.func
-        if not (isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr)) or call.keywords \
-                or any(isinstance(arg, nodes.Starred) for arg in call.args):
+        if any(isinstance(arg, nodes.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords or ()):
             return
-        rank = ranks.rank_of(values, func.expr)
+        keywords = tuple(sorted(k.arg for k in call.keywords or ()))
+        kinds, literals = _argument_kinds(values, call.args), None
+        if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
+            tensor, constants = func.expr, _constants(values, call.args)
+            shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
+        else:
+            qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
+            if not qualified or not call.args:
+                return
+            tensor, constants = call.args[0], None
+            literals = torch_habits.literals_of([_constant(values, arg) for arg in call.args])
+            shape = torch_habits.CallShape("function", qualified, len(call.args), keywords)
+        rank = ranks.rank_of(values, tensor)
         if rank is None:
             return
-        shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), ())
-        found = torch_habits.differing_habit(shape, _constants(values, call.args),
-                                             _argument_kinds(values, call.args), rank)
+        found = torch_habits.differing_habit(shape, constants, kinds, rank, literals)
         if found is None:
             return
         edit = rules.TorchSpelling(found.keyword_renames, found.method_rename, function=found.function,
                                    receiver_first=found.receiver_first) \
             if found.keyword_renames or found.method_rename or found.function else None
         spelling = torch_habits.spelled(call.as_string(), found) if edit else found.spelling
+        advice = (f"write `{spelling}`" if spelling else
+                  "no MindSpore spelling was measured to give PYNATIVE_MODE's result at both levels")
         self.report(rules.TORCH_HABIT_DIFFERS, call, graph, payload=edit, call=call.as_string(), rank=str(rank),
-                    difference=found.error, spelling=spelling)
+                    difference=found.error, advice=advice)
 
     def _cell_dict_attribute(self, graph, values, node: nodes.Attribute) -> bool:
         """``self.parts.proj`` where ``__init__`` made ``self.parts`` an ``nn.CellDict``: measured refused."""
