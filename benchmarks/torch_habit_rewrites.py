@@ -142,22 +142,30 @@ def measure(verbose: bool = False) -> dict:
     written, apart, output = _lint_forms(entries, lambda entry: (snippet(entry), 8) if snippet(entry) else None,
                                          ["--diff", "--unsafe-fixes"])
     generated = {name: entry for name, (entry, _line) in written.items()}
-    rewritten = set()
+    rewritten, written_as = set(), {}
     current = None
     for line in output.splitlines():
         if line.startswith("+++ "):
             current = os.path.basename(line[4:].split()[0])
         elif line.startswith(("-        y = ", "-        y, _ = ")) and current in generated:
             rewritten.add(current)
+        elif line.startswith(("+        y = ", "+        y, _ = ")) and current in generated:
+            written_as[current] = line.split("= ", 1)[1].strip()
     missing = sorted(f"{generated[name]['torch']} (rank {generated[name].get('rank')})"
                      for name in generated if name not in rewritten)
+    # the rewrite is the spelling the table measured (compiled at both levels with PYNATIVE_MODE's result)
+    other = sorted(f"{generated[name]['torch']} -> {written_as.get(name)} (measured: {generated[name]['spelling']})"
+                   for name in rewritten if written_as.get(name, "").replace(" ", "")
+                   != generated[name]["spelling"].replace(" ", ""))
     if verbose:
         for form in missing:
             print("  not rewritten:", form)
         for form in apart:
             print("  not generated:", form)
+        for form in other:
+            print("  rewritten to another text than the measured spelling:", form)
     return {"with_spelling": len(entries), "generated": len(generated), "rewritten": len(rewritten),
-            "not_generated": len(apart), "missing": missing}
+            "not_generated": len(apart), "missing": missing, "not_the_measured_spelling": other}
 
 
 def main() -> int:

@@ -138,6 +138,12 @@ def argument_value(name: str, shape: tuple, method: str = ""):
         "num_samples": "2", "axis0": "0", "axis1": "1", "destination": "0", "col": "1", "norm_type": "2.0",
         "maxnorm": "1.0", "angle": "0.5", "pad": "(1, 1)", "upscale_factor": "2", "downscale_factor": "2",
         "divisor": "2", "step": "1", "tau": "1.0", "rate": "0.5",
+        "running_mean": f"ops.zeros(({shape[1] if len(shape) > 1 else 1},), ms.float32)",
+        "running_var": f"ops.ones(({shape[1] if len(shape) > 1 else 1},), ms.float32)",
+        "grid": "ops.zeros((1, 2, 2, 2), ms.float32)", "boundaries": "Tensor([0.0, 1.0], ms.float32)",
+        "LU_data": "t", "LU_pivots": f"ops.ones(({min(shape[-2:]) if len(shape) > 1 else 1},), ms.int32)",
+        "n": "2", "positive": "t * 0.5", "negative": "t + 1", "log_probs": "t", "input_lengths": "(2,)",
+        "target_lengths": "(1,)", "A": "t", "b": "t",
     }
     return values.get(name)
 
@@ -151,7 +157,9 @@ REPEAT_COUNTS = frozenset({"repeat", "tile"})
 SIGNATURELESS_FORMS = {
     "T": ("t.T",), "mT": ("t.mT",), "H": ("t.H",), "mH": ("t.mH",), "ndim": ("t.ndim",), "shape": ("t.shape",),
     "size": ("t.size()", "t.size(1)", "t.size(-1)", "t.size(dim=1)"), "dim": ("t.dim()",), "t": ("t.t()",),
-    "is_signed": ("t.is_signed()",), "is_complex": ("t.is_complex()",),
+    "is_signed": ("t.is_signed()",), "is_complex": ("t.is_complex()",), "device": ("t.device",),
+    "is_pinned": ("t.is_pinned()",), "pin_memory": ("t.pin_memory()",), "requires_grad_": ("t.requires_grad_()",),
+    "storage": ("t.storage()",),
 }
 
 

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
 import ports  # noqa: E402
 
-FLOORS = {"autoformer_ts": 2, "ctc_asr": 16, "detr_tiny": 6, "dlrm": 9, "mamba_ssm": 3, "gnn_mp": 8, "moco": 7, "moe_lm": 7, "nmt_beam": 6, "pointnet2": 11,
+FLOORS = {"autoformer_ts": 2, "ctc_asr": 16, "detr_tiny": 6, "dlrm": 9, "mamba_ssm": 3, "gnn_mp": 8, "moco": 7, "moe_lm": 7, "neural_ode": 5, "nmt_beam": 6, "pointnet2": 11,
           "ppo_agent": 6, "raft": 5, "realnvp": 6, "swin": 5, "tacotron2": 6, "tiny_nerf": 9, "vqvae": 6, "wavenet": 8,
           "yolo_nms": 7}
 
