@@ -18,7 +18,7 @@ from dataclasses import replace
 from astroid import nodes
 
 from graphlint.analysis import api, callables, host, signatures
-from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR, TUPLE
+from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.objects import class_body_value, constructor_argument, dataclass_fields
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis import boundary  # noqa: F401 - registers its fact of the run (inner Cells)
@@ -734,8 +734,27 @@ class Analysis:
         if isinstance(expr, nodes.Name) and expr.name == "None":
             return of_python(None)
         if isinstance(expr, nodes.Name) and method is not None and method.name == "__init__":
-            return self._init_argument(cls, method, expr.name, name)
+            value = self._init_argument(cls, method, expr.name, name)
+            if value.kinds <= {UNKNOWN} and cls is not None and self._holds_cells(cls, name):
+                return const(CELL)  # (`self.func = func`, every construction passing a Cell)
+            return value
         return unknown()
+
+    def _holds_cells(self, cls: nodes.ClassDef, name: str) -> bool:
+        """Every instance ``self.name`` holds, as the constructions show, is a Cell (MindSpore's or the
+        project's)."""
+        held = self.attribute_instances(cls, name)
+        if not held:
+            return False
+        for qualified in held:
+            if qualified.startswith("mindspore."):
+                if api.api_kind(qualified) is not api.ApiKind.CELL:
+                    return False
+                continue
+            resolved = self.project.resolve_qualified(qualified)
+            if resolved is None or resolved.kind != "class" or not self.project.is_cell(resolved.node):
+                return False
+        return True
 
     def _init_argument(self, cls, init: nodes.FunctionDef, parameter: str, attribute: str) -> Value:
         """``self.attr = parameter`` in ``__init__``: the parameter's literal default, and the literal arguments

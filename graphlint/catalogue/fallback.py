@@ -948,6 +948,120 @@ DICT_VIEW_OUTPUT_FROM_GRAPH = Rule(
 )
 
 
+# message fields: {cls} - the class; {cell} - the Cell passed to it
+CELL_CALLED_BY_INTERPRETED_OBJECT = Rule(
+    id="E5516",
+    symbol="cell-called-by-interpreted-object",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{cls}(...)` is made in graph code from run-time values and is given the Cell `{cell}`, which its "
+            "methods call: the JIT fallback runs the object in the interpreter, and a Cell called from there stops "
+            "the graph (measured: \"Nested execution during JIT execution\"); call the Cell in graph code and hand "
+            "the object its result, or make the object a function of Tensors",
+    summary="A plain Python object (a solver, a sampler, a beam scorer) made in graph code from Tensors and given a "
+            "Cell that its methods call: torchdiffeq's `Dopri5Solver(func, y0)`, a sampler holding the UNet.",
+    why=(
+        "An instance of a plain class made from run-time Tensors lives in MindSpore's interpreter (JIT fallback). "
+        "Its methods run there, not in the graph, and a Cell called from them would be a second compile inside "
+        "the running one. Measured with MindSpore 2.10: `Solver(self.f, x).step()`, where `step` calls "
+        "`self.func(self.y)`, stops at the default level with \"Nested execution during JIT execution for "
+        "'Dense.construct' is not supported\" and under STRICT with \"the inputs should be constant\". Made from "
+        "constants, the same object compiles (it is a compile-time object)."
+    ),
+    mindspore_error="RuntimeError: Nested execution during JIT execution for 'Dense.construct' is not supported when "
+                    "'Net.construct' compile and execute.",
+    fix="Call the Cell in graph code and give the object what it returned, or write the object's method as a "
+        "function of Tensors that graph code calls with the Cell.",
+    flagged=(
+        fails(
+            """
+            class Solver:
+                def __init__(self, func, y0):
+                    self.func = func
+                    self.y = y0
+
+                def step(self):
+                    return self.func(self.y) + self.y
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.f = nn.Dense(3, 3)
+
+                def construct(self, x):
+                    solver = Solver(self.f, x)
+                    return solver.step()
+            """,
+            error="Nested execution during JIT execution",
+            strict_error="the inputs should be constant",
+            title="a solver made from a Tensor, holding the Cell it calls",
+            lines=15,
+            fields={"cls": "Solver", "cell": "self.f"},
+        ),
+        fails(
+            """
+            class Euler:
+                def __init__(self, func, y0):
+                    self.func = func
+                    self.y = y0
+
+                def integrate(self):
+                    return self.y + 0.1 * self.func(self.y)
+
+            SOLVERS = {"euler": Euler}
+
+            def odeint(func, y0, method="euler"):
+                return SOLVERS[method](func, y0).integrate()
+
+            class Block(nn.Cell):
+                def __init__(self, func):
+                    super().__init__()
+                    self.func = func
+
+                def construct(self, x):
+                    return odeint(self.func, x)
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.block = Block(nn.Dense(3, 3))
+
+                def construct(self, x):
+                    return self.block(x)
+            """,
+            error="Nested execution during JIT execution",
+            strict_error="the inputs should be constant",
+            title="a solver from a registry of classes, given the Cell a constructor was passed (torchdiffeq)",
+            lines=12,
+            fields={"cls": "SOLVERS[method]", "cell": "func"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Solver:
+                def __init__(self, func, y0):
+                    self.func = func
+                    self.y = y0
+
+                def step(self):
+                    return self.func(self.y)
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.f = nn.Dense(3, 3)
+
+                def construct(self, x):
+                    solver = Solver(self.f, Tensor(np.ones((2, 3), np.float32)))
+                    return solver.step() + x
+            """,
+        ),
+    ),
+)
+
+
 # message fields: {how} - "returns" or "prints"; {expr}
 HOST_OBJECT_RETURNED = Rule(
     id="W5510",
@@ -1343,4 +1457,5 @@ RULES = (
     BYTES_LITERAL_IN_GRAPH,
     FALLBACK_VALUE_INTO_LAYER,
     DICT_VIEW_OUTPUT_FROM_GRAPH,
+    CELL_CALLED_BY_INTERPRETED_OBJECT,
 )

@@ -103,7 +103,44 @@ class FallbackChecker(Checker):
         cls_name = self._plain_class(graph, call.func, local)
         if cls_name is not None and self._runtime_argument(call, values) \
                 and not isinstance(call.statement(), nodes.Raise):
-            self.report(rules.PYTHON_OBJECT_FROM_TENSOR, call, graph, cls=cls_name)
+            cell = next((argument for argument in _arguments(call) if values.value(argument).is_(CELL)), None)
+            if cell is not None and self._calls_what_it_holds(graph, call.func):
+                made = call.func.as_string() if isinstance(call.func, nodes.Subscript) else cls_name
+                self.report(rules.CELL_CALLED_BY_INTERPRETED_OBJECT, call, graph, cls=made, cell=_short(cell))
+            else:
+                self.report(rules.PYTHON_OBJECT_FROM_TENSOR, call, graph, cls=cls_name)
+
+    def _calls_what_it_holds(self, graph, func) -> bool:
+        """A method of the class ``func`` names (or of one of a registry's classes) calls one of the instance's
+        attributes (``self.func(y)``), not a method of its own."""
+        resolved = self.context.project.resolve_expr(graph.info, func) if not isinstance(func, nodes.Subscript) \
+            else None
+        classes = [resolved.node] if resolved is not None and resolved.kind == "class" else \
+            self._registry_classes(graph, func)
+        for cls in classes:
+            own = {method.name for method in cls.mymethods()}
+            if any(isinstance(call.func, nodes.Attribute) and isinstance(call.func.expr, nodes.Name)
+                   and call.func.expr.name == "self" and call.func.attrname not in own
+                   for method in cls.mymethods() for call in nodes_of_class(method, nodes.Call)):
+                return True
+        return False
+
+    def _registry_classes(self, graph, func) -> list:
+        """The classes of a module-level dict of classes indexed to make an instance (``SOLVERS[method](...)``):
+        every value of the dict display is a project class; empty otherwise."""
+        if not (isinstance(func, nodes.Subscript) and isinstance(func.value, nodes.Name)):
+            return []
+        assigned = graph.info.assigned.get(func.value.name)
+        if not isinstance(assigned, nodes.Dict) or not assigned.items:
+            return []
+        found = []
+        for _key, value in assigned.items:
+            resolved = self.context.project.resolve_expr(graph.info, value) \
+                if isinstance(value, (nodes.Name, nodes.Attribute)) else None
+            if resolved is None or resolved.kind != "class":
+                return []
+            found.append(resolved.node)
+        return found
 
     def _fallback_value_into_layer(self, graph, values, call: nodes.Call) -> None:
         """FALLBACK_VALUE_INTO_LAYER: ``self.layer(v)``, ``self.layer`` an nn layer or a project Cell, ``v`` an
@@ -198,10 +235,15 @@ class FallbackChecker(Checker):
         return True
 
     def _plain_class(self, graph, func, local: bool) -> str | None:
-        """The name of a project class (not a Cell, not a ``jit_class``) or namedtuple that ``func`` names."""
+        """The name of a project class (not a Cell, not a ``jit_class``) or namedtuple that ``func`` names (the
+        names of a registry's classes, ``SOLVERS[method]``, joined with "or")."""
+        project = self.context.project
+        registry = self._registry_classes(graph, func) if not local else []
+        if registry and not any(project.is_cell(cls) or _is_jit_class(project, cls) or _is_exception(project, cls)
+                                for cls in registry):
+            return " or ".join(cls.name for cls in registry)
         if local or not isinstance(func, (nodes.Name, nodes.Attribute)):
             return None
-        project = self.context.project
         resolved = project.resolve_expr(graph.info, func)
         if resolved is not None and resolved.kind == "class":
             cls = resolved.node
