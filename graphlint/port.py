@@ -253,7 +253,7 @@ def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, fi
     elif location is not None and os.path.isfile(location.path):
         path, line = _shown(location.path), location.line  # another file of the project
     here = [f for f in findings if os.path.abspath(f.path) == os.path.abspath(path)]
-    finding = _reported(line, explained.rules, here)
+    finding = _reported(line, explained.rules, here) if line else _reported_in_part(part, explained.rules, here)
     return Blocker(level, path, line, message, part, finding, finding.rule if finding is not None else None,
                    run.get("log", ""), run.get("error_type", ""), "" if finding is not None else _unnamed(explained))
 
@@ -282,6 +282,13 @@ def _reported(line: int, rules: list, findings: list):
         return None
     here = [f for f in findings if f.rule in rules and f.line <= line <= _statement_end(f)]
     return min(here, key=lambda f: (line - f.line, rules.index(f.rule))) if here else None
+
+
+def _reported_in_part(part: str, rules: list, findings: list):
+    """For an error MindSpore names no line for, raised by compiling one function alone (``odeint``): the one
+    finding in that function of a rule whose messages include this one; None when there is none or more."""
+    here = [f for f in findings if f.rule in rules and _qualified(f) == part]
+    return here[0] if len(here) == 1 else None
 
 
 def _statement_end(finding) -> int:
@@ -343,7 +350,10 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
 def _blocker_lines(mark: str, blocker: Blocker, entry: EntryPort) -> list:
     place = blocker.place() if blocker.line else f"{entry.path} ({blocker.part})"
     lines = [f"  {mark} [{blocker.level}] {place}: {blocker.message}"]
-    if blocker.rule is not None:
+    if blocker.rule is not None and not blocker.line:
+        lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported in {blocker.part} at line "
+                     f"{blocker.finding.line}; MindSpore names no line): {blocker.rule.fix}")
+    elif blocker.rule is not None:
         lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported here): {blocker.rule.fix}")
     else:
         lines.append(f"     no rule yet: {blocker.unnamed}")

@@ -153,3 +153,14 @@ def test_the_decoder_blockers_and_after_the_edits_its_outputs(tmp_path):
     done = _port(tmp_path, "decoder")
     assert done == "decoder:Generator: lax compiles, STRICT compiles (the text --fix would write); nothing left in " \
                    "the way: the outputs are PYNATIVE_MODE's\n", done
+
+
+def test_an_error_without_a_line_is_named_by_the_rule_reported_in_the_part_compiled(tmp_path):
+    """MindSpore names no line for "Nested execution during JIT execution": compiled alone, the function that makes
+    the solver raises it, and the one finding there of a rule whose examples produce the message names it."""
+    text = _copy(tmp_path, "solver")
+    report = _port(tmp_path, "solver")
+    line = text.splitlines().index("    return SOLVERS[method](func, y0).integrate()") + 1
+    assert "Nested execution during JIT execution" in report, report
+    assert f"E5516 cell-called-by-interpreted-object (reported in odeint at line {line}; MindSpore names no line)" \
+        in report, report
