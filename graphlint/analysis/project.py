@@ -541,7 +541,11 @@ class Project:
         return None
 
     def attribute_assignments(self, cls: nodes.ClassDef) -> dict[str, list[tuple[nodes.NodeNG, nodes.FunctionDef]]]:
-        """``self.NAME = value`` anywhere in the class or its project bases (subclass first)."""
+        """``self.NAME = value`` anywhere in the class or its project bases (subclass first). Callers read it, never
+        change it: it is remembered until the class's module, or one it imports, changes."""
+        return self.memo("attribute-assignments", cls, lambda: self._attribute_assignments(cls))
+
+    def _attribute_assignments(self, cls: nodes.ClassDef) -> dict[str, list]:
         found: dict[str, list] = {}
         for klass in self.mro(cls):
             for method in klass.body:
