@@ -2534,6 +2534,26 @@ STATE_ON_OBJECT_MADE_IN_GRAPH = Rule(
             lines=11,
             fields={"target": "cache.states", "cls": "Cache"},
         ),
+        Example(
+            """
+            class Beams:
+                def __init__(self):
+                    self.done = []
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    beams = Beams()
+                    for i in range(3):
+                        x = x + len(beams.done)
+                        beams.done.append(i)
+                    return x
+            """,
+            lax=DIVERGES,
+            strict=DIVERGES,
+            title="a list on an object made in `construct`, appended to in the loop that reads its length",
+            lines=10,
+            fields={"target": "beams.done", "cls": "Beams"},
+        ),
     ),
     clean=(
         passes(
