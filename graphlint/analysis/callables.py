@@ -43,9 +43,13 @@ def _reach(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None,
     """What ``expr`` may hold, as the resolver finds it: ``{id(node): Reached}`` for functions and project
     classes' instances, ``("nn", qualified)`` for MindSpore nn layers made, and with ``classes`` ``("class",
     qualified)`` for the classes a name refers to."""
-    found: dict = {}
-    _Resolver(project, cls, classes).value(info, expr, (), True, None, 0, found)
-    return found
+    def compute():
+        found: dict = {}
+        _Resolver(project, cls, classes).value(info, expr, (), True, None, 0, found)
+        return found
+    # remembered per expression until its module or one it imports changes, as call_targets is (graph scope, the
+    # analysis and the rules ask the same expressions)
+    return project.memo("reach classes" if classes else "reach", expr, compute)
 
 
 def called_functions(project: Project, info: ModuleInfo, callee, cls: nodes.ClassDef | None) -> list[Reached]:

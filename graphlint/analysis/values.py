@@ -173,6 +173,8 @@ class FunctionValues:
         self.def_values: dict[int, Value] = {}
         self._cache: dict[int, Value] = {}
         self._chain_roots: dict[int, nodes.Name | None] = {}
+        # the Cells each call calls: facts of the source, not of the values being solved (asked on every round)
+        self._cell_targets: dict[int, list | None] = {}
         self._shapes = self._fold = None
         self._solve()
 
@@ -791,6 +793,12 @@ class FunctionValues:
         return, a class parameter, a `SequentialCell`'s members, a `CellList` iterated): MindSpore's layers by
         qualified name, the project's Cell classes (one that only subclasses a MindSpore layer, by that layer's
         name). None when the callee may be anything else."""
+        key = id(call)
+        if key not in self._cell_targets:
+            self._cell_targets[key] = self._find_cell_targets(call)
+        return self._cell_targets[key]
+
+    def _find_cell_targets(self, call: nodes.Call) -> list | None:
         func = call.func
         project = self.analysis.project
         if isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name) \
