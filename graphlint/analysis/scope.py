@@ -239,7 +239,18 @@ def _jitted_cell(project: Project, info: ModuleInfo, expr):
 
 
 def function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None):
-    """A reference to a project function or method: (FunctionDef, owning class, module) or None."""
+    """A reference to a project function or method: (FunctionDef, owning class, module) or None (graph scope, the
+    analysis and the rules ask it of the same expressions: remembered per expression until its module or one it
+    imports changes, and asked again where the module of what it found has been replaced since)."""
+    kind = "function reference" if cls is None else f"function reference {id(cls)}"
+    found = project.memo(kind, expr, lambda: _function_reference(project, info, expr, cls))
+    if found is not None and project.by_node.get(id(found[2].module)) is not found[2]:
+        project.forget_memos({id(expr.root())})
+        found = project.memo(kind, expr, lambda: _function_reference(project, info, expr, cls))
+    return found
+
+
+def _function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None):
     if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == "self" and cls is not None:
         found = project.find_method(cls, expr.attrname)
         if found is not None:
@@ -299,16 +310,17 @@ def _method_reference(project: Project, info: ModuleInfo, expr: nodes.Attribute,
 def _referenced_functions(project: Project, graph: GraphFunction):
     """Project functions referenced from a graph function's body (calls and function values)."""
     cls = graph.cls
+    looked_up: dict[int, object] = {}  # id(node) -> its function_reference, for the calls through values below
     for node in nodes_of_class(graph.node, (nodes.Name, nodes.Attribute)):
         if isinstance(node, nodes.Name) and node.name in _local_names(graph.node):
             continue
         # Only the outermost part of an attribute chain is looked at (a.b.c, not a.b).
         if isinstance(node.parent, nodes.Attribute) and node.parent.expr is node:
             continue
-        target = function_reference(project, graph.info, node, cls)
+        target = looked_up[id(node)] = function_reference(project, graph.info, node, cls)
         if target is not None:
             yield node, target
-    yield from _functions_held_by_values(project, graph)
+    yield from _functions_held_by_values(project, graph, looked_up)
     yield from _constructors_run(project, graph)
 
 
@@ -328,17 +340,19 @@ def _constructors_run(project: Project, graph: GraphFunction):
             yield call.func, (found[0], found[1], info)
 
 
-def _functions_held_by_values(project: Project, graph: GraphFunction):
+def _functions_held_by_values(project: Project, graph: GraphFunction, looked_up: dict):
     """Functions graph code calls through a value (a factory's closure, a dict or list of functions, a
     ``functools.partial``, a function passed as an argument): MindSpore compiles them as any function graph code
-    calls. For a lambda (not a graph function here), the functions its body calls."""
+    calls. For a lambda (not a graph function here), the functions its body calls. ``looked_up``: the
+    :func:`function_reference` of each name and outermost attribute of the body, where it was asked already."""
     for call in nodes_of_class(graph.node, nodes.Call):
         func = call.func
         if not isinstance(func, (nodes.Name, nodes.Attribute, nodes.Subscript)):
             continue
         if not isinstance(func, nodes.Subscript) and not (isinstance(func, nodes.Name) and func.name in
                                                           _local_names(graph.node)) \
-                and (function_reference(project, graph.info, func, graph.cls) is not None
+                and ((looked_up[id(func)] if id(func) in looked_up else
+                      function_reference(project, graph.info, func, graph.cls)) is not None
                      or graph.info.imports.qualify(func) is not None):
             continue
         for reached in called_functions(project, graph.info, func, graph.cls):

@@ -69,6 +69,7 @@ def table() -> dict:
     return importlib.import_module("graphlint.analysis.generated.torch_habits").HABITS
 
 
+@functools.lru_cache(maxsize=None)  # (the table's texts, parsed on every call matched against their rows)
 def _call_of(text: str):
     try:
         node = ast.parse(text.strip(), mode="eval").body
@@ -166,6 +167,7 @@ def _varargs_shapes() -> dict:
     return found
 
 
+@functools.lru_cache(maxsize=None)
 def _positional_constants(text: str) -> tuple | None:
     call = _call_of(text)
     try:

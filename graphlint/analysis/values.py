@@ -155,6 +155,17 @@ def _annotation_kind(annotation) -> str | None:
     return None
 
 
+class _DefinitionValues(dict):
+    """Values by definition index; ``missed``: some read found none (a definition later in the round)."""
+    missed = False
+
+    def get(self, key, default=None):
+        if key in self:
+            return dict.__getitem__(self, key)
+        self.missed = True
+        return default
+
+
 class FunctionValues:
     """Abstract values for every expression of one graph function."""
 
@@ -301,9 +312,11 @@ class FunctionValues:
     # -- fixpoint -----------------------------------------------------------
     def _solve(self) -> None:
         definitions = self.cfg.definitions
+        self.def_values = _DefinitionValues()
         for _ in range(self.MAX_ROUNDS):
             self._cache = {}
             changed = False
+            self.def_values.missed = False
             for definition in definitions:
                 new = self._definition_value(definition)
                 old = self.def_values.get(definition.index, BOTTOM)
@@ -311,7 +324,9 @@ class FunctionValues:
                 if merged != old:
                     self.def_values[definition.index] = merged
                     changed = True
-            if not changed:
+            if not changed or not self.def_values.missed:
+                # (a round that read no definition before it had a value, a loop's back edge, would give the
+                # same values again: its inputs are those it ended with)
                 break
         self._cache = {}
 
