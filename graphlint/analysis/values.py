@@ -319,7 +319,7 @@ class FunctionValues:
             self.def_values.missed = False
             for definition in definitions:
                 new = self._definition_value(definition)
-                old = self.def_values.get(definition.index, BOTTOM)
+                old = dict.get(self.def_values, definition.index, BOTTOM)  # (not a read of the round)
                 merged = widen(old, new) if not old.bottom else new
                 if merged != old:
                     self.def_values[definition.index] = merged

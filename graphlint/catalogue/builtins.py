@@ -145,6 +145,18 @@ BUILTIN_FALLS_BACK = Rule(
             """
             class Net(nn.Cell):
                 def construct(self, x):
+                    out = dict(scaled=x * 2, raw=x)
+                    return out["scaled"] + out["raw"]
+            """,
+            error="When handling script 'dict(scaled=x * 2, raw=x) in graph mode', the inputs should be constant",
+            title="`dict(key=value)` of Tensors (a dict display compiles)",
+            lines=3,
+            fields={"func": "dict", "what": "run-time values"},
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
                     items = [x, x * 2, x * 3]
                     out = x
                     for t in reversed(items):
@@ -225,6 +237,16 @@ BUILTIN_FALLS_BACK = Rule(
                     backwards.reverse()
                     return out + backwards[0]
             """,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    out = {"scaled": x * 2, "raw": x}
+                    sizes = dict(h=2, w=3)
+                    return out["scaled"] + out["raw"] * sizes["w"]
+            """,
+            title="a dict display of Tensors; `dict()` of constants (folded while compiling)",
         ),
     ),
 )

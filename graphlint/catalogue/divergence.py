@@ -2575,6 +2575,92 @@ STATE_ON_OBJECT_MADE_IN_GRAPH = Rule(
     ),
 )
 
+# message fields: {attr} - the attribute; {cls} - its class; {reader} - the method that reads it first; {line} - where
+ATTRIBUTE_CREATED_IN_GRAPH = Rule(
+    id="E5220",
+    symbol="attribute-created-in-graph",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`self.{attr}` of `{cls}` is created only by graph code, as here (no `__init__` makes it), and `{reader}` "
+            "(line {line}) reads it before it writes it: graph mode compiles that read against the object as it "
+            "was built, which has no `{attr}` (\"object has no attribute\") at both levels; create it in `__init__`",
+    summary="An attribute of a plain Python object (a gym-style environment, a scheduler) that only methods graph "
+            "code calls create (`reset()` setting `self.t`), read by a method that does not create it first "
+            "(`step()`).",
+    why=(
+        "MindSpore compiles every method graph code calls, whatever object holds it, and resolves `self.attr` "
+        "against the object as it stands when compiling starts. An attribute that only such a method creates does "
+        "not exist then. Measured with MindSpore 2.10: `reset()` setting `self.scale = 3.0` and `step()` reading "
+        "`x * self.scale`, both called from `construct`, fail at the default level (\"object has no attribute "
+        "'scale'\") and under STRICT; a method that creates the attribute and then reads it itself compiles at the "
+        "default level (STRICT refuses the write: `attribute-write-in-graph`)."
+    ),
+    mindspore_error="AttributeError: 'Env' object has no attribute 'scale'",
+    fix="Create every attribute in `__init__` (`self.t = 0`, `self.pos = None` is not enough for a Tensor: give "
+        "it its type), or better, keep the state out of the object: return it from `reset()` and pass it to "
+        "`step()`.",
+    flagged=(
+        fails(
+            """
+            class Env:
+                def __init__(self):
+                    self.k = 2.0
+
+                def reset(self, x):
+                    self.scale = 3.0
+                    return x
+
+                def step(self, x):
+                    return x * self.scale
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.env = Env()
+
+                def construct(self, x):
+                    y = self.env.reset(x)
+                    return self.env.step(y)
+            """,
+            error="object has no attribute 'scale'",
+            title="an environment's state created by `reset()`, read by `step()`",
+            lines=6,
+            fields={"attr": "scale", "cls": "Env", "reader": "Env.step"},
+        ),
+    ),
+    clean=(
+        Example(
+            """
+            class Env:
+                def __init__(self):
+                    self.scale = 1.0
+
+                def reset(self, x):
+                    self.scale = 3.0
+                    return x
+
+                def step(self, x):
+                    return x * self.scale
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.env = Env()
+
+                def construct(self, x):
+                    y = self.env.reset(x)
+                    return self.env.step(y) * 0 + y
+            """,
+            lax=OK,
+            strict=FAILS,
+            error="must be of the Parameter type",
+            title="the attribute made in `__init__`: the read compiles (STRICT refuses the write, "
+                  "`attribute-write-in-graph`)",
+        ),
+    ),
+)
+
 RULES = (
     PYTHON_RANDOM_IN_GRAPH,
     WALL_CLOCK_IN_GRAPH,
@@ -2595,4 +2681,5 @@ RULES = (
     STATE_CARRIED_ACROSS_CALLS,
     ARGUMENT_CONTAINER_MUTATED,
     STATE_ON_OBJECT_MADE_IN_GRAPH,
+    ATTRIBUTE_CREATED_IN_GRAPH,
 )

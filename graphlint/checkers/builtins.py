@@ -106,6 +106,10 @@ class BuiltinsChecker(Checker):
         arguments = list(call.args) + [k.value for k in call.keywords or ()]
         if name == "reversed" and len(call.args) == 1 and not call.keywords:
             self._reversed(graph, values, call)
+        elif name == "dict" and any(values.value(a).var for a in arguments):
+            # (measured: `dict(a=x * 2)` compiles only by JIT fallback; a dict display is built by graph code)
+            self.report(rules.BUILTIN_FALLS_BACK, call, graph, func=name, what="run-time values",
+                        instead="write a dict display (`{'key': value}`), which graph code builds itself")
         elif name in api.NESTED_TENSOR_REDUCTIONS and _holds_nested_tensors(values, arguments):
             self.report(rules.BUILTIN_OVER_NESTED_TENSORS, call, graph, func=name)
         elif name in api.FALLBACK_BUILTINS and name not in _REPORTED_ELSEWHERE and \

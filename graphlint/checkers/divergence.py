@@ -501,8 +501,39 @@ class DivergenceChecker(Checker):
         targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
         for target in targets:
             for written, attr in _self_writes(target, self_name):
-                if self._plain_attribute(graph.cls, attr):
-                    self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, statement, graph, anchor=written, attr=attr)
+                if not self._plain_attribute(graph.cls, attr):
+                    continue
+                self.report(rules.ATTRIBUTE_WRITE_IN_GRAPH, statement, graph, anchor=written, attr=attr)
+                # (the write itself is what STRICT refuses; the read in another method fails at both levels)
+                reader = self._created_in_graph_read_first(graph.cls, attr)
+                if reader is not None:
+                    method, read = reader
+                    self.report(rules.ATTRIBUTE_CREATED_IN_GRAPH, statement, graph, anchor=written, attr=attr,
+                                cls=graph.cls.name, reader=f"{graph.cls.name}.{method.name}", line=str(read.lineno))
+
+    def _created_in_graph_read_first(self, cls, attr: str):
+        """(method, read) of a plain class (no Cell: for a Cell's own helpers `attribute-read-after-helper-write`
+        reports the read) whose ``attr`` only graph code creates, where a method graph code compiles reads
+        ``self.attr`` before it writes it (``+=`` reads too); None otherwise."""
+        project = self.context.project
+        analysis = self.context.analysis
+        if project.is_cell(cls) or _class_body_values(project, cls, attr):
+            return None
+        init_reached = self._init_reached(cls)
+        assignments = self._assignments(cls).get(attr, [])
+        if any(method.name == "__init__" or id(method) in init_reached or analysis.graph_of(method) is None
+               for _value, method in assignments):
+            return None
+        for klass in project.mro(cls):
+            for method in klass.body:
+                if not isinstance(method, nodes.FunctionDef) or analysis.graph_of(method) is None \
+                        or method.name == "__init__":
+                    continue
+                receiver = signatures.instance_name(method, klass)
+                read = _first_reads(method, receiver, augmented=True).get(attr) if receiver else None
+                if read is not None:
+                    return method, read
+        return None
 
     def _held_object_writes(self, graph, values, statement, self_name) -> None:
         """ATTRIBUTE_WRITTEN_ON_HELD_OBJECT: ``blk.H = H`` on a sub-Cell, ``self.sched.k = k`` on a plain object
@@ -1107,12 +1138,16 @@ def _carried_state(project, cls, method_name: str, depth: int, seen: set) -> lis
     return carried
 
 
-def _first_reads(method, receiver: str) -> dict:
-    """``{attribute: its first use in source order when that is a read, else None}`` for ``receiver``'s attributes."""
+def _first_reads(method, receiver: str, augmented: bool = False) -> dict:
+    """``{attribute: its first use in source order when that is a read, else None}`` for ``receiver``'s attributes;
+    with ``augmented``, ``self.a += v`` counts as a read of ``a``."""
     first: dict = {}
     uses = [node for node in nodes_of_class(method, (nodes.Attribute, nodes.AssignAttr))
             if isinstance(node.expr, nodes.Name) and node.expr.name == receiver]
     for node in sorted(uses, key=lambda n: (_statement_line(n), isinstance(n, nodes.AssignAttr), n.col_offset)):
+        if augmented and isinstance(node, nodes.AssignAttr) and isinstance(node.parent, nodes.AugAssign):
+            first.setdefault(node.attrname, node)
+            continue
         if isinstance(node, nodes.Attribute) and isinstance(node.parent, nodes.Call) and node.parent.func is node:
             continue
         if isinstance(node, nodes.Attribute) and isinstance(node.parent, nodes.Subscript) and \
