@@ -155,6 +155,11 @@ def _annotation_kind(annotation) -> str | None:
     return None
 
 
+# What a value only the interpreter holds gives when graph code computes on it (see _reads_interpreted).
+_SHAPELESS = frozenset({TENSOR, UNKNOWN})
+_CARRIES_INTERPRETED = (nodes.BinOp, nodes.UnaryOp, nodes.Subscript, nodes.Call)
+
+
 class _DefinitionValues(dict):
     """Values by definition index; ``missed``: some read found none (a definition later in the round)."""
     missed = False
@@ -463,8 +468,43 @@ class FunctionValues:
             return cached
         self._cache[key] = unknown()  # recursion guard
         result = self._eval(expr, element)
+        if result.var and not result.interpreted and result.kinds and result.kinds <= _SHAPELESS \
+                and isinstance(expr, _CARRIES_INTERPRETED):
+            made = self._reads_interpreted(expr, element)
+            if made is not None:
+                result = replace(result, interpreted=True, origin=made)
         self._cache[key] = result
         return result
+
+    def _reads_interpreted(self, expr, element) -> str | None:
+        """``expr`` computes on a value only the interpreter holds (arithmetic, an index, a Tensor method or a
+        MindSpore function of it): what it gives has no shape type inference knows either (measured with MindSpore
+        2.10: `d["a"] * 1`, `ops.relu(d["a"])`, `d["a"].reshape(1, 2)` and `d["a"][:, :]` of `d = dict(a=x * 2)`
+        all fail in `nn.Dense`, as `d["a"]` does). Gives where that value was made, else None."""
+        if isinstance(expr, nodes.BinOp):
+            operands = [expr.left, expr.right]
+        elif isinstance(expr, nodes.UnaryOp):
+            operands = [expr.operand]
+        elif isinstance(expr, nodes.Subscript):
+            operands = [expr.value]
+        else:
+            func = expr.func
+            if isinstance(func, nodes.Attribute) and self.imports.qualify(func) is None:
+                operands = [func.expr]
+            elif (self.imports.qualify(func) or "").startswith("mindspore.") and \
+                    isinstance(func, (nodes.Name, nodes.Attribute)):
+                operands = list(expr.args) + [keyword.value for keyword in expr.keywords or ()]
+            else:
+                return None
+        for operand in operands:
+            value = self.eval(operand, element)
+            if value.var and value.interpreted and not value.kinds & SCALARS:
+                return value.origin
+            if value.var and value.kinds == {NUMPY}:
+                # (a NumPy array of run-time values is the interpreter's too: `Tensor.from_numpy(a)` of one, measured)
+                shown = operand.as_string()
+                return f"the NumPy array `{shown if len(shown) <= 40 else shown[:37] + '...'}`"
+        return None
 
     # -- expressions ----------------------------------------------------------
     def _eval(self, expr, element) -> Value:
@@ -936,7 +976,9 @@ class FunctionValues:
         if name in api.ITERATOR_BUILTINS:
             return Value(frozenset({OBJECT}), any_var, origin)
         if name == "dict":
-            return Value(frozenset({DICT}), any_var, origin)
+            # (with a run-time value the JIT fallback builds it: an object only the interpreter holds, measured)
+            return Value(frozenset({DICT}), any_var, f"`dict(...)` at line {expr.lineno}" if any_var else origin,
+                         interpreted=any_var)
         if name == "print":
             return const(NONE, None)
         if name == "super":

@@ -8,7 +8,7 @@ exported to MindIR. Every rule here is a warning at the lax level and an error
 at the strict level.
 """
 
-from graphlint.catalogue.model import (DIVERGES, FAILS, OK, Example, Rule, Severity, bytecoded, diverges, fails,
+from graphlint.catalogue.model import (DIVERGES, FAILS, OK, SKIP, Example, Rule, Severity, bytecoded, diverges, fails,
                                       falls_back, passes, traced)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -1373,8 +1373,9 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
     message="`{arg}` comes from an object only the interpreter holds ({made}: JIT fallback), so graph code no longer knows its "
             "shape, and the layer `{layer}` needs it: the lax level fails (\"negative dimensions are not allowed\"); "
             "pass the Tensors themselves (a tuple), not the object",
-    summary="A Tensor read back from a plain-class or dataclass instance that graph code built from Tensors (or the "
-            "instance itself) passed to an nn layer or a sub-Cell.",
+    summary="A Tensor read back from a plain-class or dataclass instance, or a `dict(...)`, that graph code built "
+            "from Tensors (or the object itself, or what arithmetic and ops compute from such a Tensor) passed to an "
+            "nn layer or a sub-Cell.",
     why=(
         "Graph code cannot hold an instance of a plain class or a dataclass made from run-time Tensors: the lax "
         "level makes it in the interpreter (JIT fallback; STRICT refuses it, see `python-object-from-tensor`). "
@@ -1382,7 +1383,10 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
         "and the layers that need one fail: measured with MindSpore 2.10 (CPU), a dataclass output of a sub-Cell "
         "read as `out.logits` and given to `nn.LayerNorm` (\"negative dimensions are not allowed\"), a field given "
         "to `nn.Dense` (\"'int' object has no attribute '__len__'\"), and the object given to a sub-Cell that does "
-        "so. PYNATIVE_MODE runs them as Python."
+        "so. A `dict(key=value)` of Tensors is built the same way (a dict display is not), and what graph code "
+        "computes from such a value keeps no shape either: `ops.relu(d[\"h\"]) * 1.0`, `.reshape(...)` or a slice "
+        "of it given to `nn.Dense` fail too (\"'int' object has no attribute '__len__'\"). PYNATIVE_MODE runs them "
+        "as Python."
     ),
     mindspore_error="ValueError: negative dimensions are not allowed",
     fix="Return or pass the Tensors as a tuple (`return logits, prob`; `self.inner(t, m)`), and build the "
@@ -1417,6 +1421,44 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             lines=20,
             fields={"arg": "out.logits"},
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = nn.Dense(3, 2)
+
+                def construct(self, x):
+                    out = dict(hidden=x * 2, raw=x)
+                    h = ops.relu(out["hidden"]) * 1.0
+                    return self.fc(h)
+            """,
+            error="",  # lax: "'int' object has no attribute '__len__'"; STRICT refuses `dict(...)` itself
+            inputs=_ROWS,
+            title="a value computed from a `dict(...)` of Tensors (arithmetic and ops keep it shapeless) into "
+                  "`nn.Dense`",
+            lines=9,
+            fields={"arg": "h"},
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = nn.Dense(3, 2)
+
+                def construct(self, x):
+                    scaled = Tensor.from_numpy(x.asnumpy() * 2)
+                    return self.fc(scaled)
+            """,
+            lax=FAILS,
+            strict=SKIP,  # (STRICT refuses `asnumpy()` first: `asnumpy-in-graph`)
+            error="",  # lax: "'int' object has no attribute '__len__'"
+            inputs=_ROWS,
+            title="a Tensor made from a NumPy array of run-time values into `nn.Dense`",
+            lines=8,
+            fields={"arg": "scaled"},
+        ),
     ),
     clean=(
         passes(
@@ -1436,6 +1478,21 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
                     return self.norm(logits) + prob
             """,
             inputs=_ROWS,
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = nn.Dense(3, 2)
+
+                def construct(self, x):
+                    out = {"hidden": x * 2, "raw": x}
+                    h = ops.relu(out["hidden"]) * 1.0
+                    return self.fc(h)
+            """,
+            inputs=_ROWS,
+            title="the same values in a dict display: graph code builds it, and knows the shapes",
         ),
     ),
 )

@@ -12,7 +12,7 @@ MESSAGE_RULES: dict[str, tuple[str, ...] | str] = {
     "convert.int_to_long": ("E6106",),
     "infer.null_pointer": ("E5401",),
     "infer.output_too_big": ("E5903",),
-    "infer.no_attribute": ("W5209", "W6103", "E6001", "E6109", "E5216", "E5215", "E5220"),
+    "infer.no_attribute": ("W5209", "W6103", "E6001", "E6109", "E5216", "E5215", "E5220", "E5514"),
     "infer.duplicate_parameter_name": ("W6201", "E6202"),
     "infer.function_arguments_number": ("E5403", "E5117"),
     "core.input_number": ("W5509",),
