@@ -13,9 +13,10 @@ sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
 import ports  # noqa: E402
 
-FLOORS = {"autoformer_ts": 2, "ctc_asr": 16, "decision_transformer": 6, "detr_tiny": 6, "dlrm": 9, "mamba_ssm": 3, "gnn_mp": 8, "moco": 7, "moe_lm": 7, "neural_ode": 6, "nmt_beam": 6, "pointnet2": 11,
-          "ppo_agent": 6, "raft": 5, "realnvp": 6, "swin": 5, "tacotron2": 6, "tiny_nerf": 9, "vqvae": 6, "wavenet": 8,
-          "yolo_nms": 7}
+FLOORS = {"autoformer_ts": 2, "clip_zeroshot": 5, "ctc_asr": 16, "decision_transformer": 6, "detr_tiny": 6,
+          "dlrm": 9, "mamba_ssm": 3, "gnn_mp": 8, "moco": 7, "moe_lm": 7, "neural_ode": 6, "nmt_beam": 6,
+          "pointnet2": 11, "ppo_agent": 6, "raft": 5, "realnvp": 6, "swin": 5, "tacotron2": 6, "tiny_nerf": 9,
+          "vqvae": 6, "wavenet": 8, "yolo_nms": 7}
 
 # A finding of each class the ports brought, at its line (port, line, rule at the default level).
 # False errors the analysis still makes, each a class not modelled yet (the test fails when one is fixed, so the
@@ -61,6 +62,7 @@ AT_LINES = [
     ("raft", 108, "E5212"),       # in the __init__ of a plain class construct makes an instance of
     ("autoformer_ts", 212, "E5212"),  # x.transpose(-1, 1): one axis named twice, refused at every rank
     ("mamba_ssm", 237, "E5219"),
+    ("clip_zeroshot", 161, "E5514"),  # a Tensor attribute __init__ made, rewritten in graph code, read into a Cell
     ("decision_transformer", 293, "E5220"),  # an environment's `self.t` created by reset(), read first by step()
     ("decision_transformer", 194, "W6102"),  # dict(key=value) of Tensors: built only by JIT fallback
     ("neural_ode", 200, "E5516"),  # SOLVERS[method](func, y0): an interpreted solver given the Cell it calls  # a step counter on an InferenceParams made in generate(), read in the loop

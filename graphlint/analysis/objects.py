@@ -140,7 +140,20 @@ def object_classes(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef
                    depth: int = 0) -> tuple[nodes.ClassDef, ...]:
     """The project classes an object graph code reads may be an instance of: ``self`` (``cls``), what an attribute
     chain from it holds (``self.sched``, ``self.model.decoder``), or a module global made by a class call
-    (``SCHEDULER = Scheduler()``)."""
+    (``SCHEDULER = Scheduler()``). Graph scope, the analysis and the rules ask it of the same expressions: remembered
+    per expression until its module or one it imports changes (or a module a class found is in is replaced)."""
+    if depth:
+        return _object_classes(project, info, expr, cls, depth)
+    kind = "object classes" if cls is None else f"object classes {id(cls)}"
+    found = project.memo(kind, expr, lambda: _object_classes(project, info, expr, cls, 0))
+    if any(project.by_node.get(id(held.root())) is None for held in found):
+        project.forget_memos({id(expr.root())})
+        found = project.memo(kind, expr, lambda: _object_classes(project, info, expr, cls, 0))
+    return found
+
+
+def _object_classes(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None,
+                    depth: int) -> tuple[nodes.ClassDef, ...]:
     if isinstance(expr, nodes.Name):
         frame = expr.frame()
         if cls is not None and isinstance(frame, nodes.FunctionDef) and signatures.receiver_name(frame, cls) == expr.name:

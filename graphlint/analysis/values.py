@@ -61,6 +61,7 @@ from graphlint.analysis.joins import Shapes
 from graphlint.analysis.objects import object_classes
 from graphlint.analysis.parser_fold import FOLD, NOTHING_KNOWN, ParserFold
 from graphlint.analysis.provenance import assumed_tensors, from_tensor_computation, tensor_origin
+from graphlint.analysis.tree import nodes_of_class
 
 
 BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
@@ -655,7 +656,18 @@ class FunctionValues:
         base = expr.expr
         if isinstance(base, nodes.Name) and base.name == self.self_name and self.cls is not None:
             if self.name_at(element, base.name).kinds <= {OBJECT}:
-                return self.analysis.self_attribute(self.cls, expr.attrname)
+                held = self.analysis.self_attribute(self.cls, expr.attrname)
+                written = self._written_before(expr)
+                if written is not None and held.kinds & {TENSOR, UNKNOWN} and not held.kinds & {CELL} and any(
+                        method.name == "__init__" for _value, method in
+                        self.analysis.project.attribute_assignments(self.cls).get(expr.attrname, ())):
+                    # what graph code wrote over an attribute `__init__` made (JIT fallback, at the lax level) is
+                    # read back as an object only the interpreter holds (measured: a Tensor attribute rewritten in
+                    # `construct`, then given to a layer, fails with "negative dimensions are not allowed"; alone it
+                    # runs; one that graph code itself created first reads back as it was written)
+                    return Value((held.kinds - {NONE}) or frozenset({UNKNOWN}), True,
+                                 f"`self.{expr.attrname}` written at line {written}", interpreted=True)
+                return held
         held = self._held_attribute(expr, element) or self._layer_parameter(expr)
         if held is not None:
             return held
@@ -676,6 +688,16 @@ class FunctionValues:
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
+
+    def _written_before(self, read: nodes.Attribute) -> int | None:
+        """The line of a statement of this function, before the one that reads ``self.attr``, that assigns it."""
+        reading = read.statement().lineno
+        for target in nodes_of_class(self.func, nodes.AssignAttr):
+            if target.attrname == read.attrname and isinstance(target.expr, nodes.Name) \
+                    and target.expr.name == self.self_name and target.statement().lineno < reading \
+                    and target.scope() is self.func:
+                return target.statement().lineno
+        return None
 
     def _layer_parameter(self, expr: nodes.Attribute) -> Value | None:
         """``self.embedding.embedding_table``, ``self.fc.weight``: a Parameter the MindSpore layer held by the

@@ -1459,6 +1459,27 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             lines=8,
             fields={"arg": "scaled"},
         ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.norm = nn.LayerNorm((3,))
+                    self.bias = Tensor(np.ones((3,), np.float32))
+
+                def construct(self, x):
+                    self.bias = self.bias.astype(x.dtype)
+                    return self.norm(x + self.bias)
+            """,
+            lax=FAILS,
+            strict=SKIP,  # (STRICT refuses the write first: `attribute-write-in-graph`)
+            error="negative dimensions are not allowed",
+            inputs=_ROWS,
+            title="a Tensor attribute `__init__` made, rewritten in `construct` and read back into a layer "
+                  "(CLIP's `self.attn_mask = self.attn_mask.to(x.dtype)`)",
+            lines=9,
+            fields={"arg": "x + self.bias"},
+        ),
     ),
     clean=(
         passes(
@@ -1493,6 +1514,25 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             """,
             inputs=_ROWS,
             title="the same values in a dict display: graph code builds it, and knows the shapes",
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.norm = nn.LayerNorm((3,))
+                    self.bias = Tensor(np.ones((3,), np.float32))
+
+                def construct(self, x):
+                    self.bias = self.bias.astype(x.dtype)
+                    return self.norm(x) + self.bias
+            """,
+            lax=OK,
+            strict=FAILS,
+            error="must be of the Parameter type",
+            inputs=_ROWS,
+            title="the rewritten attribute read back outside the layer: the lax level runs it (STRICT refuses the "
+                  "write, `attribute-write-in-graph`)",
         ),
     ),
 )
