@@ -657,17 +657,7 @@ class FunctionValues:
         if isinstance(base, nodes.Name) and base.name == self.self_name and self.cls is not None:
             if self.name_at(element, base.name).kinds <= {OBJECT}:
                 held = self.analysis.self_attribute(self.cls, expr.attrname)
-                written = self._written_before(expr)
-                if written is not None and held.kinds & {TENSOR, UNKNOWN} and not held.kinds & {CELL} and any(
-                        method.name == "__init__" for _value, method in
-                        self.analysis.project.attribute_assignments(self.cls).get(expr.attrname, ())):
-                    # what graph code wrote over an attribute `__init__` made (JIT fallback, at the lax level) is
-                    # read back as an object only the interpreter holds (measured: a Tensor attribute rewritten in
-                    # `construct`, then given to a layer, fails with "negative dimensions are not allowed"; alone it
-                    # runs; one that graph code itself created first reads back as it was written)
-                    return Value((held.kinds - {NONE}) or frozenset({UNKNOWN}), True,
-                                 f"`self.{expr.attrname}` written at line {written}", interpreted=True)
-                return held
+                return self._read_back(expr, held) or held
         held = self._held_attribute(expr, element) or self._layer_parameter(expr)
         if held is not None:
             return held
@@ -688,6 +678,20 @@ class FunctionValues:
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
+
+    def _read_back(self, read: nodes.Attribute, held: Value) -> Value | None:
+        """``self.attr`` read after this function rewrote an attribute ``__init__`` made: what the JIT fallback wrote
+        (the lax level) is read back as an object only the interpreter holds (measured: a Tensor attribute rewritten
+        in `construct`, then given to a layer, fails with "negative dimensions are not allowed"; alone it runs; one
+        that graph code itself created first reads back as it was written). None otherwise."""
+        if not held.kinds & {TENSOR, UNKNOWN} or held.kinds & {CELL}:
+            return None
+        written = self._written_before(read)
+        if written is None or not any(method.name == "__init__" for _value, method in
+                                      self.analysis.project.attribute_assignments(self.cls).get(read.attrname, ())):
+            return None
+        return Value((held.kinds - {NONE}) or frozenset({UNKNOWN}), True, f"`self.{read.attrname}` written at line "
+                     f"{written}", interpreted=True)
 
     def _written_before(self, read: nodes.Attribute) -> int | None:
         """The line of a statement of this function, before the one that reads ``self.attr``, that assigns it."""
