@@ -151,7 +151,7 @@ BUILTIN_FALLS_BACK = Rule(
             error="When handling script 'dict(scaled=x * 2, raw=x) in graph mode', the inputs should be constant",
             title="`dict(key=value)` of Tensors (a dict display compiles)",
             lines=3,
-            fields={"func": "dict", "what": "run-time values"},
+            fields={"func": "dict", "what": "a value computed from a Tensor"},
         ),
         falls_back(
             """

@@ -106,16 +106,12 @@ class BuiltinsChecker(Checker):
         arguments = list(call.args) + [k.value for k in call.keywords or ()]
         if name == "reversed" and len(call.args) == 1 and not call.keywords:
             self._reversed(graph, values, call)
-        elif name == "dict" and any(values.value(a).var for a in arguments):
-            # (measured: `dict(a=x * 2)` compiles only by JIT fallback; a dict display is built by graph code)
-            self.report(rules.BUILTIN_FALLS_BACK, call, graph, func=name, what="run-time values",
-                        instead="write a dict display (`{'key': value}`), which graph code builds itself")
         elif name in api.NESTED_TENSOR_REDUCTIONS and _holds_nested_tensors(values, arguments):
             self.report(rules.BUILTIN_OVER_NESTED_TENSORS, call, graph, func=name)
         elif name in api.FALLBACK_BUILTINS and name not in _REPORTED_ELSEWHERE and \
                 any(values.from_tensor(a) for a in arguments):
             self.report(rules.BUILTIN_FALLS_BACK, call, graph, func=name, what="a value computed from a Tensor",
-                        instead="use ops (`ops.all`, `ops.any`, `ops.sort`)")
+                        instead=_INSTEAD.get(name, "use ops (`ops.all`, `ops.any`, `ops.sort`)"))
         elif name == "len" and len(call.args) == 1 and values.value(call.args[0]).is_(STR):
             self.report(rules.CONTAINER_METHOD_FALLS_BACK, call, graph, method="len()", kind="str")
 
@@ -241,7 +237,10 @@ class BuiltinsChecker(Checker):
 
 
 # Reported by other rules (type-of-graph-value, tensor-to-string, python-object-from-tensor ...).
-_REPORTED_ELSEWHERE = frozenset({"type", "str", "repr", "dict", "set", "slice", "complex", "format"})
+_REPORTED_ELSEWHERE = frozenset({"type", "str", "repr", "set", "slice", "complex", "format"})
+# What to write instead of a builtin that falls back, where it is not an op (measured: a dict display of Tensors
+# compiles at both levels, `dict(key=value)` of them only by JIT fallback)
+_INSTEAD = {"dict": "write a dict display (`{'key': value}`), which graph code builds itself"}
 
 
 def _reads(expr, self_name):
