@@ -13,6 +13,7 @@ test suite compiles). Tables read from MindSpore's own sources by ``scripts/mind
 from __future__ import annotations
 
 import enum
+import functools
 import sys
 
 from graphlint.analysis.generated import api_measured, jit_forbidden, nn_parameters, refused_measured
@@ -79,6 +80,7 @@ def _arguments_of_kind(kind: str) -> dict:
 # ``ops.Shape``, ``mindspore.nn.layer.basic.Dense`` is ``nn.Dense``, ``mindspore.common.tensor.Tensor`` is
 # ``mindspore.Tensor``. Rules speak of the public names: qualified prefix -> how many leading parts to keep.
 FLATTENED_PACKAGES = {"mindspore.ops": 2, "mindspore.nn": 2, "mindspore.common": 1}
+@functools.lru_cache(maxsize=None)  # (asked of the same few thousand names hundreds of thousands of times)
 def canonical(qualified: str) -> str:
     parts = qualified.split(".")
     for prefix, keep in FLATTENED_PACKAGES.items():

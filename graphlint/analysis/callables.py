@@ -23,7 +23,7 @@ from astroid import nodes
 from graphlint.analysis import signatures
 from graphlint.analysis.objects import _calls_of, constructor_argument, instantiated, object_classes
 from graphlint.analysis.project import ModuleInfo, Project
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import name_lookup, nodes_of_class
 
 MAX_DEPTH = 16  # links followed from the call to a definition
 ALL, UNKNOWN_KEY = "all elements", "an unknown element"  # selectors: iteration, a subscript not known
@@ -237,7 +237,7 @@ class _Resolver:
     def _name(self, info, name: nodes.Name, selectors, certain, partial, depth, found) -> None:
         frame = name.frame()
         try:
-            _scope, bindings = name.lookup(name.name)
+            _scope, bindings = name_lookup(name)
         except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
             return
         if not bindings:

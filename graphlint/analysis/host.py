@@ -22,7 +22,7 @@ from astroid.const import Context
 from graphlint.analysis import api, signatures
 from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, LIST, NONE, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.project import ModuleInfo, Project, outer_binding
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import name_lookup, nodes_of_class
 from graphlint.analysis.lattice import NOTHING, Value, const, join, of_python, unknown, variable
 from graphlint.analysis.values import BINOPS
 
@@ -134,7 +134,7 @@ def _single_binding(name: nodes.Name):
     """The one node that binds ``name`` where it is read (an AssignName, a ClassDef, ...), or None when there
     are several (a loop, two branches, ``+=``) or none."""
     try:
-        _scope, bindings = name.lookup(name.name)
+        _scope, bindings = name_lookup(name)
     except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
         return None
     if len(bindings) != 1:

@@ -15,7 +15,7 @@ from astroid import nodes
 from graphlint.analysis import signatures
 from graphlint.analysis.api import JIT_CLASS_DECORATORS
 from graphlint.analysis.project import ModuleInfo, Project
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import name_lookup, nodes_of_class
 
 MAX_CHAIN = 4  # links of ``self.a.b.c`` followed through held objects
 
@@ -40,7 +40,7 @@ def instantiated(project: Project, info: ModuleInfo, expr, depth: int = 0) -> no
 def _one_assigned_value(name: nodes.Name):
     """The value of the one plain assignment that binds ``name`` where it is read, else None."""
     try:
-        _scope, bindings = name.lookup(name.name)
+        _scope, bindings = name_lookup(name)
     except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
         return None
     if len(bindings) != 1 or not isinstance(bindings[0], nodes.AssignName):

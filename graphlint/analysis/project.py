@@ -469,6 +469,18 @@ class Project:
 
     def resolve_expr(self, info: ModuleInfo, expr) -> Resolved | None:
         """A Name or an attribute chain (``mod.func``, ``pkg.mod.Class``) to a project object."""
+        if not isinstance(expr, (nodes.Name, nodes.Attribute)):
+            return None
+        # remembered per expression (graph scope, the analysis and the rules resolve the same names many times)
+        key = ("resolve", id(expr))
+        found = self._node_memo.get(key)
+        if found is not None and found[0] is expr and found[1][0] is info:
+            return found[1][1]
+        resolved = self._resolve_expr(info, expr)
+        self._node_memo[key] = (expr, (info, resolved))
+        return resolved
+
+    def _resolve_expr(self, info: ModuleInfo, expr) -> Resolved | None:
         if isinstance(expr, nodes.Name):
             local = enclosing_definition(expr)
             if local is not None:

@@ -154,12 +154,21 @@ def targets_of(target, klass):
         yield from targets_of(target.value, klass)
 
 
+def name_lookup(name: nodes.Name) -> tuple:
+    """``name.lookup(name.name)`` (the scope and the nodes that bind the name there), remembered on the node: the
+    analyses and the rules ask it of the same names many times. Raises as astroid's lookup does."""
+    found = name.__dict__.get("_graphlint_lookup")
+    if found is None:
+        found = name.__dict__["_graphlint_lookup"] = name.lookup(name.name)
+    return found
+
+
 def enclosing_reads(node) -> list[str]:
     """The names read inside ``node`` (a nested def, lambda or class) that a function around it binds, in the
     order first read: what it would no longer see at module level."""
     found: list[str] = []
     for name in nodes_of_class(node, nodes.Name):
-        scope, _assignments = name.lookup(name.name)
+        scope, _assignments = name_lookup(name)
         if isinstance(scope, (nodes.FunctionDef, nodes.Lambda)) and not is_within(scope, node) \
                 and name.name not in found:
             found.append(name.name)

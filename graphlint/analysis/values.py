@@ -172,6 +172,10 @@ class _DefinitionValues(dict):
         return default
 
 
+def _output_of(call: nodes.Call) -> str:
+    return f"the output of `{call.func.as_string()}`"
+
+
 class FunctionValues:
     """Abstract values for every expression of one graph function."""
 
@@ -193,6 +197,7 @@ class FunctionValues:
         # the Cells each call calls: facts of the source, not of the values being solved (asked on every round)
         self._cell_targets: dict[int, list | None] = {}
         self._shapes = self._fold = None
+        self._comprehension_bound: frozenset[str] | None = None
         self._solve()
 
     # -- queries built on the values --------------------------------------------------------------------
@@ -512,7 +517,7 @@ class FunctionValues:
         if isinstance(expr, nodes.Const):
             return of_python(expr.value)
         if isinstance(expr, nodes.Name):
-            bound = self._comprehension_binding(expr, element)
+            bound = self._comprehension_binding(expr, element) if expr.name in self._comprehension_names() else None
             return bound if bound is not None else self.name_at(element, expr.name)
         if isinstance(expr, (nodes.Tuple, nodes.List)):
             return self._sequence_display(expr, element)
@@ -537,6 +542,14 @@ class FunctionValues:
         if isinstance(expr, nodes.Lambda):
             return const(FUNCTION)
         return self._built(expr, element)
+
+    def _comprehension_names(self) -> frozenset[str]:
+        """The names some comprehension of the function binds (most names are none's: no walk up for them)."""
+        if self._comprehension_bound is None:
+            self._comprehension_bound = frozenset(
+                target.name for comprehension in nodes_of_class(self.func, nodes.Comprehension)
+                for target in nodes_of_class(comprehension.target, nodes.AssignName))
+        return self._comprehension_bound
 
     def _comprehension_binding(self, name: nodes.Name, element) -> Value | None:
         """The value of a name a comprehension binds (``c`` in ``[f(c) for i, c in enumerate(xs)]``): an element
@@ -904,22 +917,21 @@ class FunctionValues:
         targets = self.cell_targets(call)
         if not targets:
             return None
-        origin = f"the output of `{call.func.as_string()}`"
         outputs = []
         for target in targets:
-            output = self._layer_output(target if isinstance(target, str) else target.qname(), call, element, origin)
+            output = self._layer_output(target if isinstance(target, str) else target.qname(), call, element)
             if output is None:
                 return None
             outputs.append(output)
         return join(*outputs)
 
-    def _layer_output(self, layer: str, call: nodes.Call, element, origin: str) -> Value | None:
+    def _layer_output(self, layer: str, call: nodes.Call, element) -> Value | None:
         if not layer.startswith("mindspore."):
             # a Cell of the project: what its construct returns (its arguments taken as Tensors)
             output = self.analysis.cell_output(layer)
             if output is None or not output.kinds or UNKNOWN in output.kinds:
                 return None
-            return replace(output, var=True, origin=output.origin or origin, alias="", parameter="")
+            return replace(output, var=True, origin=output.origin or _output_of(call), alias="", parameter="")
         if not layer.startswith("mindspore.nn."):
             return None
         name = layer.rsplit(".", 1)[-1]
@@ -929,7 +941,7 @@ class FunctionValues:
         if api.api_kind(layer) is not api.ApiKind.CELL or name in api.NN_CONTAINER_CELLS:
             return None
         kind = TUPLE if name in api.NN_TUPLE_RESULT_LAYERS else TENSOR
-        return variable(kind, origin)
+        return variable(kind, _output_of(call))
 
     def _helper_summary(self, expr: nodes.Call) -> Value | None:
         """What a call to a project helper returns, with this call's arguments bound; None when it calls none

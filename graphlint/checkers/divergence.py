@@ -35,7 +35,7 @@ from graphlint.analysis.boundary import is_top_level
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.objects import held_classes, made_in_function, object_classes
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
-from graphlint.analysis.tree import graph_nodes, nodes_of_class, targets_of
+from graphlint.analysis.tree import graph_nodes, name_lookup, nodes_of_class, targets_of
 from graphlint.analysis.values import annotated_python_kind
 from graphlint.catalogue import divergence as rules
 from graphlint.runner import Checker
@@ -459,7 +459,7 @@ class DivergenceChecker(Checker):
         if _locally_bound(name, graph):
             return None
         try:
-            scope, _ = name.lookup(name.name)
+            scope, _ = name_lookup(name)
         except Exception:  # noqa: BLE001 - astroid lookup on odd nodes
             return None
         if not isinstance(scope, nodes.Module):

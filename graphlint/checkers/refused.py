@@ -48,7 +48,6 @@ class RefusedChecker(Checker):
             self.report(rules.CELL_CALLS_ITSELF, call, graph, call=call.as_string()[:80],
                         fixed=f"{func.name}.construct({_arguments_text(call)})")
             return
-        shown = _shown(call)
         qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
         if qualified is not None:
             if qualified in api.PARAMETER_MAKERS:
@@ -57,14 +56,14 @@ class RefusedChecker(Checker):
             registered = api.jit_forbidden_name(qualified)
             if registered is not None:
                 reported.add(id(func))
-                self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown, registered=registered)
+                self.report(rules.JIT_FORBIDDEN_API, call, graph, call=_shown(call), registered=registered)
             return
         if not isinstance(func, nodes.Attribute):
             return
         method = func.attrname
         receiver = func.expr
         if method in api.JIT_FORBIDDEN_CELL_METHODS and self._is_cell(graph, values, receiver, method):
-            self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown,
+            self.report(rules.JIT_FORBIDDEN_API, call, graph, call=_shown(call),
                         registered=api.JIT_FORBIDDEN_CELL_METHODS[method])
             return
         if method in api.JIT_FORBIDDEN_OBJECT_METHODS:
@@ -73,7 +72,7 @@ class RefusedChecker(Checker):
             # (`Parameter(...) if scale else None`: None has no such method either)
             tensor = value.may_be(TENSOR) and not value.kinds - {TENSOR, NONE}
             if tensor and (owner == "Tensor" or value.alias.startswith("the Parameter")):
-                self.report(rules.JIT_FORBIDDEN_API, call, graph, call=shown, registered=registered)
+                self.report(rules.JIT_FORBIDDEN_API, call, graph, call=_shown(call), registered=registered)
                 return
         self._lambda_default(graph, values, call)
 
