@@ -406,6 +406,30 @@ class CFG:
 
     # -- reaching definitions -------------------------------------------
     def _solve_reaching(self) -> None:
+        self._reaching_in, self._block_out = self._reaching_without(frozenset())
+
+    def reaching_in_without(self, dead_edges: frozenset) -> tuple[dict[int, int], set[int]]:
+        """Reaching definitions (bit sets per element index, as :meth:`reaching` reads them) when control never
+        takes the edges ``dead_edges`` (``(from block id, to block id)``): the branches type inference does not
+        compile, for the values it joins. The parser's own checks (a name defined in one branch) keep
+        :meth:`reaching`, which takes every edge. Also gives the ids of the blocks control still reaches."""
+        return self._reaching_without(dead_edges)[0], self._live_blocks(dead_edges)
+
+    def _live_blocks(self, dead_edges: frozenset) -> set[int]:
+        """The blocks control reaches from the entry without taking ``dead_edges``."""
+        live, stack = {self.entry.id}, [self.entry]
+        while stack:
+            block = stack.pop()
+            for succ, _ in block.succ:
+                if succ.id not in live and (block.id, succ.id) not in dead_edges:
+                    live.add(succ.id)
+                    stack.append(succ)
+        return live
+
+    def definitions_in(self, bits: int, name: str) -> list[Definition]:
+        return self._definitions_in(bits, name)
+
+    def _reaching_without(self, dead_edges: frozenset) -> tuple[dict[int, int], dict[int, int]]:
         gen: dict[int, int] = {}
         kill: dict[int, int] = {}
         self._name_mask: dict[str, int] = {}  # name -> bit set of its definitions
@@ -418,27 +442,32 @@ class CFG:
                 k |= name_mask[definition.name]
                 g = (g & ~name_mask[definition.name]) | (1 << definition.index)
             gen[element.index], kill[element.index] = g, k
+        live = self._live_blocks(dead_edges) if dead_edges else None
         block_in = {b.id: 0 for b in self.blocks}
         block_out = {b.id: 0 for b in self.blocks}
         changed = True
         while changed:
             changed = False
             for block in self.order:
+                if live is not None and block.id not in live:
+                    continue  # (a branch never compiled: what it defines reaches nothing)
                 incoming = 0
                 for pred, _ in block.pred:
-                    incoming |= block_out[pred.id]
+                    if live is None or (pred.id, block.id) not in dead_edges:
+                        incoming |= block_out[pred.id]
                 state = incoming
                 for element in block.elements:
                     state = (state & ~kill[element.index]) | gen[element.index]
                 if incoming != block_in[block.id] or state != block_out[block.id]:
                     block_in[block.id], block_out[block.id] = incoming, state
                     changed = True
+        reaching_in: dict[int, int] = {}
         for block in self.blocks:
             state = block_in[block.id]
             for element in block.elements:
-                self._reaching_in[element.index] = state
+                reaching_in[element.index] = state
                 state = (state & ~kill[element.index]) | gen[element.index]
-        self._block_out = block_out
+        return reaching_in, block_out
 
     def reaching(self, element: Element, name: str) -> list[Definition]:
         """Definitions of ``name`` that reach ``element`` (before it runs)."""

@@ -1043,8 +1043,9 @@ def _returned(values: FunctionValues) -> Value:
     returned = []
     for element in values.cfg.returns:
         node = element.node
-        returned.append(values.value(node.value) if node.value is not None else of_python(None))
-    if values.cfg.exit.pred and any(label == "fallthrough" for _, label in values.cfg.exit.pred):
+        if values.compiled(element.block):  # (a return in a branch type inference leaves out gives nothing)
+            returned.append(values.value(node.value) if node.value is not None else of_python(None))
+    if any(label == "fallthrough" and values.compiled(block) for block, label in values.cfg.exit.pred):
         returned.append(of_python(None))
     return join(*returned) if returned else of_python(None)
 

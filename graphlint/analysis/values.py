@@ -198,7 +198,11 @@ class FunctionValues:
         self._cell_targets: dict[int, list | None] = {}
         self._shapes = self._fold = None
         self._comprehension_bound: frozenset[str] | None = None
+        # reaching definitions without the branches type inference does not compile, and the blocks it does
+        self._reaching_in: dict[int, int] | None = None
+        self._live_blocks: set[int] | None = None
         self._solve()
+        self._solve_without_dead_branches()
 
     # -- queries built on the values --------------------------------------------------------------------
     def decided_while_compiling(self, test) -> bool:
@@ -341,6 +345,31 @@ class FunctionValues:
                 break
         self._cache = {}
 
+    def _solve_without_dead_branches(self) -> None:
+        """Solve again where an ``if`` is decided while compiling (`isinstance` of a value of known kind, a
+        constant): type inference compiles only the branch taken, so after the ``if`` a name holds what that
+        branch gives, not the join of both (`if isinstance(x, Tensor): x = Wrapper(x)`). A test decided on the
+        values of a solve with every branch stays decided once the dead ones are left out (the values only get
+        narrower), so this only ever removes edges."""
+        dead: frozenset = frozenset()
+        for _ in range(3):
+            found = frozenset(self._dead_edges())
+            if found <= dead:
+                return
+            dead |= found
+            self._reaching_in, self._live_blocks = self.cfg.reaching_in_without(dead)
+            self._solve()
+
+    def compiled(self, block) -> bool:
+        """The CFG block is not in a branch the solve left out as never compiled."""
+        return self._live_blocks is None or block.id in self._live_blocks
+
+    def _dead_edges(self):
+        for region in self.cfg.ifs.values():
+            taken = self._folded(region.node.test)
+            if taken is not None:
+                yield region.test.block.id, (region.else_entry if taken else region.then_entry).id
+
     def _definition_value(self, definition: Definition) -> Value:
         element = definition.element
         kind = definition.kind
@@ -433,7 +462,10 @@ class FunctionValues:
     # -- queries ------------------------------------------------------------
     def name_at(self, element: Element | None, name: str) -> Value:
         if element is not None and name in self.cfg.defs_by_name:
-            definitions = self.cfg.reaching(element, name)
+            # (in a branch never compiled, what every edge brings: its findings are the parser's)
+            definitions = self.cfg.reaching(element, name) if not self._live_blocks or \
+                element.block.id not in self._live_blocks else \
+                self.cfg.definitions_in(self._reaching_in.get(element.index, 0), name)
             if not definitions:
                 return const(UNDEFINED)
             return join(*(self.def_values.get(d.index, BOTTOM) for d in definitions))

@@ -1480,6 +1480,38 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             lines=9,
             fields={"arg": "x + self.bias"},
         ),
+        fails(
+            """
+            class Nested:
+                def __init__(self, tensors, mask):
+                    self.tensors, self.mask = tensors, mask
+
+            class Body(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.norm = nn.LayerNorm((3,))
+
+                def construct(self, batch):
+                    return self.norm(batch.tensors)
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.body = Body()
+
+                def construct(self, x):
+                    if isinstance(x, (list, Tensor)):
+                        x = Nested(x, x > 0)
+                    return self.body(x)
+            """,
+            error="",  # lax: "negative dimensions are not allowed"; STRICT refuses the object's creation
+            inputs=_ROWS,
+            title="an input wrapped in a plain object under an `if isinstance(...)` that type inference decides "
+                  "(DETR's `NestedTensor`): after the `if` the name holds the object alone, and a sub-Cell reads "
+                  "it into `nn.LayerNorm`",
+            lines=21,
+            fields={"arg": "x"},
+        ),
     ),
     clean=(
         passes(
@@ -1514,6 +1546,25 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             """,
             inputs=_ROWS,
             title="the same values in a dict display: graph code builds it, and knows the shapes",
+        ),
+        passes(
+            """
+            class Nested:
+                def __init__(self, tensors, mask):
+                    self.tensors, self.mask = tensors, mask
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.norm = nn.LayerNorm((3,))
+
+                def construct(self, x):
+                    if isinstance(x, (list, tuple)):
+                        x = Nested(x[0], x[1]).tensors
+                    return self.norm(x)
+            """,
+            inputs=_ROWS,
+            title="the wrapping branch decided the other way (a Tensor is not a list): the name keeps the Tensor",
         ),
         Example(
             """
