@@ -61,7 +61,7 @@ from graphlint.analysis.joins import Shapes
 from graphlint.analysis.objects import object_classes
 from graphlint.analysis.parser_fold import FOLD, NOTHING_KNOWN, ParserFold
 from graphlint.analysis.provenance import assumed_tensors, from_tensor_computation, tensor_origin
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import is_within, nodes_of_class
 
 
 BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
@@ -431,33 +431,9 @@ class FunctionValues:
         return Value(frozenset({LIST}), var, origin, items, each=each)
 
     def _iteration_value(self, loop: nodes.For, definition: Definition) -> Value:
-        iterable = self.eval(loop.iter, self.cfg.element_of(loop.iter))
-        if iterable.is_(RANGE):
-            element_value = const(INT)
-        elif iterable.is_tensor:
-            element_value = variable(TENSOR, iterable.origin)  # rows are slices: new Tensors, no alias
-        elif iterable.is_(DICT):
-            element_value = unknown()  # a key: graph code refuses a dict whose keys are run-time values
-        elif element_value_of(iterable) is not None:
-            element_value = element_value_of(iterable)
-        else:
-            element_value = unknown(iterable.var, iterable.origin)
-        if isinstance(loop.target, nodes.AssignName):
-            return element_value
-        position = _flat_position(loop.target, definition.node)
-        if element_value.items is not None and position is not None and position < len(element_value.items):
-            return element_value.items[position]
-        if isinstance(loop.iter, nodes.Call) and isinstance(loop.iter.func, nodes.Name):
-            # enumerate(xs): index is a constant; zip(a, b): element-wise.
-            if loop.iter.func.name == "enumerate" and position == 0:
-                return const(INT)
-            if loop.iter.func.name == "enumerate" and position == 1 and loop.iter.args:
-                inner = self.eval(loop.iter.args[0], self.cfg.element_of(loop.iter))
-                return _iterated(inner)
-            if loop.iter.func.name == "zip" and position is not None and position < len(loop.iter.args):
-                inner = self.eval(loop.iter.args[position], self.cfg.element_of(loop.iter))
-                return _iterated(inner)
-        return unknown(element_value.var, element_value.origin)
+        element = self.cfg.element_of(loop.iter)
+        iterable = self.eval(loop.iter, element)
+        return self._target_value(loop.iter, iterable, loop.target, definition.node, element)
 
     # -- queries ------------------------------------------------------------
     def name_at(self, element: Element | None, name: str) -> Value:
@@ -609,22 +585,23 @@ class FunctionValues:
         return None
 
     def _target_value(self, iter_expr, iterable: Value, target, bound, element) -> Value:
-        """What an iteration over ``iterable`` binds to ``bound`` (a name in ``target``)."""
-        if iterable.is_(RANGE):
-            item = const(INT)
-        else:
-            item = _iterated(iterable)
-        if isinstance(target, nodes.AssignName):
-            return item
-        position = _flat_position(target, bound)
-        if item.items is not None and position is not None and position < len(item.items):
-            return item.items[position]
-        if isinstance(iter_expr, nodes.Call) and isinstance(iter_expr.func, nodes.Name) and position is not None:
-            if iter_expr.func.name == "enumerate" and iter_expr.args:
-                return const(INT) if position == 0 else _iterated(self.eval(iter_expr.args[0], element))
-            if iter_expr.func.name == "zip" and position < len(iter_expr.args):
-                return _iterated(self.eval(iter_expr.args[position], element))
-        return unknown(item.var, item.origin)
+        """What an iteration over ``iterable`` binds to ``bound`` (a name in ``target``, at any depth: `for i, (a,
+        b) in enumerate(zip(xs, ys))`)."""
+        return _bound_in(target, bound, self._loop_element(iter_expr, iterable, element))
+
+    def _loop_element(self, iter_expr, iterable: Value, element) -> Value:
+        """One element of what a loop iterates: for `zip(a, b)` the tuple of an element of each, for
+        `enumerate(xs)` an int and an element of ``xs`` (graph mode unrolls both into such tuples)."""
+        if isinstance(iter_expr, nodes.Call) and isinstance(iter_expr.func, nodes.Name) and not iter_expr.keywords \
+                and iter_expr.func.name in ("zip", "enumerate") and iter_expr.args \
+                and not any(isinstance(a, nodes.Starred) for a in iter_expr.args) \
+                and iter_expr.func.name not in self.cfg.defs_by_name:
+            parts = [self._loop_element(a, self.eval(a, element), element) for a in iter_expr.args]
+            if iter_expr.func.name == "enumerate":
+                parts = [const(INT), parts[0]]
+            return Value(frozenset({TUPLE}), any(p.var for p in parts), next((p.origin for p in parts if p.var), ""),
+                         tuple(parts))
+        return const(INT) if iterable.is_(RANGE) else _iterated(iterable)
 
     def _built(self, expr, element) -> Value:
         """A dict or set display, an f-string, a comprehension: a runtime value when what it is built from is."""
@@ -1061,9 +1038,9 @@ class FunctionValues:
         if left.may_be(TENSOR) or right.may_be(TENSOR):
             if var or left.is_tensor or right.is_tensor:
                 return variable(TENSOR, origin or left.origin or right.origin)
-        if left.is_(TUPLE) and right.is_(TUPLE) and op == "+":
-            items = left.items + right.items if left.items is not None and right.items is not None else None
-            return Value(frozenset({TUPLE}), var, origin, items)
+        sequence = _sequence_binop(left, right, op)
+        if sequence is not None:
+            return sequence
         if (left.is_(NUMPY) or right.is_(NUMPY)) and not (left.kinds | right.kinds) - SCALARS - {NUMPY}:
             return Value(frozenset({NUMPY}), var, origin)  # arithmetic on an ndarray (and numbers) is one
         known = _folded(left, right, op) if not var else NOTHING
@@ -1396,9 +1373,43 @@ def _target_position(statement, target) -> int | None:
     return None
 
 
+def _sequence_binop(left: Value, right: Value, op: str) -> Value | None:
+    """Tuples concatenated; `[None] * n` (or `n * (0,)`): the same kind of sequence, its items repeated where
+    ``n`` is known, else of unknown length with every element one of the items. None for other operands."""
+    if left.is_(TUPLE) and right.is_(TUPLE) and op == "+":
+        items = left.items + right.items if left.items is not None and right.items is not None else None
+        return Value(frozenset({TUPLE}), left.var or right.var, left.origin if left.var else right.origin, items)
+    if op != "*":
+        return None
+    for sequence, count in ((left, right), (right, left)):
+        if (sequence.is_(LIST) or sequence.is_(TUPLE)) and sequence.items is not None and count.is_(INT):
+            var = sequence.var or count.var
+            origin = sequence.origin if sequence.var else count.origin
+            times = count.const if count.known and not count.var and isinstance(count.const, int) else None
+            if times is not None and 0 <= times * len(sequence.items) <= 4096:
+                return Value(sequence.kinds, var, origin, sequence.items * times)
+            return Value(sequence.kinds, var, origin, each=join(*sequence.items) if sequence.items else None)
+    return None
+
+
 def _flat_position(target_tuple, target) -> int | None:
     if isinstance(target_tuple, (nodes.Tuple, nodes.List)):
         for index, element in enumerate(target_tuple.elts):
             if element is target:
                 return index
     return None
+
+
+def _bound_in(target, bound, value: Value) -> Value:
+    """What unpacking ``value`` into ``target`` binds to the name ``bound`` inside it."""
+    if target is bound:
+        return value
+    if isinstance(target, (nodes.Tuple, nodes.List)):
+        for index, part in enumerate(target.elts):
+            if part is bound or is_within(bound, part):
+                if value.items is not None and len(value.items) == len(target.elts):
+                    return _bound_in(part, bound, value.items[index])
+                if value.each is not None:
+                    return _bound_in(part, bound, value.each)
+                break
+    return unknown(value.var, value.origin)

@@ -1880,6 +1880,34 @@ TENSOR_TRANSPOSE_TWO_AXES = Rule(
             """,
             inputs="(Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4)),)",
         ),
+        passes(
+            """
+            class Decoder(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.layers = nn.CellList([nn.Dense(4, 4), nn.Dense(4, 4)])
+
+                def construct(self, x, pasts=None):
+                    if pasts is None:
+                        pasts = [None] * len(self.layers)
+                    for i, (layer, past) in enumerate(zip(self.layers, pasts)):
+                        x = layer(x)
+                        if past is not None:
+                            x = x + past.transpose(-2, -1)
+                    return x
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.decoder = Decoder()
+
+                def construct(self, x):
+                    return self.decoder(x)
+            """,
+            inputs="(Tensor(np.ones((2, 4), np.float32)),)",
+            title="in a branch no call compiles: the holder never passes `pasts`, so every `past` the loop over "
+                  "`zip(self.layers, [None] * n)` binds is None (GPT-2's `layer_past`)",
+        ),
     ),
 )
 
