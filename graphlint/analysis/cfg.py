@@ -426,6 +426,13 @@ class CFG:
                     stack.append(succ)
         return live
 
+    def same_reaching(self, reaching_in: dict[int, int], live: set[int], before: dict[int, int] | None) -> bool:
+        """Every element of the ``live`` blocks has the same reaching definitions in ``reaching_in`` as in
+        ``before`` (None: with every edge taken)."""
+        before = self._reaching_in if before is None else before
+        return all(reaching_in.get(element.index, 0) == before.get(element.index, 0)
+                   for block in self.blocks if block.id in live for element in block.elements)
+
     def definitions_in(self, bits: int, name: str) -> list[Definition]:
         return self._definitions_in(bits, name)
 

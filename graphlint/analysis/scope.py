@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
-from graphlint.analysis.api import CELL_ENTRY_METHODS, JIT_CLASS_DECORATORS, JIT_DECORATORS, NON_AST_CAPTURE_MODES
+from graphlint.analysis.api import (CELL_ENTRY_METHODS, EXTERNAL_PACKAGES, JIT_CLASS_DECORATORS, JIT_DECORATORS,
+                                    NON_AST_CAPTURE_MODES)
 from graphlint.analysis.callables import called_functions, instance_classes
 from graphlint.analysis.objects import object_classes
 from graphlint.analysis.project import ModuleInfo, Project
@@ -251,6 +252,8 @@ def function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.Clas
 
 
 def _function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None):
+    if _names_external(info, expr):
+        return None  # (`ops.relu`, `np.exp`, `nn.Dense`: never a project function)
     if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == "self" and cls is not None:
         found = project.find_method(cls, expr.attrname)
         if found is not None:
@@ -275,6 +278,20 @@ def _function_reference(project: Project, info: ModuleInfo, expr, cls: nodes.Cla
     if isinstance(expr, nodes.Name):
         return _called_object(project, info, expr, cls)
     return None
+
+
+def _names_external(info: ModuleInfo, expr) -> bool:
+    """``expr`` is an attribute chain on a module-level import of MindSpore, NumPy, ... (not rebound locally)."""
+    root = expr
+    while isinstance(root, nodes.Attribute):
+        root = root.expr
+    if not isinstance(root, nodes.Name) or root is expr:
+        return False
+    qualified = info.imports.aliases.get(root.name)
+    if qualified is None or qualified.split(".")[0] not in EXTERNAL_PACKAGES:
+        return False
+    frame = root.frame()
+    return not (isinstance(frame, (nodes.FunctionDef, nodes.Lambda)) and root.name in frame.locals)
 
 
 def _called_object(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None):

@@ -357,7 +357,10 @@ class FunctionValues:
             if found <= dead:
                 return
             dead |= found
+            previous = self._reaching_in
             self._reaching_in, self._live_blocks = self.cfg.reaching_in_without(dead)
+            if self.cfg.same_reaching(self._reaching_in, self._live_blocks, previous):
+                continue  # (the edges left out change no definition that live code reads: the values stand)
             self._solve()
 
     def compiled(self, block) -> bool:
