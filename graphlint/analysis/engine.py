@@ -603,7 +603,11 @@ class Analysis:
     def attribute_instances(self, cls: nodes.ClassDef, name: str) -> frozenset[str] | None:
         """The qualified classes ``self.name`` holds an instance of, from its ``__init__`` assignments:
         ``Cls(...)``, ``A(...) if c else B(...)``, and ``layer(...)`` with ``layer`` an ``__init__`` parameter whose
-        default class no instantiation overrides (``norm_layer=nn.LayerNorm``). None when one is anything else."""
+        default class no instantiation overrides (``norm_layer=nn.LayerNorm``). None when one is anything else.
+        Remembered per class and name, as the resolutions it is made of are (the rules ask it of every call)."""
+        return self.project.memo(f"attribute instances {name}", cls, lambda: self._attribute_instances(cls, name))
+
+    def _attribute_instances(self, cls: nodes.ClassDef, name: str) -> frozenset[str] | None:
         found: set[str] = set()
         for value, method in self.attribute_assignments(cls).get(name, ()):
             if method.name != "__init__":
