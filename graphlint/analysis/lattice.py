@@ -49,6 +49,14 @@ class Value:
     data_shaped: bool = False
     # the Python type PYNATIVE_MODE has where graph mode makes a list or tuple of it (a dict's view: "dict_items")
     host_type: str = ""
+    # the kinds that, where the value is one of them, only the interpreter holds it: a join of a tuple and a
+    # `dict(...)` the fallback built (`return tuple(...) if not return_dict else dict(...)`) is the interpreter's
+    # when it is indexed by a key, which only the dict takes
+    interpreted_kinds: frozenset = frozenset()
+
+    def interpreted_as(self, kind: str) -> bool:
+        """Where the value is a ``kind``, the interpreter holds it."""
+        return kind in self.kinds and (self.interpreted or kind in self.interpreted_kinds)
 
     def is_(self, kind: str) -> bool:
         return self.kinds == frozenset({kind})
@@ -121,8 +129,21 @@ def join(*values: Value) -> Value:
     interpreted = all(v.interpreted for v in present)
     data_shaped = any(v.data_shaped for v in present)
     host_type = first.host_type if all(v.host_type == first.host_type for v in present) else ""
+    partly, origin = _partly_interpreted(present, interpreted, origin)
     return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each, interpreted, data_shaped,
-                 host_type)
+                 host_type, partly)
+
+
+def _partly_interpreted(present: list, interpreted: bool, origin: str) -> tuple[frozenset, str]:
+    """The kinds a join is the interpreter's for (those only its interpreted alternatives have), and its origin:
+    where that object was made, when there are such kinds."""
+    if interpreted or not any(v.interpreted or v.interpreted_kinds for v in present):
+        return frozenset(), origin
+    marked = [v.kinds if v.interpreted else v.interpreted_kinds for v in present]
+    partly = frozenset().union(*marked) - frozenset().union(*(v.kinds - m for v, m in zip(present, marked)))
+    if partly:
+        origin = next((v.origin for v, m in zip(present, marked) if m & partly and v.origin), origin)
+    return partly, origin
 
 
 def _joined_elements(present: list) -> tuple:

@@ -498,30 +498,58 @@ class FunctionValues:
         MindSpore function of it): what it gives has no shape type inference knows either (measured with MindSpore
         2.10: `d["a"] * 1`, `ops.relu(d["a"])`, `d["a"].reshape(1, 2)` and `d["a"][:, :]` of `d = dict(a=x * 2)`
         all fail in `nn.Dense`, as `d["a"]` does). Gives where that value was made, else None."""
-        if isinstance(expr, nodes.BinOp):
-            operands = [expr.left, expr.right]
-        elif isinstance(expr, nodes.UnaryOp):
-            operands = [expr.operand]
-        elif isinstance(expr, nodes.Subscript):
-            operands = [expr.value]
-        else:
-            func = expr.func
-            if isinstance(func, nodes.Attribute) and self.imports.qualify(func) is None:
-                operands = [func.expr]
-            elif (self.imports.qualify(func) or "").startswith("mindspore.") and \
-                    isinstance(func, (nodes.Name, nodes.Attribute)):
-                operands = list(expr.args) + [keyword.value for keyword in expr.keywords or ()]
-            else:
-                return None
-        for operand in operands:
+        keyed = isinstance(expr, nodes.Subscript) and isinstance(expr.slice, nodes.Const) \
+            and isinstance(expr.slice.value, str)
+        for operand in self._computed_on(expr):
             value = self.eval(operand, element)
             if value.var and value.interpreted and not value.kinds & SCALARS:
                 return value.origin
+            if keyed and value.var and value.interpreted_as(DICT):
+                return value.origin  # (a key: of the dict, where the value may also be a tuple)
             if value.var and value.kinds == {NUMPY}:
                 # (a NumPy array of run-time values is the interpreter's too: `Tensor.from_numpy(a)` of one, measured)
                 shown = operand.as_string()
                 return f"the NumPy array `{shown if len(shown) <= 40 else shown[:37] + '...'}`"
         return None
+
+    def _computed_on(self, expr) -> list:
+        """The operands an operation computes on: both sides of arithmetic, what is indexed, the Tensor a method is
+        called on, the arguments of a MindSpore function (none for anything else)."""
+        if isinstance(expr, nodes.BinOp):
+            return [expr.left, expr.right]
+        if isinstance(expr, nodes.UnaryOp):
+            return [expr.operand]
+        if isinstance(expr, nodes.Subscript):
+            return [expr.value]
+        if not isinstance(expr, nodes.Call):
+            return []
+        func = expr.func
+        if isinstance(func, nodes.Attribute) and self.imports.qualify(func) is None:
+            return [func.expr]
+        if (self.imports.qualify(func) or "").startswith("mindspore.") and isinstance(func, (nodes.Name, nodes.Attribute)):
+            return list(expr.args) + [keyword.value for keyword in expr.keywords or ()]
+        return []
+
+    def interpreted_read(self, expr):
+        """Where this function takes the interpreted value ``expr`` holds out of what the interpreter built (`d["h"]`
+        of a `dict(...)`, `out.logits` of a dataclass, a Cell output indexed by key), following names to their one
+        definition and operations (arithmetic, indexing, Tensor methods, MindSpore functions) to the operand that
+        carries it: the expression to report, where the fix goes. ``expr`` itself where it is taken there."""
+        for _ in range(32):
+            if isinstance(expr, nodes.Name):
+                element = self.cfg.element_of(expr)
+                definitions = self.cfg.reaching(element, expr.name) if element is not None else []
+                if len(definitions) != 1 or definitions[0].value is None or definitions[0].kind != "assign" \
+                        or not self.value(definitions[0].value).interpreted:
+                    return expr
+                expr = definitions[0].value
+                continue
+            carrier = next((operand for operand in self._computed_on(expr)
+                            if self.value(operand).interpreted and self.value(operand).kinds <= _SHAPELESS), None)
+            if carrier is None:
+                return expr
+            expr = carrier
+        return expr
 
     # -- expressions ----------------------------------------------------------
     def _eval(self, expr, element) -> Value:
@@ -698,7 +726,7 @@ class FunctionValues:
             # A runtime value with a shape is a Tensor (a Cell's or a helper's output, say): its
             # shape, rank and dtype are compile-time constants like any Tensor's.
             return const(api.TENSOR_CONST_ATTRIBUTES[name])
-        if owner.interpreted and owner.is_(OBJECT):  # a field of an object the interpreter holds
+        if _field_of_interpreted(owner):
             return Value(frozenset({UNKNOWN}), True, owner.origin, interpreted=True)
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
@@ -1374,6 +1402,12 @@ def _target_position(statement, target) -> int | None:
         if position is not None:
             return position
     return None
+
+
+def _field_of_interpreted(owner: Value) -> bool:
+    """A field read of ``owner`` reads an object the interpreter holds (also where the value may be a tuple
+    instead, or None: neither has fields)."""
+    return owner.var and owner.interpreted_as(OBJECT) and owner.kinds <= {OBJECT, TUPLE, NONE}
 
 
 def _sequence_binop(left: Value, right: Value, op: str) -> Value | None:

@@ -1363,7 +1363,8 @@ BYTES_LITERAL_IN_GRAPH = Rule(
 
 _ROWS = "(Tensor(np.array([[0.5, 3.0, 2.0], [4.0, -1.0, 0.0]], np.float32)),)"
 
-# message fields: {arg} - the argument; {layer} - the layer call; {made} - where the object was made
+# message fields: {arg} - where the value is taken from the object (or the argument); {layer} - the layer called;
+# {at} - " (line N)", the layer call's line where it is not the finding's; {made} - where the object was made
 FALLBACK_VALUE_INTO_LAYER = Rule(
     id="E5514",
     symbol="fallback-value-into-layer",
@@ -1371,7 +1372,7 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
     lax=E,
     strict=E,
     message="`{arg}` comes from an object only the interpreter holds ({made}: JIT fallback), so graph code no longer knows its "
-            "shape, and the layer `{layer}` needs it: the lax level fails (\"negative dimensions are not allowed\"); "
+            "shape, and the layer `{layer}`{at} needs it: the lax level fails (\"negative dimensions are not allowed\"); "
             "pass the Tensors themselves (a tuple), not the object",
     summary="A Tensor read back from a plain-class or dataclass instance, or a `dict(...)`, that graph code built "
             "from Tensors (or the object itself, or what arithmetic and ops compute from such a Tensor) passed to an "
@@ -1437,8 +1438,8 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             inputs=_ROWS,
             title="a value computed from a `dict(...)` of Tensors (arithmetic and ops keep it shapeless) into "
                   "`nn.Dense`",
-            lines=9,
-            fields={"arg": "h"},
+            lines=8,
+            fields={"arg": "out['hidden']"},
         ),
         Example(
             """
@@ -1456,8 +1457,8 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             error="",  # lax: "'int' object has no attribute '__len__'"
             inputs=_ROWS,
             title="a Tensor made from a NumPy array of run-time values into `nn.Dense`",
-            lines=8,
-            fields={"arg": "scaled"},
+            lines=7,
+            fields={"arg": "Tensor.from_numpy(x.asnumpy() * 2)"},
         ),
         Example(
             """
@@ -1478,7 +1479,7 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             title="a Tensor attribute `__init__` made, rewritten in `construct` and read back into a layer "
                   "(CLIP's `self.attn_mask = self.attn_mask.to(x.dtype)`)",
             lines=9,
-            fields={"arg": "x + self.bias"},
+            fields={"arg": "self.bias"},
         ),
         fails(
             """
@@ -1511,6 +1512,42 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
                   "it into `nn.LayerNorm`",
             lines=21,
             fields={"arg": "x"},
+        ),
+        fails(
+            """
+            class Config:
+                def __init__(self, **kwargs):
+                    self.use_return_dict = kwargs.get("use_return_dict", True)
+
+            class Encoder(nn.Cell):
+                def __init__(self, config):
+                    super().__init__()
+                    self.config = config
+                    self.dense = nn.Dense(3, 3)
+
+                def construct(self, x, return_dict=None):
+                    return_dict = return_dict if return_dict is not None else self.config.use_return_dict
+                    h = self.dense(x)
+                    if not return_dict:
+                        return (h,)
+                    return dict(last_hidden_state=h)
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder(Config())
+                    self.head = nn.Dense(3, 2)
+
+                def construct(self, x):
+                    out = self.encoder(x)
+                    return self.head(out["last_hidden_state"])
+            """,
+            error="",  # lax: "'int' object has no attribute '__len__'"; STRICT refuses `dict(...)` itself
+            inputs=_ROWS,
+            title="a Hugging Face style output, a tuple or a `dict(...)` as a config flag decides, indexed by key: "
+                  "only the dict takes a key, so the value read is the interpreter's",
+            lines=26,
+            fields={"arg": "out['last_hidden_state']"},
         ),
     ),
     clean=(

@@ -156,8 +156,11 @@ class FallbackChecker(Checker):
         for argument in _arguments(call):
             value = values.value(argument)
             if value.interpreted and value.var and value.kinds <= {OBJECT, UNKNOWN, TENSOR}:
-                self.report(rules.FALLBACK_VALUE_INTO_LAYER, call, graph, arg=_short(argument),
-                            layer=f"{func.as_string()}", made=value.origin or "built by JIT fallback")
+                # reported where the function takes the value out of the object: where the fix goes
+                taken = values.interpreted_read(argument)
+                self.report(rules.FALLBACK_VALUE_INTO_LAYER, taken, graph, arg=_short(taken),
+                            layer=f"{func.as_string()}", at="" if taken.lineno == call.lineno else
+                            f" (line {call.lineno})", made=value.origin or "built by JIT fallback")
                 return
 
     def _printed_host_objects(self, graph, values, call: nodes.Call, local: bool) -> None:
