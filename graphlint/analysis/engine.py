@@ -492,7 +492,13 @@ class Analysis:
         for name in names[offset:] + [a.name for a in func.args.kwonlyargs or []]:
             if name not in binding:
                 default = defaults.get(name)
-                binding[name] = default if default is not None and not default.var and not spread else unknown()
+                written = _default_of(func, name)
+                if not spread and isinstance(written, nodes.Const):
+                    # (the call passes nothing there: the parameter is its literal default, None included, not
+                    # the "Tensor or None" an entry's caller may pass)
+                    binding[name] = of_python(written.value)
+                else:
+                    binding[name] = default if default is not None and not default.var and not spread else unknown()
         return binding
 
     def call_summary_for(self, caller: FunctionValues, call: nodes.Call) -> Value | None:

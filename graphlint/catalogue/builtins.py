@@ -1163,6 +1163,22 @@ PYTHON_CALL_FAILS_ON_RUN_TIME_VALUE = Rule(
             title="a segment count from `int(t)`",
             lines=4,
         ),
+        fails(
+            """
+            def pool(x, ids, size=None):
+                size = int(ids.argmax()) + 1 if size is None else size
+                return ops.unsorted_segment_sum(x, ids, size)
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return pool(x, ops.zeros((3,), ms.int32))
+            """,
+            error="",  # lax: "Invalid kernel object type, a tensor type is required but the actual is scalar"
+            inputs=_SCORES,
+            title="in a helper whose `size=None` no call passes (PyG's `global_mean_pool`): the parameter is None, "
+                  "so the count is the `int(t)` one",
+            lines=3,
+        ),
     ),
     clean=(
         passes(
