@@ -152,6 +152,16 @@ def _by_shape() -> dict:
 
 
 @functools.lru_cache(maxsize=1)
+def _measured_names() -> frozenset:
+    return frozenset((shape.kind, shape.name) for shape in _by_shape())
+
+
+def measured(kind: str, name: str) -> bool:
+    """The table has a form of this kind and name (most calls of graph code have none: nothing more to ask)."""
+    return (kind, name) in _measured_names()
+
+
+@functools.lru_cache(maxsize=1)
 def _varargs_shapes() -> dict:
     """``{method: the call shape of its measured varargs form}`` for the methods PyTorch gives a ``*size``
     parameter (the generator measured their sizes as a tuple too)."""

@@ -158,7 +158,8 @@ class RefusedChecker(Checker):
         func, keywords = call.func, tuple(sorted(k.arg for k in call.keywords or ()))
         if isinstance(func, nodes.Attribute) and func.attrname == "transpose" and len(call.args) == 2 and not keywords:
             return None, None  # PyTorch's two-axis transpose: E5212 reports it (the divergence family)
-        if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
+        if isinstance(func, nodes.Attribute) and torch_habits.measured("tensor method", func.attrname) \
+                and _tensor_receiver(values, func.expr):
             shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
             constants = _constants(values, call.args)
             rank = ranks.rank_of(values, func.expr)
@@ -194,6 +195,9 @@ class RefusedChecker(Checker):
         if any(isinstance(arg, nodes.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords or ()):
             return
         keywords = tuple(sorted(k.arg for k in call.keywords or ()))
+        if isinstance(func, nodes.Attribute) and not torch_habits.measured("tensor method", func.attrname) \
+                and graph.info.imports.qualify(func) is None:
+            return  # (a method the table has no form of)
         kinds, literals = _argument_kinds(values, call.args), None
         if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
             tensor, constants = func.expr, _constants(values, call.args)
