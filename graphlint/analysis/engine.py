@@ -25,7 +25,7 @@ from graphlint.analysis import boundary  # noqa: F401 - registers its fact of th
 from graphlint.analysis.run_facts import RUN_FACTS, register_run_fact
 from graphlint.analysis.scope import (GraphFunction, KeyedScope, RunSummary, ScopeIndex, definition_keys, enclosing_class,
                                       function_reference, graph_functions_in, node_at, reference_of)
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import literal, nodes_of_class
 from graphlint.analysis.lattice import Value, const, join, of_python, unknown, variable
 from graphlint.analysis.values import FunctionValues, parameter_values
 
@@ -492,11 +492,11 @@ class Analysis:
         for name in names[offset:] + [a.name for a in func.args.kwonlyargs or []]:
             if name not in binding:
                 default = defaults.get(name)
-                written = _default_of(func, name)
-                if not spread and isinstance(written, nodes.Const):
+                written = literal(_default_of(func, name))
+                if not spread and written is not None:
                     # (the call passes nothing there: the parameter is its literal default, None included, not
                     # the "Tensor or None" an entry's caller may pass)
-                    binding[name] = of_python(written.value)
+                    binding[name] = of_python(written[0])
                 else:
                     binding[name] = default if default is not None and not default.var and not spread else unknown()
         return binding
@@ -784,8 +784,9 @@ class Analysis:
     def init_argument_values(self, cls, init: nodes.FunctionDef, parameter: str) -> list[tuple[object, str]]:
         found: list[tuple[object, str]] = []
         default = _default_of(init, parameter)
-        if isinstance(default, nodes.Const) and isinstance(default.value, (int, float, bool, str)):
-            found.append((default.value, f"the default {parameter}={default.value!r}"))
+        written = literal(default)
+        if written is not None and isinstance(written[0], (int, float, bool, str)):
+            found.append((written[0], f"the default {parameter}={written[0]!r}"))
         elif default is not None:
             return []  # a default graphlint cannot read: the value is unknown
         positional = [a.name for a in signatures.positional_parameters(init)][1:]
@@ -917,13 +918,29 @@ def _sub_cell_passes(call, names: list) -> set[str] | None:
         if not (use.attrname == target.attrname and isinstance(use.expr, nodes.Name) and use.expr.name == "self"
                 and not isinstance(use, nodes.AssignAttr)):
             continue
-        called = use.parent
-        if not (isinstance(called, nodes.Call) and called.func is use) \
-                or any(isinstance(a, nodes.Starred) for a in called.args) \
+        called = _construct_call(use)
+        if called is _OTHER_METHOD:
+            continue
+        if called is None or any(isinstance(a, nodes.Starred) for a in called.args) \
                 or any(k.arg is None for k in called.keywords or ()):
             return None  # handed on, or arguments that cannot be counted
         passed |= set(names[:len(called.args)]) | {k.arg for k in called.keywords or ()}
     return passed
+
+
+_OTHER_METHOD = object()
+
+
+def _construct_call(use: nodes.Attribute):
+    """The call of the sub-Cell ``use`` reads (``self.attn(x)``, ``self.attn.construct(x)``); _OTHER_METHOD where
+    another of its members is read (``self.encoder.forward_masks(x)``: no call of the Cell); None where the Cell is
+    handed on."""
+    parent = use.parent
+    if isinstance(parent, nodes.Attribute) and parent.expr is use:
+        if parent.attrname != "construct":
+            return _OTHER_METHOD
+        use, parent = parent, parent.parent
+    return parent if isinstance(parent, nodes.Call) and parent.func is use else None
 
 
 def _call_in(module: nodes.Module, where) -> nodes.Call | None:
@@ -955,8 +972,9 @@ def _passed_constants(call: nodes.Call) -> tuple:
     and ``str`` literals only."""
 
     def constant(node):
-        if isinstance(node, nodes.Const) and isinstance(node.value, (int, float, bool, str)):
-            return (node.value,)
+        written = literal(node)
+        if written is not None and isinstance(written[0], (int, float, bool, str)):
+            return written
         display = _module_display(node)
         if display is not None:
             try:
@@ -1080,8 +1098,9 @@ def _one_line(text: str, limit: int = 60) -> str:
 
 
 def _literal_value(expr) -> Value:
-    if isinstance(expr, nodes.Const):
-        return of_python(expr.value)
+    written = literal(expr)
+    if written is not None:
+        return of_python(written[0])
     if isinstance(expr, (nodes.Tuple, nodes.List)):
         items = tuple(_literal_value(e) for e in expr.elts)
         return Value(frozenset({"tuple" if isinstance(expr, nodes.Tuple) else "list"}), False, "", items)

@@ -321,6 +321,18 @@ def falling_habit(shape: CallShape, constants: tuple | None = None) -> Habit | N
     return Habit(rows[0]["torch"], "falls back", rows[0]["error"])
 
 
+@functools.lru_cache(maxsize=None)
+def attribute_habit(name: str) -> Habit | None:
+    """The measured read of a Tensor attribute PyTorch code uses (`t.device`) that graph mode runs only through the
+    lax level's fallback or refuses, at every rank measured; None for one it reads as PYNATIVE_MODE does (`t.T`)."""
+    rows = [row for row in table().values() if row["kind"] == "tensor method" and row["torch"] == f"t.{name}"]
+    if not rows or any(row["verdict"] not in ("falls back",) + REFUSED_VERDICTS for row in rows):
+        return None
+    if any(row["verdict"] == "falls back" and row["lax"] != "fine" for row in rows):
+        return None
+    return Habit(rows[0]["torch"], rows[0]["verdict"], rows[0]["error"])
+
+
 def form_habit(key: str, verdicts: tuple = REFUSED_VERDICTS) -> Habit | None:
     """The habit of one measured form by its key (``nn.CellDict attribute``, ``Cell.set_train``,
     ``habit:mindspore.dtype_to_nptype``), when its verdict is one of ``verdicts``. A form that falls back counts

@@ -154,6 +154,17 @@ def targets_of(target, klass):
         yield from targets_of(target.value, klass)
 
 
+def literal(node) -> tuple | None:
+    """``(value,)`` for a literal constant, a signed number included (`-1` is a minus applied to `1` in the tree:
+    `dim=-1`), else None."""
+    if isinstance(node, nodes.Const):
+        return (node.value,)
+    if isinstance(node, nodes.UnaryOp) and node.op in ("-", "+") and isinstance(node.operand, nodes.Const) \
+            and type(node.operand.value) in (int, float):
+        return (-node.operand.value if node.op == "-" else node.operand.value,)
+    return None
+
+
 def name_lookup(name: nodes.Name) -> tuple:
     """``name.lookup(name.name)`` (the scope and the nodes that bind the name there), remembered on the node: the
     analyses and the rules ask it of the same names many times. Raises as astroid's lookup does."""

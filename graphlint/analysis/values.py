@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from astroid import nodes
 
-from graphlint.analysis import api, callables, signatures
+from graphlint.analysis import api, callables, signatures, torch_habits
 from graphlint.analysis.cfg import CFG, Definition, Element
 from graphlint.analysis.kinds import (
     BOOL,
@@ -61,7 +61,7 @@ from graphlint.analysis.joins import Shapes
 from graphlint.analysis.objects import object_classes
 from graphlint.analysis.parser_fold import FOLD, NOTHING_KNOWN, ParserFold
 from graphlint.analysis.provenance import assumed_tensors, from_tensor_computation, tensor_origin
-from graphlint.analysis.tree import is_within, nodes_of_class
+from graphlint.analysis.tree import is_within, literal, nodes_of_class
 
 
 BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
@@ -110,19 +110,21 @@ def _param_value(name, default, annotation, bound) -> Value:
         return bound.get(name, unknown())
     annotated = _annotation_kind(annotation)
     if annotated in SCALARS | {STR, TUPLE, LIST, DICT}:
-        if isinstance(default, nodes.Const) and default.value is not None:
-            return of_python(default.value)  # `flag: bool = False`: the default, as without the annotation
+        written = literal(default)
+        if written is not None and written[0] is not None:
+            return of_python(written[0])  # `flag: bool = False`: the default, as without the annotation
         return const(annotated)
     container = _container_annotation(annotation)
     if container is not None:
         # `x: List[Tensor]`, `Tuple[Tensor, ...]`: a container whose items are runtime values, not a Tensor.
         return Value(frozenset({container}), True, f"the argument `{name}`")
     if default is not None:
-        if isinstance(default, nodes.Const):
-            if default.value is None:
+        written = literal(default)
+        if written is not None:
+            if written[0] is None:
                 # Optional Tensor: `is None` is decided at compile time, but a passed value is a Tensor.
                 return Value(frozenset({NONE, TENSOR}), True, f"the argument `{name}`")
-            return of_python(default.value)
+            return of_python(written[0])
         return unknown()
     return variable(TENSOR, _arg_descr(name), alias=f"the argument `{name}`")
 
@@ -441,14 +443,18 @@ class FunctionValues:
     # -- queries ------------------------------------------------------------
     def name_at(self, element: Element | None, name: str) -> Value:
         if element is not None and name in self.cfg.defs_by_name:
-            # (in a branch never compiled, what every edge brings: its findings are the parser's)
-            definitions = self.cfg.reaching(element, name) if not self._live_blocks or \
-                element.block.id not in self._live_blocks else \
-                self.cfg.definitions_in(self._reaching_in.get(element.index, 0), name)
+            definitions = self.reaching(element, name)
             if not definitions:
                 return const(UNDEFINED)
             return join(*(self.def_values.get(d.index, BOTTOM) for d in definitions))
         return self.analysis.outer_value(self.graph, name)
+
+    def reaching(self, element: Element, name: str) -> list:
+        """The definitions of ``name`` that reach ``element`` on the paths type inference compiles (in a branch
+        never compiled, what every edge brings: its findings are the parser's)."""
+        if not self._live_blocks or element.block.id not in self._live_blocks:
+            return self.cfg.reaching(element, name)
+        return self.cfg.definitions_in(self._reaching_in.get(element.index, 0), name)
 
     def value(self, expr) -> Value:
         """The value of any expression in this function."""
@@ -525,7 +531,9 @@ class FunctionValues:
             return []
         func = expr.func
         if isinstance(func, nodes.Attribute) and self.imports.qualify(func) is None:
-            return [func.expr]
+            # the Tensor, and what it is given: `t.to(x.device)` gives the interpreter's Tensor too (measured: its
+            # dtype is lost, and `nn.Dense` of it fails at the lax level)
+            return [func.expr] + list(expr.args) + [keyword.value for keyword in expr.keywords or ()]
         if (self.imports.qualify(func) or "").startswith("mindspore.") and isinstance(func, (nodes.Name, nodes.Attribute)):
             return list(expr.args) + [keyword.value for keyword in expr.keywords or ()]
         return []
@@ -538,11 +546,13 @@ class FunctionValues:
         for _ in range(32):
             if isinstance(expr, nodes.Name):
                 element = self.cfg.element_of(expr)
-                definitions = self.cfg.reaching(element, expr.name) if element is not None else []
-                if len(definitions) != 1 or definitions[0].value is None or definitions[0].kind != "assign" \
-                        or not self.value(definitions[0].value).interpreted:
+                definitions = self.reaching(element, expr.name) if element is not None else []
+                # (several, a loop's: the first in the source, where the value enters the loop)
+                first = min(definitions, key=lambda d: d.index) if definitions else None
+                if first is None or first.value is None or first.kind != "assign" \
+                        or not self.value(first.value).interpreted:
                     return expr
-                expr = definitions[0].value
+                expr = first.value
                 continue
             carrier = next((operand for operand in self._computed_on(expr)
                             if self.value(operand).interpreted and self.value(operand).kinds <= _SHAPELESS), None)
@@ -881,6 +891,11 @@ class FunctionValues:
                 parameter = variable(TENSOR, f"a Parameter of `{owner_expr.as_string()}`",
                                      alias=f"the Parameter of `{owner_expr.as_string()}`")
                 return replace(const(LIST), each=parameter)
+            # a method of a project Cell (`self.encoder.forward_masks(x)`): graph code compiles it, and it gives
+            # what it returns for these arguments
+            summary = self._helper_summary(expr)
+            if summary is not None:
+                return summary
             if any_var:
                 return unknown(True, origin)
             return unknown()
@@ -946,8 +961,8 @@ class FunctionValues:
                 if targets is not None and not any(isinstance(t, str) and t.rsplit(".", 1)[-1] in
                                                    api.NN_CONTAINER_CELLS for t in targets):
                     return targets  # (a container stands for its members: the resolver finds them)
-        if not isinstance(func, (nodes.Name, nodes.Attribute)):
-            return None
+        if not isinstance(func, (nodes.Name, nodes.Attribute, nodes.Subscript)):
+            return None  # (a Subscript: `self.blocks[i](x)`, an element of a CellList)
         return _cells_only(project, callables.call_targets(project, self.info, func, self.cls))
 
     def _held_call(self, call: nodes.Call, element) -> Value | None:
@@ -1246,6 +1261,11 @@ def _tensor_attribute(expr: nodes.Attribute, owner: Value, name: str) -> Value:
         return const(api.TENSOR_CONST_ATTRIBUTES[name])
     if name in api.TENSOR_VIEW_ATTRIBUTES:
         return variable(TENSOR, owner.origin, alias=owner.alias)
+    if not (isinstance(expr.parent, nodes.Call) and expr.parent.func is expr):
+        found = torch_habits.attribute_habit(name)
+        if found is not None and found.verdict == "falls back":
+            # `x.device`: the interpreter reads it (measured), and what it gives is the interpreter's object
+            return Value(frozenset({OBJECT}), True, f"`{expr.as_string()}` at line {expr.lineno}", interpreted=True)
     return Value(frozenset({FUNCTION}), owner.var, owner.origin)
 
 

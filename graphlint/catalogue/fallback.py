@@ -1510,8 +1510,8 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             title="an input wrapped in a plain object under an `if isinstance(...)` that type inference decides "
                   "(DETR's `NestedTensor`): after the `if` the name holds the object alone, and a sub-Cell reads "
                   "it into `nn.LayerNorm`",
-            lines=21,
-            fields={"arg": "x"},
+            lines=20,
+            fields={"arg": "Nested(x, x > 0)"},
         ),
         fails(
             """
@@ -1548,6 +1548,26 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
                   "only the dict takes a key, so the value read is the interpreter's",
             lines=26,
             fields={"arg": "out['last_hidden_state']"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.blocks = nn.CellList([nn.Dense(3, 3), nn.Dense(3, 3)])
+
+                def construct(self, x):
+                    prior = ops.ones((2, 3)).to(x.device)
+                    for i in range(2):
+                        x = self.blocks[i](x * prior)
+                    return x
+            """,
+            error="",  # lax: "'int' object has no attribute '__len__'"; STRICT refuses `x.device` itself
+            inputs=_ROWS,
+            title="PyTorch's `.to(x.device)`: the interpreter reads `x.device`, and the Tensor moved to it is the "
+                  "interpreter's too (TabNet's initial prior, into the attentive transformers of a `CellList`)",
+            lines=7,
+            fields={"arg": "ops.ones((2, 3)).to(x.device)"},
         ),
     ),
     clean=(

@@ -628,7 +628,8 @@ TORCH_HABIT_FALLS_BACK = Rule(
     message="`{call}` runs in graph mode only through the lax syntax level's fallback (measured STRICT: "
             "\"{error}\"); do it outside the graph",
     summary="A Cell method a PyTorch port calls on a sub-Cell in `construct` (`self.sub.set_train(False)`), or a "
-            "Tensor method (`x.stride()`, `x.is_contiguous()`), that GRAPH_MODE runs at the lax level and "
+            "Tensor method or attribute (`x.stride()`, `x.is_contiguous()`, `x.device`), that GRAPH_MODE runs at the "
+            "lax level and "
             "`jit(fullgraph=True)` refuses, at every rank measured (generated/torch_habits.py).",
     why=(
         "`set_train` writes the Cell's `_phase` string: graph code may change an attribute only where it is a "
@@ -665,6 +666,17 @@ TORCH_HABIT_FALLS_BACK = Rule(
             """,
             error="cannot get attributes stride",
             title="`x.stride(0)`",
+            lines=3,
+        ),
+        falls_back(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * 2 + ops.ones((2, 3)).to(x.device).sum()
+            """,
+            error="cannot get attributes device",
+            title="`x.device`, read for PyTorch's `.to(x.device)` (an attribute read, measured as the table's "
+                  "`t.device`)",
             lines=3,
         ),
     ),

@@ -35,7 +35,7 @@ from graphlint.analysis.boundary import is_top_level
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.objects import held_classes, made_in_function, object_classes
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
-from graphlint.analysis.tree import graph_nodes, name_lookup, nodes_of_class, targets_of
+from graphlint.analysis.tree import graph_nodes, literal, name_lookup, nodes_of_class, targets_of
 from graphlint.analysis.values import annotated_python_kind
 from graphlint.catalogue import divergence as rules
 from graphlint.runner import Checker
@@ -280,7 +280,7 @@ class DivergenceChecker(Checker):
         # the permutation as graph code does
         if not receiver.kinds or receiver.kinds - {TENSOR, UNKNOWN}:
             return False
-        axes = [values.exact_int(argument) for argument in call.args]
+        axes = [_known_int(values, argument) for argument in call.args]
         if None in axes:
             return True
         what = api.two_axis_transpose(*axes)
@@ -768,6 +768,16 @@ def _used_as_pair(call: nodes.Call) -> bool:
     return False
 
 
+def _known_int(values, expr) -> int | None:
+    """The int ``expr`` is while compiling: a literal's arithmetic, or a value the analysis knows (a parameter
+    every call passes `-1`)."""
+    exact = values.exact_int(expr)
+    if exact is not None:
+        return exact
+    value = values.value(expr)
+    return value.const if value.known and not value.var and type(value.const) is int else None
+
+
 def _short(node, limit: int = 60) -> str:
     text = node.as_string()
     if len(text) <= limit:
@@ -867,7 +877,8 @@ def _plain_argument(method: nodes.FunctionDef, name: str) -> bool | None:
             continue
         if annotated_python_kind(annotation) is not None:
             return True  # `n: int`, `z: list`: a Python value, never a Parameter
-        if isinstance(default, nodes.Const) and isinstance(default.value, (int, float, bool, str)):
+        written = literal(default)
+        if written is not None and isinstance(written[0], (int, float, bool, str)):
             return True
         return None
     return None

@@ -146,13 +146,18 @@ class FallbackChecker(Checker):
         """FALLBACK_VALUE_INTO_LAYER: ``self.layer(v)``, ``self.layer`` an nn layer or a project Cell, ``v`` an
         interpreted object made from Tensors, or what graph code read back from one."""
         func = call.func
-        if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
-                and func.expr.name == values.self_name and graph.cls is not None):
+        if isinstance(func, nodes.Subscript) and isinstance(func.value, nodes.Attribute) \
+                and isinstance(func.value.expr, nodes.Name) and func.value.expr.name == values.self_name:
+            if not values.cell_targets(call):  # (`self.blocks[i](x)`: an element of a CellList of Cells)
+                return
+        elif not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
+                  and func.expr.name == values.self_name and graph.cls is not None):
             return
-        held = self.context.analysis.attribute_instances(graph.cls, func.attrname) or frozenset()
-        project = self.context.project
-        if not held or not all(q.startswith("mindspore.nn.") or _project_cell(project, q) for q in held):
-            return
+        else:
+            held = self.context.analysis.attribute_instances(graph.cls, func.attrname) or frozenset()
+            project = self.context.project
+            if not held or not all(q.startswith("mindspore.nn.") or _project_cell(project, q) for q in held):
+                return
         for argument in _arguments(call):
             value = values.value(argument)
             if value.interpreted and value.var and value.kinds <= {OBJECT, UNKNOWN, TENSOR}:
@@ -396,8 +401,17 @@ def _returns_dict(expr, values, graph) -> bool:
             and expr.func.name not in values.cfg.defs_by_name and expr.func.name not in graph.info.functions:
         return True
     if isinstance(expr, (nodes.Name, nodes.Call)):
-        return values.value(expr).is_(DICT)
+        return _holds_dict(values.value(expr))
     return False
+
+
+def _holds_dict(value, depth: int = 0) -> bool:
+    """A dict, or a tuple or list whose known items hold one (`return self.encoder.forward_masks(x)`, which
+    returns `M_explain, masks`)."""
+    if value.is_(DICT):
+        return True
+    return depth < 4 and value.items is not None and (value.is_(TUPLE) or value.is_(LIST)) \
+        and any(_holds_dict(item, depth + 1) for item in value.items)
 
 
 def _container_annotation(annotation) -> str | None:

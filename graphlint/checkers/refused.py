@@ -31,6 +31,8 @@ class RefusedChecker(Checker):
                 self._function_object_call(graph, values, node)
             elif isinstance(node, nodes.Attribute) and self._cell_dict_attribute(graph, values, node):
                 continue
+            elif isinstance(node, nodes.Attribute) and self._torch_attribute(graph, values, node):
+                continue
             elif isinstance(node, nodes.Lambda) and _in_for_body(node, graph.node):
                 self.report(rules.LAMBDA_IN_FOR_LOOP, node, graph)
             elif isinstance(node, nodes.Attribute) and id(node) not in reported and \
@@ -134,6 +136,21 @@ class RefusedChecker(Checker):
         elif falling is not None:
             self.report(rules.TORCH_HABIT_FALLS_BACK, call, graph, call=call.as_string(),
                         error=torch_habits.first_sentence(falling.error))
+
+    def _torch_attribute(self, graph, values, node: nodes.Attribute) -> bool:
+        """A Tensor attribute PyTorch code reads (`x.device`, for `.to(x.device)`) that graph mode reads only
+        through the lax level's fallback (W6006) or refuses (E6005), as generated/torch_habits.py measured."""
+        if isinstance(node.parent, nodes.Call) and node.parent.func is node:
+            return False
+        found = torch_habits.attribute_habit(node.attrname)
+        if found is None or not _tensor_receiver(values, node.expr):
+            return False
+        if found.verdict == "falls back":
+            self.report(rules.TORCH_HABIT_FALLS_BACK, node, graph, call=node.as_string(),
+                        error=torch_habits.first_sentence(found.error))
+        else:
+            self._report_habit(graph, node, found, node.as_string())
+        return True
 
     def _split_of_host_sizes(self, graph, values, call: nodes.Call) -> bool:
         """``t.split(sizes, dim=0)`` with ``sizes`` a list the interpreter made (``.tolist()``): measured refused
