@@ -338,7 +338,8 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
             lines.append(f"  [{level}] the model compiles, and returns other values than in PYNATIVE_MODE on the "
                          f"declared inputs: {'; '.join(found)}")
         if entry.behind:
-            lines.append("  reported by graphlint, not reached by a compile (each stopped at an error before it):")
+            lines.append("  reported by graphlint at a level whose compile failed, tied to none of the errors above (the "
+                         "compile stopped before it, or one of those errors comes from it):")
             for finding in entry.behind:
                 lines.append(f"  - [{_level(finding)}] {finding.path}:{finding.line}: {finding.rule.id} "
                              f"{finding.rule.symbol}: {finding.message}")

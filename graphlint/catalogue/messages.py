@@ -33,7 +33,7 @@ MESSAGE_RULES: dict[str, tuple[str, ...] | str] = {
     "infer.not_callable": ("E5401",),
     "infer.scan_arguments": ("E5403", "E5404"),
     "infer.setattr_parameter": ("W5209",),
-    "infer.strict_getattr": ("W5501", "W5506", "I5702", "W6103", "W6104", "W5209"),
+    "infer.strict_getattr": ("W5501", "W5506", "I5702", "W6103", "W6104", "W5209", "W6006"),
     "infer.strict_primitive_arguments": ("W5502", "W5503"),
     "infer.strict_setattr": ("W5209", "E5215"),
     "infer.strict_tuple_tensor_index": ("W6108",),
