@@ -1019,7 +1019,8 @@ class FunctionValues:
             inner = args[0] if args else unknown()
             return replace(inner, var=True, origin=f"the mutable value at line {expr.lineno}", const=NOTHING)
         kind = api.api_kind(qualified)
-        if qualified.startswith("mindspore.ops.") or qualified.startswith("mindspore.numpy."):
+        if qualified.startswith("mindspore.ops.") or qualified.startswith("mindspore.numpy.") or \
+                _mint_function(qualified, name):
             if kind is api.ApiKind.PRIMITIVE:
                 return const(OBJECT)  # a primitive or functional-loop object: called later
             if name in api.TUPLE_RESULT_OPS:
@@ -1422,6 +1423,13 @@ def _target_position(statement, target) -> int | None:
         if position is not None:
             return position
     return None
+
+
+def _mint_function(qualified: str, name: str) -> bool:
+    """A function of `mindspore.mint` (`mint.eye`, `mint.nn.functional.relu`): it computes a Tensor, as `ops`
+    functions do; not a class (`mint.nn.Linear`) nor the process-group queries of `mint.distributed`."""
+    return qualified.startswith("mindspore.mint.") and not qualified.startswith("mindspore.mint.distributed.") \
+        and name[:1].islower()
 
 
 def _field_of_interpreted(owner: Value) -> bool:

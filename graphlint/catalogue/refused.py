@@ -516,6 +516,18 @@ TORCH_HABIT_REFUSED = Rule(
             title="`t.argsort(dim=-1, descending=True)`: the flag selects no other kernel",
             lines=3,
         ),
+        fails(
+            """
+            from mindspore import mint
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return mint.eye(3).index_select(dim=0, index=x.argmax(axis=1))
+            """,
+            error="Unsupported op [IndexSelect] on CPU",
+            title="on a Tensor a `mint` function made (CapsNet's one-hot `mint.eye(n).index_select(dim=0, index=i)`)",
+            lines=5,
+        ),
         # (STRICT stops earlier, at `.tolist()`, which other rules report: this form is measured at the lax level)
         Example(
             """
