@@ -524,6 +524,13 @@ TORCH_HABIT_REFUSED = Rule(
                 def construct(self, x):
                     return mint.eye(3).index_select(dim=0, index=x.argmax(axis=1))
             """,
+            fixed="""
+            from mindspore import mint
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return mint.eye(3).index_select(axis=0, index=x.argmax(axis=1))
+            """,
             error="Unsupported op [IndexSelect] on CPU",
             title="on a Tensor a `mint` function made (CapsNet's one-hot `mint.eye(n).index_select(dim=0, index=i)`)",
             lines=5,
