@@ -1372,7 +1372,8 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
     lax=E,
     strict=E,
     message="`{arg}` comes from an object only the interpreter holds ({made}: JIT fallback), so graph code no longer knows its "
-            "shape, and the layer `{layer}`{at} needs it: the lax level fails (\"negative dimensions are not allowed\"); "
+            "shape, and the layer `{layer}`{at} needs it: the lax level fails when it runs (measured: \"negative "
+            "dimensions are not allowed\" or \"'int' object has no attribute '__len__'\"); "
             "pass the Tensors themselves (a tuple), not the object",
     summary="A Tensor read back from a plain-class or dataclass instance, or a `dict(...)`, that graph code built "
             "from Tensors (or the object itself, or what arithmetic and ops compute from such a Tensor) passed to an "
