@@ -406,6 +406,7 @@ class CFG:
 
     # -- reaching definitions -------------------------------------------
     def _solve_reaching(self) -> None:
+        self._gen_kill: tuple[dict[int, int], dict[int, int]] | None = None
         self._reaching_in, self._block_out = self._reaching_without(frozenset())
 
     def reaching_in_without(self, dead_edges: frozenset) -> tuple[dict[int, int], set[int]]:
@@ -413,7 +414,25 @@ class CFG:
         takes the edges ``dead_edges`` (``(from block id, to block id)``): the branches type inference does not
         compile, for the values it joins. The parser's own checks (a name defined in one branch) keep
         :meth:`reaching`, which takes every edge. Also gives the ids of the blocks control still reaches."""
-        return self._reaching_without(dead_edges)[0], self._live_blocks(dead_edges)
+        live = self._live_blocks(dead_edges)
+        return self._reaching_without(dead_edges, live)[0], live
+
+    def _element_gen_kill(self) -> tuple[dict[int, int], dict[int, int]]:
+        """Per element: the definitions it generates and the ones it kills (bit sets), kept for the solves
+        without dead edges."""
+        gen: dict[int, int] = {}
+        kill: dict[int, int] = {}
+        self._name_mask: dict[str, int] = {}  # name -> bit set of its definitions
+        name_mask = self._name_mask
+        for definition in self.definitions:
+            name_mask[definition.name] = name_mask.get(definition.name, 0) | (1 << definition.index)
+        for element in self.elements:
+            g = k = 0
+            for definition in self.element_defs.get(element.index, []):
+                k |= name_mask[definition.name]
+                g = (g & ~name_mask[definition.name]) | (1 << definition.index)
+            gen[element.index], kill[element.index] = g, k
+        return gen, kill
 
     def _live_blocks(self, dead_edges: frozenset) -> set[int]:
         """The blocks control reaches from the entry without taking ``dead_edges``."""
@@ -436,20 +455,13 @@ class CFG:
     def definitions_in(self, bits: int, name: str) -> list[Definition]:
         return self._definitions_in(bits, name)
 
-    def _reaching_without(self, dead_edges: frozenset) -> tuple[dict[int, int], dict[int, int]]:
-        gen: dict[int, int] = {}
-        kill: dict[int, int] = {}
-        self._name_mask: dict[str, int] = {}  # name -> bit set of its definitions
-        name_mask = self._name_mask
-        for definition in self.definitions:
-            name_mask[definition.name] = name_mask.get(definition.name, 0) | (1 << definition.index)
-        for element in self.elements:
-            g = k = 0
-            for definition in self.element_defs.get(element.index, []):
-                k |= name_mask[definition.name]
-                g = (g & ~name_mask[definition.name]) | (1 << definition.index)
-            gen[element.index], kill[element.index] = g, k
-        live = self._live_blocks(dead_edges) if dead_edges else None
+    def _reaching_without(self, dead_edges: frozenset, live: set[int] | None = None
+                          ) -> tuple[dict[int, int], dict[int, int]]:
+        if self._gen_kill is None:
+            self._gen_kill = self._element_gen_kill()
+        gen, kill = self._gen_kill
+        if dead_edges and live is None:
+            live = self._live_blocks(dead_edges)
         block_in = {b.id: 0 for b in self.blocks}
         block_out = {b.id: 0 for b in self.blocks}
         changed = True

@@ -29,7 +29,9 @@ class _Nothing:
 NOTHING = _Nothing()
 
 
-@dataclass(frozen=True)
+# Values are never changed once made (``replace`` makes another); not declared frozen, because a frozen dataclass's
+# ``__init__`` sets each field through ``object.__setattr__``, five times slower, and the analysis makes millions.
+@dataclass(unsafe_hash=True)
 class Value:
     kinds: frozenset = frozenset()
     var: bool = False  # a runtime value: decided only when the graph runs
@@ -108,7 +110,10 @@ def variable(kind: str, origin: str, alias: str = "", items=None) -> Value:
 
 
 def unknown(var: bool = False, origin: str = "") -> Value:
-    return Value(frozenset({UNKNOWN}), var, origin if var else "")
+    return Value(frozenset({UNKNOWN}), var, origin) if var else _UNKNOWN
+
+
+_UNKNOWN = Value(frozenset({UNKNOWN}))  # (values are immutable: the common one is made once)
 
 
 def join(*values: Value) -> Value:

@@ -71,7 +71,18 @@ class ImportTable:
         return ".".join(parts)
 
     def qualify(self, expr) -> str | None:
-        """Qualified name of a Name/Attribute chain, or None when it is not an imported name."""
+        """Qualified name of a Name/Attribute chain, or None when it is not an imported name. Remembered on the
+        node, for this table (the analyses and the rules qualify the same expressions many times)."""
+        if not isinstance(expr, (nodes.Name, nodes.Attribute)):
+            return None
+        found = expr.__dict__.get("_graphlint_qualified")
+        if found is not None and found[0] is self:
+            return found[1]
+        qualified = self._qualify(expr)
+        expr.__dict__["_graphlint_qualified"] = (self, qualified)
+        return qualified
+
+    def _qualify(self, expr) -> str | None:
         parts: list[str] = []
         while isinstance(expr, nodes.Attribute):
             parts.append(expr.attrname)

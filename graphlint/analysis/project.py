@@ -504,7 +504,11 @@ class Project:
         return found
 
     def mro(self, cls: nodes.ClassDef) -> list[nodes.ClassDef]:
-        """The class and its project bases, depth first (good enough for lookups)."""
+        """The class and its project bases, depth first (good enough for lookups). Callers only iterate it: it is
+        remembered as the other per-class answers are."""
+        return self.memo("mro", cls, lambda: self._mro(cls))
+
+    def _mro(self, cls: nodes.ClassDef) -> list[nodes.ClassDef]:
         seen: list[nodes.ClassDef] = []
         stack = [cls]
         while stack:
@@ -546,11 +550,16 @@ class Project:
         return result
 
     def find_method(self, cls: nodes.ClassDef, name: str) -> tuple[nodes.FunctionDef, nodes.ClassDef] | None:
+        return self.memo("methods", cls, lambda: self._methods(cls)).get(name)
+
+    def _methods(self, cls: nodes.ClassDef) -> dict[str, tuple[nodes.FunctionDef, nodes.ClassDef]]:
+        """Every method name of the class and its project bases, with the definition a lookup finds first."""
+        found: dict = {}
         for klass in self.mro(cls):
             for node in klass.body:
-                if isinstance(node, nodes.FunctionDef) and node.name == name:
-                    return node, klass
-        return None
+                if isinstance(node, nodes.FunctionDef):
+                    found.setdefault(node.name, (node, klass))
+        return found
 
     def attribute_assignments(self, cls: nodes.ClassDef) -> dict[str, list[tuple[nodes.NodeNG, nodes.FunctionDef]]]:
         """``self.NAME = value`` anywhere in the class or its project bases (subclass first). Callers read it, never
@@ -560,16 +569,26 @@ class Project:
     def _attribute_assignments(self, cls: nodes.ClassDef) -> dict[str, list]:
         found: dict[str, list] = {}
         for klass in self.mro(cls):
-            for method in klass.body:
-                if not isinstance(method, nodes.FunctionDef) or not method.args.args:
-                    continue
-                self_name = method.args.args[0].name
-                for node in nodes_of_class(method, (nodes.Assign, nodes.AnnAssign, nodes.AugAssign)):
-                    targets = node.targets if isinstance(node, nodes.Assign) else [node.target]
-                    for target in targets:
-                        for attr, value in _self_attribute_targets(target, node.value, self_name):
-                            found.setdefault(attr.attrname, []).append((value, method))
+            for attr, assignments in self.memo("own attribute-assignments", klass,
+                                               lambda k=klass: _own_attribute_assignments(k)).items():
+                found.setdefault(attr, []).extend(assignments)
         return found
+
+
+def _own_attribute_assignments(klass: nodes.ClassDef) -> dict[str, list]:
+    """``self.NAME = value`` in the methods ``klass`` itself defines (remembered per class: a base is shared by
+    many subclasses)."""
+    found: dict[str, list] = {}
+    for method in klass.body:
+        if not isinstance(method, nodes.FunctionDef) or not method.args.args:
+            continue
+        self_name = method.args.args[0].name
+        for node in nodes_of_class(method, (nodes.Assign, nodes.AnnAssign, nodes.AugAssign)):
+            targets = node.targets if isinstance(node, nodes.Assign) else [node.target]
+            for target in targets:
+                for attr, value in _self_attribute_targets(target, node.value, self_name):
+                    found.setdefault(attr.attrname, []).append((value, method))
+    return found
 
 
 def _self_attribute_targets(target, value, self_name: str):

@@ -322,10 +322,20 @@ def falling_habit(shape: CallShape, constants: tuple | None = None) -> Habit | N
 
 
 @functools.lru_cache(maxsize=None)
+def _tensor_rows_by_text() -> dict[str, list]:
+    """The table's Tensor-method rows by their torch text (`t.device`): asked for every attribute read."""
+    found: dict[str, list] = {}
+    for row in table().values():
+        if row["kind"] == "tensor method":
+            found.setdefault(row["torch"], []).append(row)
+    return found
+
+
+@functools.lru_cache(maxsize=None)
 def attribute_habit(name: str) -> Habit | None:
     """The measured read of a Tensor attribute PyTorch code uses (`t.device`) that graph mode runs only through the
     lax level's fallback or refuses, at every rank measured; None for one it reads as PYNATIVE_MODE does (`t.T`)."""
-    rows = [row for row in table().values() if row["kind"] == "tensor method" and row["torch"] == f"t.{name}"]
+    rows = _tensor_rows_by_text().get(f"t.{name}", [])
     if not rows or any(row["verdict"] not in ("falls back",) + REFUSED_VERDICTS for row in rows):
         return None
     if any(row["verdict"] == "falls back" and row["lax"] != "fine" for row in rows):

@@ -420,12 +420,14 @@ class DivergenceChecker(Checker):
             return
         if node.name not in graph.info.assigned and node.name not in graph.info.imports.aliases:
             return  # not a module-level variable (a local, a builtin, a function or class)
+        changes = host_changes(self.context.analysis)
+        if not changes.mutated and not changes.rebound:
+            return  # (the project changes no module variable: nothing to resolve the name for)
         found = data_global(self.context.project, graph.info, node.name)
         if found is None:
             return
         info, attr, _ = found
         key = f"{info.name}.{attr}"
-        changes = host_changes(self.context.analysis)
         where = changes.mutated.get(key)
         if where is None and info is graph.info:
             where = changes.rebound.get(key)  # `from m import NAME` copies the binding: rebinding m.NAME is not seen

@@ -198,12 +198,7 @@ class RefusedChecker(Checker):
         qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
         if qualified == "mindspore.dtype_to_nptype":
             return torch_habits.form_habit(torch_habits.DTYPE_TO_NPTYPE), None
-        if qualified:
-            shape = torch_habits.CallShape("function", qualified, len(call.args), keywords)
-            rank = ranks.rank_of(values, call.args[0]) if call.args else None
-            literals = torch_habits.literals_of([_constant(values, arg) for arg in call.args])
-            return torch_habits.habit(shape, None, _argument_kinds(values, call.args), rank, literals), None
-        return None, None
+        return _function_habit(values, call, qualified, keywords), None
 
     def _differing_habit_call(self, graph, values, call: nodes.Call) -> None:
         """A PyTorch-style call whose every measured form at its Tensor's rank computes another result than
@@ -221,7 +216,7 @@ class RefusedChecker(Checker):
             shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
         else:
             qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
-            if not qualified or not call.args:
+            if not qualified or not call.args or not torch_habits.measured("function", qualified):
                 return
             tensor, constants = call.args[0], None
             literals = torch_habits.literals_of([_constant(values, arg) for arg in call.args])
@@ -346,6 +341,16 @@ def _constant(values, arg):
     """The argument's constant, where the analysis knows it (None otherwise)."""
     value = values.value(arg)
     return value.const if value.known else None
+
+
+def _function_habit(values, call: nodes.Call, qualified: str | None, keywords: tuple):
+    """The refused habit the table gives for a call of the function ``qualified`` (None: none, or no function)."""
+    if not qualified or not torch_habits.measured("function", qualified):  # (most functions have no form measured)
+        return None
+    shape = torch_habits.CallShape("function", qualified, len(call.args), keywords)
+    rank = ranks.rank_of(values, call.args[0]) if call.args else None
+    literals = torch_habits.literals_of([_constant(values, arg) for arg in call.args])
+    return torch_habits.habit(shape, None, _argument_kinds(values, call.args), rank, literals)
 
 
 def _argument_kinds(values, args) -> tuple:
