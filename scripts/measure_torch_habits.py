@@ -45,6 +45,10 @@ NO_CPU_KERNEL = re.compile(r"Unsupported op \[\w+\] on CPU|kernel \w+ unregister
                            r"not support(ed)? on CPU|no kernel", re.I)
 
 
+# PYNATIVE_MODE's refusal of an argument that only takes int32 on CPU.
+INT32_ONLY = re.compile(r"must be a type of \{[^}]*Int32")
+
+
 @dataclass(frozen=True)
 class HabitProbe:
     key: str
@@ -149,7 +153,27 @@ def measure(items: list, log=print, batch_size: int = 40) -> dict:
             if not entry["spelling"] and matches(candidate_raw[index], reference[item["key"]]):
                 entry["spelling"] = candidate["spelling"]
     settle_value_differences(items, measured, log)
+    measured.update(_with_int32_indices(items, measured, log, batch_size))
     return measured
+
+
+def _with_int32_indices(items: list, measured: dict, log, batch_size: int) -> dict:
+    """The forms PYNATIVE_MODE refused only for their int64 index (``IndexAdd``, ``IndexFill`` on CPU take
+    int32: "must be a type of {Tensor[Int32]}"), measured again with int32 indices, as a user whose PYNATIVE run
+    failed would write them. Without this, such a form counts as "pynative fails" and nothing it does in graph
+    mode is recorded (a Conv-TasNet port's `index_add`, which has no CPU kernel in graph mode, was missed)."""
+    def int32(text: str) -> str:
+        return text.replace("ms.int64", "ms.int32")
+    retried = [dict(item, body=int32(item["body"]), torch=int32(item["torch"]),
+                    candidates=[dict(c, body=int32(c["body"]), spelling=int32(c["spelling"]))
+                                for c in item["candidates"]])
+               for item in items if measured[item["key"]]["verdict"] == "pynative fails"
+               and "ms.int64" in item["body"] and INT32_ONLY.search(measured[item["key"]]["error"])]
+    if not retried:
+        return {}
+    log(f"{len(retried)} forms again with int32 indices")
+    found = measure(retried, log, batch_size)
+    return {key: entry for key, entry in found.items() if entry["verdict"] != "pynative fails"}
 
 
 # Verdicts of a form whose values PYNATIVE_MODE itself does not fix: comparing graph mode's values with them says

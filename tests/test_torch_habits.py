@@ -21,7 +21,8 @@ from tests.test_generated_tables import mindspore_importable  # noqa: F401 - a f
 HABITS = generated.HABITS
 # The decoder habits of issue 42, always re-measured; a seeded sample of the other forms joins them.
 KEY_FORMS = ("rank4:t.transpose(1, 2)", "rank4:t.split(1, dim=3)", "nn.CellDict attribute",
-             "builtin:max(((x[0, 0, 0], 1), (x[0, 0, 1], 2)), key=lambda c: c[1])", "Cell.set_train")
+             "builtin:max(((x[0, 0, 0], 1), (x[0, 0, 1], 2)), key=lambda c: c[1])", "Cell.set_train",
+             "rank4:t.index_add(-1, Tensor([0, 1], ms.int64), t * 0.5)")
 SAMPLE_SIZE = 12
 SAMPLE_SEED = 5
 RECORDED = ("verdict", "lax", "strict", "spelling")
@@ -56,6 +57,17 @@ def test_the_issue_habits_measure_as_the_issue_says():
     assert split["spelling"] == "t.split(1, axis=3)"
     assert HABITS["nn.CellDict attribute"]["verdict"] == "refused"
     assert "Got an unexpected keyword argument 'key'" in HABITS[KEY_FORMS[3]]["error"]
+
+
+def test_a_form_pynative_refuses_for_its_int64_index_is_measured_with_int32():
+    """PYNATIVE_MODE's IndexAdd on CPU takes int32 indices only: the form is measured as a user whose PYNATIVE run
+    failed would write it, and graph mode has no CPU kernel for it (a Conv-TasNet port's overlap-add). At ranks
+    1-3 the probe's source (the whole Tensor) does not match its two-entry index, so PYNATIVE_MODE still refuses
+    those; rank 4's last axis has two entries."""
+    index_add = HABITS["rank4:t.index_add(-1, Tensor([0, 1], ms.int64), t * 0.5)"]
+    assert index_add["torch"] == "t.index_add(-1, Tensor([0, 1], ms.int32), t * 0.5)"
+    assert index_add["verdict"] == "no CPU kernel" and "IndexAddExt" in index_add["error"]
+    assert HABITS["rank2:t.index_fill(1, Tensor([0, 1], ms.int64), 0.5)"]["verdict"] == "fine"
 
 
 def test_a_habit_is_given_only_where_every_rank_agrees():
