@@ -72,14 +72,16 @@ class ImportTable:
 
     def qualify(self, expr) -> str | None:
         """Qualified name of a Name/Attribute chain, or None when it is not an imported name. Remembered on the
-        node, for this table (the analyses and the rules qualify the same expressions many times)."""
+        node, for the aliases it was qualified with (the analyses and the rules qualify the same expressions many
+        times; a star-importing module's aliases are made again when what it star-imports changes)."""
         if not isinstance(expr, (nodes.Name, nodes.Attribute)):
             return None
+        aliases = self.aliases
         found = expr.__dict__.get("_graphlint_qualified")
-        if found is not None and found[0] is self:
+        if found is not None and found[0] is aliases:
             return found[1]
         qualified = self._qualify(expr)
-        expr.__dict__["_graphlint_qualified"] = (self, qualified)
+        expr.__dict__["_graphlint_qualified"] = (aliases, qualified)
         return qualified
 
     def _qualify(self, expr) -> str | None:

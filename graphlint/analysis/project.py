@@ -210,6 +210,7 @@ class Project:
         self._disk_misses: set[str] = set()
         self._cell_memo: dict[int, tuple[nodes.ClassDef, bool]] = {}
         self._node_memo: dict[tuple, tuple[nodes.NodeNG, object]] = {}  # see memo()
+        self._resolve_memo: dict[int, tuple] = {}  # id(expr) -> (expr, info, resolved): see resolve_expr()
         # Who imports what, for finding the modules a change may affect: every prefix of each imported name
         # ("a", "a.b", "a.b.c" for `import a.b.c`) -> the paths of the importing modules, and the exact names.
         self._imports_under: dict[str, set[str]] = {}
@@ -357,6 +358,7 @@ class Project:
         """Drop what is remembered of the classes of these modules (they changed, or what they import did)."""
         self._cell_memo = {k: v for k, v in self._cell_memo.items() if id(v[0].root()) not in module_ids}
         self._node_memo = {k: v for k, v in self._node_memo.items() if id(v[0].root()) not in module_ids}
+        self._resolve_memo = {k: v for k, v in self._resolve_memo.items() if id(v[0].root()) not in module_ids}
 
     def memo(self, kind: str, node: nodes.NodeNG, compute):
         """``compute()``, remembered for ``node`` (a class, a module) until its module, or one it imports, changes."""
@@ -472,12 +474,11 @@ class Project:
         if not isinstance(expr, (nodes.Name, nodes.Attribute)):
             return None
         # remembered per expression (graph scope, the analysis and the rules resolve the same names many times)
-        key = ("resolve", id(expr))
-        found = self._node_memo.get(key)
-        if found is not None and found[0] is expr and found[1][0] is info:
-            return found[1][1]
+        found = self._resolve_memo.get(id(expr))
+        if found is not None and found[0] is expr and found[1] is info:
+            return found[2]
         resolved = self._resolve_expr(info, expr)
-        self._node_memo[key] = (expr, (info, resolved))
+        self._resolve_memo[id(expr)] = (expr, info, resolved)
         return resolved
 
     def _resolve_expr(self, info: ModuleInfo, expr) -> Resolved | None:
