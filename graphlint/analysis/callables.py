@@ -186,7 +186,7 @@ class _Resolver:
         if not selectors and (resolved is not None and resolved.kind == "class"):
             found.setdefault(id(resolved.node), Reached(resolved.node, certain, None))  # an instance of it
             return
-        if not selectors and (_is_nn_class(qualified) or self.calls and resolved is None
+        if not selectors and (is_layer_name(qualified) or self.calls and resolved is None
                               and isinstance(call.func, nodes.Name)):
             self._made_by_class_name(info, call, certain, depth, found, qualified)
             return
@@ -216,7 +216,7 @@ class _Resolver:
     def _made_by_class_name(self, info, call: nodes.Call, certain, depth, found, qualified=None) -> None:
         """``nn.Dense(...)``: an instance of the layer; ``norm_layer(dim)`` with the class a parameter or a local:
         an instance of each class it may be."""
-        if _is_nn_class(qualified):
+        if is_layer_name(qualified):
             found.setdefault(("nn", qualified), Reached(call, certain, None))
             return
         named: dict = {}
@@ -352,7 +352,8 @@ class _Resolver:
                                    certain and selectors[0] == ALL, partial, depth + 1, found)
 
 
-def _is_nn_class(qualified: str | None) -> bool:
+def is_layer_name(qualified: str | None) -> bool:
+    """``mindspore.nn.Dense``: a MindSpore layer class (calling one makes a layer)."""
     return bool(qualified) and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper()
 
 

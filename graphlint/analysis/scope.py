@@ -17,7 +17,8 @@ from astroid import nodes
 
 from graphlint.analysis.api import (CELL_ENTRY_METHODS, EXTERNAL_PACKAGES, JIT_CLASS_DECORATORS, JIT_DECORATORS,
                                     NON_AST_CAPTURE_MODES)
-from graphlint.analysis.callables import called_functions, instance_classes
+from graphlint.analysis import signatures
+from graphlint.analysis.callables import called_functions, instance_classes, is_layer_name
 from graphlint.analysis.objects import object_classes
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.tree import is_within, nodes_of_class
@@ -372,6 +373,8 @@ def _functions_held_by_values(project: Project, graph: GraphFunction, looked_up:
                       function_reference(project, graph.info, func, graph.cls)) is not None
                      or graph.info.imports.qualify(func) is not None):
             continue
+        if _holds_instances_only(project, graph, func):
+            continue  # (`self.conv(x)`: a layer made in `__init__` holds no function)
         for reached in called_functions(project, graph.info, func, graph.cls):
             node = reached.node
             info = project.by_node.get(id(node.root()))
@@ -394,6 +397,28 @@ def _functions_held_by_values(project: Project, graph: GraphFunction, looked_up:
                             target = method[0], method[1], info_of
                 if target is not None:
                     yield func, target
+
+
+def _holds_instances_only(project: Project, graph: GraphFunction, func) -> bool:
+    """``func`` is ``self.name`` and every assignment of ``self.name`` in the class makes an instance of a class
+    (the project's, or a MindSpore layer's): the attribute holds no lambda or function."""
+    cls = graph.cls
+    if cls is None or not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
+                           and func.expr.name == signatures.receiver_name(graph.node, cls)):
+        return False
+    assignments = project.attribute_assignments(cls).get(func.attrname)
+    if not assignments:
+        return False
+    for value, method in assignments:
+        if not (isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute))):
+            return False
+        info = project.info(method.root())
+        resolved = project.resolve_expr(info, value.func)
+        if resolved is not None and resolved.kind == "class":
+            continue
+        if resolved is not None or not is_layer_name(info.imports.qualify(value.func)):
+            return False
+    return True
 
 
 def _local_names(func: nodes.FunctionDef) -> frozenset[str]:

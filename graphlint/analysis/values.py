@@ -944,7 +944,10 @@ class FunctionValues:
         name). None when the callee may be anything else."""
         key = id(call)
         if key not in self._cell_targets:
-            self._cell_targets[key] = self._find_cell_targets(call)
+            # (the same in every call context of the function: remembered on the project, per class)
+            self._cell_targets[key] = self.analysis.project.memo(
+                "cell targets" if self.cls is None else f"cell targets {id(self.cls)}", call,
+                lambda: self._find_cell_targets(call))
         return self._cell_targets[key]
 
     def _find_cell_targets(self, call: nodes.Call) -> list | None:
