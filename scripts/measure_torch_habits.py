@@ -161,9 +161,12 @@ def _with_int32_indices(items: list, measured: dict, log, batch_size: int) -> di
     """The forms PYNATIVE_MODE refused only for their int64 index (``IndexAdd``, ``IndexFill`` on CPU take
     int32: "must be a type of {Tensor[Int32]}"), measured again with int32 indices, as a user whose PYNATIVE run
     failed would write them. Without this, such a form counts as "pynative fails" and nothing it does in graph
-    mode is recorded (a Conv-TasNet port's `index_add`, which has no CPU kernel in graph mode, was missed)."""
+    mode is recorded (a Conv-TasNet port's `index_add`, which has no CPU kernel in graph mode, was missed). What
+    a form with a two-entry index adds or copies along its dim (the last axis) is cut to two entries there, as
+    PYNATIVE_MODE also asks of it."""
     def int32(text: str) -> str:
-        return text.replace("ms.int64", "ms.int32")
+        text = text.replace("ms.int64", "ms.int32")
+        return text.replace("t * 0.5", "t[..., :2] * 0.5") if "Tensor([0, 1], ms.int32)" in text else text
     retried = [dict(item, body=int32(item["body"]), torch=int32(item["torch"]),
                     candidates=[dict(c, body=int32(c["body"]), spelling=int32(c["spelling"]))
                                 for c in item["candidates"]])
