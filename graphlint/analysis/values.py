@@ -375,6 +375,18 @@ class FunctionValues:
             if taken is not None:
                 yield region.test.block.id, (region.else_entry if taken else region.then_entry).id
 
+    def _augmented(self, definition: Definition, element) -> Value:
+        """``x op= v``: the operator's value, the interpreter's where an operand is (as ``eval`` makes a BinOp's)."""
+        node = definition.value
+        current = self.name_at(element, definition.name)
+        operand = self.eval(node.value, element)
+        result = self._binop(current, operand, node.op.rstrip("="))
+        carrier = next((v for v in (current, operand) if v.var and v.interpreted and not v.kinds & SCALARS), None)
+        if carrier is not None and result.var and not result.interpreted and result.kinds \
+                and result.kinds <= _SHAPELESS:
+            return replace(result, interpreted=True, origin=carrier.origin)
+        return result
+
     def _definition_value(self, definition: Definition) -> Value:
         element = definition.element
         kind = definition.kind
@@ -389,9 +401,7 @@ class FunctionValues:
         if kind == "except":
             return const(OBJECT)
         if kind == "augassign":
-            node = definition.value
-            current = self.name_at(element, definition.name)
-            return self._binop(current, self.eval(node.value, element), node.op.rstrip("="))
+            return self._augmented(definition, element)
         if kind == "mutate":
             return self._resized(definition.value, self.name_at(element, definition.name), element)
         if kind == "for":
@@ -530,6 +540,8 @@ class FunctionValues:
         if not isinstance(expr, nodes.Call):
             return []
         func = expr.func
+        if isinstance(func, nodes.Attribute) and _rooted_at(func.expr, self.self_name):
+            return []  # (`self.layer(v)`, `self.helper(v)`: a Cell or method call, not an operation on `v`)
         if isinstance(func, nodes.Attribute) and self.imports.qualify(func) is None:
             # the Tensor, and what it is given: `t.to(x.device)` gives the interpreter's Tensor too (measured: its
             # dtype is lost, and `nn.Dense` of it fails at the lax level)
@@ -549,6 +561,15 @@ class FunctionValues:
                 definitions = self.reaching(element, expr.name) if element is not None else []
                 # (several, a loop's: the first in the source, where the value enters the loop)
                 first = min(definitions, key=lambda d: d.index) if definitions else None
+                for _ in range(8):  # `x *= m`: the operand that carries it, or `x` as it was before
+                    if first is None or first.kind != "augassign" or first.value is None \
+                            or self.value(first.value.value).interpreted:
+                        break
+                    earlier = [d for d in self.reaching(first.element, expr.name) if d.index < first.index]
+                    first = min(earlier, key=lambda d: d.index) if earlier else None
+                if first is not None and first.kind == "augassign" and first.value is not None:
+                    expr = first.value.value
+                    continue
                 if first is None or first.value is None or first.kind != "assign" \
                         or not self.value(first.value).interpreted:
                     return expr
@@ -794,7 +815,10 @@ class FunctionValues:
             return None
         if root.name == self.self_name and not self.name_at(element, root.name).kinds <= {OBJECT}:
             return None
-        held = object_classes(self.analysis.project, self.info, expr.expr, self.cls)
+        project = self.analysis.project
+        # (the classes of what a chain holds, else of what the constructions pass: `self.model = model`)
+        held = object_classes(project, self.info, expr.expr, self.cls) or \
+            callables.instance_classes(project, self.info, expr.expr, self.cls)
         return self.analysis.self_attribute(held[0], expr.attrname) if len(held) == 1 else None
 
     def _chain_root(self, expr: nodes.Attribute) -> nodes.Name | None:
@@ -1013,6 +1037,9 @@ class FunctionValues:
         line_origin = f"the Tensor created at line {expr.lineno}"
         if qualified in api.CONST_FUNCTIONS:
             return const(api.CONST_FUNCTIONS[qualified])
+        built = self._built_by_fallback(qualified, expr, args)
+        if built is not None:
+            return built
         if qualified in api.TENSOR_MAKERS:
             return variable(TENSOR, origin or line_origin, alias=f"the constant Tensor created at line {expr.lineno}")
         if qualified in api.CONSTANT_FOLDED_OPS:
@@ -1040,6 +1067,20 @@ class FunctionValues:
                 return unknown(True, origin)
             return unknown()
         return self._project_call(qualified, expr, any_var, origin)
+
+    @staticmethod
+    def _built_by_fallback(qualified: str, expr, args) -> Value | None:
+        """`Tensor(t)` of a run-time Tensor or NumPy array, no dtype: the lax level builds it in the interpreter
+        (JIT fallback), and what it gives has no shape or dtype type inference knows (measured with MindSpore 2.10:
+        `nn.LayerNorm` of it, or of a graph Tensor multiplied by it, fails with "negative dimensions are not
+        allowed"; alone or in arithmetic it runs). With a dtype, `nn.LayerNorm` of it runs (measured), so that form
+        is not taken for the interpreter's."""
+        if not (qualified in api.TENSOR_CONSTRUCTORS and len(expr.args) == 1 and not expr.keywords
+                and not isinstance(expr.args[0], nodes.Starred) and args[0].var and args[0].kinds & {TENSOR, NUMPY}):
+            return None
+        shown = expr.as_string()
+        return Value(frozenset({TENSOR}), True, f"`{shown if len(shown) <= 40 else shown[:37] + '...'}` at line "
+                     f"{expr.lineno}", interpreted=True)
 
     def _project_call(self, qualified: str, expr, any_var: bool, origin: str) -> Value:
         """A call of a project class or function named by its import: a Cell, or a helper's summary."""
@@ -1433,6 +1474,13 @@ def _mint_function(qualified: str, name: str) -> bool:
     functions do; not a class (`mint.nn.Linear`) nor the process-group queries of `mint.distributed`."""
     return qualified.startswith("mindspore.mint.") and not qualified.startswith("mindspore.mint.distributed.") \
         and name[:1].islower()
+
+
+def _rooted_at(expr, name: str | None) -> bool:
+    """``expr`` is the name ``name`` or an attribute chain on it (``self``, ``self.block.attn``)."""
+    while isinstance(expr, nodes.Attribute):
+        expr = expr.expr
+    return name is not None and isinstance(expr, nodes.Name) and expr.name == name
 
 
 def _field_of_interpreted(owner: Value) -> bool:

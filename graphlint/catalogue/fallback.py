@@ -1371,13 +1371,12 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
     family=FAMILY,
     lax=E,
     strict=E,
-    message="`{arg}` comes from an object only the interpreter holds ({made}: JIT fallback), so graph code no longer knows its "
-            "shape, and the layer `{layer}`{at} needs it: the lax level fails when it runs (measured: \"negative "
-            "dimensions are not allowed\" or \"'int' object has no attribute '__len__'\"); "
-            "pass the Tensors themselves (a tuple), not the object",
+    message="`{arg}` is a value only the interpreter holds ({made}, built by JIT fallback), so graph code no longer knows "
+            "its shape, and the layer `{layer}`{at} needs it: the lax level fails when it runs (measured: \"negative "
+            "dimensions are not allowed\" or \"'int' object has no attribute '__len__'\"); {advice}",
     summary="A Tensor read back from a plain-class or dataclass instance, or a `dict(...)`, that graph code built "
-            "from Tensors (or the object itself, or what arithmetic and ops compute from such a Tensor) passed to an "
-            "nn layer or a sub-Cell.",
+            "from Tensors, a `Tensor(t, dtype)` of a run-time Tensor (or the object itself, or what arithmetic and "
+            "ops compute from such a Tensor) passed to an nn layer or a sub-Cell.",
     why=(
         "Graph code cannot hold an instance of a plain class or a dataclass made from run-time Tensors: the lax "
         "level makes it in the interpreter (JIT fallback; STRICT refuses it, see `python-object-from-tensor`). "
@@ -1387,12 +1386,15 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
         "to `nn.Dense` (\"'int' object has no attribute '__len__'\"), and the object given to a sub-Cell that does "
         "so. A `dict(key=value)` of Tensors is built the same way (a dict display is not), and what graph code "
         "computes from such a value keeps no shape either: `ops.relu(d[\"h\"]) * 1.0`, `.reshape(...)` or a slice "
-        "of it given to `nn.Dense` fail too (\"'int' object has no attribute '__len__'\"). PYNATIVE_MODE runs them "
+        "of it given to `nn.Dense` fail too (\"'int' object has no attribute '__len__'\"). PyTorch's "
+        "`torch.BoolTensor(t)` habit, `Tensor(t)` of a run-time Tensor, is built by the interpreter too: a mask "
+        "made so and multiplied into a graph Tensor makes `nn.LayerNorm` fail (\"negative dimensions are not "
+        "allowed\"); with a dtype (`Tensor(t, ms.float32)`) `nn.LayerNorm` of it runs. PYNATIVE_MODE runs them "
         "as Python."
     ),
     mindspore_error="ValueError: negative dimensions are not allowed",
     fix="Return or pass the Tensors as a tuple (`return logits, prob`; `self.inner(t, m)`), and build the "
-        "dataclass in Python after the graph returns.",
+        "dataclass in Python after the graph returns; convert a Tensor with `t.astype(dtype)`, not `Tensor(t, dtype)`.",
     flagged=(
         fails(
             """
@@ -1572,8 +1574,65 @@ FALLBACK_VALUE_INTO_LAYER = Rule(
             lines=7,
             fields={"arg": "ops.ones((2, 3)).to(x.device)"},
         ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.norm = nn.LayerNorm((3,))
+
+                def construct(self, x):
+                    keep = Tensor(x > 0)
+                    h = x * 2.0
+                    h *= ~keep
+                    return self.norm(h)
+            """,
+            lax=FAILS,
+            strict=SKIP,  # (STRICT refuses `Tensor(...)` of a Tensor first: `tensor-constructor-on-tensor`)
+            error="negative dimensions are not allowed",
+            inputs=_ROWS,
+            title="PyTorch's `torch.BoolTensor(mask)` habit: `Tensor(t)` of a run-time Tensor is the interpreter's, "
+                  "and so is what it is multiplied into (SASRec's timeline mask, before `nn.LayerNorm`)",
+            lines=7,
+            fields={"arg": "Tensor(x > 0)",
+                    "advice": "convert with `.astype(dtype)`, not `Tensor(...)`"},
+        ),
     ),
     clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.norm = nn.LayerNorm((3,))
+
+                def construct(self, x):
+                    keep = (x <= 0).astype(ms.float32)
+                    h = x * 2.0
+                    h *= keep
+                    return self.norm(h)
+            """,
+            inputs=_ROWS,
+            title="the mask converted with `.astype`: graph code computes it, and knows its shape",
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.norm = nn.LayerNorm((3,))
+
+                def construct(self, x):
+                    keep = Tensor(x > 0, ms.float32)
+                    h = x * 2.0
+                    h *= keep
+                    return self.norm(h)
+            """,
+            inputs=_ROWS,
+            strict=SKIP,  # (STRICT refuses `Tensor(...)` of a Tensor: `tensor-constructor-on-tensor`)
+            title="`Tensor(t, dtype)`: the interpreter builds it too (W5504), but `nn.LayerNorm` of it runs "
+                  "(measured)",
+        ),
         passes(
             """
             class Head(nn.Cell):

@@ -109,6 +109,40 @@ JIT_FORBIDDEN_API = Rule(
         ),
         fails(
             """
+            class Recommender(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.item_emb = nn.Dense(3, 3)
+
+                def construct(self, x):
+                    return self.item_emb(x)
+
+            class WithL2(nn.Cell):
+                def __init__(self, model):
+                    super().__init__()
+                    self.model = model
+
+                def construct(self, x):
+                    loss = self.model(x).sum()
+                    for param in self.model.item_emb.get_parameters():
+                        loss += ops.norm(param)
+                    return loss
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.train_net = WithL2(Recommender())
+
+                def construct(self, x):
+                    return self.train_net(x)
+            """,
+            error="'mindspore.nn.cell.Cell.get_parameters' " + _REFUSED,
+            title="`get_parameters()` of a layer held by a Cell the constructor was given (SASRec's L2 term)",
+            lines=16,
+            fields={"call": "self.model.item_emb.get_parameters()"},
+        ),
+        fails(
+            """
             class Net(nn.Cell):
                 def construct(self, x):
                     if ms.get_context("device_target") == "CPU":

@@ -163,9 +163,13 @@ class FallbackChecker(Checker):
             if value.interpreted and value.var and value.kinds <= {OBJECT, UNKNOWN, TENSOR}:
                 # reported where the function takes the value out of the object: where the fix goes
                 taken = values.interpreted_read(argument)
+                constructed = isinstance(taken, nodes.Call) and \
+                    graph.info.imports.qualify(taken.func) in api.TENSOR_CONSTRUCTORS
                 self.report(rules.FALLBACK_VALUE_INTO_LAYER, taken, graph, arg=_short(taken),
                             layer=f"{func.as_string()}", at="" if taken.lineno == call.lineno else
-                            f" (line {call.lineno})", made=value.origin or "built by JIT fallback")
+                            f" (line {call.lineno})", made=value.origin or "made in the interpreter",
+                            advice="convert with `.astype(dtype)`, not `Tensor(...)`" if constructed else
+                            "pass the Tensors themselves (a tuple), not the object")
                 return
 
     def _printed_host_objects(self, graph, values, call: nodes.Call, local: bool) -> None:
