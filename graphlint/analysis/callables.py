@@ -424,9 +424,11 @@ _FINDING_CLASS_PARAMETER_CALLS: set = set()
 
 
 def _add_class_parameter_call(project: Project, info: ModuleInfo, call: nodes.Call, found: dict) -> None:
-    func, frame = call.func, call.frame()
-    if not (isinstance(func, nodes.Name) and isinstance(frame, nodes.FunctionDef)
-            and func.name in {a.name for a in frame.args.arguments or ()}):
+    func = call.func
+    if not isinstance(func, nodes.Name):
+        return
+    frame = call.frame()
+    if not (isinstance(frame, nodes.FunctionDef) and any(a.name == func.name for a in frame.args.arguments or ())):
         return
     for qualified in classes_referred(project, info, func, None):
         made = project.resolve_qualified(qualified)
