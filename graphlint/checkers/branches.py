@@ -39,6 +39,7 @@ class BranchesChecker(Checker):
         self._return_shapes: dict[object, object] = {}
         self._reachable_returns: dict[int, int] | None = None
         self._shape_masks: dict[object, int] | None = None  # return shape -> bit set of the returns with it
+        self._own_nodes: list | None = None  # see _walk
         for region in self.cfg.ifs.values():
             self._one_branch_definitions(region)
         for loop in self.cfg.loops.values():
@@ -459,15 +460,20 @@ class BranchesChecker(Checker):
                 self.report(rules.TENSOR_CONDITION_CONTROL_FLOW, node, self.graph, anchor=anchor, kind=kind,
                             origin=origin, hint=hint, assumes=assumes)
 
-    def _walk(self):
-        """Nodes of the function itself (nested functions and lambdas have their own values)."""
-        stack = list(reversed(self.graph.node.body))
-        while stack:
-            node = stack.pop()
-            yield node
-            if isinstance(node, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
-                continue
-            stack.extend(reversed(list(node.get_children())))
+    def _walk(self) -> list:
+        """Nodes of the function itself (nested functions and lambdas have their own values); made once per
+        function (three checks walk them)."""
+        if self._own_nodes is None:
+            found = []
+            stack = list(reversed(self.graph.node.body))
+            while stack:
+                node = stack.pop()
+                found.append(node)
+                if isinstance(node, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
+                    continue
+                stack.extend(reversed(list(node.get_children())))
+            self._own_nodes = found
+        return self._own_nodes
 
 
 def _within(node, ancestor) -> bool:
