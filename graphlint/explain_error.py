@@ -267,8 +267,10 @@ def _add_reported(result: Explanation, source: str | None, candidates: list) -> 
     first reported rule put first."""
     if result.location is not None:
         result.reported = _findings_at(result.location, source, candidates or None)
-    elif source is not None and candidates:
-        # No traceback to point at a line: what graphlint reports anywhere in the source, of those rules.
+    if not result.reported and source is not None and candidates:
+        # No traceback to point at a line, or nothing reported there (a function that calls what a Cell passed
+        # it fails where it calls; the finding is where the Cell passes it): what graphlint reports anywhere in
+        # the source, of those rules.
         result.reported = [f for f in _findings_at(Location("<source>", 1, 10 ** 9), source, candidates)
                            if f.rule in candidates]
         for finding in result.reported:

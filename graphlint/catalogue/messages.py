@@ -30,7 +30,7 @@ MESSAGE_RULES: dict[str, tuple[str, ...] | str] = {
     "infer.illegal_node": ("E5401",),
     "infer.jit_forbidden_object_method": ("E6001",),
     "infer.join_branches": ("E5803", "W5804", "W5805", "E5807", "E5404"),
-    "infer.not_callable": ("E5401",),
+    "infer.not_callable": ("E5401", "E6007"),
     "infer.scan_arguments": ("E5403", "E5404"),
     "infer.setattr_parameter": ("W5209",),
     "infer.strict_getattr": ("W5501", "W5506", "I5702", "W6103", "W6104", "W5209", "W6006"),

@@ -756,7 +756,7 @@ CELL_CALLS_ITSELF = Rule(
     family=FAMILY,
     lax=E,
     strict=E,
-    message="`{call}` calls the Cell through `self`, which graph code cannot call (\"The object is not callable\"); "
+    message="`{call}` {how} the Cell through `self`, which graph code cannot call (\"The object is not callable\"); "
             "call its `construct`: `{fixed}`",
     summary="`self(...)` in graph code: a Cell method (a `generate()` loop, a helper) calling its own Cell, as "
             "PyTorch code calls `self(...)` for `forward`.",
@@ -797,7 +797,7 @@ CELL_CALLS_ITSELF = Rule(
             inputs="(Tensor(np.ones((2, 3), np.float32)),)",
             title="`self(x)` in a sub-Cell's `generate()`",
             lines=11,
-            fields={"call": "self(x)", "fixed": "self.construct(x)"},
+            fields={"call": "self(x)", "fixed": "self.construct(x)", "how": "calls"},
             fixed="""
             class Model(nn.Cell):
                 def __init__(self):
@@ -819,6 +819,60 @@ CELL_CALLS_ITSELF = Rule(
 
                 def construct(self, x):
                     return self.model.generate(x)
+            """,
+        ),
+        fails(
+            """
+            def run_windows(x, predictor):
+                return predictor(x) + predictor(x * 2)
+
+            class Model(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.dense = nn.Dense(3, 3)
+
+                def construct(self, x):
+                    return self.dense(x)
+
+                def predict(self, x):
+                    return run_windows(x, self)
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.model = Model()
+
+                def construct(self, x):
+                    return self.model.predict(x)
+            """,
+            error="The object is not callable",
+            inputs="(Tensor(np.ones((2, 3), np.float32)),)",
+            title="the Cell passed as `self` to a function that calls it (MONAI's `sliding_window_inference(x, "
+                  "roi, n, self)`)",
+            lines=13,
+            fields={"call": "run_windows(x, self)", "fixed": "run_windows(x, self.construct)"},
+            fixed="""
+            def run_windows(x, predictor):
+                return predictor(x) + predictor(x * 2)
+
+            class Model(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.dense = nn.Dense(3, 3)
+
+                def construct(self, x):
+                    return self.dense(x)
+
+                def predict(self, x):
+                    return run_windows(x, self.construct)
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.model = Model()
+
+                def construct(self, x):
+                    return self.model.predict(x)
             """,
         ),
     ),

@@ -47,9 +47,10 @@ class RefusedChecker(Checker):
         func = call.func
         if isinstance(func, nodes.Name) and values.self_name and func.name == values.self_name \
                 and graph.cls is not None and self.context.project.is_cell(graph.cls):
-            self.report(rules.CELL_CALLS_ITSELF, call, graph, call=call.as_string()[:80],
+            self.report(rules.CELL_CALLS_ITSELF, call, graph, call=call.as_string()[:80], how="calls",
                         fixed=f"{func.name}.construct({_arguments_text(call)})")
             return
+        self._cell_passed_to_be_called(graph, values, call)
         qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
         if qualified is not None:
             if qualified in api.PARAMETER_MAKERS:
@@ -122,6 +123,30 @@ class RefusedChecker(Checker):
             return rules.DEFAULT_OUT_OF_REACH, {"function": described,
                                                 "names": ", ".join(f"`{name}`" for name in names)}
         return None
+
+    def _cell_passed_to_be_called(self, graph, values, call: nodes.Call) -> None:
+        """``run_windows(x, self)`` in a Cell's graph code, where the project function calls that parameter
+        (``predictor(window)``): the callee calls the Cell through `self`, which graph code cannot call, as
+        ``self(...)`` (measured: "The object is not callable"; passing ``self.construct`` compiles)."""
+        self_name = values.self_name
+        passed = [arg for arg in list(call.args) + [k.value for k in call.keywords or ()]
+                  if isinstance(arg, nodes.Name) and self_name and arg.name == self_name]
+        if not passed or graph.cls is None or not self.context.project.is_cell(graph.cls) \
+                or not isinstance(call.func, nodes.Name):
+            return
+        resolved = self.context.project.resolve_expr(graph.info, call.func)
+        if resolved is None or resolved.kind != "function":
+            return
+        function = resolved.node
+        found = _parameter_called_with(function, call, passed)
+        if found is None:
+            return
+        parameter, argument = found
+        texts = [f"{self_name}.construct" if a is argument else a.as_string() for a in call.args] + \
+            [f"{k.arg}={self_name}.construct" if k.value is argument else k.as_string() for k in call.keywords or ()]
+        self.report(rules.CELL_CALLS_ITSELF, argument, graph, call=call.as_string()[:80],
+                    how=f"passes `{self_name}` as `{parameter}`, and `{function.name}` calls",
+                    fixed=f"{call.func.as_string()}({', '.join(texts)})"[:100])
 
     def _torch_habit_call(self, graph, values, call: nodes.Call) -> None:
         """A PyTorch-style call whose every measured form of its shape graph mode refuses (E6005) or runs only
@@ -341,6 +366,26 @@ def _constant(values, arg):
     """The argument's constant, where the analysis knows it (None otherwise)."""
     value = values.value(arg)
     return value.const if value.known else None
+
+
+def _parameter_called_with(function: nodes.FunctionDef, call: nodes.Call, passed: list):
+    """(parameter, argument): the parameter of ``function`` that ``call`` gives one of ``passed`` and that the
+    function calls (``predictor(x)``, not rebound first); None when there is none."""
+    rebound = _rebound_names(function)
+    for parameter in [a.name for a in signatures.positional_parameters(function)] + \
+            [a.name for a in function.args.kwonlyargs or ()]:
+        argument = signatures.argument_for(function, None, call, parameter)
+        if argument is None or all(argument is not p for p in passed) or parameter in rebound:
+            continue
+        if any(isinstance(inner, nodes.Call) and isinstance(inner.func, nodes.Name) and inner.func.name == parameter
+               for inner in graph_nodes(function)):
+            return parameter, argument
+    return None
+
+
+def _rebound_names(function: nodes.FunctionDef) -> set[str]:
+    """The names the function's body assigns (a parameter rebound there no longer holds what was passed)."""
+    return {name.name for name in graph_nodes(function) if isinstance(name, nodes.AssignName)}
 
 
 def _function_habit(values, call: nodes.Call, qualified: str | None, keywords: tuple):

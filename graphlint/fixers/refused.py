@@ -114,6 +114,10 @@ class CallConstruct(Fixer):
 
     def plan(self, finding, context):
         call = context.find(finding.node)
+        if isinstance(call, cst.Name):  # `run(x, self)`, a function that calls what it is given: pass `construct`
+            replacement = cst.Attribute(value=call, attr=cst.Name("construct"))
+            return self.edit(finding, [(call, replacement)],
+                             description=f"`{context.code(call)}` -> `{context.code(replacement)}`")
         if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
             return self.refuse(finding, "the `self(...)` call was not found")
         replacement = call.with_changes(func=cst.Attribute(value=call.func, attr=cst.Name("construct")))
