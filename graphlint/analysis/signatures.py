@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from astroid import nodes
 
+from graphlint.analysis.tree import nodes_of_class
+
 INSTANCE, STATIC, CLASS, FUNCTION = "instance", "static", "class", "function"
 
 
@@ -90,6 +92,19 @@ def argument_for(func: nodes.FunctionDef, cls: nodes.ClassDef | None, call: node
         if keyword.arg == name:
             passed = keyword.value
     return passed
+
+
+def called_parameter(func: nodes.FunctionDef, call: nodes.Call, passed: list):
+    """(parameter, argument): the parameter of ``func`` to which ``call`` gives one of the ``passed`` expressions and
+    which the body calls by name (``predictor(x)``), not rebound there first; None when there is none."""
+    for parameter in [a.name for a in positional_parameters(func)] + [a.name for a in func.args.kwonlyargs or ()]:
+        argument = argument_for(func, None, call, parameter)
+        if argument is None or all(argument is not p for p in passed) or len(func.locals.get(parameter, ())) > 1:
+            continue  # (not one of them, or bound again in the body: it may hold something else when called)
+        if any(isinstance(inner.func, nodes.Name) and inner.func.name == parameter
+               for inner in nodes_of_class(func, nodes.Call)):
+            return parameter, argument
+    return None
 
 
 def instance_name(func: nodes.FunctionDef, cls: nodes.ClassDef | None) -> str | None:

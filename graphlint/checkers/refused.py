@@ -138,7 +138,7 @@ class RefusedChecker(Checker):
         if resolved is None or resolved.kind != "function":
             return
         function = resolved.node
-        found = _parameter_called_with(function, call, passed)
+        found = signatures.called_parameter(function, call, passed)
         if found is None:
             return
         parameter, argument = found
@@ -366,26 +366,6 @@ def _constant(values, arg):
     """The argument's constant, where the analysis knows it (None otherwise)."""
     value = values.value(arg)
     return value.const if value.known else None
-
-
-def _parameter_called_with(function: nodes.FunctionDef, call: nodes.Call, passed: list):
-    """(parameter, argument): the parameter of ``function`` that ``call`` gives one of ``passed`` and that the
-    function calls (``predictor(x)``, not rebound first); None when there is none."""
-    rebound = _rebound_names(function)
-    for parameter in [a.name for a in signatures.positional_parameters(function)] + \
-            [a.name for a in function.args.kwonlyargs or ()]:
-        argument = signatures.argument_for(function, None, call, parameter)
-        if argument is None or all(argument is not p for p in passed) or parameter in rebound:
-            continue
-        if any(isinstance(inner, nodes.Call) and isinstance(inner.func, nodes.Name) and inner.func.name == parameter
-               for inner in graph_nodes(function)):
-            return parameter, argument
-    return None
-
-
-def _rebound_names(function: nodes.FunctionDef) -> set[str]:
-    """The names the function's body assigns (a parameter rebound there no longer holds what was passed)."""
-    return {name.name for name in graph_nodes(function) if isinstance(name, nodes.AssignName)}
 
 
 def _function_habit(values, call: nodes.Call, qualified: str | None, keywords: tuple):
