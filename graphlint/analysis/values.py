@@ -1073,8 +1073,8 @@ class FunctionValues:
         """`Tensor(t)` of a run-time Tensor or NumPy array, no dtype: the lax level builds it in the interpreter
         (JIT fallback), and what it gives has no shape or dtype type inference knows (measured with MindSpore 2.10:
         `nn.LayerNorm` of it, or of a graph Tensor multiplied by it, fails with "negative dimensions are not
-        allowed"; alone or in arithmetic it runs). With a dtype, `nn.LayerNorm` of it runs (measured), so that form
-        is not taken for the interpreter's."""
+        allowed"; alone or in arithmetic it runs). With a dtype the outcome varied between runs (`nn.LayerNorm` of
+        it ran, and once failed with a kernel error), so that form is not taken for the interpreter's."""
         if not (qualified in api.TENSOR_CONSTRUCTORS and len(expr.args) == 1 and not expr.keywords
                 and not isinstance(expr.args[0], nodes.Starred) and args[0].var and args[0].kinds & {TENSOR, NUMPY}):
             return None
