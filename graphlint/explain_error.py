@@ -20,23 +20,12 @@ import sys
 from dataclasses import dataclass, field
 
 from graphlint.analysis import torch_habits
+from graphlint.analysis.error_location import TRACEBACK as _TRACEBACK
+from graphlint.analysis.error_location import Location, error_location
 from graphlint.analysis.generated import error_inventory, error_messages
 from graphlint.catalogue import BY_NAME, RULES, Rule
 from graphlint.catalogue.messages import MESSAGE_RULES, NOT_A_CONSTRUCT, PYTHON_ERRORS
 from graphlint.config import Config, config_for
-
-_LOCATION = re.compile(r"In file (?P<path>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, (?P<col>\d+)~\d+)?\s*$", re.M)
-_TRACEBACK = "The Traceback of Net Construct Code"
-# A frame in MindSpore's own installed package (mindspore/common/tensor.py, ...), never the user's line.
-_MINDSPORE_FILE = re.compile(r"[\\/](?:site|dist)-packages[\\/]mindspore[\\/]")
-
-
-@dataclass
-class Location:
-    path: str
-    line: int
-    end_line: int
-
 
 @dataclass
 class Explanation:
@@ -137,33 +126,12 @@ def _line_at(text: str, offset: int) -> str:
     return text[start:end if end >= 0 else len(text)].strip()
 
 
-def _location(text: str) -> Location | None:
-    """The user's line: the one named right after the message, else the innermost frame of the traceback; a frame
-    in MindSpore's own package (``Tensor(...)`` is compiled from mindspore/common/tensor.py) is not the user's."""
-    head, _, tail = text.partition(_TRACEBACK)
-    before_stack = head.split("C++ Call Stack")[0]
-
-    def users(matches):
-        return [m for m in matches if not _MINDSPORE_FILE.search(m.group("path"))]
-
-    found = users(_LOCATION.finditer(before_stack))
-    if not found and tail:
-        found = users(_LOCATION.finditer(tail))[-1:]
-    if not found:
-        found = users(_LOCATION.finditer(text))[-1:]
-    if not found:
-        return None
-    match = found[0]
-    line = int(match.group("line"))
-    return Location(match.group("path").strip(), line, int(match.group("end") or line))
-
-
 def explain(text: str, source: str | None = None, *, lint: bool = True) -> Explanation:
     """Explain a MindSpore error. ``source``: the text of the file it names (default: read the file). ``lint=False``:
     the message, location and rules only, for a caller that has the findings already (port mode)."""
     result = Explanation()
     result.key, result.message, start = _message_key(text)
-    result.location = _location(text)
+    result.location = error_location(text)
     mapped = MESSAGE_RULES.get(result.key) or PYTHON_ERRORS.get(result.key, (None, ()))[1]
     if isinstance(mapped, str):
         result.note = mapped[len(NOT_A_CONSTRUCT):] if mapped.startswith(NOT_A_CONSTRUCT) else mapped

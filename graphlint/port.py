@@ -6,9 +6,12 @@ run, the fixed text is run once in PYNATIVE_MODE while every function of the pro
 compiled by MindSpore (:mod:`graphlint.validate.parts`), at the default (lax) level and at STRICT:
 
 * the whole model, built afresh as the user builds it (nothing the PYNATIVE_MODE run changed is read): its error
-  is a blocker confirmed by compiling, and when it compiles its outputs are compared with PYNATIVE_MODE's;
-* each part alone (a sub-Cell, a method, a helper) on the arguments that run passed it, with what it calls
-  standing in as what that call returned: its error only suggests a blocker;
+  is a blocker confirmed by compiling; then again and again, with the statement of each error met so far cut
+  from a scratch copy and replaced by what the PYNATIVE_MODE run computed there (:mod:`graphlint.validate.cuts`),
+  until it compiles: each new error is a blocker confirmed by compiling the model with those values. When the
+  first compile passes, its outputs are compared with PYNATIVE_MODE's;
+* when the compiles needed cuts, each part alone (a sub-Cell, a method, a helper) on the arguments that run
+  passed it, with what it calls standing in as what that call returned: its error only suggests a blocker;
 * each part that failed so, again with nothing standing in, taken from a model built afresh: its error is a
   blocker confirmed by compiling (the user's code, on real recorded values).
 
@@ -66,6 +69,7 @@ class EntryPort:
     not_probed: str = ""  # why the entry could not be compiled
     logs: str = ""  # the folder holding each failed compile's log
     stopped: bool = False  # the compiles of parts without stand-ins stopped at their bound
+    rounds_stopped: dict = field(default_factory=dict)  # "lax"/"STRICT" -> why the compiles with cuts stopped early
 
 
 def port_entries(fix_report, config, wrote: bool = True) -> list[EntryPort]:
@@ -109,8 +113,8 @@ def _keep_logs(record: dict, folder: str, path: str, text: str, on_disk: bool) -
         shown = os.path.join(folder, os.path.basename(path))
         with open(shown, "w", encoding="utf-8") as handle:
             handle.write(text)
-    compiled = record.get("file", "")
-    runs = [(f"whole-{level}", run) for level, run in record.get("whole", {}).items()]
+    runs = [(f"whole-{level}-{number}", run) for level, found in record.get("whole", {}).items()
+            for number, run in enumerate(found.get("rounds", []), 1)]
     for part in record.get("parts", []):
         for level, run in part["runs"].items():
             runs.append((f"{part['name']}-{level}", run))
@@ -123,6 +127,7 @@ def _keep_logs(record: dict, folder: str, path: str, text: str, on_disk: bool) -
         number += 1
         log = os.path.join(folder, f"{number:02d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.log")
         message = _log_text(run)
+        compiled = run.get("file") or record.get("file", "")
         with open(log, "w", encoding="utf-8") as handle:
             handle.write(message.replace(compiled, shown) if compiled else message)
         run["log"] = log
@@ -130,36 +135,55 @@ def _keep_logs(record: dict, folder: str, path: str, text: str, on_disk: bool) -
 
 def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
     compiled_file = record.get("file", "")
-    whole = record.get("whole", {})
-    entry.compiles = {LEVELS[level]: run.get("status") == "ok" for level, run in whole.items()}
+    whole = {level: found.get("rounds", []) for level, found in record.get("whole", {}).items()}
+    # (a level compiles when its first compile, with nothing cut, passed)
+    entry.compiles = {LEVELS[level]: bool(rounds) and rounds[0].get("status") == "ok" and not rounds[0]["cuts"]
+                      for level, rounds in whole.items()}
     reference = record.get("pynative", {}).get("outputs")
-    for level, run in whole.items():
-        if run.get("status") == "ok" and reference and run.get("outputs"):
+    for level, rounds in whole.items():
+        run = rounds[0] if rounds else {}
+        if entry.compiles[LEVELS[level]] and reference and run.get("outputs"):
             entry.differs[LEVELS[level]] = leaf_differences(reference[0], run["outputs"][0])
     name = entry.key.split(":", 1)[1]
     for level in ("graph", "strict"):
-        if whole.get(level, {}).get("status") != "error":
-            continue  # (the model compiled whole at this level: what a part alone fails on with stand-ins is theirs)
         unaided, alone = _parts_failing(LEVELS[level], level, record, entry.path, compiled_file, findings)
-        first = _blocker(LEVELS[level], f"{name} (whole)", whole[level], entry.path, compiled_file, findings)
-        same = [b for b in unaided + alone if b.error_type == first.error_type and b.message == first.message
-                and (b.line == first.line or not first.finding)]
-        # A sub-Cell's parse error names only the line that calls it: the part that fails with the same error
-        # shows its own line.
-        confirmed = same[0] if same else first
-        # (a STRICT compile stopping where the lax one did, named only at the call of the part that holds it)
-        again = not same and first.finding is None and any(
-            b.message == first.message and b.error_type == first.error_type for b in entry.blockers)
-        for blocker in ([] if again else [confirmed]) + unaided:
+        for run in whole.get(level, []):
+            if run.get("status") != "error" or run.get("on_cut") or _artifact(run):
+                continue
+            _add_round(entry, _blocker(LEVELS[level], f"{name} (whole)", run, entry.path, run.get("file", ""),
+                                       findings), run, unaided + alone)
+        stopped = record.get("whole", {}).get(level, {}).get("stopped", "")
+        if stopped and whole.get(level) and whole[level][-1].get("status") == "error":
+            entry.rounds_stopped[LEVELS[level]] = stopped
+        for blocker in unaided:
             if not any(_same(blocker, other) for other in entry.blockers):
                 entry.blockers.append(blocker)
         for blocker in alone:
-            if blocker is not confirmed and not any(_same(blocker, other)
-                                                    for other in entry.blockers + entry.suggested):
+            if not any(_same(blocker, other) for other in entry.blockers + entry.suggested):
                 entry.suggested.append(blocker)
     entry.stopped = bool(record.get("unaided_stopped"))
     entry.suggested = [b for b in entry.suggested if not any(_same(b, other) for other in entry.blockers)]
     entry.behind = _behind(entry, record, findings)
+
+
+def _add_round(entry: EntryPort, first: Blocker, run: dict, parts_failing: list) -> None:
+    """A compile of the whole model's error: a confirmed blocker, unless it names no line while cuts were in place
+    (the cut model's, maybe not the user's: only suggested)."""
+    same = [b for b in parts_failing if b.error_type == first.error_type and b.message == first.message
+            and (b.line == first.line or not first.finding)]
+    # A sub-Cell's parse error names only the line that calls it: the part that fails with the same error
+    # shows its own line.
+    blocker = same[0] if same else first
+    if not same and first.finding is None and any(
+            b.message == first.message and b.error_type == first.error_type for b in entry.blockers):
+        return  # (a STRICT compile stopping where the lax one did, named only at the call of the part that holds it)
+    if any(_same(blocker, other) for other in entry.blockers):
+        return
+    if run.get("cuts") and not blocker.line:
+        if not any(_same(blocker, other) for other in entry.suggested):
+            entry.suggested.append(blocker)
+        return
+    entry.blockers.append(blocker)
 
 
 # graphlint's own objects, as MindSpore names them: a message about them is about the stand-ins, not the model
@@ -226,13 +250,15 @@ def _same(one: Blocker, other: Blocker) -> bool:
 
 # A line of layout in MindSpore's report (dashes, carets under a quoted line), never the message.
 _LAYOUT = re.compile(r"^[\s\-=~^*#|+]*$")
+# The address MindSpore puts in an object's name (`<DDIMScheduler::139966931859408>`): another in every compile.
+_OBJECT_ID = re.compile(r"::\d+>")
 
 
 def _message(explained, run: dict) -> str:
     for candidate in (explained.message, run.get("summary", ""),
                       *run.get("message", "").splitlines()):
         if candidate and not _LAYOUT.match(candidate):
-            return candidate.strip()
+            return _OBJECT_ID.sub(">", candidate.strip())
     return run.get("error_type", "") or "an error without a message"
 
 
@@ -321,11 +347,14 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
         if entry.blockers:
             lines.append(f"{head}; {len(entry.blockers)} blocker{'s' if len(entry.blockers) != 1 else ''} confirmed "
                          "by compiling the model (or a part of it with nothing standing in), in the order the "
-                         "compiler meets them:")
+                         "compiler meets them (each compile after the first with the lines above taking the values "
+                         "PYNATIVE_MODE computed there):")
         else:
             lines.append(f"{head}:")
         for number, blocker in enumerate(entry.blockers, 1):
             lines += _blocker_lines(f"{number}.", blocker, entry)
+        for level, why in entry.rounds_stopped.items():
+            lines.append(f"  [{level}] the compiles of the model stopped there: {why}")
         if entry.stopped:
             lines.append("  (parts were compiled without stand-ins up to the bound of such compiles; the others "
                          "failing below are only suggested)")

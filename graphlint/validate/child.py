@@ -381,17 +381,31 @@ def _parts_run(job: dict, run_index: int) -> dict:
         recorder = parts.record(target if is_cell else plain, inputs, module.__file__, root)
     except BaseException as exc:  # the model itself fails: nothing to compile against
         return {"status": "ok", "file": module.__file__, "pynative": _error_record(exc), "whole": {}, "parts": []}
-    whole = {}
-    for level in ("graph", "strict"):
+    def compile_whole(level: str, text: str, stand_ins: dict, number: int) -> dict:
         ms.set_context(jit_syntax_level=ms.LAX, mode=ms.GRAPH_MODE if level == "graph" else ms.PYNATIVE_MODE)
         captured = CapturedStderr()
+        compiled_file = ""
         try:
             with captured:
-                fresh, fresh_is_cell, fresh_plain = _entry_objects(job, module)
-                output = _compiled(level, fresh, fresh_is_cell, fresh_plain)(*_make_inputs(job, module)[0])
-            whole[level] = {"status": "ok", "outputs": [encode(output)]}
+                scratch = _load_module({**job, "source": text}, run_index * 1000 + number)
+                compiled_file = scratch.__file__
+                vars(scratch).update(stand_ins)
+                fresh, fresh_is_cell, fresh_plain = _entry_objects(job, scratch)
+                output = _compiled(level, fresh, fresh_is_cell, fresh_plain)(*_make_inputs(job, scratch)[0])
+            return {"status": "ok", "outputs": [encode(output)], "file": compiled_file}
         except BaseException as exc:
-            whole[level] = {**_error_record(exc), "stderr": captured.text}
+            return {**_error_record(exc), "stderr": captured.text, "file": compiled_file}
+
+    entry_function = type(target).construct if is_cell else plain
+    whole = parts.compile_rounds(job["source"], recorder.calls_in(module.__file__, entry_function), compile_whole)
+    sys.modules[module.__name__] = module  # (the parts below are the recorded model's, of the first text)
+    _serve_sources(job, run_index)
+    if all(rounds["rounds"] and rounds["rounds"][-1].get("status") == "ok" and not rounds["rounds"][-1]["cuts"]
+           for rounds in whole.values()):
+        # (the model compiles as it is, at both levels: every part was compiled in it)
+        return {"status": "ok", "file": module.__file__,
+                "pynative": {"status": "ok", "outputs": [encode(recorder.result)]}, "whole": whole, "parts": [],
+                "unaided_stopped": False}
     found = parts.compile_parts(recorder, _error_record, CapturedStderr)
 
     def fresh_root():

@@ -3,8 +3,10 @@
 Runs inside :mod:`graphlint.validate.child` (it imports MindSpore). A GRAPH_MODE compile stops at its first
 error, so one compile of a model shows one blocker. To show the others, the model is first run in PYNATIVE_MODE
 while the first call of every function of the model's own file is recorded (its arguments and, for a method,
-its Cell); then each recorded part is compiled on the arguments it was called with, with the parts it calls
-replaced by stand-ins that return what they returned in that run. Each part's first error is then its own.
+its Cell, and its locals after each line); the whole model is then compiled again and again, each error's
+statement cut and replaced by what that run computed there (:func:`compile_rounds`); and each recorded part is
+compiled on the arguments it was called with, with the parts it calls replaced by stand-ins that return what they
+returned in that run. Each part's first error is then its own.
 
 Every compile is made twice: at MindSpore's default (lax) level in GRAPH_MODE, and with
 ``mindspore.jit(..., fullgraph=True)`` (STRICT, what MindIR export needs) when lax passes.
@@ -14,13 +16,20 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import types
 
 import mindspore as ms
 from mindspore import Parameter, Tensor, nn
 
+from graphlint.analysis.error_location import innermost_location
+from graphlint.validate import cuts
+
 MAX_PARTS = 40
 MAX_UNAIDED = 12  # compiles of a part without stand-ins, per probe (each builds the model afresh)
+MAX_LINES = 20000  # lines recorded of one function's first call (a loop's lines are recorded at each step)
+MAX_ROUNDS = 16  # compiles of the whole model with the blockers met so far cut, over both levels
+ROUNDS_SECONDS = 150.0  # and the time they may take together
 
 
 class _Recorder:
@@ -34,7 +43,40 @@ class _Recorder:
         self.returns: dict = {}  # code object -> the value its first call returned
         self.functions: dict = {}  # code object -> the module-level function it is the code of (None: a method)
         self.files: dict = {}  # code object -> its file
+        self.lines: dict = {}  # code object -> [(line, its locals then)] of its first call (line 0: the return)
+        self.line_returns: dict = {}  # code object -> what its first call returned (any signature)
         self.result = None  # what the recorded call returned
+
+    def trace(self, frame, event, arg):
+        """``sys.settrace`` hook: the locals at each line of the first call of each function of the project, so that
+        a cut (:mod:`graphlint.validate.cuts`) can put in what a statement computed."""
+        code = frame.f_code
+        if event != "call" or code in self.lines or code.co_name.startswith("<") \
+                or not self._project(code.co_filename):
+            return None
+        records = self.lines[code] = []
+
+        def each_line(frame, event, arg):
+            if len(records) < MAX_LINES and event in ("line", "return"):
+                records.append((frame.f_lineno if event == "line" else 0, _copied(dict(frame.f_locals))))
+            if event == "return":
+                self.line_returns.setdefault(code, arg)
+            return each_line
+
+        return each_line
+
+    def calls_in(self, filename: str, entry) -> cuts.Calls:
+        """What the run recorded of the functions of ``filename``, for cuts; ``entry``: the entry's own function."""
+        found = cuts.Calls()
+        for code, records in self.lines.items():
+            if code.co_filename == filename:
+                found.lines[code.co_firstlineno] = records
+                if code in self.line_returns:
+                    found.returns[code.co_firstlineno] = self.line_returns[code]
+        inner = getattr(entry, "__wrapped__", entry)
+        inner = getattr(inner, "__func__", inner)
+        found.entry = getattr(getattr(inner, "__code__", None), "co_firstlineno", 0)
+        return found
 
     def _project(self, filename: str) -> bool:
         if filename == self.filename:
@@ -77,9 +119,11 @@ def record(call, inputs, filename: str, root: str = "") -> _Recorder:
     the project's other files, under ``root``)."""
     recorder = _Recorder(filename, root)
     sys.setprofile(recorder)
+    sys.settrace(recorder.trace)
     try:
         recorder.result = call(*inputs)
     finally:
+        sys.settrace(None)
         sys.setprofile(None)
     return recorder
 
@@ -87,7 +131,7 @@ def record(call, inputs, filename: str, root: str = "") -> _Recorder:
 _STAND_INS = [0]
 
 
-def _stand_in(value):
+def stand_in(value):
     """A Cell whose construct returns ``value``: what a part called returned in PYNATIVE_MODE. Its Tensors are
     Parameters: a Tensor attribute would be a constant, and conditions on it would be decided while compiling."""
     def variable(item):
@@ -137,7 +181,7 @@ class _Isolated:
         for name, value in list(self.namespace.items()):
             code = functions.get(id(value))
             if code is not None:
-                self.namespace[name] = _stand_in(self.recorder.returns[code])
+                self.namespace[name] = stand_in(self.recorder.returns[code])
                 self.swapped.append(("global", name, value))
         owner = self.owner
         if not isinstance(owner, nn.Cell):
@@ -146,11 +190,11 @@ class _Isolated:
         for name, cell in list(owner._cells.items()):  # noqa: SLF001 - MindSpore keeps sub-Cells there
             code = by_cell.get(id(cell))
             if code is not None and code in self.recorder.returns:
-                owner._cells[name] = _stand_in(self.recorder.returns[code])  # noqa: SLF001
+                owner._cells[name] = stand_in(self.recorder.returns[code])  # noqa: SLF001
                 self.swapped.append(("cell", name, cell))
         for code, (name, _, _, other, _) in self.recorder.calls.items():
             if other is owner and name != "construct" and code is not self.compiled and code in self.recorder.returns:
-                object.__setattr__(owner, name, _stand_in(self.recorder.returns[code]))
+                object.__setattr__(owner, name, stand_in(self.recorder.returns[code]))
                 self.swapped.append(("method", name, None))
         return self
 
@@ -261,3 +305,54 @@ def compile_parts(recorder: _Recorder, error_record, captured) -> list[dict]:
         parts.append(entry)
     ms.set_context(mode=ms.PYNATIVE_MODE)
     return parts
+
+
+def compile_rounds(text: str, calls: cuts.Calls, compile_whole) -> dict:
+    """Compile the whole model lax, then STRICT, again and again: after each error, the statement it points at is cut
+    (:mod:`graphlint.validate.cuts`) from a scratch copy of ``text`` and the model compiled again, until it compiles,
+    nothing can be cut, or :data:`MAX_ROUNDS` / :data:`ROUNDS_SECONDS` is reached. STRICT starts from lax's cuts.
+    ``compile_whole(level, text, stand_ins, number)`` builds and compiles the model from that text, returning the
+    compile's record with the file it compiled (``"file"``). Returns ``{level: {"rounds": [...], "stopped": why}}``;
+    each error round notes the cut made after it (``"cut"``) and how many cuts were in place (``"cuts"``)."""
+    whole, made, number, started = {}, [], 0, time.monotonic()
+    for level in ("graph", "strict"):
+        rounds, stopped = [], ""
+        while True:
+            if number >= MAX_ROUNDS or time.monotonic() - started > ROUNDS_SECONDS:
+                stopped = f"the bound of {MAX_ROUNDS} compiles or {ROUNDS_SECONDS:.0f} s was reached"
+                break
+            number += 1
+            stand_ins = {cut.name: stand_in(cut.value) for cut in made if cut.name}
+            run = compile_whole(level, cuts.apply(text, made), stand_ins, number)
+            run["cuts"] = len(made)
+            rounds.append(run)
+            if run.get("status") != "error":
+                break
+            stopped = _next_cut(run, text, calls, made)
+            if stopped:
+                break
+        whole[level] = {"rounds": rounds, "stopped": stopped}
+    return whole
+
+
+def _next_cut(run: dict, text: str, calls: cuts.Calls, made: list) -> str:
+    """Cut the statement ``run``'s error points at (appended to ``made``); or why the compiles stop there."""
+    location = innermost_location(f"{run.get('message', '')}\n{run.get('stderr', '')}")
+    if location is None:
+        return "the compiler names no line"
+    if os.path.basename(location.path) != os.path.basename(run.get("file", "")):
+        return f"the error is in {location.path}, outside the entry's file"
+    line, depth = location.line, 0
+    earlier = cuts.covered(made, line)
+    if earlier is not None:
+        # The compile fails again inside a cut (a branch join names the assignment cut in one branch): not a new
+        # blocker; cut wider around the line first met there.
+        run["on_cut"] = True
+        line = earlier.line
+        depth = max(cut.depth for cut in made if cut.line == line) + 1
+    cut = cuts.plan(text, line, calls, depth)
+    if isinstance(cut, str):
+        return f"line {line} cannot be cut: {cut}"
+    run["cut"] = {"line": cut.line, "first": cut.first, "last": cut.last, "what": cut.what}
+    made.append(cut)
+    return ""

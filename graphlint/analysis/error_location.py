@@ -1,0 +1,62 @@
+"""Where a MindSpore compile error points in the user's code: the file and line its report names.
+
+MindSpore writes the place after the message (``# 0 In file net.py:88, 17~41``) and, for errors raised deeper, in a
+"The Traceback of Net Construct Code" section. Standard library only: the validation child process, which may run
+under another Python than graphlint's, reads it too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_LOCATION = re.compile(r"In file (?P<path>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, (?P<col>\d+)~\d+)?\s*$", re.M)
+TRACEBACK = "The Traceback of Net Construct Code"
+# A frame in MindSpore's own installed package (mindspore/common/tensor.py, ...), never the user's line.
+_MINDSPORE_FILE = re.compile(r"[\\/](?:site|dist)-packages[\\/]mindspore[\\/]")
+
+
+@dataclass
+class Location:
+    path: str
+    line: int
+    end_line: int
+
+
+def error_location(text: str) -> Location | None:
+    """The user's line: the one named right after the message, else the innermost frame of the traceback; a frame
+    in MindSpore's own package (``Tensor(...)`` is compiled from mindspore/common/tensor.py) is not the user's."""
+    head, _, tail = text.partition(TRACEBACK)
+    before_stack = head.split("C++ Call Stack")[0]
+
+    def users(matches):
+        return [m for m in matches if not _MINDSPORE_FILE.search(m.group("path"))]
+
+    found = users(_LOCATION.finditer(before_stack))
+    if not found and tail:
+        found = users(_LOCATION.finditer(tail))[-1:]
+    if not found:
+        found = users(_LOCATION.finditer(text))[-1:]
+    if not found:
+        return None
+    match = found[0]
+    line = int(match.group("line"))
+    return Location(match.group("path").strip(), line, int(match.group("end") or line))
+
+
+_FRAME = re.compile(r"^# (?P<depth>\d+) In file (?P<path>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, \d+~\d+)?\s*$", re.M)
+
+
+def innermost_location(text: str) -> Location | None:
+    """The innermost user frame of the first chain of frames MindSpore lists (``# 0`` is the outermost: the loop
+    or the call, ``# 1`` what it ran, ...): the statement the compile stopped at. Else :func:`error_location`."""
+    chain = []
+    for match in _FRAME.finditer(text):
+        if match.group("depth") == "0" and chain:
+            break
+        chain.append(match)
+    users = [m for m in chain if not _MINDSPORE_FILE.search(m.group("path"))]
+    if not users:
+        return error_location(text)
+    match = users[-1]
+    return Location(match.group("path").strip(), int(match.group("line")), int(match.group("end") or match.group("line")))
