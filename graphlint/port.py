@@ -252,13 +252,18 @@ def _same(one: Blocker, other: Blocker) -> bool:
 _LAYOUT = re.compile(r"^[\s\-=~^*#|+]*$")
 # The address MindSpore puts in an object's name (`<DDIMScheduler::139966931859408>`): another in every compile.
 _OBJECT_ID = re.compile(r"::\d+>")
+# An exception's class with nothing after it ("RuntimeError: "): its message is on the lines below.
+_BARE = re.compile(r"^\s*\w+:\s*$")
 
 
 def _message(explained, run: dict) -> str:
-    for candidate in (explained.message, run.get("summary", ""),
-                      *run.get("message", "").splitlines()):
-        if candidate and not _LAYOUT.match(candidate):
-            return _OBJECT_ID.sub(">", candidate.strip())
+    candidates = [explained.message, run.get("summary", ""), *run.get("message", "").splitlines()]
+    meaningful = list(dict.fromkeys(c.strip().lstrip("- ") for c in candidates
+                                    if c and not _LAYOUT.match(c) and not _BARE.match(c)))
+    for index, candidate in enumerate(meaningful):
+        if candidate.endswith(":") and index + 1 < len(meaningful):
+            candidate = f"{candidate} {meaningful[index + 1]}"  # ("Kernel select failed:" then which kernel)
+        return _OBJECT_ID.sub(">", candidate)
     return run.get("error_type", "") or "an error without a message"
 
 

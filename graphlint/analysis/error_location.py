@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 _LOCATION = re.compile(r"In file (?P<path>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, (?P<col>\d+)~\d+)?\s*$", re.M)
+_CALL_STACK_PLACE = re.compile(r"^In file (?P<path>[^\n]+?):(?P<line>\d+)(?:~(?P<end>\d+))?, \d+~\d+/", re.M)
 TRACEBACK = "The Traceback of Net Construct Code"
 # A frame in MindSpore's own installed package (mindspore/common/tensor.py, ...), never the user's line.
 _MINDSPORE_FILE = re.compile(r"[\\/](?:site|dist)-packages[\\/]mindspore[\\/]")
@@ -37,6 +38,10 @@ def error_location(text: str) -> Location | None:
         found = users(_LOCATION.finditer(tail))[-1:]
     if not found:
         found = users(_LOCATION.finditer(text))[-1:]
+    if not found:
+        # A kernel's error ("Unsupported op [IndexAddExt] on CPU") names the node only in "The Function Call
+        # Stack", innermost first, each place followed by its source: `In file net.py:38, 13~57/    x = .../`.
+        found = users(_CALL_STACK_PLACE.finditer(text))[:1]
     if not found:
         return None
     match = found[0]

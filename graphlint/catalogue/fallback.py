@@ -643,7 +643,8 @@ DICT_OUTPUT_FROM_GRAPH = Rule(
     strict=E,
     message="A graph that returns a dict gives a tuple of its values under STRICT and after MindIR export; "
     "return a tuple (and rebuild the dict outside the Cell)",
-    summary="`return {...}` (a dict) from a Cell's `construct` or a `@jit` function that is compiled or exported on its own.",
+    summary="`return {...}` (a dict) from a Cell's `construct` or a `@jit` function that is compiled or exported on its own "
+            "(reported at the graph's `return`, and at the `return {...}` of a method whose result it returns).",
     why=(
         "The lax level builds the returned dict in the Python interpreter. STRICT "
         "(`jit(fullgraph=True)`) and a MindIR exported with `mindspore.export` return a plain "
@@ -676,6 +677,30 @@ DICT_OUTPUT_FROM_GRAPH = Rule(
             export=DIVERGES,
             title="`return` of a dict",
             lines=3,
+        ),
+        Example(
+            """
+            class Model(nn.Cell):
+                def construct(self, x):
+                    return x * 2
+
+                def visualize(self, x):
+                    y = self.construct(x)
+                    return {"output": y, "input": x}
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.model = Model()
+
+                def construct(self, x):
+                    return self.model.visualize(x)
+            """,
+            lax=OK,
+            strict=DIVERGES,
+            title="a dict built by a method the graph returns the result of",
+            lines=(7, 16),  # (where the dict is built, and the graph's return)
         ),
     ),
     clean=(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from graphlint.analysis import api, signatures
+from graphlint.analysis import api, callables, signatures
 from graphlint.analysis.boundary import is_top_level
 from graphlint.analysis.kinds import CELL, DICT, LIST, NUMPY, OBJECT, SCALARS, STR, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import from_tensor_computation, locally_bound
@@ -70,6 +70,9 @@ class FallbackChecker(Checker):
         """DICT_OUTPUT_FROM_GRAPH / HOST_OBJECT_RETURNED: what the top-level graph returns."""
         if _returns_dict(node.value, values, graph):
             self.report(rules.DICT_OUTPUT_FROM_GRAPH, node, graph, anchor=node.value)
+            for built in self._dicts_returned_by_callee(graph, node.value):
+                self.report(rules.DICT_OUTPUT_FROM_GRAPH, built, self.context.analysis.graph_of(built.frame()) or
+                            graph, anchor=built.value)
         for part in _returned_parts(node.value, values):
             view = values.value(part).host_type
             if view:
@@ -81,6 +84,22 @@ class FallbackChecker(Checker):
             if values.value(part).is_(NUMPY) or (isinstance(part, nodes.Call) and (
                     graph.info.imports.qualify(part.func) or "").startswith("numpy.")):
                 self.report(rules.HOST_OBJECT_RETURNED, part, graph, expr=_short(part), how="returns")
+
+    def _dicts_returned_by_callee(self, graph, expr) -> list:
+        """The `return {...}` statements of the function whose call the graph returns (`return
+        self.model.visualize(x)`): the dict is built there, where the user changes it."""
+        if not isinstance(expr, nodes.Call):
+            return []
+        project = self.context.project
+        functions = [found.node for found in callables.called_functions(project, graph.info, expr.func, graph.cls)
+                     if isinstance(found.node, nodes.FunctionDef)]
+        if not functions and isinstance(expr.func, nodes.Attribute):  # (a method of an object the Cell holds)
+            for owner in callables.instance_classes(project, graph.info, expr.func.expr, graph.cls):
+                method = project.find_method(owner, expr.func.attrname)
+                if method is not None:
+                    functions.append(method[0])
+        return [ret for function in functions for ret in nodes_of_class(function, nodes.Return)
+                if ret.frame() is function and isinstance(ret.value, (nodes.Dict, nodes.DictComp))]
 
     def _runtime(self, expr, values, numeric: bool = False) -> bool:
         return from_tensor_computation(expr, values, self.context.analysis, numeric=numeric)

@@ -398,7 +398,10 @@ def _parts_run(job: dict, run_index: int) -> dict:
 
     entry_function = type(target).construct if is_cell else plain
     whole = parts.compile_rounds(job["source"], recorder.calls_in(module.__file__, entry_function), compile_whole)
-    sys.modules[module.__name__] = module  # (the parts below are the recorded model's, of the first text)
+    # The parts below are the recorded model's, of the first text: a module that imported a scratch copy (a
+    # factory's) is imported again, and binds the first.
+    _forget_project_modules(job)
+    sys.modules[module.__name__] = module
     _serve_sources(job, run_index)
     if all(rounds["rounds"] and rounds["rounds"][-1].get("status") == "ok" and not rounds["rounds"][-1]["cuts"]
            for rounds in whole.values()):
