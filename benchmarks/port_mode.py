@@ -39,6 +39,8 @@ ENTRIES = {
     "swin": ("SwinPredictor", "port.build(0)", "(ms.Tensor(port.make_batches()[0][0]),)"),
     "vqvae": ("VQVAE", "port.build()[0]",
               "(ms.Tensor((np.random.RandomState(1).randn(2, 1, 8, 8) * 4).astype(np.float32)),)"),
+    "mae": ("MaskedAutoencoderViT", "port.build()",
+            "(ms.Tensor(np.random.RandomState(1).rand(2, 3, 16, 16).astype(np.float32)),)"),
     "mamba_ssm": ("Mamba", "port.build(0)[1]", "(port.CharTokenizer()(['mamba is', 'a snake!']),)"),
 }
 

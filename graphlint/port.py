@@ -52,6 +52,7 @@ class Blocker:
     log: str = ""  # the compile's whole error, as explain-error reads it
     error_type: str = ""  # the exception's class ("ValueError")
     unnamed: str = ""  # without a rule: what explain-error says of the message
+    at_def: bool = False  # a part's error MindSpore placed at the part's def line only
 
     def place(self) -> str:
         return f"{self.path}:{self.line}"
@@ -86,8 +87,10 @@ def port_entries(fix_report, config, wrote: bool = True) -> list[EntryPort]:
         entry = EntryPort(key, path)
         others = {name: (os.path.abspath(other), texts[other]) for name, other in modules.items()
                   if other != path and other in changed}
+        reported = [f.line for f in fix_report.remaining
+                    if _level(f) and os.path.abspath(f.path) == os.path.abspath(path)]
         record, why = probe_parts(key, path, texts[path], sys_root_for(path), declared, config.validate_timeout,
-                                  config.validate_memory_mb, others, config.validate_python)
+                                  config.validate_memory_mb, others, config.validate_python, reported)
         if not record:
             entry.not_probed = why
         else:
@@ -156,30 +159,34 @@ def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
         if stopped and whole.get(level) and whole[level][-1].get("status") == "error":
             entry.rounds_stopped[LEVELS[level]] = stopped
         for blocker in unaided:
-            if not any(_same(blocker, other) for other in entry.blockers):
+            # (a part named only at its def line, failing as a compile of the model did at its call: that error)
+            if not any(_same(blocker, other) or (blocker.at_def and blocker.message == other.message)
+                       for other in entry.blockers):
                 entry.blockers.append(blocker)
         for blocker in alone:
             if not any(_same(blocker, other) for other in entry.blockers + entry.suggested):
                 entry.suggested.append(blocker)
     entry.stopped = bool(record.get("unaided_stopped"))
-    entry.suggested = [b for b in entry.suggested if not any(_same(b, other) for other in entry.blockers)]
+    # (the entry's own construct compiled alone is the model's compile: its error is one the rounds placed)
+    entry.suggested = [b for b in entry.suggested if not any(_same(b, other) for other in entry.blockers) and not (
+        b.part == f"{name}.construct" and any(b.message == other.message for other in entry.blockers))]
     entry.behind = _behind(entry, record, findings)
 
 
 def _add_round(entry: EntryPort, first: Blocker, run: dict, parts_failing: list) -> None:
-    """A compile of the whole model's error: a confirmed blocker, unless it names no line while cuts were in place
-    (the cut model's, maybe not the user's: only suggested)."""
-    same = [b for b in parts_failing if b.error_type == first.error_type and b.message == first.message
-            and (b.line == first.line or not first.finding)]
+    """A compile of the whole model's error: a confirmed blocker, unless cuts were in place and it names no line or
+    one of them was not exact (the cut model's, maybe not the user's: only suggested)."""
     # A sub-Cell's parse error names only the line that calls it: the part that fails with the same error
-    # shows its own line.
+    # shows its own line (unless that is only the part's def line).
+    same = [b for b in parts_failing if b.error_type == first.error_type and b.message == first.message
+            and (b.line == first.line or not first.finding) and not b.at_def]
     blocker = same[0] if same else first
     if not same and first.finding is None and any(
             b.message == first.message and b.error_type == first.error_type for b in entry.blockers):
         return  # (a STRICT compile stopping where the lax one did, named only at the call of the part that holds it)
     if any(_same(blocker, other) for other in entry.blockers):
         return
-    if run.get("cuts") and not blocker.line:
+    if run.get("cuts") and (not blocker.line or not run.get("exact", True)):
         if not any(_same(blocker, other) for other in entry.suggested):
             entry.suggested.append(blocker)
         return
@@ -201,9 +208,13 @@ def _parts_failing(level: str, key: str, record: dict, path: str, compiled_file:
             continue
         unaided = run.get("unaided")
         if unaided is not None and unaided.get("status") == "error" and not _artifact(unaided):
-            confirmed.append(_blocker(level, part["name"], unaided, path, compiled_file, findings))
+            blocker = _blocker(level, part["name"], unaided, path, compiled_file, findings)
+            blocker.at_def = blocker.line == part.get("line")
+            confirmed.append(blocker)
         if (unaided is None or unaided.get("status") == "error") and not _artifact(run):
-            suggested.append(_blocker(level, part["name"], run, path, compiled_file, findings))
+            blocker = _blocker(level, part["name"], run, path, compiled_file, findings)
+            blocker.at_def = blocker.line == part.get("line")
+            suggested.append(blocker)
     return confirmed, suggested
 
 
@@ -279,7 +290,9 @@ def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, fi
     message = _message(explained, run)
     line = 0
     location = explained.location
-    if location is not None and os.path.basename(location.path) == os.path.basename(compiled_file):
+    if run.get("at"):
+        line = run["at"]  # (a compile of the whole model: the frame the rounds chose, in the entry's module)
+    elif location is not None and os.path.basename(location.path) == os.path.basename(compiled_file):
         line = location.line  # (the entry's module, compiled from a copy of the fixed text)
     elif location is not None and os.path.isfile(location.path):
         path, line = _shown(location.path), location.line  # another file of the project
@@ -364,8 +377,8 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
             lines.append("  (parts were compiled without stand-ins up to the bound of such compiles; the others "
                          "failing below are only suggested)")
         if entry.suggested:
-            lines.append("  compiled alone, with what they call standing in as what it returned in PYNATIVE_MODE, "
-                         "these parts fail too (not confirmed: each compile of the model stops before them):")
+            lines.append("  compiled alone, with what they call standing in as what it returned in PYNATIVE_MODE, or in the "
+                         "model after a cut whose values changed from call to call, these fail too (not confirmed):")
             for blocker in entry.suggested:
                 lines += _blocker_lines("-", blocker, entry)
         for level, found in differs:

@@ -52,16 +52,18 @@ def error_location(text: str) -> Location | None:
 _FRAME = re.compile(r"^# (?P<depth>\d+) In file (?P<path>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, \d+~\d+)?\s*$", re.M)
 
 
-def innermost_location(text: str) -> Location | None:
-    """The innermost user frame of the first chain of frames MindSpore lists (``# 0`` is the outermost: the loop
-    or the call, ``# 1`` what it ran, ...): the statement the compile stopped at. Else :func:`error_location`."""
+def traceback_frames(text: str) -> list[Location]:
+    """The user's frames of the first chain MindSpore lists, outermost first (``# 0`` is the loop or the call,
+    ``# 1`` what it ran, ...; the last is the statement the compile stopped at); else the one place
+    :func:`error_location` finds, or none."""
     chain = []
     for match in _FRAME.finditer(text):
         if match.group("depth") == "0" and chain:
             break
         chain.append(match)
-    users = [m for m in chain if not _MINDSPORE_FILE.search(m.group("path"))]
-    if not users:
-        return error_location(text)
-    match = users[-1]
-    return Location(match.group("path").strip(), int(match.group("line")), int(match.group("end") or match.group("line")))
+    users = [Location(m.group("path").strip(), int(m.group("line")), int(m.group("end") or m.group("line")))
+             for m in chain if not _MINDSPORE_FILE.search(m.group("path"))]
+    if users:
+        return users
+    found = error_location(text)
+    return [found] if found is not None else []

@@ -1352,7 +1352,8 @@ POP_INSIDE_EXPRESSION = Rule(
         "`y += x.pop()`) or a statement. "
         "Elsewhere the expression gets the pair: measured with MindSpore 2.10 at both levels, `ops.cat([x, "
         "hs.pop()])` fails (\"Failed calling Concat with tensors=List[Tensor[Float32],Tuple[List[...],Tensor]]\"), "
-        "`hs.pop() * 2` returns the pair repeated, and `hs.pop(0) + 1` fails (\"can only concatenate tuple\")."
+        "`hs.pop() * 2` returns the pair repeated, `hs.pop(0) + 1` fails (\"can only concatenate tuple\"), and a sub-Cell "
+        "given `hs.pop()` as an argument gets the pair (\"'Tuple' object has no attribute 'shape'\")."
     ),
     mindspore_error="TypeError: Failed calling Concat with \"tensors=List[Tensor[Float32],Tuple[List[Tensor[Float32]],"
                     "Tensor[Float32]]]\".",
@@ -1380,6 +1381,27 @@ POP_INSIDE_EXPRESSION = Rule(
             strict=DIVERGES,
             title="`hs.pop() * 2`",
             lines=4,
+        ),
+        fails(
+            """
+            class Up(nn.Cell):
+                def construct(self, x, skip):
+                    return x + skip.shape[0]
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.up = Up()
+
+                def construct(self, x):
+                    hs = [x, x * 2]
+                    return self.up(x, hs.pop())
+            """,
+            error="'Tuple' object has no attribute 'shape'",
+            strict_error="cannot get attributes shape",
+            title="`self.up(x, hs.pop())` (the sub-Cell gets the pair)",
+            lines=13,
         ),
     ),
     clean=(

@@ -397,7 +397,8 @@ def _parts_run(job: dict, run_index: int) -> dict:
             return {**_error_record(exc), "stderr": captured.text, "file": compiled_file}
 
     entry_function = type(target).construct if is_cell else plain
-    whole = parts.compile_rounds(job["source"], recorder.calls_in(module.__file__, entry_function), compile_whole)
+    whole = parts.compile_rounds(job["source"], recorder.calls_in(module.__file__, entry_function), compile_whole,
+                                 frozenset(job.get("reported", ())))
     # The parts below are the recorded model's, of the first text: a module that imported a scratch copy (a
     # factory's) is imported again, and binds the first.
     _forget_project_modules(job)

@@ -30,6 +30,10 @@ class Cut:
     value: object = None  # what that call returns
     depth: int = 0  # 0: the statement itself; more: an enclosing header, then the function (see plan)
     also: list = field(default_factory=list)  # more (first, last, lines) it replaces: a `try`'s handlers
+    # The values put in are the ones every run of the statement computed: its function ran once in PYNATIVE_MODE
+    # and the statement is not inside a loop (a whole loop is replaced by the values after it). An error met after
+    # a cut that is not exact may come from the cut (the first call's shapes reused by the second): suggested only.
+    exact: bool = True
 
 
 @dataclass
@@ -40,6 +44,7 @@ class Calls:
     lines: dict = field(default_factory=dict)  # first line -> [(line, locals)] of its first call; line 0: its return
     returns: dict = field(default_factory=dict)  # first line -> what its first call returned
     entry: int = 0  # the first line of the entry's own function (its construct): never cut whole
+    counts: dict = field(default_factory=dict)  # first line -> how many times it was called
 
 
 def plan(text: str, line: int, calls: Calls, depth: int = 0) -> Cut | str:
@@ -60,23 +65,48 @@ def plan(text: str, line: int, calls: Calls, depth: int = 0) -> Cut | str:
         return f"{function.name} did not run in PYNATIVE_MODE"
     source = text.splitlines()
     chain = _statements_holding(function.body, line)
+    loops = [s for s in chain[:-1] if isinstance(s, (ast.For, ast.While))] + \
+        [s for s in chain[-1:] if isinstance(s, ast.While)]
     candidates = []
-    if chain:
+    if loops:  # (inside a loop the statement's values change from step to step: the whole loop is cut)
+        candidates.append(_loop_cut(loops[0], line, records, source))
+        outer = chain[:chain.index(loops[0])]
+    elif chain:
         candidates.append(_statement_cut(chain[-1], line, records, calls.returns.get(first, _NOTHING), source))
-    for outer in reversed(chain[:-1]):
-        if isinstance(outer, (ast.If, ast.For)):
-            candidates.append(_header_cut(outer, outer.lineno, records, source))
+        outer = chain[:-1]
+    else:
+        outer = []
+    for statement in reversed(outer):
+        if isinstance(statement, (ast.If, ast.For)):
+            candidates.append(_header_cut(statement, statement.lineno, records, source))
     candidates = [cut for cut in candidates if cut is not None]
+    once = calls.counts.get(first, 1) <= 1
     if depth < len(candidates):
         cut = candidates[depth]
-        cut.line, cut.depth = line, depth
+        cut.line, cut.depth, cut.exact = line, depth, once
         return cut
     if depth > len(candidates):
         return "cutting its whole function did not help"
     cut = _function_cut(function, line, calls, source)
     if isinstance(cut, Cut):
-        cut.depth = depth
+        cut.depth, cut.exact = depth, once
     return cut
+
+
+def _loop_cut(loop, line: int, records: list, source: list) -> Cut | None:
+    """A whole loop replaced by the values its names had after it, in PYNATIVE_MODE."""
+    after = _after(records, loop.lineno, loop.end_lineno)
+    if after is None:
+        return None
+    names = [name for name in dict.fromkeys(node.id for node in ast.walk(loop) if isinstance(node, ast.Name))
+             if name in after and name != "self"]
+    first, last = loop.lineno, loop.end_lineno
+    if not names:
+        return Cut(line, first, last, _replaced(source, first, last, "pass"), "the loop left out (it binds nothing)")
+    name = STAND_IN.format(line=first)
+    value = after[names[0]] if len(names) == 1 else tuple(after[n] for n in names)
+    return Cut(line, first, last, _replaced(source, first, last, f"{', '.join(names)} = {name}()"),
+               "the loop replaced by the values PYNATIVE_MODE had after it", name, value)
 
 
 _NOTHING = object()

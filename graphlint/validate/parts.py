@@ -22,7 +22,7 @@ import types
 import mindspore as ms
 from mindspore import Parameter, Tensor, nn
 
-from graphlint.analysis.error_location import innermost_location
+from graphlint.analysis.error_location import traceback_frames
 from graphlint.validate import cuts
 
 MAX_PARTS = 40
@@ -45,14 +45,17 @@ class _Recorder:
         self.files: dict = {}  # code object -> its file
         self.lines: dict = {}  # code object -> [(line, its locals then)] of its first call (line 0: the return)
         self.line_returns: dict = {}  # code object -> what its first call returned (any signature)
+        self.counts: dict = {}  # code object -> how many times it was called
         self.result = None  # what the recorded call returned
 
     def trace(self, frame, event, arg):
         """``sys.settrace`` hook: the locals at each line of the first call of each function of the project, so that
         a cut (:mod:`graphlint.validate.cuts`) can put in what a statement computed."""
         code = frame.f_code
-        if event != "call" or code in self.lines or code.co_name.startswith("<") \
-                or not self._project(code.co_filename):
+        if event != "call" or code.co_name.startswith("<") or not self._project(code.co_filename):
+            return None
+        self.counts[code] = self.counts.get(code, 0) + 1
+        if code in self.lines:
             return None
         records = self.lines[code] = []
 
@@ -71,6 +74,7 @@ class _Recorder:
         for code, records in self.lines.items():
             if code.co_filename == filename:
                 found.lines[code.co_firstlineno] = records
+                found.counts[code.co_firstlineno] = self.counts.get(code, 1)
                 if code in self.line_returns:
                     found.returns[code.co_firstlineno] = self.line_returns[code]
         inner = getattr(entry, "__wrapped__", entry)
@@ -307,13 +311,15 @@ def compile_parts(recorder: _Recorder, error_record, captured) -> list[dict]:
     return parts
 
 
-def compile_rounds(text: str, calls: cuts.Calls, compile_whole) -> dict:
+def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozenset = frozenset()) -> dict:
     """Compile the whole model lax, then STRICT, again and again: after each error, the statement it points at is cut
     (:mod:`graphlint.validate.cuts`) from a scratch copy of ``text`` and the model compiled again, until it compiles,
     nothing can be cut, or :data:`MAX_ROUNDS` / :data:`ROUNDS_SECONDS` is reached. STRICT starts from lax's cuts.
     ``compile_whole(level, text, stand_ins, number)`` builds and compiles the model from that text, returning the
     compile's record with the file it compiled (``"file"``). Returns ``{level: {"rounds": [...], "stopped": why}}``;
-    each error round notes the cut made after it (``"cut"``) and how many cuts were in place (``"cuts"``)."""
+    each error round notes the cut made after it (``"cut"``), how many cuts were in place (``"cuts"``) and whether
+    each was exact (``"exact"``), and the line of the entry's file it is reported at (``"at"``: the innermost of the
+    compiler's frames there that graphlint reports an error at, else the innermost). ``reported``: those lines."""
     whole, made, number, started = {}, [], 0, time.monotonic()
     for level in ("graph", "strict"):
         rounds, stopped = [], ""
@@ -324,35 +330,45 @@ def compile_rounds(text: str, calls: cuts.Calls, compile_whole) -> dict:
             number += 1
             stand_ins = {cut.name: stand_in(cut.value) for cut in made if cut.name}
             run = compile_whole(level, cuts.apply(text, made), stand_ins, number)
-            run["cuts"] = len(made)
+            run["cuts"], run["exact"] = len(made), all(cut.exact for cut in made)
             rounds.append(run)
             if run.get("status") != "error":
                 break
-            stopped = _next_cut(run, text, calls, made)
+            stopped = _next_cut(run, text, calls, made, reported)
             if stopped:
                 break
         whole[level] = {"rounds": rounds, "stopped": stopped}
     return whole
 
 
-def _next_cut(run: dict, text: str, calls: cuts.Calls, made: list) -> str:
-    """Cut the statement ``run``'s error points at (appended to ``made``); or why the compiles stop there."""
-    location = innermost_location(f"{run.get('message', '')}\n{run.get('stderr', '')}")
-    if location is None:
+def _next_cut(run: dict, text: str, calls: cuts.Calls, made: list, reported: frozenset) -> str:
+    """Cut a statement the compiler's frames name for ``run``'s error (appended to ``made``), the innermost one
+    where an exact cut can be made (see :class:`cuts.Cut`); or why the compiles stop there."""
+    frames = traceback_frames(f"{run.get('message', '')}\n{run.get('stderr', '')}")
+    if not frames:
         return "the compiler names no line"
-    if os.path.basename(location.path) != os.path.basename(run.get("file", "")):
-        return f"the error is in {location.path}, outside the entry's file"
-    line, depth = location.line, 0
-    earlier = cuts.covered(made, line)
+    own = [f for f in frames if os.path.basename(f.path) == os.path.basename(run.get("file", ""))]
+    if not own:
+        return f"the error is in {frames[-1].path}, outside the entry's file"
+    innermost = own[-1].line
+    at = next((f.line for f in reversed(own) if f.line in reported), innermost)
+    run["at"] = at
+    earlier = cuts.covered(made, innermost)
     if earlier is not None:
         # The compile fails again inside a cut (a branch join names the assignment cut in one branch): not a new
         # blocker; cut wider around the line first met there.
         run["on_cut"] = True
-        line = earlier.line
-        depth = max(cut.depth for cut in made if cut.line == line) + 1
-    cut = cuts.plan(text, line, calls, depth)
-    if isinstance(cut, str):
-        return f"line {line} cannot be cut: {cut}"
-    run["cut"] = {"line": cut.line, "first": cut.first, "last": cut.last, "what": cut.what}
+        depth = max(cut.depth for cut in made if cut.line == earlier.line) + 1
+        cut = cuts.plan(text, earlier.line, calls, depth)
+        if isinstance(cut, str):
+            return f"line {earlier.line} cannot be cut: {cut}"
+    else:
+        lines = [at] + [f.line for f in reversed(own) if f.line != at]
+        planned = [cuts.plan(text, line, calls) for line in lines]
+        made_cuts = [c for c in planned if isinstance(c, cuts.Cut)]
+        cut = next((c for c in made_cuts if c.exact), made_cuts[0] if made_cuts else planned[0])
+        if isinstance(cut, str):
+            return f"line {at} cannot be cut: {cut}"
+    run["cut"] = {"line": cut.line, "first": cut.first, "last": cut.last, "what": cut.what, "exact": cut.exact}
     made.append(cut)
     return ""
