@@ -303,7 +303,12 @@ def _tensor_overload_forms(name, target, params, overloads, source, priority) ->
         if dim_sets(params, rank) and dim_sets(params, rank)[0][0] == "pair" and rank < 2:
             continue
         setup = f"t = x.reshape({SHAPES[rank]})\n"
-        for variant, args in call_forms(name, params, rank):
+        forms = call_forms(name, params, rank)
+        if any(pname == "other" and default is None for pname, default in params):
+            # PyTorch's arithmetic also takes a Python number as `other` (`t.mul_(self.scale)`)
+            forms += [("scalar other", args.replace(argument_value("other", SHAPES[rank]), "0.5", 1))
+                      for variant, args in forms if variant == "plain"]
+        for variant, args in forms:
             torch_call = f"t.{name}({args})"
             candidates = []
             for spelled in mindspore_spellings(args, overloads):

@@ -51,6 +51,13 @@ class Habit:
     receiver_first: bool = False  # the method's receiver becomes the function's first argument (`ops.diag(t)`)
 
     @property
+    def receiver_only(self) -> bool:
+        """An in-place method whose result is PYNATIVE_MODE's and only the receiver differs (the probe of
+        ``t.mul_(v)`` returns ``(result, t)``: output 1 is ``t``): nothing differs unless ``t`` is read after."""
+        return self.verdict == "differs" and self.error.startswith("output[1]") and \
+            re.search(r"\.\w+_\(", self.torch) is not None
+
+    @property
     def what(self) -> str:
         if self.otherwise:
             return f"is refused in graph mode, and computes another result at rank {self.otherwise}"
@@ -273,15 +280,27 @@ def differing_habit(shape: CallShape, constants: tuple | None, kinds: tuple | No
     """The habit of a call whose measured rows at the receiver's known rank all compute another result than
     PYNATIVE_MODE (``t.argmax()`` on a matrix: the flat index, where PYNATIVE_MODE reduced the last axis;
     ``t.add_(v)``, which writes ``t`` in graph mode and not in PYNATIVE_MODE on CPU), with the spelling measured
-    to match where there is one; None otherwise (the rank not known: at another rank the form may be fine)."""
-    if rank is None:
-        return None
+    to match where there is one; None otherwise (the rank not known, where the form passes a dim: at another rank
+    it may be fine)."""
     rows = _rows(shape, constants, kinds, rank, literals)
+    if rank is None and not rank_free(rows):
+        return None
     if not rows or any(row["verdict"] != "differs" for row in rows):
         return None
     if any(row.get("difference", "").startswith(STRUCTURE_ONLY) for row in rows):
         return None  # (values, indices) against the values: how the result is used decides (E5210's)
     return _habit_of(rows[0], rows)
+
+
+# The variants of forms that pass no dim: the measuring script measures them at one rank, as the rank does not
+# change which overload runs (scripts/torch_forms.py).
+RANK_FREE_VARIANTS = ("plain", "scalar other")
+
+
+def rank_free(rows: list) -> bool:
+    """The rows are of forms that pass no dim, measured at one rank only: they hold at any rank."""
+    return bool(rows) and all(row["variant"] in RANK_FREE_VARIANTS for row in rows) \
+        and len({row["rank"] for row in rows}) == 1
 
 
 def _habit_of(first: dict, rows: list) -> Habit:

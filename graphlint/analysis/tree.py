@@ -234,3 +234,25 @@ def graph_nodes(func) -> list:
     if kept is not None:
         kept[id(func)] = found  # the function outlives the block: its id is not reused within it
     return found
+
+
+def read_after(function, call: nodes.Call, name: str) -> bool:
+    """``name`` is read after ``call`` in ``function``: later in the source, or anywhere in a loop around the
+    call (its next step); not where the call's own statement rebinds it from the result."""
+    statement = call.statement()
+    if any(isinstance(n, nodes.AssignName) and n.name == name for n in nodes_of_class(statement, nodes.AssignName)):
+        return False
+    loops = []
+    current = call.parent
+    while current is not None and current is not function:
+        if isinstance(current, (nodes.For, nodes.While)):
+            loops.append(current)
+        current = current.parent
+    for node in nodes_of_class(function, nodes.Name):
+        if node.name != name or node.lineno is None or is_within(node, statement):
+            continue
+        if node.lineno > (statement.tolineno or statement.lineno) or \
+                any(is_within(node, inner) for loop in loops for inner in loop.body):
+            return True
+    return False
+

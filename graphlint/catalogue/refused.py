@@ -1215,7 +1215,7 @@ TORCH_HABIT_DIFFERS = Rule(
     lax=E,
     strict=E,
     payload=TorchSpelling,
-    message="`{call}` on a Tensor of rank {rank} computes another result in graph mode than in PYNATIVE_MODE "
+    message="`{call}` on a Tensor of {rank} computes another result in graph mode than in PYNATIVE_MODE "
             "(measured: {difference}); {advice}",
     summary="A Tensor method or function graph mode runs, at the Tensor's rank, with another result than "
             "PYNATIVE_MODE, as generated/torch_habits.py measured at that rank (`t.argmax()` on a matrix; "
@@ -1224,7 +1224,10 @@ TORCH_HABIT_DIFFERS = Rule(
         "MindSpore binds some Tensor methods differently in the two modes. Measured with MindSpore 2.10 on CPU: "
         "`t.argmax()` on a Tensor of rank 2 to 4 reduces the last axis in PYNATIVE_MODE and gives the flat index in "
         "graph mode; `ops.argmax(t)` gives PYNATIVE_MODE's result in both. The rule needs the receiver's rank (the "
-        "analysis takes it from creation ops, reshapes and indexing); at rank 1 the form is fine."
+        "analysis takes it from creation ops, reshapes and indexing); at rank 1 the form is fine. A form that "
+        "passes no dim (`t.mul_(0.5)`, `t.add_(v)`) was measured at one rank and holds at any: PYNATIVE_MODE on CPU "
+        "returns the result without writing `t`, graph mode writes it: the rule reports such a call when `t` is read "
+        "after it (its result alone is the same in both modes)."
     ),
     mindspore_error="(no error: the graph computes another result)",
     fix="Write the measured spelling (docs/pytorch-habits.md lists each form and rank).",
@@ -1240,7 +1243,7 @@ TORCH_HABIT_DIFFERS = Rule(
             inputs="(Tensor(np.array([1.0, 5.0, 2.0, 7.0, 0.0, 3.0], np.float32)),)",
             title="`t.argmax()` on a matrix",
             lines=4,
-            fields={"call": "t.argmax()", "rank": "2", "advice": "write `ops.argmax(t)`"},
+            fields={"call": "t.argmax()", "rank": "rank 2", "advice": "write `ops.argmax(t)`"},
             fixed="""
             class Net(nn.Cell):
                 def construct(self, x):
@@ -1260,8 +1263,25 @@ TORCH_HABIT_DIFFERS = Rule(
             inputs="(Tensor(np.array([1.0, 5.0, 2.0, 7.0, 0.0, 3.0], np.float32)),)",
             title="`t.add_(v)`: written in graph mode, not in PYNATIVE_MODE on CPU",
             lines=4,
-            fields={"call": "t.add_(x.reshape(2, 3))", "rank": "2",
+            fields={"call": "t.add_(x.reshape(2, 3))", "rank": "rank 2",
                     "advice": "no MindSpore spelling was measured to give PYNATIVE_MODE's result at both levels"},
+        ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.scale = 0.5
+
+                def construct(self, x):
+                    scores = x + 1
+                    scores.mul_(self.scale)
+                    return scores
+            """,
+            strict=DIVERGES,
+            title="`scores.mul_(self.scale)` (a Python number): scaled in graph mode, not in PYNATIVE_MODE on CPU",
+            lines=8,
+            fields={"call": "scores.mul_(self.scale)", "rank": "any rank (the form passes no dim)"},
         ),
     ),
     clean=(
@@ -1273,6 +1293,14 @@ TORCH_HABIT_DIFFERS = Rule(
                     return t.argmax()
             """,
             inputs="(Tensor(np.array([1.0, 5.0, 2.0, 7.0, 0.0, 3.0], np.float32)),)",
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    scores = x + 1
+                    return scores.mul_(0.5)
+            """,
         ),
     ),
 )

@@ -35,7 +35,7 @@ from graphlint.analysis.boundary import is_top_level
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.objects import held_classes, made_in_function, object_classes
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
-from graphlint.analysis.tree import graph_nodes, literal, name_lookup, nodes_of_class, targets_of
+from graphlint.analysis.tree import graph_nodes, literal, name_lookup, nodes_of_class, read_after, targets_of
 from graphlint.analysis.values import annotated_python_kind
 from graphlint.catalogue import divergence as rules
 from graphlint.runner import Checker
@@ -177,7 +177,7 @@ class DivergenceChecker(Checker):
                 held = values.value(passed)
                 if not (held.kinds & {LIST, DICT}) or held.kinds - {LIST, DICT}:
                     continue
-                if _read_after(graph.node, call, passed.name):
+                if read_after(graph.node, call, passed.name):
                     self.report(rules.ARGUMENT_CONTAINER_MUTATED, call, graph, name=passed.name,
                                 callee=_call_text(call), parameter=parameter)
                     break
@@ -1055,26 +1055,6 @@ def _mutated_parameters(function) -> list[str]:
                 and node.func.attrname in api.CONTAINER_MUTATORS and isinstance(node.func.expr, nodes.Name):
             mutated.add(node.func.expr.name)
     return [p for p in parameters if p in mutated and p not in rebound]
-
-
-def _read_after(function, call: nodes.Call, name: str) -> bool:
-    """``name`` is read after ``call`` in ``function``: later in the source, or anywhere in a loop around the
-    call (its next step); not where the call's own statement rebinds it from the result."""
-    statement = call.statement()
-    if any(isinstance(n, nodes.AssignName) and n.name == name for n in nodes_of_class(statement, nodes.AssignName)):
-        return False
-    loops = []
-    current = call.parent
-    while current is not None and current is not function:
-        if isinstance(current, (nodes.For, nodes.While)):
-            loops.append(current)
-        current = current.parent
-    for node in nodes_of_class(function, nodes.Name):
-        if node.name != name or node.lineno is None or _within(node, [statement]):
-            continue
-        if node.lineno > (statement.tolineno or statement.lineno) or any(_within(node, loop.body) for loop in loops):
-            return True
-    return False
 
 
 def _attribute_state_writes(function):

@@ -9,7 +9,7 @@ from astroid import nodes
 from graphlint.analysis import api, callables, ranks, signatures, torch_habits
 from graphlint.analysis.kinds import CELL, FLOAT, INT, LIST, NONE, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import locally_bound
-from graphlint.analysis.tree import graph_nodes, is_within
+from graphlint.analysis.tree import graph_nodes, is_within, read_after
 from graphlint.catalogue import refused as rules
 from graphlint.runner import Checker
 
@@ -225,40 +225,48 @@ class RefusedChecker(Checker):
             return torch_habits.form_habit(torch_habits.DTYPE_TO_NPTYPE), None
         return _function_habit(values, call, qualified, keywords), None
 
-    def _differing_habit_call(self, graph, values, call: nodes.Call) -> None:
-        """A PyTorch-style call whose every measured form at its Tensor's rank computes another result than
-        PYNATIVE_MODE (E6012): ``t.argmax()`` on a matrix, ``t.add_(v)``."""
+    @staticmethod
+    def _measured_call(graph, values, call: nodes.Call):
+        """(the call's shape, its Tensor, its constant arguments, its literals) for a Tensor method or function the
+        table has forms of; None for any other call."""
         func = call.func
         if any(isinstance(arg, nodes.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords or ()):
-            return
+            return None
         keywords = tuple(sorted(k.arg for k in call.keywords or ()))
         if isinstance(func, nodes.Attribute) and not torch_habits.measured("tensor method", func.attrname) \
                 and graph.info.imports.qualify(func) is None:
-            return  # (a method the table has no form of)
-        kinds, literals = _argument_kinds(values, call.args), None
+            return None  # (a method the table has no form of)
         if isinstance(func, nodes.Attribute) and _tensor_receiver(values, func.expr):
-            tensor, constants = func.expr, _constants(values, call.args)
             shape = torch_habits.CallShape("tensor method", func.attrname, len(call.args), keywords)
-        else:
-            qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
-            if not qualified or not call.args or not torch_habits.measured("function", qualified):
-                return
-            tensor, constants = call.args[0], None
-            literals = torch_habits.literals_of([_constant(values, arg) for arg in call.args])
-            shape = torch_habits.CallShape("function", qualified, len(call.args), keywords)
-        rank = ranks.rank_of(values, tensor)
-        if rank is None:
+            return shape, func.expr, _constants(values, call.args), None
+        qualified = None if locally_bound(func, values) else graph.info.imports.qualify(func)
+        if not qualified or not call.args or not torch_habits.measured("function", qualified):
+            return None
+        literals = torch_habits.literals_of([_constant(values, arg) for arg in call.args])
+        return torch_habits.CallShape("function", qualified, len(call.args), keywords), call.args[0], None, literals
+
+    def _differing_habit_call(self, graph, values, call: nodes.Call) -> None:
+        """A PyTorch-style call whose every measured form at its Tensor's rank computes another result than
+        PYNATIVE_MODE (E6012): ``t.argmax()`` on a matrix, ``t.add_(v)``."""
+        described = self._measured_call(graph, values, call)
+        if described is None:
             return
+        shape, tensor, constants, literals = described
+        kinds = _argument_kinds(values, call.args)
+        rank = ranks.rank_of(values, tensor)
         found = torch_habits.differing_habit(shape, constants, kinds, rank, literals)
         if found is None:
             return
+        if found.receiver_only and isinstance(tensor, nodes.Name) and not read_after(graph.node, call, tensor.name):
+            return  # (`res.append(t.mul_(k))`: the result is PYNATIVE_MODE's, and `t` is not read again)
         edit = rules.TorchSpelling(found.keyword_renames, found.method_rename, function=found.function,
                                    receiver_first=found.receiver_first) \
             if found.keyword_renames or found.method_rename or found.function else None
         spelling = torch_habits.spelled(call.as_string(), found) if edit else found.spelling
         advice = (f"write `{spelling}`" if spelling else
                   "no MindSpore spelling was measured to give PYNATIVE_MODE's result at both levels")
-        self.report(rules.TORCH_HABIT_DIFFERS, call, graph, payload=edit, call=call.as_string(), rank=str(rank),
+        self.report(rules.TORCH_HABIT_DIFFERS, call, graph, payload=edit, call=call.as_string(),
+                    rank=f"rank {rank}" if rank is not None else "any rank (the form passes no dim)",
                     difference=found.error, advice=advice)
 
     def _cell_dict_attribute(self, graph, values, node: nodes.Attribute) -> bool:
