@@ -41,6 +41,7 @@ ENTRIES = {
               "(ms.Tensor((np.random.RandomState(1).randn(2, 1, 8, 8) * 4).astype(np.float32)),)"),
     "mae": ("MaskedAutoencoderViT", "port.build()",
             "(ms.Tensor(np.random.RandomState(1).rand(2, 3, 16, 16).astype(np.float32)),)"),
+    "transfo_xl": ("MemTransformerLM", "port.build()", "tuple(port.make_batch(1))"),
     "mamba_ssm": ("Mamba", "port.build(0)[1]", "(port.CharTokenizer()(['mamba is', 'a snake!']),)"),
 }
 

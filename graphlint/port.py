@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from graphlint.analysis.generated import error_inventory
 from graphlint.analysis.source import module_name_for
-from graphlint.catalogue.model import Severity
+from graphlint.catalogue.model import DIVERGES, Severity
 from graphlint.explain_error import explain
 from graphlint.run.cache import default_folder
 from graphlint.validate.compare import leaf_differences
@@ -67,6 +67,7 @@ class EntryPort:
     suggested: list[Blocker] = field(default_factory=list)  # a part alone, with stand-ins, fails there
     differs: dict = field(default_factory=dict)  # "lax"/"STRICT" -> the outputs that differ from PYNATIVE_MODE's
     behind: list = field(default_factory=list)  # findings of errors no compile reached
+    diverging: list = field(default_factory=list)  # findings of rules that claim other results, where outputs differ
     not_probed: str = ""  # why the entry could not be compiled
     logs: str = ""  # the folder holding each failed compile's log
     stopped: bool = False  # the compiles of parts without stand-ins stopped at their bound
@@ -171,6 +172,7 @@ def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
     entry.suggested = [b for b in entry.suggested if not any(_same(b, other) for other in entry.blockers) and not (
         b.part == f"{name}.construct" and any(b.message == other.message for other in entry.blockers))]
     entry.behind = _behind(entry, record, findings)
+    entry.diverging = _diverging(entry, record, findings)
 
 
 def _add_round(entry: EntryPort, first: Blocker, run: dict, parts_failing: list) -> None:
@@ -231,12 +233,31 @@ def _behind(entry: EntryPort, record: dict, findings: list) -> list:
     whose compile of the whole model stopped before them (a level that compiled reached them all)."""
     confirmed = {id(b.finding) for b in entry.blockers + entry.suggested if b.finding is not None}
     places = {(os.path.abspath(b.path), b.line) for b in entry.blockers + entry.suggested}
-    compiled = record.get("file", "")
-    called = {(os.path.abspath(entry.path if part.get("file") == compiled else part.get("file", "")), part["name"])
-              for part in record.get("parts", [])}
+    called = _called(entry, record)
     failed = {level for level, ok in entry.compiles.items() if not ok}
     return [f for f in findings if id(f) not in confirmed and (os.path.abspath(f.path), f.line) not in places
             and _level(f) in failed and (os.path.abspath(f.path), _qualified(f)) in called]
+
+
+def _diverging(entry: EntryPort, record: dict, findings: list) -> list:
+    """graphlint's findings, in the parts the PYNATIVE_MODE run called, of rules whose examples compile and return
+    another result at a level whose outputs differed: the places to look at first."""
+    levels = {"lax": "lax", "STRICT": "strict"}
+    differing = [levels[level] for level, found in entry.differs.items() if found]
+    if not differing:
+        return []
+    called = _called(entry, record)
+    return [f for f in findings if (os.path.abspath(f.path), _qualified(f)) in called
+            and any(getattr(example, level) == DIVERGES for example in f.rule.flagged for level in differing)]
+
+
+def _called(entry: EntryPort, record: dict) -> set:
+    """(file, qualified name) of each function the PYNATIVE_MODE run called (the entry's own construct too)."""
+    compiled = record.get("file", "")
+    called = {(os.path.abspath(entry.path if part.get("file") == compiled else part.get("file", "")), part["name"])
+              for part in record.get("parts", [])}
+    called.update((os.path.abspath(entry.path), name) for name in record.get("called", ()))
+    return called
 
 
 def _level(finding) -> str:
@@ -351,48 +372,65 @@ def render(entries: list[EntryPort], wrote: bool) -> str:
     """The report, as ``--fix`` prints it on stderr after its summary."""
     lines = []
     for entry in entries:
-        if entry.not_probed:
-            lines.append(f"graphlint port: {entry.key}: not compiled: {entry.not_probed}")
-            continue
-        state = ", ".join(f"{level} {'compiles' if ok else 'fails'}" for level, ok in entry.compiles.items())
-        head = f"graphlint port: {entry.key}: {state} ({'the fixed text' if wrote else 'the text --fix would write'})"
-        differs = [(level, found) for level, found in entry.differs.items() if found]
-        if not entry.blockers and not entry.behind and not differs:
-            compared = set(entry.differs) == {level for level, ok in entry.compiles.items() if ok}
-            lines.append(f"{head}; nothing left in the way" + (": the outputs are PYNATIVE_MODE's" if compared else
-                                                               " (the outputs could not be compared)"))
-            continue
-        if entry.blockers:
-            lines.append(f"{head}; {len(entry.blockers)} blocker{'s' if len(entry.blockers) != 1 else ''} confirmed "
-                         "by compiling the model (or a part of it with nothing standing in), in the order the "
-                         "compiler meets them (each compile after the first with the lines above taking the values "
-                         "PYNATIVE_MODE computed there):")
-        else:
-            lines.append(f"{head}:")
-        for number, blocker in enumerate(entry.blockers, 1):
-            lines += _blocker_lines(f"{number}.", blocker, entry)
-        for level, why in entry.rounds_stopped.items():
-            lines.append(f"  [{level}] the compiles of the model stopped there: {why}")
-        if entry.stopped:
-            lines.append("  (parts were compiled without stand-ins up to the bound of such compiles; the others "
-                         "failing below are only suggested)")
-        if entry.suggested:
-            lines.append("  compiled alone, with what they call standing in as what it returned in PYNATIVE_MODE, or in the "
-                         "model after a cut whose values changed from call to call, these fail too (not confirmed):")
-            for blocker in entry.suggested:
-                lines += _blocker_lines("-", blocker, entry)
-        for level, found in differs:
-            lines.append(f"  [{level}] the model compiles, and returns other values than in PYNATIVE_MODE on the "
-                         f"declared inputs: {'; '.join(found)}")
-        if entry.behind:
-            lines.append("  reported by graphlint at a level whose compile failed, tied to none of the errors above (the "
-                         "compile stopped before it, or one of those errors comes from it):")
-            for finding in entry.behind:
-                lines.append(f"  - [{_level(finding)}] {finding.path}:{finding.line}: {finding.rule.id} "
-                             f"{finding.rule.symbol}: {finding.message}")
-        if entry.blockers:
-            lines.append(f"  each failed compile's log is in {_shown(entry.logs)}/ (graphlint explain-error LOG)")
+        lines += _entry_lines(entry, wrote)
     return "\n".join(lines)
+
+
+def _entry_lines(entry: EntryPort, wrote: bool) -> list:
+    lines = []
+    if entry.not_probed:
+        return [f"graphlint port: {entry.key}: not compiled: {entry.not_probed}"]
+    state = ", ".join(f"{level} {'compiles' if ok else 'fails'}" for level, ok in entry.compiles.items())
+    head = f"graphlint port: {entry.key}: {state} ({'the fixed text' if wrote else 'the text --fix would write'})"
+    differs = [(level, found) for level, found in entry.differs.items() if found]
+    if not entry.blockers and not entry.behind and not differs:
+        compared = set(entry.differs) == {level for level, ok in entry.compiles.items() if ok}
+        return [f"{head}; nothing left in the way" + (": the outputs are PYNATIVE_MODE's" if compared else
+                                                     " (the outputs could not be compared)")]
+    if entry.blockers:
+        lines.append(f"{head}; {len(entry.blockers)} blocker{'s' if len(entry.blockers) != 1 else ''} confirmed "
+                     "by compiling the model (or a part of it with nothing standing in), in the order the "
+                     "compiler meets them (each compile after the first with the lines above taking the values "
+                     "PYNATIVE_MODE computed there):")
+    else:
+        lines.append(f"{head}:")
+    for number, blocker in enumerate(entry.blockers, 1):
+        lines += _blocker_lines(f"{number}.", blocker, entry)
+    for level, why in entry.rounds_stopped.items():
+        lines.append(f"  [{level}] the compiles of the model stopped there: {why}")
+    if entry.stopped:
+        lines.append("  (parts were compiled up to the bound of such compiles or of the time validate-timeout "
+                     "allows; the others are not listed, and those failing below are only suggested)")
+    if entry.suggested:
+        lines.append("  compiled alone, with what they call standing in as what it returned in PYNATIVE_MODE, or in the "
+                     "model after a cut whose values changed from call to call, these fail too (not confirmed):")
+        for blocker in entry.suggested:
+            lines += _blocker_lines("-", blocker, entry)
+    for level, found in differs:
+        lines.append(f"  [{level}] the model compiles, and returns other values than in PYNATIVE_MODE on the "
+                     f"declared inputs: {'; '.join(found)}")
+    lines += _findings_lines(entry)
+    if entry.blockers:
+        lines.append(f"  each failed compile's log is in {_shown(entry.logs)}/ (graphlint explain-error LOG)")
+    return lines
+
+
+def _findings_lines(entry: EntryPort) -> list:
+    """graphlint's findings the report lists: where the outputs differ, and errors no compile was tied to."""
+    lines = []
+    if entry.diverging:
+        lines.append("  reported by graphlint in the code that ran, of rules whose examples compile and compute "
+                     "another result than PYNATIVE_MODE:")
+        for finding in entry.diverging:
+            lines.append(f"  - {finding.path}:{finding.line}: {finding.rule.id} {finding.rule.symbol}: "
+                         f"{finding.message}")
+    if entry.behind:
+        lines.append("  reported by graphlint at a level whose compile failed, tied to none of the errors above (the "
+                     "compile stopped before it, or one of those errors comes from it):")
+        for finding in entry.behind:
+            lines.append(f"  - [{_level(finding)}] {finding.path}:{finding.line}: {finding.rule.id} "
+                         f"{finding.rule.symbol}: {finding.message}")
+    return lines
 
 
 def _blocker_lines(mark: str, blocker: Blocker, entry: EntryPort) -> list:

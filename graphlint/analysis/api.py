@@ -140,9 +140,20 @@ def api_kind(qualified: str | None, *, direct: bool = False) -> ApiKind | None:
         return ApiKind.FUNCTION
     if first.isupper() and qualified.startswith("mindspore.ops."):
         return ApiKind.PRIMITIVE
-    if qualified.startswith("mindspore.nn.") and first.isupper():
+    if qualified.startswith(LAYER_NAMESPACES) and first.isupper():
         return ApiKind.CELL
     return None
+
+
+# Cell methods that keep a Tensor as an attribute of the name given (`self.register_buffer("pos", t)`).
+BUFFER_REGISTRARS = frozenset({"register_buffer"})
+# The namespaces of MindSpore's layer classes: `nn.Dense`, and mint's torch-named ones (`mint.nn.Linear`, Cells too).
+LAYER_NAMESPACES = ("mindspore.nn.", "mindspore.mint.nn.")
+
+
+def is_layer_class_name(qualified: str | None) -> bool:
+    """``mindspore.nn.Dense``, ``mindspore.mint.nn.Linear``: a MindSpore layer class (calling one makes a layer)."""
+    return bool(qualified) and qualified.startswith(LAYER_NAMESPACES) and qualified.rsplit(".", 1)[-1][:1].isupper()
 
 
 def is_mindspore_cell_name(qualified: str) -> bool:

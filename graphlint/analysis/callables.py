@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-from graphlint.analysis import signatures
+from graphlint.analysis import api, signatures
 from graphlint.analysis.objects import _calls_of, constructor_argument, instantiated, object_classes
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis.tree import name_lookup, nodes_of_class
@@ -224,7 +224,7 @@ class _Resolver:
         for key in named:
             if not (isinstance(key, tuple) and key[0] == "class"):
                 self.open = True
-            elif key[1].startswith("mindspore.nn."):
+            elif api.is_layer_class_name(key[1]):
                 found.setdefault(("nn", key[1]), Reached(call, False, None))
             else:
                 made = self.project.resolve_qualified(key[1])
@@ -354,7 +354,7 @@ class _Resolver:
 
 def is_layer_name(qualified: str | None) -> bool:
     """``mindspore.nn.Dense``: a MindSpore layer class (calling one makes a layer)."""
-    return bool(qualified) and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper()
+    return api.is_layer_class_name(qualified)
 
 
 def _class_named(project: Project, info: ModuleInfo, expr) -> str | None:
@@ -557,6 +557,6 @@ def binds_cell(project: Project, partial_call: nodes.Call) -> bool:
             return True
         target = argument.func if isinstance(argument, nodes.Call) else None
         qualified = info.imports.qualify(target) if isinstance(target, (nodes.Name, nodes.Attribute)) else None
-        if qualified and qualified.startswith("mindspore.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+        if api.is_layer_class_name(qualified):
             return True
     return False

@@ -529,7 +529,7 @@ class Project:
             info = self.info(klass.root())
             for base in klass.bases:
                 qualified = info.imports.qualify(base)
-                if qualified and qualified.startswith("mindspore.nn.") and qualified != "mindspore.nn.Cell":
+                if api.is_layer_class_name(qualified) and qualified != api.CELL_BASE:
                     return qualified
         return None
 
@@ -584,12 +584,28 @@ def _own_attribute_assignments(klass: nodes.ClassDef) -> dict[str, list]:
         if not isinstance(method, nodes.FunctionDef) or not method.args.args:
             continue
         self_name = method.args.args[0].name
-        for node in nodes_of_class(method, (nodes.Assign, nodes.AnnAssign, nodes.AugAssign)):
+        for node in nodes_of_class(method, (nodes.Assign, nodes.AnnAssign, nodes.AugAssign, nodes.Call)):
+            if isinstance(node, nodes.Call):
+                registered = _registered_buffer(node, self_name)
+                if registered is not None:
+                    found.setdefault(registered[0], []).append((registered[1], method))
+                continue
             targets = node.targets if isinstance(node, nodes.Assign) else [node.target]
             for target in targets:
                 for attr, value in _self_attribute_targets(target, node.value, self_name):
                     found.setdefault(attr.attrname, []).append((value, method))
     return found
+
+
+def _registered_buffer(call: nodes.Call, self_name: str):
+    """(name, value) of ``self.register_buffer("name", value)``: MindSpore's Cell keeps the Tensor as an attribute
+    of that name, as PyTorch's Module does."""
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname in api.BUFFER_REGISTRARS
+            and isinstance(func.expr, nodes.Name) and func.expr.name == self_name and len(call.args) >= 2
+            and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str)):
+        return None
+    return call.args[0].value, call.args[1]
 
 
 def _self_attribute_targets(target, value, self_name: str):

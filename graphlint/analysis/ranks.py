@@ -1,13 +1,15 @@
 """The rank (number of dimensions) of a Tensor expression in graph code, where the code decides it: creation ops
-given a shape display, `view`/`reshape`/`tile`/`unsqueeze`, reductions over one axis, indexing with numbers and
-slices, element-wise arithmetic. None where the analysis cannot tell (an argument, a sub-Cell's output, an op
+given a shape display, `view`/`reshape`/`tile`/`unsqueeze`/`permute`, reductions over one axis, indexing with
+numbers and slices, element-wise arithmetic, what a method of the Cell's own returns. None where the analysis cannot tell (an argument, a sub-Cell's output, an op
 not modelled): rules that need a rank stay quiet then."""
 
 from __future__ import annotations
 
 from astroid import nodes
 
+from graphlint.analysis import signatures
 from graphlint.analysis.kinds import TENSOR
+from graphlint.analysis.tree import nodes_of_class
 
 MAX_DEPTH = 12
 # ops functions that make a Tensor of the shape given as their first argument (a tuple or list display).
@@ -16,7 +18,7 @@ _CREATION = frozenset({"ones", "zeros", "full", "rand", "randn", "empty", "randi
 _SAME_RANK = frozenset({
     "float", "int", "long", "half", "bool", "double", "astype", "to", "abs", "exp", "log", "sqrt", "sigmoid",
     "relu", "tanh", "clamp", "clip", "masked_fill", "neg", "square", "pow", "contiguous", "clone", "copy",
-    "softmax", "log_softmax", "permute", "transpose", "swapaxes", "cumsum", "sort", "flip", "detach",
+    "softmax", "log_softmax", "transpose", "swapaxes", "cumsum", "sort", "flip", "detach",
     "where", "sin", "cos", "floor", "ceil", "round", "reciprocal", "rsqrt", "exp2", "cast",
 })
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "argmax", "argmin", "amax", "amin", "norm", "std",
@@ -90,9 +92,22 @@ def _call_rank(values, call: nodes.Call, depth: int) -> int | None:
     qualified = values.imports.qualify(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
     if qualified is not None and qualified.startswith("mindspore."):
         return _function_rank(values, call, qualified.rsplit(".", 1)[-1], depth)
-    if not isinstance(func, nodes.Attribute) or not values.value(func.expr).is_(TENSOR):
+    if isinstance(func, nodes.Attribute) and values.value(func.expr).is_(TENSOR):
+        return _method_rank(values, call, func.expr, func.attrname, depth)
+    return _returned_rank(values, call, depth)
+
+
+def _returned_rank(values, call: nodes.Call, depth: int) -> int | None:
+    """A call of a method of the Cell's own (``self.transpose_for_scores(x)``): the rank every `return` of that
+    graph function gives, where each gives one it decides itself (`x.permute(0, 2, 1, 3)`)."""
+    found = signatures.called_method(values.analysis.project, values.info, values.cls, values.self_name, call)
+    graph = values.analysis.graph_of(found[0]) if found is not None else None
+    callee = values.analysis.values(graph) if graph is not None else None
+    if callee is None or callee is values:
         return None
-    return _method_rank(values, call, func.expr, func.attrname, depth)
+    returned = {rank_of(callee, node.value, depth + 1) for node in nodes_of_class(graph.node, nodes.Return)
+                if node.frame() is graph.node and node.value is not None}
+    return returned.pop() if len(returned) == 1 else None
 
 
 def _function_rank(values, call: nodes.Call, name: str, depth: int) -> int | None:
@@ -109,10 +124,8 @@ def _function_rank(values, call: nodes.Call, name: str, depth: int) -> int | Non
 
 def _method_rank(values, call: nodes.Call, receiver, method: str, depth: int) -> int | None:
     """``t.method(...)``, ``t`` a Tensor."""
-    if method in ("view", "reshape"):
-        if len(call.args) == 1:
-            return _display_length(call.args[0]) if not isinstance(call.args[0], nodes.Const) else 1
-        return len(call.args) if call.args and not any(isinstance(a, nodes.Starred) for a in call.args) else None
+    if method in ("view", "reshape", "permute"):  # (the shape, or the permutation, names every axis)
+        return _axes_named(call, method != "permute")
     inner = rank_of(values, receiver, depth + 1)
     if method == "tile" and call.args:
         length = _display_length(call.args[0])
@@ -129,6 +142,15 @@ def _method_rank(values, call: nodes.Call, receiver, method: str, depth: int) ->
             return inner - 1
         return None
     return None
+
+
+def _axes_named(call: nodes.Call, number_is_one_axis: bool) -> int | None:
+    """How many axes ``t.view(2, -1)`` / ``t.view((2, -1))`` / ``t.permute(0, 2, 1)`` names."""
+    if len(call.args) == 1:
+        if isinstance(call.args[0], nodes.Const):
+            return 1 if number_is_one_axis else None
+        return _display_length(call.args[0])
+    return len(call.args) if call.args and not any(isinstance(a, nodes.Starred) for a in call.args) else None
 
 
 def _subscript_rank(values, expr: nodes.Subscript, depth: int) -> int | None:

@@ -1014,7 +1014,7 @@ class FunctionValues:
             if output is None or not output.kinds or UNKNOWN in output.kinds:
                 return None
             return replace(output, var=True, origin=output.origin or _output_of(call), alias="", parameter="")
-        if not layer.startswith("mindspore.nn."):
+        if not api.is_layer_class_name(layer):
             return None
         name = layer.rsplit(".", 1)[-1]
         if name == "Identity" and len(call.args) == 1 and not call.keywords:
@@ -1222,7 +1222,7 @@ def _cells_only(project, targets: list | None) -> list | None:
         return None
     cells = []
     for target in targets:
-        if isinstance(target, str) and target.startswith("mindspore.nn."):
+        if isinstance(target, str) and api.is_layer_class_name(target):
             cells.append(target)
         elif isinstance(target, nodes.ClassDef) and project.is_cell(target):
             cells.append(project.mindspore_layer_base(target) or target)

@@ -372,6 +372,7 @@ def _parts_run(job: dict, run_index: int) -> dict:
     # imported here: MindSpore and NumPy load in the child process only (main() imports MindSpore first, unbilled)
     from graphlint.validate import parts
 
+    started = time.monotonic()
     module = _load_module(job, run_index)
     ms.set_context(jit_syntax_level=ms.LAX, mode=ms.PYNATIVE_MODE)
     inputs = _make_inputs(job, module)[0]
@@ -397,8 +398,13 @@ def _parts_run(job: dict, run_index: int) -> dict:
             return {**_error_record(exc), "stderr": captured.text, "file": compiled_file}
 
     entry_function = type(target).construct if is_cell else plain
+    # (what the parent waits for, less a margin; the rounds take half of it at most, the parts the rest)
+    budget = float(job.get("seconds", 1e9))
+    deadline = started + budget
     whole = parts.compile_rounds(job["source"], recorder.calls_in(module.__file__, entry_function), compile_whole,
-                                 frozenset(job.get("reported", ())))
+                                 frozenset(job.get("reported", ())), min(parts.ROUNDS_SECONDS, budget / 2))
+    called = sorted({getattr(code, "co_qualname", code.co_name) for code in recorder.counts
+                     if code.co_filename == module.__file__})
     # The parts below are the recorded model's, of the first text: a module that imported a scratch copy (a
     # factory's) is imported again, and binds the first.
     _forget_project_modules(job)
@@ -409,15 +415,16 @@ def _parts_run(job: dict, run_index: int) -> dict:
         # (the model compiles as it is, at both levels: every part was compiled in it)
         return {"status": "ok", "file": module.__file__,
                 "pynative": {"status": "ok", "outputs": [encode(recorder.result)]}, "whole": whole, "parts": [],
-                "unaided_stopped": False}
-    found = parts.compile_parts(recorder, _error_record, CapturedStderr)
+                "unaided_stopped": False, "called": called}
+    found = parts.compile_parts(recorder, _error_record, CapturedStderr, deadline)
 
     def fresh_root():
         return _entry_objects(job, module)[0]
 
-    stopped = parts.compile_unaided(recorder, target, fresh_root, found, _error_record, CapturedStderr)
+    stopped = parts.compile_unaided(recorder, target, fresh_root, found, _error_record, CapturedStderr, deadline) \
+        or time.monotonic() > deadline
     return {"status": "ok", "file": module.__file__, "pynative": {"status": "ok", "outputs": [encode(recorder.result)]},
-            "whole": whole, "parts": found, "unaided_stopped": stopped}
+            "whole": whole, "parts": found, "unaided_stopped": stopped, "called": called}
 
 
 class CapturedStderr:

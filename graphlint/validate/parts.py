@@ -244,11 +244,13 @@ def _at(root, place):
     return getattr(cell, attribute, None) if attribute else cell
 
 
-def compile_unaided(recorder: _Recorder, root, fresh_root, parts: list, error_record, captured) -> bool:
+def compile_unaided(recorder: _Recorder, root, fresh_root, parts: list, error_record, captured,
+                    deadline: float = float("inf")) -> bool:
     """For each part whose compile with stand-ins failed, compile it again as the user's code is: nothing stands in,
     the part is taken from a model built afresh (``fresh_root()``: the same seed, the same factory) at the place
     it has in the recorded one, and called on the arguments the PYNATIVE_MODE run passed it. Its result goes in the
-    level's record as ``"unaided"``. Returns whether :data:`MAX_UNAIDED` stopped it before the last part."""
+    level's record as ``"unaided"``. Returns whether :data:`MAX_UNAIDED` or ``deadline`` (``time.monotonic()``)
+    stopped it before the last part."""
     done = 0
     codes = {qualname: code for code, (_, qualname, _, _, _) in recorder.calls.items()}
     for entry in parts:
@@ -260,7 +262,7 @@ def compile_unaided(recorder: _Recorder, root, fresh_root, parts: list, error_re
             place = _place_of(root, owner) if owner is not None else None
             if owner is root or (owner is not None and place is None):
                 continue  # (the entry itself: its whole compile is that compile; an object not found afresh)
-            if done >= MAX_UNAIDED:
+            if done >= MAX_UNAIDED or time.monotonic() > deadline:
                 return True
             done += 1
             ms.set_context(jit_syntax_level=ms.LAX, mode=ms.GRAPH_MODE if level == "graph" else ms.PYNATIVE_MODE)
@@ -281,11 +283,14 @@ def compile_unaided(recorder: _Recorder, root, fresh_root, parts: list, error_re
     return False
 
 
-def compile_parts(recorder: _Recorder, error_record, captured) -> list[dict]:
+def compile_parts(recorder: _Recorder, error_record, captured, deadline: float = float("inf")) -> list[dict]:
     """Compile each recorded part alone, lax then STRICT; one record per part, in the order they were first
-    called. ``captured()``: a context that keeps what a compile writes on stderr (``.text``)."""
+    called, up to ``deadline`` (``time.monotonic()``). ``captured()``: a context that keeps what a compile writes
+    on stderr (``.text``)."""
     parts = []
     for code, (name, qualname, line, owner, args) in recorder.calls.items():
+        if time.monotonic() > deadline:
+            break
         part = _callable_part(owner, name, recorder.functions.get(code))
         if part is None:
             continue
@@ -311,7 +316,8 @@ def compile_parts(recorder: _Recorder, error_record, captured) -> list[dict]:
     return parts
 
 
-def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozenset = frozenset()) -> dict:
+def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozenset = frozenset(),
+                   seconds: float = ROUNDS_SECONDS) -> dict:
     """Compile the whole model lax, then STRICT, again and again: after each error, the statement it points at is cut
     (:mod:`graphlint.validate.cuts`) from a scratch copy of ``text`` and the model compiled again, until it compiles,
     nothing can be cut, or :data:`MAX_ROUNDS` / :data:`ROUNDS_SECONDS` is reached. STRICT starts from lax's cuts.
@@ -324,8 +330,8 @@ def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozen
     for level in ("graph", "strict"):
         rounds, stopped = [], ""
         while True:
-            if number >= MAX_ROUNDS or time.monotonic() - started > ROUNDS_SECONDS:
-                stopped = f"the bound of {MAX_ROUNDS} compiles or {ROUNDS_SECONDS:.0f} s was reached"
+            if number >= MAX_ROUNDS or time.monotonic() - started > seconds:
+                stopped = f"the bound of {MAX_ROUNDS} compiles or {seconds:.0f} s was reached"
                 break
             number += 1
             stand_ins = {cut.name: stand_in(cut.value) for cut in made if cut.name}

@@ -262,6 +262,7 @@ def probe_parts(entry_key: str, path: str, text: str, sys_root: str, declared, t
     if modules:
         job["modules"] = {name: list(found) for name, found in modules.items()}
     job["reported"] = sorted(set(reported))
+    job["seconds"] = timeout * 0.8  # (the child stops compiling parts then, and reports what it found)
     result = run_job(job, timeout=timeout, memory_mb=memory_mb, python=python or None)
     if result.setup_error:
         return {}, result.setup_error
