@@ -99,3 +99,32 @@ def test_a_try_whose_body_raised_nothing_keeps_its_body_and_loses_its_handlers()
     # (a handler ran in PYNATIVE_MODE: the body's value is not what a compile sees; the function is cut instead)
     calls.lines[14] = [(16, {"x": 3}), (17, {"x": 3}), (18, {"x": 3}), (19, {"x": 3}), (0, {"x": 3})]
     assert cuts.plan(MODEL, 16, calls).lines == ["        return _graphlint_cut_16()", "", "", ""]
+
+
+class _Shaped:
+    """A stand-in for a Tensor as the recorder holds one: what a compile depends on is its shape and dtype."""
+
+    def __init__(self, *shape, value=0.0):
+        self.shape, self.dtype, self.value = shape, "Float32", value
+
+
+def test_a_cut_is_exact_only_where_every_call_computed_the_same_types_and_shapes():
+    """The first call's values stand for the others only where every recorded call (and every step of a loop)
+    gave values of the same shapes, dtypes and Python numbers there; Tensors' values do not matter."""
+    calls = _calls()
+    first = [(3, {"x": 1}), (4, {"x": 1}), (5, {"x": 1}), (6, {"y": _Shaped(2, 4, value=1.0), "z": 20}),
+             (8, {}), (0, {})]
+    again = [(3, {"x": 1}), (4, {"x": 1}), (5, {"x": 1}), (6, {"y": _Shaped(2, 4, value=7.0), "z": 20}),
+             (8, {}), (0, {})]
+    calls.lines[2], calls.runs[2], calls.counts[2] = first, [first, again], 2
+    assert cuts.plan(MODEL, 5, calls).exact  # (other values, the same shapes)
+    wider = [(3, {"x": 1}), (4, {"x": 1}), (5, {"x": 1}), (6, {"y": _Shaped(2, 8), "z": 20}), (8, {}), (0, {})]
+    calls.runs[2] = [first, wider]
+    cut = cuts.plan(MODEL, 5, calls)
+    assert not cut.exact and cut.lines == ["        y, z = _graphlint_cut_5()"]  # (no exact cut there: suggested)
+    # The loop's target took other numbers at its second step: not the statement but the whole loop is cut.
+    loop_steps = [(6, {}), (7, {"t": 5, "y": _Shaped(2)}), (6, {"t": 5}), (7, {"t": 4, "y": _Shaped(3)}),
+                  (6, {"t": 4}), (8, {"t": 4, "y": _Shaped(3), "z": 1, "x": 1})]
+    calls.lines[2], calls.runs[2], calls.counts[2] = loop_steps, [loop_steps], 1
+    cut = cuts.plan(MODEL, 7, calls)
+    assert cut.exact and (cut.first, cut.last) == (6, 7) and cut.lines[0].strip().endswith("= _graphlint_cut_6()")

@@ -34,6 +34,10 @@ class Cut:
     # and the statement is not inside a loop (a whole loop is replaced by the values after it). An error met after
     # a cut that is not exact may come from the cut (the first call's shapes reused by the second): suggested only.
     exact: bool = True
+    # How to tell it is exact from the calls recorded: ("after", first, last, names), ("returns",), ("branch",
+    # header first, header last, body first, body last), ("loop values", loop first, loop last, header first,
+    # header last, body first, body last, names), ("no handler", [(first, last)]) or () (nothing to put in)
+    check: tuple = ()
 
 
 @dataclass
@@ -45,6 +49,8 @@ class Calls:
     returns: dict = field(default_factory=dict)  # first line -> what its first call returned
     entry: int = 0  # the first line of the entry's own function (its construct): never cut whole
     counts: dict = field(default_factory=dict)  # first line -> how many times it was called
+    runs: dict = field(default_factory=dict)  # first line -> the lines of each of its first calls (as ``lines``)
+    all_returns: dict = field(default_factory=dict)  # first line -> what each of those calls returned
 
 
 def plan(text: str, line: int, calls: Calls, depth: int = 0) -> Cut | str:
@@ -68,29 +74,95 @@ def plan(text: str, line: int, calls: Calls, depth: int = 0) -> Cut | str:
     loops = [s for s in chain[:-1] if isinstance(s, (ast.For, ast.While))] + \
         [s for s in chain[-1:] if isinstance(s, ast.While)]
     candidates = []
-    if loops:  # (inside a loop the statement's values change from step to step: the whole loop is cut)
-        candidates.append(_loop_cut(loops[0], line, records, source))
-        outer = chain[:chain.index(loops[0])]
-    elif chain:
+    if chain:
         candidates.append(_statement_cut(chain[-1], line, records, calls.returns.get(first, _NOTHING), source))
-        outer = chain[:-1]
-    else:
-        outer = []
-    for statement in reversed(outer):
+    if loops:  # (its values may change from step to step: the whole loop, replaced by the values after it)
+        candidates.append(_loop_cut(loops[0], line, records, source))
+    for statement in reversed(chain[:chain.index(loops[0])] if loops else chain[:-1]):
         if isinstance(statement, (ast.If, ast.For)):
             candidates.append(_header_cut(statement, statement.lineno, records, source))
-    candidates = [cut for cut in candidates if cut is not None]
-    once = calls.counts.get(first, 1) <= 1
-    if depth < len(candidates):
-        cut = candidates[depth]
-        cut.line, cut.depth, cut.exact = line, depth, once
-        return cut
-    if depth > len(candidates):
-        return "cutting its whole function did not help"
-    cut = _function_cut(function, line, calls, source)
-    if isinstance(cut, Cut):
-        cut.depth, cut.exact = depth, once
-    return cut
+    candidates.append(_function_cut(function, line, calls, source))
+    usable = [(index, cut) for index, cut in enumerate(candidates) if isinstance(cut, Cut) and index >= depth]
+    if not usable:
+        last = candidates[-1]
+        return last if isinstance(last, str) and depth < len(candidates) else "cutting its whole function did not help"
+    runs = calls.runs.get(first) or [records]
+    returns = calls.all_returns.get(first, [])
+    for index, cut in usable:
+        cut.line, cut.depth, cut.exact = line, index, exact_everywhere(cut, runs, returns)
+    return next((cut for _, cut in usable if cut.exact), usable[0][1])
+
+
+def signature(value, depth: int = 0):
+    """What a compile depends on of a value: a Tensor's (or array's) shape and dtype, a Python number's value, a
+    container's items; not a Tensor's values."""
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if depth > 4:
+        return "..."
+    if shape is not None and dtype is not None and not isinstance(value, (bool, int, float)):
+        return "tensor", tuple(shape), str(dtype)
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__, tuple(signature(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return "dict", tuple((repr(key), signature(item, depth + 1)) for key, item in value.items())
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return type(value).__name__, value
+    return (type(value).__name__,)
+
+
+def exact_everywhere(cut: Cut, runs: list, returns: list) -> bool:
+    """Every call recorded (and every time the statement ran in it) gave what the cut puts in, as a compile sees it
+    (:func:`signature`): the first call's values stand for all of them."""
+    kind = cut.check[0] if cut.check else ""
+    if not kind:
+        return True
+    if kind == "returns":
+        return len({repr(signature(value)) for value in returns}) <= 1
+    if kind == "no handler":
+        return not any(first <= at <= last for records in runs for at, _ in records for first, last in cut.check[1])
+    seen = set()
+    for records in runs:
+        seen.update(repr(item) for item in _observed(cut.check, records))
+        if len(seen) > 1:
+            return False
+    return True
+
+
+def _observed(check: tuple, records: list) -> list:
+    """What each run of the statement gave, in one call's records (as signatures)."""
+    kind = check[0]
+    if kind == "after":
+        _, first, last, names = check
+        return [signature(tuple(values.get(n) for n in names)) if values is not None else None
+                for values in _executions(records, first, last)]
+    if kind == "branch":
+        _, first, last, body_first, body_last = check
+        found = []
+        for index in _entries(records, first, last):
+            later = next((at for at, _ in records[index + 1:] if not first <= at <= last), 0)
+            found.append(body_first <= later <= body_last)
+        return found
+    _, loop_first, loop_last, first, last, body_first, body_last, names = check
+    found = []
+    for index in _entries(records, loop_first, loop_last):
+        end = next((i for i in range(index + 1, len(records)) if not loop_first <= records[i][0] <= loop_last),
+                   len(records))
+        found.append(signature(_iterations(records[index:end], first, last, body_first, body_last, list(names))))
+    return found
+
+
+def _entries(records: list, first: int, last: int) -> list:
+    """The indexes of the records where a run enters lines first..last."""
+    return [index for index, (at, _) in enumerate(records)
+            if first <= at <= last and (index == 0 or not first <= records[index - 1][0] <= last)]
+
+
+def _executions(records: list, first: int, last: int) -> list:
+    """The locals after each run of lines first..last (None for a run that did not finish)."""
+    found = []
+    for index in _entries(records, first, last):
+        found.append(next((values for at, values in records[index + 1:] if not first <= at <= last), None))
+    return found
 
 
 def _loop_cut(loop, line: int, records: list, source: list) -> Cut | None:
@@ -106,7 +178,8 @@ def _loop_cut(loop, line: int, records: list, source: list) -> Cut | None:
     name = STAND_IN.format(line=first)
     value = after[names[0]] if len(names) == 1 else tuple(after[n] for n in names)
     return Cut(line, first, last, _replaced(source, first, last, f"{', '.join(names)} = {name}()"),
-               "the loop replaced by the values PYNATIVE_MODE had after it", name, value)
+               "the loop replaced by the values PYNATIVE_MODE had after it", name, value,
+               check=("after", first, last, tuple(names)))
 
 
 _NOTHING = object()
@@ -217,7 +290,7 @@ def _statement_cut(statement, line: int, records: list, returned, source: list) 
             return None
         name = STAND_IN.format(line=first)
         return Cut(line, first, last, _replaced(source, first, last, f"return {name}()"),
-                   "the value PYNATIVE_MODE returned there", name, returned)
+                   "the value PYNATIVE_MODE returned there", name, returned, check=("returns",))
     if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
         names = _assigned_names(targets)
@@ -231,7 +304,7 @@ def _statement_cut(statement, line: int, records: list, returned, source: list) 
         name = STAND_IN.format(line=first)
         value = after[names[0]] if len(names) == 1 else tuple(after[n] for n in names)
         return Cut(line, first, last, _replaced(source, first, last, f"{', '.join(names)} = {name}()"),
-                   "the values PYNATIVE_MODE assigned there", name, value)
+                   "the values PYNATIVE_MODE assigned there", name, value, check=("after", first, last, tuple(names)))
     return None
 
 
@@ -256,7 +329,9 @@ def _header_cut(statement, line: int, records: list, source: list) -> Cut | None
     target = ast.get_source_segment("\n".join(source), statement.target)
     name = STAND_IN.format(line=first)
     return Cut(line, first, last, _replaced(source, first, last, f"for {target} in {name}():"),
-               "the values its target took in PYNATIVE_MODE", name, tuple(values))
+               "the values its target took in PYNATIVE_MODE", name, tuple(values),
+               check=("loop values", statement.lineno, statement.end_lineno, first, last, body_first, body_last,
+                      tuple(names)))
 
 
 def _try_cut(statement, line: int, records: list, source: list) -> Cut | None:
@@ -272,7 +347,7 @@ def _try_cut(statement, line: int, records: list, source: list) -> Cut | None:
             header = block[0].lineno - 1  # (`else:` / `finally:` on the line before its body)
             also += [(header, header, [""]), _kept(source, block, statement)]
     first = statement.lineno
-    return Cut(line, first, first, [""], "its handlers left out", also=also)
+    return Cut(line, first, first, [""], "its handlers left out", also=also, check=("no handler", tuple(handlers)))
 
 
 def _kept(source: list, block: list, statement) -> tuple:
@@ -294,7 +369,8 @@ def _if_cut(statement, line: int, taken: bool, source: list) -> Cut:
     first, last = statement.lineno, statement.body[0].lineno - 1
     header = source[first - 1].lstrip()
     if header.startswith("elif"):  # (inside an if/elif chain: the chain must stay; only its test is replaced)
-        return Cut(line, first, last, _replaced(source, first, last, f"elif {taken}:"), "the branch PYNATIVE_MODE took")
+        return Cut(line, first, last, _replaced(source, first, last, f"elif {taken}:"), "the branch PYNATIVE_MODE took",
+                   check=("branch", first, last, statement.body[0].lineno, statement.body[-1].end_lineno))
     also = [_kept(source, statement.body, statement) if taken else _blank(statement.body)]
     orelse = statement.orelse
     if orelse and isinstance(orelse[0], ast.If) and source[orelse[0].lineno - 1].lstrip().startswith("elif"):
@@ -307,7 +383,8 @@ def _if_cut(statement, line: int, taken: bool, source: list) -> Cut:
     elif orelse:
         also += [(orelse[0].lineno - 1, orelse[0].lineno - 1, [""]),
                  _blank(orelse) if taken else _kept(source, orelse, statement)]
-    return Cut(line, first, last, [""] * (last - first + 1), "the branch PYNATIVE_MODE took", also=also)
+    return Cut(line, first, last, [""] * (last - first + 1), "the branch PYNATIVE_MODE took", also=also,
+               check=("branch", first, last, statement.body[0].lineno, statement.body[-1].end_lineno))
 
 
 def _branch_taken(records: list, first: int, last: int, body_first: int, body_last: int):
@@ -353,4 +430,5 @@ def _function_cut(function, line: int, calls: Calls, source: list) -> Cut | str:
         return f"{function.name}'s body is on its def line"
     name = STAND_IN.format(line=start)
     return Cut(line, start, end, _replaced(source, start, end, f"return {name}()"),
-               f"{function.name} cut to the value it returned in PYNATIVE_MODE", name, calls.returns[first])
+               f"{function.name} cut to the value it returned in PYNATIVE_MODE", name, calls.returns[first],
+               check=("returns",))

@@ -27,7 +27,8 @@ from graphlint.validate import cuts
 
 MAX_PARTS = 40
 MAX_UNAIDED = 12  # compiles of a part without stand-ins, per probe (each builds the model afresh)
-MAX_LINES = 20000  # lines recorded of one function's first call (a loop's lines are recorded at each step)
+MAX_LINES = 20000  # lines recorded of one call of a function (a loop's lines are recorded at each step)
+MAX_RUNS = 8  # calls of one function whose lines are recorded
 MAX_ROUNDS = 16  # compiles of the whole model with the blockers met so far cut, over both levels
 ROUNDS_SECONDS = 150.0  # and the time they may take together
 
@@ -46,24 +47,31 @@ class _Recorder:
         self.lines: dict = {}  # code object -> [(line, its locals then)] of its first call (line 0: the return)
         self.line_returns: dict = {}  # code object -> what its first call returned (any signature)
         self.counts: dict = {}  # code object -> how many times it was called
+        self.runs: dict = {}  # code object -> the records of each of its first MAX_RUNS calls
+        self.all_returns: dict = {}  # code object -> what each of those calls returned
         self.result = None  # what the recorded call returned
 
     def trace(self, frame, event, arg):
-        """``sys.settrace`` hook: the locals at each line of the first call of each function of the project, so that
-        a cut (:mod:`graphlint.validate.cuts`) can put in what a statement computed."""
+        """``sys.settrace`` hook: the locals at each line of the first calls of each function of the project, so that
+        a cut (:mod:`graphlint.validate.cuts`) can put in what a statement computed, and tell whether every call
+        computed values of the same types and shapes there."""
         code = frame.f_code
         if event != "call" or code.co_name.startswith("<") or not self._project(code.co_filename):
             return None
         self.counts[code] = self.counts.get(code, 0) + 1
-        if code in self.lines:
+        if self.counts[code] > MAX_RUNS:
             return None
-        records = self.lines[code] = []
+        records = []
+        self.runs.setdefault(code, []).append(records)
+        if code not in self.lines:
+            self.lines[code] = records
 
         def each_line(frame, event, arg):
             if len(records) < MAX_LINES and event in ("line", "return"):
                 records.append((frame.f_lineno if event == "line" else 0, _copied(dict(frame.f_locals))))
             if event == "return":
                 self.line_returns.setdefault(code, arg)
+                self.all_returns.setdefault(code, []).append(arg)
             return each_line
 
         return each_line
@@ -75,6 +83,8 @@ class _Recorder:
             if code.co_filename == filename:
                 found.lines[code.co_firstlineno] = records
                 found.counts[code.co_firstlineno] = self.counts.get(code, 1)
+                found.runs[code.co_firstlineno] = self.runs.get(code, [records])
+                found.all_returns[code.co_firstlineno] = self.all_returns.get(code, [])
                 if code in self.line_returns:
                     found.returns[code.co_firstlineno] = self.line_returns[code]
         inner = getattr(entry, "__wrapped__", entry)
