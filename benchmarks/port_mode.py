@@ -41,6 +41,7 @@ ENTRIES = {
               "(ms.Tensor((np.random.RandomState(1).randn(2, 1, 8, 8) * 4).astype(np.float32)),)"),
     "mae": ("MaskedAutoencoderViT", "port.build()",
             "(ms.Tensor(np.random.RandomState(1).rand(2, 3, 16, 16).astype(np.float32)),)"),
+    "bert_qa": ("BertForQuestionAnswering", "port.build()", "port.make_inputs()"),
     "transfo_xl": ("MemTransformerLM", "port.build()", "tuple(port.make_batch(1))"),
     "mamba_ssm": ("Mamba", "port.build(0)[1]", "(port.CharTokenizer()(['mamba is', 'a snake!']),)"),
 }
@@ -82,6 +83,8 @@ print(json.dumps(sorted(lines)))
 
 FIXED = re.compile(r"^  would fix [\w/.-]+\.py:(\d+):", re.M)
 LISTED = re.compile(r"^  (?:\d+\.|-) \[(lax|STRICT)\] (?:[\w/.-]+\.py):(\d+)(?::| \()", re.M)
+# a blocker MindSpore names no line for, tied to the one finding of its rule in the part compiled
+IN_PART = re.compile(r"^     \w+ [\w-]+ \(reported in [\w.]+ at line (\d+); MindSpore names no line\)", re.M)
 
 
 def run_port(name: str, verbose: bool) -> dict:
@@ -105,7 +108,7 @@ def run_port(name: str, verbose: bool) -> dict:
         seconds = time.perf_counter() - started
     report = run.stderr.split("graphlint port: ", 1)[1] if "graphlint port: " in run.stderr else run.stderr
     listed = {(level, int(line)) for level, line in LISTED.findall(report)}
-    listed_lines = {line for _, line in listed}
+    listed_lines = {line for _, line in listed} | {int(line) for line in IN_PART.findall(report)}
     fixed_lines = {int(line) for line in FIXED.findall(run.stderr)}
     reach, found, missed = [], [], []
     for problem in labels:

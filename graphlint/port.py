@@ -72,6 +72,7 @@ class EntryPort:
     logs: str = ""  # the folder holding each failed compile's log
     stopped: bool = False  # the compiles of parts without stand-ins stopped at their bound
     rounds_stopped: dict = field(default_factory=dict)  # "lax"/"STRICT" -> why the compiles with cuts stopped early
+    timed_out: float = 0.0  # the probe was stopped at validate-timeout (seconds): the compiles it finished
 
 
 def port_entries(fix_report, config, wrote: bool = True) -> list[EntryPort]:
@@ -168,6 +169,7 @@ def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
             if not any(_same(blocker, other) for other in entry.blockers + entry.suggested):
                 entry.suggested.append(blocker)
     entry.stopped = bool(record.get("unaided_stopped"))
+    entry.timed_out = float(record.get("timed_out", 0.0))  # (set by the runner, to validate-timeout)
     # (the entry's own construct compiled alone is the model's compile: its error is one the rounds placed)
     entry.suggested = [b for b in entry.suggested if not any(_same(b, other) for other in entry.blockers) and not (
         b.part == f"{name}.construct" and any(b.message == other.message for other in entry.blockers))]
@@ -398,6 +400,9 @@ def _entry_lines(entry: EntryPort, wrote: bool) -> list:
         lines += _blocker_lines(f"{number}.", blocker, entry)
     for level, why in entry.rounds_stopped.items():
         lines.append(f"  [{level}] the compiles of the model stopped there: {why}")
+    if entry.timed_out:
+        lines.append(f"  (the probe was stopped at validate-timeout ({entry.timed_out:g} s): only the compiles it "
+                     "finished are listed; raise validate-timeout under [tool.graphlint.validate] to see more)")
     if entry.stopped:
         lines.append("  (parts were compiled up to the bound of such compiles or of the time validate-timeout "
                      "allows; the others are not listed, and those failing below are only suggested)")

@@ -128,3 +128,17 @@ def test_a_cut_is_exact_only_where_every_call_computed_the_same_types_and_shapes
     calls.lines[2], calls.runs[2], calls.counts[2] = loop_steps, [loop_steps], 1
     cut = cuts.plan(MODEL, 7, calls)
     assert cut.exact and (cut.first, cut.last) == (6, 7) and cut.lines[0].strip().endswith("= _graphlint_cut_6()")
+
+
+def test_a_cut_putting_in_an_object_the_model_built_is_not_exact():
+    """A dataclass the model built from Tensors, put in as a constant, is not what the compile would see: what the
+    compile meets after it is only suggested."""
+    class Output:
+        pass
+
+    calls = _calls()
+    calls.returns[2], calls.all_returns[2] = Output(), [Output()]
+    cut = cuts.plan(MODEL, 12, calls)
+    assert cut.lines == ["        return _graphlint_cut_12()"] and not cut.exact
+    calls.returns[2], calls.all_returns[2] = (_Shaped(2, 3), 1.0), [(_Shaped(2, 3), 1.0)]
+    assert cuts.plan(MODEL, 12, calls).exact

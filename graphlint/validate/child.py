@@ -360,7 +360,7 @@ def _compiled(mode: str, target, is_cell: bool, plain):
     return ms.jit(target if is_cell else plain, fullgraph=True)
 
 
-def _parts_run(job: dict, run_index: int) -> dict:
+def _parts_run(job: dict, run_index: int, save=None) -> dict:
     """Port mode: record a PYNATIVE_MODE call, compile the whole entry (lax, then STRICT), then each part.
 
     The whole entry is compiled as the user compiles it: built afresh (the same seed, the same factory) on inputs
@@ -401,8 +401,15 @@ def _parts_run(job: dict, run_index: int) -> dict:
     # (what the parent waits for, less a margin; the rounds take half of it at most, the parts the rest)
     budget = float(job.get("seconds", 1e9))
     deadline = started + budget
+    reference = {"status": "ok", "outputs": [encode(recorder.result)]}
+
+    def progress(whole_so_far: dict) -> None:
+        if save is not None:
+            save({"status": "ok", "file": module.__file__, "pynative": reference, "whole": whole_so_far, "parts": [],
+                  "unaided_stopped": False})
+
     whole = parts.compile_rounds(job["source"], recorder.calls_in(module.__file__, entry_function), compile_whole,
-                                 frozenset(job.get("reported", ())), min(parts.ROUNDS_SECONDS, budget / 2))
+                                 frozenset(job.get("reported", ())), min(parts.ROUNDS_SECONDS, budget / 2), progress)
     called = sorted({getattr(code, "co_qualname", code.co_name) for code in recorder.counts
                      if code.co_filename == module.__file__})
     # The parts below are the recorded model's, of the first text: a module that imported a scratch copy (a
@@ -500,7 +507,12 @@ def main(argv: list[str]) -> int:
             if mode == "trace":
                 result["runs"][mode] = _in_thread(_one_run, job, mode, index)
             elif mode == "parts":
-                result["runs"][mode] = _parts_run(job, index)
+                def save(record: dict) -> None:
+                    result["partial"] = record
+                    _write(result_path, result)
+
+                result["runs"][mode] = _parts_run(job, index, save)
+                result.pop("partial", None)
             else:
                 result["runs"][mode] = _one_run(job, mode, index)
         except BaseException as exc:  # user code may raise anything, SystemExit included

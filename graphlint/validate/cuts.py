@@ -89,7 +89,8 @@ def plan(text: str, line: int, calls: Calls, depth: int = 0) -> Cut | str:
     runs = calls.runs.get(first) or [records]
     returns = calls.all_returns.get(first, [])
     for index, cut in usable:
-        cut.line, cut.depth, cut.exact = line, index, exact_everywhere(cut, runs, returns)
+        cut.line, cut.depth = line, index
+        cut.exact = exact_everywhere(cut, runs, returns) and not _opaque(signature(cut.value))
     return next((cut for _, cut in usable if cut.exact), usable[0][1])
 
 
@@ -108,6 +109,20 @@ def signature(value, depth: int = 0):
     if value is None or isinstance(value, (bool, int, float, str)):
         return type(value).__name__, value
     return (type(value).__name__,)
+
+
+def _opaque(found) -> bool:
+    """The signature holds an object that is no Tensor, number, string or container of them (a dataclass the
+    model built from Tensors): put in as a constant, the compile sees something else than the model gives it."""
+    if not isinstance(found, tuple) or not found:
+        return False
+    if len(found) == 1:
+        return True
+    if found[0] in ("list", "tuple"):
+        return any(_opaque(item) for item in found[1])
+    if found[0] == "dict":
+        return any(_opaque(item) for _, item in found[1])
+    return False
 
 
 def exact_everywhere(cut: Cut, runs: list, returns: list) -> bool:

@@ -327,7 +327,7 @@ def compile_parts(recorder: _Recorder, error_record, captured, deadline: float =
 
 
 def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozenset = frozenset(),
-                   seconds: float = ROUNDS_SECONDS) -> dict:
+                   seconds: float = ROUNDS_SECONDS, progress=None) -> dict:
     """Compile the whole model lax, then STRICT, again and again: after each error, the statement it points at is cut
     (:mod:`graphlint.validate.cuts`) from a scratch copy of ``text`` and the model compiled again, until it compiles,
     nothing can be cut, or :data:`MAX_ROUNDS` / :data:`ROUNDS_SECONDS` is reached. STRICT starts from lax's cuts.
@@ -348,6 +348,8 @@ def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozen
             run = compile_whole(level, cuts.apply(text, made), stand_ins, number)
             run["cuts"], run["exact"] = len(made), all(cut.exact for cut in made)
             rounds.append(run)
+            if progress is not None:  # (what is known so far, kept should the process be stopped)
+                progress({**whole, level: {"rounds": rounds, "stopped": "the time validate-timeout allows ran out"}})
             if run.get("status") != "error":
                 break
             stopped = _next_cut(run, text, calls, made, reported)

@@ -156,6 +156,9 @@ def _collect(modes, raw, returncode, timed_out, timeout, stderr_text) -> JobResu
                 error_type=record.get("error_type", ""), summary=record.get("summary", ""),
                 message=record.get("message", ""), seconds=record.get("seconds", []), record=record,
             )
+        elif mode == in_progress and timed_out and raw.get("partial"):
+            # (port mode's probe keeps what it found so far: the compiles it finished are reported)
+            runs[mode] = RunRecord(mode, "ok", record={**raw["partial"], "timed_out": timeout})
         elif mode == in_progress and timed_out:
             runs[mode] = RunRecord(mode, "timeout", summary=f"no result within {timeout:g} s (hang?)")
         elif mode == in_progress:
