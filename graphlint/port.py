@@ -27,6 +27,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from graphlint.analysis.error_location import without_object_addresses
 from graphlint.analysis.generated import error_inventory
 from graphlint.analysis.source import module_name_for
 from graphlint.catalogue.model import DIVERGES, Severity
@@ -284,8 +285,6 @@ def _same(one: Blocker, other: Blocker) -> bool:
 
 # A line of layout in MindSpore's report (dashes, carets under a quoted line), never the message.
 _LAYOUT = re.compile(r"^[\s\-=~^*#|+]*$")
-# The address MindSpore puts in an object's name (`<DDIMScheduler::139966931859408>`): another in every compile.
-_OBJECT_ID = re.compile(r"::\d+>")
 # An exception's class with nothing after it ("RuntimeError: "): its message is on the lines below.
 _BARE = re.compile(r"^\s*\w+:\s*$")
 
@@ -294,11 +293,12 @@ def _message(explained, run: dict) -> str:
     candidates = [explained.message, run.get("summary", ""), *run.get("message", "").splitlines()]
     meaningful = list(dict.fromkeys(c.strip().lstrip("- ") for c in candidates
                                     if c and not _LAYOUT.match(c) and not _BARE.match(c)))
-    for index, candidate in enumerate(meaningful):
-        if candidate.endswith(":") and index + 1 < len(meaningful):
-            candidate = f"{candidate} {meaningful[index + 1]}"  # ("Kernel select failed:" then which kernel)
-        return _OBJECT_ID.sub(">", candidate)
-    return run.get("error_type", "") or "an error without a message"
+    if not meaningful:
+        return run.get("error_type", "") or "an error without a message"
+    candidate = meaningful[0]
+    if candidate.endswith(":") and len(meaningful) > 1:
+        candidate = f"{candidate} {meaningful[1]}"  # ("Kernel select failed:" then which kernel)
+    return without_object_addresses(candidate)
 
 
 def _log_text(run: dict) -> str:
@@ -407,8 +407,9 @@ def _entry_lines(entry: EntryPort, wrote: bool) -> list:
         lines.append("  (parts were compiled up to the bound of such compiles or of the time validate-timeout "
                      "allows; the others are not listed, and those failing below are only suggested)")
     if entry.suggested:
-        lines.append("  compiled alone, with what they call standing in as what it returned in PYNATIVE_MODE, or in the "
-                     "model after a cut whose values changed from call to call, these fail too (not confirmed):")
+        lines.append("  compiled alone, with what they call standing in as what it returned in PYNATIVE_MODE, or in "
+                     "the model after a cut that could not be exact (values that changed from call to call, an "
+                     "object the model built) or with no line named, these fail too (not confirmed):")
         for blocker in entry.suggested:
             lines += _blocker_lines("-", blocker, entry)
     for level, found in differs:
@@ -430,8 +431,8 @@ def _findings_lines(entry: EntryPort) -> list:
             lines.append(f"  - {finding.path}:{finding.line}: {finding.rule.id} {finding.rule.symbol}: "
                          f"{finding.message}")
     if entry.behind:
-        lines.append("  reported by graphlint at a level whose compile failed, tied to none of the errors above (the "
-                     "compile stopped before it, or one of those errors comes from it):")
+        lines.append("  reported by graphlint at a level whose compile failed, tied to none of the errors above "
+                     "(the compile stopped before it, or one of those errors comes from it):")
         for finding in entry.behind:
             lines.append(f"  - [{_level(finding)}] {finding.path}:{finding.line}: {finding.rule.id} "
                          f"{finding.rule.symbol}: {finding.message}")

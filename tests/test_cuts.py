@@ -116,7 +116,7 @@ def test_a_cut_is_exact_only_where_every_call_computed_the_same_types_and_shapes
              (8, {}), (0, {})]
     again = [(3, {"x": 1}), (4, {"x": 1}), (5, {"x": 1}), (6, {"y": _Shaped(2, 4, value=7.0), "z": 20}),
              (8, {}), (0, {})]
-    calls.lines[2], calls.runs[2], calls.counts[2] = first, [first, again], 2
+    calls.lines[2], calls.runs[2] = first, [first, again]
     assert cuts.plan(MODEL, 5, calls).exact  # (other values, the same shapes)
     wider = [(3, {"x": 1}), (4, {"x": 1}), (5, {"x": 1}), (6, {"y": _Shaped(2, 8), "z": 20}), (8, {}), (0, {})]
     calls.runs[2] = [first, wider]
@@ -125,7 +125,7 @@ def test_a_cut_is_exact_only_where_every_call_computed_the_same_types_and_shapes
     # The loop's target took other numbers at its second step: not the statement but the whole loop is cut.
     loop_steps = [(6, {}), (7, {"t": 5, "y": _Shaped(2)}), (6, {"t": 5}), (7, {"t": 4, "y": _Shaped(3)}),
                   (6, {"t": 4}), (8, {"t": 4, "y": _Shaped(3), "z": 1, "x": 1})]
-    calls.lines[2], calls.runs[2], calls.counts[2] = loop_steps, [loop_steps], 1
+    calls.lines[2], calls.runs[2] = loop_steps, [loop_steps]
     cut = cuts.plan(MODEL, 7, calls)
     assert cut.exact and (cut.first, cut.last) == (6, 7) and cut.lines[0].strip().endswith("= _graphlint_cut_6()")
 

@@ -67,3 +67,12 @@ def traceback_frames(text: str) -> list[Location]:
         return users
     found = error_location(text)
     return [found] if found is not None else []
+
+
+# The address MindSpore puts in an object's name (`<DDIMScheduler::139966931859408>`): another in every compile.
+_OBJECT_ID = re.compile(r"::\d+>")
+
+
+def without_object_addresses(message: str) -> str:
+    """``message`` with the addresses of the objects it names left out, so that two compiles' messages compare."""
+    return _OBJECT_ID.sub(">", message)

@@ -1,7 +1,7 @@
 """The rank (number of dimensions) of a Tensor expression in graph code, where the code decides it: creation ops
 given a shape display, `view`/`reshape`/`tile`/`unsqueeze`/`permute`, reductions over one axis, indexing with
-numbers and slices, element-wise arithmetic, what a method of the Cell's own returns. None where the analysis cannot tell (an argument, a sub-Cell's output, an op
-not modelled): rules that need a rank stay quiet then."""
+numbers and slices, element-wise arithmetic, what a method of the Cell's own returns. None where the analysis
+cannot tell (an argument, a sub-Cell's output, an op not modelled): rules that need a rank stay quiet then."""
 
 from __future__ import annotations
 

@@ -255,4 +255,3 @@ def read_after(function, call: nodes.Call, name: str) -> bool:
                 any(is_within(node, inner) for loop in loops for inner in loop.body):
             return True
     return False
-

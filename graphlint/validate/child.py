@@ -420,8 +420,7 @@ def _parts_run(job: dict, run_index: int, save=None) -> dict:
     if all(rounds["rounds"] and rounds["rounds"][-1].get("status") == "ok" and not rounds["rounds"][-1]["cuts"]
            for rounds in whole.values()):
         # (the model compiles as it is, at both levels: every part was compiled in it)
-        return {"status": "ok", "file": module.__file__,
-                "pynative": {"status": "ok", "outputs": [encode(recorder.result)]}, "whole": whole, "parts": [],
+        return {"status": "ok", "file": module.__file__, "pynative": reference, "whole": whole, "parts": [],
                 "unaided_stopped": False, "called": called}
     found = parts.compile_parts(recorder, _error_record, CapturedStderr, deadline)
 
@@ -430,8 +429,8 @@ def _parts_run(job: dict, run_index: int, save=None) -> dict:
 
     stopped = parts.compile_unaided(recorder, target, fresh_root, found, _error_record, CapturedStderr, deadline) \
         or time.monotonic() > deadline
-    return {"status": "ok", "file": module.__file__, "pynative": {"status": "ok", "outputs": [encode(recorder.result)]},
-            "whole": whole, "parts": found, "unaided_stopped": stopped, "called": called}
+    return {"status": "ok", "file": module.__file__, "pynative": reference, "whole": whole, "parts": found,
+            "unaided_stopped": stopped, "called": called}
 
 
 class CapturedStderr:

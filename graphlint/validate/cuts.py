@@ -46,9 +46,9 @@ class Calls:
     decorator's line, as Python numbers a code object) in the compiled file."""
 
     lines: dict = field(default_factory=dict)  # first line -> [(line, locals)] of its first call; line 0: its return
+    # (the first of ``runs``, and ``returns`` the first of ``all_returns``: what a cut puts in)
     returns: dict = field(default_factory=dict)  # first line -> what its first call returned
     entry: int = 0  # the first line of the entry's own function (its construct): never cut whole
-    counts: dict = field(default_factory=dict)  # first line -> how many times it was called
     runs: dict = field(default_factory=dict)  # first line -> the lines of each of its first calls (as ``lines``)
     all_returns: dict = field(default_factory=dict)  # first line -> what each of those calls returned
 

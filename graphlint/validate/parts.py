@@ -44,10 +44,8 @@ class _Recorder:
         self.returns: dict = {}  # code object -> the value its first call returned
         self.functions: dict = {}  # code object -> the module-level function it is the code of (None: a method)
         self.files: dict = {}  # code object -> its file
-        self.lines: dict = {}  # code object -> [(line, its locals then)] of its first call (line 0: the return)
-        self.line_returns: dict = {}  # code object -> what its first call returned (any signature)
         self.counts: dict = {}  # code object -> how many times it was called
-        self.runs: dict = {}  # code object -> the records of each of its first MAX_RUNS calls
+        self.runs: dict = {}  # code object -> [(line, its locals then)] of each of its first MAX_RUNS calls (0: return)
         self.all_returns: dict = {}  # code object -> what each of those calls returned
         self.result = None  # what the recorded call returned
 
@@ -63,14 +61,11 @@ class _Recorder:
             return None
         records = []
         self.runs.setdefault(code, []).append(records)
-        if code not in self.lines:
-            self.lines[code] = records
 
         def each_line(frame, event, arg):
             if len(records) < MAX_LINES and event in ("line", "return"):
                 records.append((frame.f_lineno if event == "line" else 0, _copied(dict(frame.f_locals))))
             if event == "return":
-                self.line_returns.setdefault(code, arg)
                 self.all_returns.setdefault(code, []).append(arg)
             return each_line
 
@@ -79,14 +74,13 @@ class _Recorder:
     def calls_in(self, filename: str, entry) -> cuts.Calls:
         """What the run recorded of the functions of ``filename``, for cuts; ``entry``: the entry's own function."""
         found = cuts.Calls()
-        for code, records in self.lines.items():
+        for code, runs in self.runs.items():
             if code.co_filename == filename:
-                found.lines[code.co_firstlineno] = records
-                found.counts[code.co_firstlineno] = self.counts.get(code, 1)
-                found.runs[code.co_firstlineno] = self.runs.get(code, [records])
+                found.lines[code.co_firstlineno] = runs[0]
+                found.runs[code.co_firstlineno] = runs
                 found.all_returns[code.co_firstlineno] = self.all_returns.get(code, [])
-                if code in self.line_returns:
-                    found.returns[code.co_firstlineno] = self.line_returns[code]
+                if code in self.all_returns:
+                    found.returns[code.co_firstlineno] = self.all_returns[code][0]
         inner = getattr(entry, "__wrapped__", entry)
         inner = getattr(inner, "__func__", inner)
         found.entry = getattr(getattr(inner, "__code__", None), "co_firstlineno", 0)
