@@ -135,6 +135,11 @@ def test_the_sampler_blockers_are_confirmed_on_fresh_objects_and_wrong_outputs_a
     assert "W5209" not in confirmed_part and "nothing left in the way" not in report, report
     assert "diffusion.py:27: In JIT strict mode, if need to modify a member attribute" in report and \
            "W5209 attribute-write-in-graph (reported here)" in report, report
+    # The same run names what no compile reached, STRICT's outputs: the UNet's up blocks each pop the skip list
+    # (STRICT passes the list by value, and each pops the same element; the edit SKIP_EDITS makes).
+    behind = report.split("tied to none of the errors above")[1]
+    assert "- [STRICT] diffusion.py:74: I5221 list-popped-by-callees: `self.blocks['up1'](...)` pops from `hs`" \
+        in behind, report
 
     (tmp_path / "diffusion.py").write_text(_edited(text, SAMPLER_EDITS))
     compiled = _port(tmp_path, "diffusion")
@@ -143,6 +148,7 @@ def test_the_sampler_blockers_are_confirmed_on_fresh_objects_and_wrong_outputs_a
                                "  [STRICT] the model compiles, and returns other values than in PYNATIVE_MODE on the "
                                "declared inputs: output: 128 of 128 elements differ, by up to "), compiled
     assert "nothing left in the way" not in compiled and "[lax] the model compiles" not in compiled, compiled
+    assert "  - diffusion.py:74: I5221 list-popped-by-callees" in compiled.split("of rules whose examples")[1], compiled
 
     (tmp_path / "diffusion.py").write_text(_edited(_edited(text, SAMPLER_EDITS), SKIP_EDITS))
     done = _port(tmp_path, "diffusion")

@@ -28,7 +28,8 @@ from graphlint.analysis.tree import name_lookup, nodes_of_class
 MAX_DEPTH = 16  # links followed from the call to a definition
 ALL, UNKNOWN_KEY = "all elements", "an unknown element"  # selectors: iteration, a subscript not known
 # calls whose elements are their argument's: `list(fns)`, `nn.CellList([...])`
-_SEQUENCE_MAKERS = frozenset({"builtins.list", "builtins.tuple", "mindspore.nn.CellList", "mindspore.nn.SequentialCell"})
+_SEQUENCE_MAKERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "mindspore.nn.CellList",
+                              "mindspore.nn.SequentialCell", "mindspore.nn.CellDict"})
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,15 @@ class _Resolver:
         if qualified in _SEQUENCE_MAKERS and (len(call.args) == 1 or not call.args and not call.keywords):
             if call.args:  # (empty: what `append` adds is found where it is added)
                 self.value(info, call.args[0], selectors, certain, partial, depth + 1, found)
+            return
+        if qualified == "builtins.dict" and selectors and not call.args:  # `dict(wte=..., ln_f=...)`
+            chosen = _chosen(selectors[0], [keyword.arg for keyword in call.keywords])
+            for index, keyword in enumerate(call.keywords):
+                if keyword.arg is None:
+                    self.open = True
+                elif chosen is None or index in chosen:
+                    self.value(info, keyword.value, selectors[1:], certain and chosen is not None, partial, depth + 1,
+                               found)
             return
         resolved = self.project.resolve_expr(info, call.func) if isinstance(call.func, (nodes.Name, nodes.Attribute)) \
             else None

@@ -75,7 +75,9 @@ def call_offset(func: nodes.FunctionDef, cls: nodes.ClassDef | None, call: nodes
         if isinstance(base, nodes.Name) and base.name[:1].isupper():
             return 0  # `Class.method(obj, ...)`: the instance is passed explicitly
         return 1
-    return 0
+    # an instance method reached through a held value: a bound method or an instance called (`self.blocks["up"](x)`,
+    # `layer(x)` in a loop over Cells)
+    return 1 if isinstance(target, (nodes.Subscript, nodes.Name, nodes.Call)) else 0
 
 
 def argument_for(func: nodes.FunctionDef, cls: nodes.ClassDef | None, call: nodes.Call, name: str):

@@ -239,9 +239,24 @@ def graph_nodes(func) -> list:
 def read_after(function, call: nodes.Call, name: str) -> bool:
     """``name`` is read after ``call`` in ``function``: later in the source, or anywhere in a loop around the
     call (its next step); not where the call's own statement rebinds it from the result."""
+    return bool(reads_after(function, call, name))
+
+
+def reads_after(function, call: nodes.Call, name: str) -> list:
+    """The reads of :func:`read_after` (the ``Name`` nodes)."""
     statement = call.statement()
     if any(isinstance(n, nodes.AssignName) and n.name == name for n in nodes_of_class(statement, nodes.AssignName)):
-        return False
+        return []
+    loops = []
+    current = call.parent
+    while current is not None and current is not function:
+        if isinstance(current, (nodes.For, nodes.While)):
+            loops.append(current)
+        current = current.parent
+    return [node for node in nodes_of_class(function, nodes.Name)
+            if node.name == name and node.lineno is not None and not is_within(node, statement)
+            and (node.lineno > (statement.tolineno or statement.lineno)
+                 or any(is_within(node, inner) for loop in loops for inner in loop.body))]
     loops = []
     current = call.parent
     while current is not None and current is not function:

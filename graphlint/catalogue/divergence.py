@@ -2496,6 +2496,76 @@ ARGUMENT_CONTAINER_MUTATED = Rule(
 )
 
 
+# message fields: {callee} - the call; {name} - the caller's list; {parameter} - the callee's parameter
+LIST_POPPED_BY_CALLEES = Rule(
+    id="I5221",
+    symbol="list-popped-by-callees",
+    family=FAMILY,
+    lax=I,
+    strict=E,
+    message="`{callee}` pops from `{name}` (its parameter `{parameter}`), and the next callee given `{name}` pops "
+            "again: STRICT passes lists by value, so each callee pops the same element (the lax level happens to "
+            "match PYNATIVE_MODE); pass each callee the element it takes (`hs[-1]`) or return the shortened list",
+    summary="The same list handed to several sub-Cells or helpers that each `pop()` from it (a diffusers-style "
+            "UNet's up blocks taking `hs` and popping their skip connection), with no other read of the list "
+            "in the caller.",
+    why=(
+        "Graph code passes lists by value at STRICT: a callee's `hs.pop()` shortens its own copy, so the next "
+        "callee pops the same element. Measured with MindSpore 2.10: two sub-Cells each doing `skip = hs.pop()` "
+        "on `[x, 2 * x]` give `x + 2x + 2x` at STRICT where PYNATIVE_MODE gives `x + 2x + x`. At the lax level "
+        "the second pop happens to see the first one's (so only STRICT and MindIR export differ); a read of the "
+        "list in the caller itself (an index, `len`, a loop, `ops.stack`) does not, at either level "
+        "(argument-container-mutated, E5218)."
+    ),
+    mindspore_error="(STRICT: no error, each callee pops the same element)",
+    fix="Give each callee the element it uses: `h = self.up1(h, hs[1])`, `h = self.up2(h, hs[0])`, or return the "
+        "shortened list from the callee and rebind it.",
+    flagged=(
+        Example(
+            """
+            class Up(nn.Cell):
+                def construct(self, h, hs):
+                    skip = hs.pop()
+                    return h + skip
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.blocks = nn.CellDict({"up1": Up(), "up2": Up()})
+
+                def construct(self, x):
+                    hs = [x, x * 2]
+                    h = self.blocks["up1"](x, hs)
+                    return self.blocks["up2"](h, hs)
+            """,
+            lax=OK,
+            strict=DIVERGES,
+            title="skip connections popped by each up block of a UNet",
+            lines=13,
+            fields={"name": "hs", "parameter": "hs"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Up(nn.Cell):
+                def construct(self, h, skip):
+                    return h + skip
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.blocks = nn.CellDict({"up1": Up(), "up2": Up()})
+
+                def construct(self, x):
+                    hs = [x, x * 2]
+                    h = self.blocks["up1"](x, hs[1])
+                    return self.blocks["up2"](h, hs[0])
+            """,
+        ),
+    ),
+)
+
 # message fields: {target} - `obj.attr`; {cls} - the object's class; {line} - the loop's line
 STATE_ON_OBJECT_MADE_IN_GRAPH = Rule(
     id="E5219",
@@ -2708,6 +2778,7 @@ RULES = (
     ATTRIBUTE_WRITTEN_ON_HELD_OBJECT,
     STATE_CARRIED_ACROSS_CALLS,
     ARGUMENT_CONTAINER_MUTATED,
+    LIST_POPPED_BY_CALLEES,
     STATE_ON_OBJECT_MADE_IN_GRAPH,
     ATTRIBUTE_CREATED_IN_GRAPH,
 )

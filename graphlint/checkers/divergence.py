@@ -35,7 +35,7 @@ from graphlint.analysis.boundary import is_top_level
 from graphlint.analysis.kinds import CELL, CLASS, DICT, FUNCTION, LIST, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.objects import held_classes, made_in_function, object_classes
 from graphlint.analysis.run_facts import data_global, first_write, host_changes, project_module
-from graphlint.analysis.tree import graph_nodes, literal, name_lookup, nodes_of_class, read_after, targets_of
+from graphlint.analysis.tree import graph_nodes, literal, name_lookup, nodes_of_class, reads_after, targets_of
 from graphlint.analysis.values import annotated_python_kind
 from graphlint.catalogue import divergence as rules
 from graphlint.runner import Checker
@@ -160,47 +160,75 @@ class DivergenceChecker(Checker):
     # -- containers a callee changes for its caller -----------------------------------------------------
     def _argument_containers_mutated(self, graph, values, self_name) -> None:
         """ARGUMENT_CONTAINER_MUTATED: ``f(x, state)`` / ``self.attn(x, state)`` where the callee changes the
-        list or dict ``state`` in place and this function reads ``state`` after the call."""
+        list or dict ``state`` in place and this function reads ``state`` after the call. LIST_POPPED_BY_CALLEES:
+        the only reads after it hand the list to callees that pop from it again (lax happens to match there)."""
         if values is None:
             return
         for call in graph_nodes(graph.node):
             if not isinstance(call, nodes.Call):
                 continue
-            callee = self._callee(graph, values, call, self_name)
-            if callee is None:
-                continue
-            function, owner = callee
-            for parameter in _mutated_parameters(function):
-                passed = signatures.argument_for(function, owner, call, parameter)
-                if not isinstance(passed, nodes.Name) or passed.name == self_name:
-                    continue
-                held = values.value(passed)
-                if not (held.kinds & {LIST, DICT}) or held.kinds - {LIST, DICT}:
-                    continue
-                if read_after(graph.node, call, passed.name):
-                    self.report(rules.ARGUMENT_CONTAINER_MUTATED, call, graph, name=passed.name,
-                                callee=_call_text(call), parameter=parameter)
+            for function, owner in self._callees(graph, call, self_name):
+                if self._report_mutated_argument(graph, values, self_name, call, function, owner):
                     break
 
-    def _callee(self, graph, values, call: nodes.Call, self_name):
-        """(function, its class) a call runs: a project function, a method of this class, or a held Cell's
-        ``construct``; None otherwise."""
+    def _report_mutated_argument(self, graph, values, self_name, call, function, owner) -> bool:
+        for parameter, changes in _mutated_parameters(function).items():
+            passed = signatures.argument_for(function, owner, call, parameter)
+            if not isinstance(passed, nodes.Name) or passed.name == self_name:
+                continue
+            held = values.value(passed)
+            if not (held.kinds & {LIST, DICT}) or held.kinds - {LIST, DICT}:
+                continue
+            reads = reads_after(graph.node, call, passed.name)
+            if not reads:
+                continue
+            popped_again = changes == {"pop"} and all(
+                self._popped_by_callee(graph, read, self_name) for read in reads)
+            rule = rules.LIST_POPPED_BY_CALLEES if popped_again else rules.ARGUMENT_CONTAINER_MUTATED
+            self.report(rule, call, graph, name=passed.name, callee=_call_text(call), parameter=parameter)
+            return True
+        return False
+
+    def _popped_by_callee(self, graph, read: nodes.Name, self_name) -> bool:
+        """``read`` is an argument of a call whose every callee only pops from the parameter it binds."""
+        call = read.parent
+        if not isinstance(call, nodes.Call) or read not in call.args:
+            return False
+        callees = self._callees(graph, call, self_name)
+        return bool(callees) and all(
+            _mutated_parameters(function).get(_bound_parameter(function, owner, call, read)) == {"pop"}
+            for function, owner in callees)
+
+    def _callees(self, graph, call: nodes.Call, self_name) -> list:
+        """[(function, its class)] a call runs: a project function, a method of this class, a held Cell's
+        ``construct``, or what the held value (an ``nn.CellDict`` item, a list of Cells) may be; [] when not known."""
         project = self.context.project
         func = call.func
         if isinstance(func, nodes.Name):
             resolved = project.resolve_expr(graph.info, func)
-            return (resolved.node, None) if resolved is not None and resolved.kind == "function" else None
+            return [(resolved.node, None)] if resolved is not None and resolved.kind == "function" else []
         found = signatures.called_method(project, graph.info, graph.cls, self_name, call)
         if found is not None:
-            return found
-        if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
-                and func.expr.name == self_name and graph.cls is not None):
-            return None
-        for held in held_classes(project, graph.cls, func.attrname):  # `self.attn(x, state)`: its construct
-            construct = project.find_method(held, "construct") if project.is_cell(held) else None
-            if construct is not None:
-                return construct
-        return None
+            return [found]
+        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == self_name \
+                and graph.cls is not None:
+            for held in held_classes(project, graph.cls, func.attrname):  # `self.attn(x, state)`: its construct
+                construct = project.find_method(held, "construct") if project.is_cell(held) else None
+                if construct is not None:
+                    return [construct]
+        targets = callables.call_targets(project, graph.info, func, graph.cls) or []
+        callees = []
+        for target in targets:
+            if isinstance(target, nodes.ClassDef) and project.is_cell(target):
+                construct = project.find_method(target, "construct")
+                if construct is None:
+                    return []
+                callees.append(construct)
+            elif isinstance(target, nodes.FunctionDef):
+                callees.append((target, None))
+            else:
+                return []  # (a MindSpore layer, a lambda: nothing of the project changes the argument)
+        return callees
 
     def _receiver_classes(self, graph, values, receiver, self_name) -> list:
         if isinstance(receiver, nodes.Name) and receiver.name == self_name:
@@ -1038,23 +1066,31 @@ def _attributes_read_first_by(project, graph, method_name: str) -> list[str]:
     return [attr for attr, read in _first_reads(helper, receiver).items() if read is not None]
 
 
-def _mutated_parameters(function) -> list[str]:
-    """The parameters ``function`` changes in place (``p[k] = v``, ``del p[k]``, ``p.append(v)``, ...) and never
-    rebinds."""
+def _mutated_parameters(function) -> dict[str, set]:
+    """{parameter: how it is changed} for the parameters ``function`` changes in place and never rebinds: "pop"
+    for ``p.pop(...)``, "write" for the rest (``p[k] = v``, ``del p[k]``, ``p.append(v)``, ...)."""
     parameters = [a.name for a in signatures.positional_parameters(function)[1:]] + \
         [a.name for a in function.args.kwonlyargs or ()]
     if function.args.args and signatures.positional_parameters(function)[0].name not in ("self", "cls"):
         parameters.insert(0, signatures.positional_parameters(function)[0].name)
     rebound = {n.name for n in nodes_of_class(function, nodes.AssignName) if not isinstance(n.parent, nodes.Arguments)}
-    mutated = set()
+    mutated: dict[str, set] = {}
     for node in nodes_of_class(function, (nodes.Subscript, nodes.Call)):
         if isinstance(node, nodes.Subscript) and node.ctx in (Context.Store, Context.Del) \
                 and isinstance(node.value, nodes.Name):
-            mutated.add(node.value.name)
+            mutated.setdefault(node.value.name, set()).add("write")
         elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
                 and node.func.attrname in api.CONTAINER_MUTATORS and isinstance(node.func.expr, nodes.Name):
-            mutated.add(node.func.expr.name)
-    return [p for p in parameters if p in mutated and p not in rebound]
+            mutated.setdefault(node.func.expr.name, set()).add("pop" if node.func.attrname == "pop" else "write")
+    return {p: mutated[p] for p in parameters if p in mutated and p not in rebound}
+
+
+def _bound_parameter(function, owner, call: nodes.Call, argument) -> str | None:
+    """The parameter of ``function`` that ``argument`` (a positional argument of ``call``) binds."""
+    for parameter in _mutated_parameters(function):
+        if signatures.argument_for(function, owner, call, parameter) is argument:
+            return parameter
+    return None
 
 
 def _attribute_state_writes(function):
