@@ -218,11 +218,16 @@ class FunctionValues:
     def steps_decided_at_run_time(self, loop) -> str:
         """How a loop's number of steps depends on the run ("" when compiling decides it, and graph mode unrolls a
         `for`): a `while` on a Tensor condition, or a `for` over `range(...)` of a Python number only the run knows
-        (`int(t)`, `t.item()`; a Tensor bound is range-of-tensor), which graph mode compiles as a loop."""
+        (`int(t)`, `t.item()`; a Tensor bound is range-of-tensor), or over a list the interpreter makes (`t.tolist()`),
+        which graph mode compiles as a loop."""
         if isinstance(loop, nodes.While):
             origin = self.tensor_origin(loop.test)
             return f"depends on {origin}" if origin else ""
         call = loop.iter
+        iterated = self.value(call)
+        if iterated.interpreted and iterated.var and not iterated.kinds & {TENSOR}:
+            # (a list the JIT fallback makes when the graph runs, `t.tolist()`: compiled as a loop, not unrolled)
+            return f"is the length of `{call.as_string()}`, a list the interpreter makes when the graph runs"
         if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "range"
                 and call.func.name not in self.cfg.defs_by_name):
             return ""

@@ -22,8 +22,8 @@ moments decide what is allowed (measured with MindSpore 2.10 on CPU):
 
 from dataclasses import dataclass
 
-from graphlint.catalogue.model import (DIVERGES, FAILS, OK, Example, Rule, Severity, bytecoded, fails, falls_back,
-                                      passes, traced)
+from graphlint.catalogue.model import (DIVERGES, FAILS, OK, SKIP, Example, Rule, Severity, bytecoded, fails,
+                                      falls_back, passes, traced)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "branches"
@@ -1448,7 +1448,8 @@ LIST_LENGTH_DECIDED_AT_RUN_TIME = Rule(
     ),
     summary=(
         "A list that `append`/`pop`/... change on one branch of a Tensor condition only, or in a loop whose number "
-        "of steps only the run knows (`for i in range(int(t))`, a Tensor `while`), then stacked or concatenated."
+        "of steps only the run knows (`for i in range(int(t))`, a Tensor `while`, `for i in t.tolist()`), then "
+        "stacked or concatenated, read by index after such a loop, or given a dict or tuple element."
     ),
     why=(
         "Graph mode rebinds a list on every `append` (ListAppend makes a new list). Under a Tensor condition the "
@@ -1457,8 +1458,12 @@ LIST_LENGTH_DECIDED_AT_RUN_TIME = Rule(
         "\"For 'Stack', the 'len of input_x' must be int and must >= 1\" in a loop), or when the graph runs down "
         "the shorter branch (\"Shapes number and types number must be equal\"), at both levels; PYNATIVE_MODE "
         "stacks what the run appended. A loop whose number of steps is a run-time value (`range(n)` of `n = "
-        "int(t.max()) + 1`, a `while` on a Tensor) is compiled as a real loop, and a list it appends to has a "
-        "run-time length the same way. Measured with MindSpore 2.10 (CPU)."
+        "int(t.max()) + 1`, a `while` on a Tensor, a `for` over `t.tolist()`, which the JIT fallback makes when the "
+        "graph runs) is compiled as a real loop, and a list it appends to has a run-time length the same way: an "
+        "item read after it fails (\"cannot get item by index from an empty sequence\"). A list of run-time length "
+        "holds only Tensors and scalars: appending a tuple or a dict to it fails at the append (\"ListAppend ... "
+        "target must be scalar or tensor\", \"DynamicSequence does not support dictionary type as element type\"). "
+        "Measured with MindSpore 2.10 (CPU)."
     ),
     mindspore_error="ValueError: For 'Stack', the 'len of input_x' must be int and must >= 1, but got '0' with type "
                     "'int'.",
@@ -1514,8 +1519,70 @@ LIST_LENGTH_DECIDED_AT_RUN_TIME = Rule(
             lines=7,
             fields={"name": "rows", "op": "ops.stack"},
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    n = int(x.argmax()) + 1
+                    rows = []
+                    for i in range(n):
+                        rows.append(x[i] * 2)
+                    return rows[0]
+            """,
+            error="cannot get item by index from an empty sequence",
+            inputs="(Tensor(np.array([1.0, -2.0, 3.0], np.float32)),)",
+            title="an item read after a loop over `range()` of a run-time int",
+            lines=7,
+            fields={"name": "rows", "op": "rows[0]"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    found = []
+                    for i in range(3):
+                        if x[i] > 0:
+                            found.append((x[i], i))
+                    return x * len(found)
+            """,
+            error="must be scalar or tensor",
+            inputs="(Tensor(np.array([1.0, -2.0, 3.0], np.float32)),)",
+            title="a tuple appended under a Tensor `if`: the append itself",
+            lines=6,
+            fields={"name": "found"},
+        ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    _, idx = ops.topk(x, 2)
+                    spans = []
+                    for i in idx.tolist():
+                        spans.append({"score": x[i], "index": i})
+                    return spans[0]["score"]
+            """,
+            lax=FAILS,
+            strict=SKIP,  # (STRICT refuses `tolist` itself first: tensor-tolist-in-graph says it)
+            error="DynamicSequence does not support dictionary type as element type",
+            inputs="(Tensor(np.array([1.0, -2.0, 3.0], np.float32)),)",
+            title="a dict appended in a loop over `t.tolist()` (SQuAD's span search)",
+            lines=(6, 7),
+            fields={"name": "spans"},
+        ),
     ),
     clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    outs = [x[0]]
+                    for i in range(3):
+                        if x[i] > 0:
+                            outs.append(x[i])
+                    return outs[-1]
+            """,
+            inputs="(Tensor(np.array([1.0, -2.0, 3.0], np.float32)),)",
+        ),
         passes(
             """
             class Net(nn.Cell):

@@ -13,6 +13,7 @@ Two different moments decide what MindSpore accepts (see the catalogue):
 from __future__ import annotations
 
 from astroid import nodes
+from astroid.const import Context
 
 from graphlint.analysis import api
 from graphlint.analysis.joins import (NONE_AND_TENSOR, TUPLE_LENGTHS, TYPE_MISMATCH, condition_operands_mismatch,
@@ -63,27 +64,50 @@ class BranchesChecker(Checker):
             self._resizing_within(region.node, names, uneven,
                                   f"on only one branch of the `if` at line {region.node.lineno}, which depends on "
                                   f"{origin}")
+        in_loops: set[int] = set()  # (of those, made in a loop compiled as a loop)
         for loop in self.cfg.loops.values():
             steps = self.values.steps_decided_at_run_time(loop.node)
             if steps:
+                before = set(uneven)
                 self._resizing_within(loop.node, None, uneven, f"in the loop at line {loop.node.lineno}, whose "
                                                                f"number of steps {steps}")
+                in_loops.update(set(uneven) - before)
         if not uneven:
             return
+        for definition in self.cfg.definitions:
+            # an element other than a Tensor or a scalar: the append itself fails ("DynamicSequence does not
+            # support dictionary type as element type", "ListAppend ... target must be scalar or tensor")
+            if definition.index in uneven and definition.kind == "mutate" and _appended_container(self.values,
+                                                                                                    definition.value):
+                kind = _appended_container(self.values, definition.value)
+                self.report(rules.LIST_LENGTH_DECIDED_AT_RUN_TIME, definition.value, self.graph, name=definition.name,
+                            where=uneven[definition.index], op=f"{definition.value.func.as_string()}(...)` of a "
+                                                               f"`{kind}")
         for node in self._walk():
-            if not (isinstance(node, nodes.Call) and node.args and isinstance(node.args[0], nodes.Name)):
+            used = self._length_user(node)
+            if used is None:
                 continue
-            qualified = self.values.imports.qualify(node.func)
-            if qualified not in api.STATIC_LENGTH_SEQUENCE_OPS:
-                continue
-            element = self.cfg.element_of(node)
-            if element is None:
-                continue
-            for definition in self.cfg.reaching(element, node.args[0].name):
-                if definition.index in uneven:
-                    self.report(rules.LIST_LENGTH_DECIDED_AT_RUN_TIME, node, self.graph, name=node.args[0].name,
-                                where=uneven[definition.index], op=node.func.as_string())
+            name, op, element, after_loops_only = used
+            for definition in self.cfg.reaching(element, name):
+                if definition.index in uneven and (definition.index in in_loops or not after_loops_only):
+                    self.report(rules.LIST_LENGTH_DECIDED_AT_RUN_TIME, node, self.graph, name=name,
+                                where=uneven[definition.index], op=op)
                     break
+
+    def _length_user(self, node):
+        """(the list's name, the operation, its CFG element, only for a list a loop made) where ``node`` needs the
+        length of a list while compiling: `ops.stack(xs)`/`ops.cat(xs)`; an item read `xs[k]`, which fails after a
+        loop compiled as a loop ("cannot get item by index from an empty sequence"; after an `if` it compiles)."""
+        if isinstance(node, nodes.Call) and node.args and isinstance(node.args[0], nodes.Name):
+            if self.values.imports.qualify(node.func) not in api.STATIC_LENGTH_SEQUENCE_OPS:
+                return None
+            element = self.cfg.element_of(node)
+            return None if element is None else (node.args[0].name, node.func.as_string(), element, False)
+        if isinstance(node, nodes.Subscript) and isinstance(node.value, nodes.Name) and node.ctx == Context.Load \
+                and isinstance(node.slice, nodes.Const) and isinstance(node.slice.value, int):
+            element = self.cfg.element_of(node)
+            return None if element is None else (node.value.name, node.as_string(), element, True)
+        return None
 
     def _resizing_within(self, statement, names, uneven: dict, where: str) -> None:
         """Record the `append`/`pop`/... definitions made inside ``statement`` (of ``names``; None: any)."""
@@ -515,3 +539,14 @@ class _Span:
 
 
 CHECKER = BranchesChecker
+
+
+def _appended_container(values, call) -> str:
+    """"dict", "tuple" or "list" where ``call`` (`xs.append(v)`, `xs.insert(i, v)`) adds such a Python container
+    (a graph list whose length the run decides holds only Tensors and scalars); "" otherwise."""
+    if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute)
+            and call.func.attrname in ("append", "insert") and call.args):
+        return ""
+    added = values.value(call.args[-1])
+    containers = [kind for kind in ("dict", "tuple", "list") if added.is_(kind)]
+    return containers[0] if containers else ""
