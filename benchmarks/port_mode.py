@@ -44,6 +44,7 @@ ENTRIES = {
     "bert_qa": ("BertForQuestionAnswering", "port.build()", "port.make_inputs()"),
     "transfo_xl": ("MemTransformerLM", "port.build()", "tuple(port.make_batch(1))"),
     "mamba_ssm": ("Mamba", "port.build(0)[1]", "(port.CharTokenizer()(['mamba is', 'a snake!']),)"),
+    "bilstm_crf": ("DecodeCell", "port.build()", "tuple(port.make_batch(1)[:2])"),
 }
 
 ENTRY_MODULE = '''import numpy as np

@@ -19,7 +19,7 @@ import operator
 from astroid import nodes
 from astroid.const import Context
 
-from graphlint.analysis import api, signatures
+from graphlint.analysis import api, callables, signatures
 from graphlint.analysis.kinds import CELL, CLASS, FUNCTION, LIST, NONE, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.project import ModuleInfo, Project, outer_binding
 from graphlint.analysis.tree import name_lookup, nodes_of_class
@@ -270,9 +270,13 @@ def _called_entry(project: Project, info: ModuleInfo, func) -> nodes.FunctionDef
             return binding
         if binding is None and func.name in info.functions:
             return info.functions[func.name]
-        if not (isinstance(binding, nodes.AssignName) and isinstance(binding.parent.value, nodes.Call)):
+        if not (isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign)
+                and isinstance(binding.parent.value, nodes.Call)):
             return None
         cls = instantiated_class(project, info, binding.parent.value)
+        if cls is None:  # `model = build_model(0)`: the Cell a project factory returns
+            made = [c for c in callables.instance_classes(project, info, func, None) if project.is_cell(c)]
+            cls = made[0] if len(made) == 1 else None
     else:
         return None
     if cls is None or not project.is_cell(cls):

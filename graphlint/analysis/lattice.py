@@ -55,6 +55,9 @@ class Value:
     # `dict(...)` the fallback built (`return tuple(...) if not return_dict else dict(...)`) is the interpreter's
     # when it is indexed by a key, which only the dict takes
     interpreted_kinds: frozenset = frozenset()
+    # for a dict with constant keys (a display, `{"emissions": e, "mask": m}`): ((key, value), ...), as the compiler
+    # types it (`Dictionary[[emissions, mask], [Tensor, Tensor]]`)
+    entries: tuple | None = None
 
     def interpreted_as(self, kind: str) -> bool:
         """Where the value is a ``kind``, the interpreter holds it."""
@@ -136,7 +139,26 @@ def join(*values: Value) -> Value:
     host_type = first.host_type if all(v.host_type == first.host_type for v in present) else ""
     partly, origin = _partly_interpreted(present, interpreted, origin)
     return Value(kinds, var, origin, items, known, alias, parameter, sliced_to, each, interpreted, data_shaped,
-                 host_type, partly)
+                 host_type, partly, _joined_entries(present))
+
+
+def _joined_entries(present: list) -> tuple | None:
+    """The entries of dicts joined: where every one has the same keys, each key's values joined."""
+    if first := present[0].entries:
+        keys = [key for key, _ in first]
+        if all(v.entries is not None and [key for key, _ in v.entries] == keys for v in present[1:]):
+            return tuple((key, join(*(dict(v.entries)[key] for v in present))) for key in keys)
+    return None
+
+
+def entry_of(value: Value, key) -> Value | None:
+    """The value a dict with constant keys holds at ``key``; None where not known."""
+    if value.entries is None or not value.is_(DICT):
+        return None
+    for known_key, entry in value.entries:
+        if type(known_key) is type(key) and known_key == key:
+            return entry
+    return None
 
 
 def _partly_interpreted(present: list, interpreted: bool, origin: str) -> tuple[frozenset, str]:

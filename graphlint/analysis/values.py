@@ -19,6 +19,7 @@ import operator
 from dataclasses import replace
 
 from astroid import nodes
+from astroid.const import Context
 
 from graphlint.analysis import api, callables, signatures, torch_habits
 from graphlint.analysis.cfg import CFG, Definition, Element
@@ -50,6 +51,7 @@ from graphlint.analysis.lattice import (
     NOTHING,
     Value,
     const,
+    entry_of,
     element_value_of,
     join,
     of_python,
@@ -198,6 +200,7 @@ class FunctionValues:
         self._chain_roots: dict[int, nodes.Name | None] = {}
         # the Cells each call calls: facts of the source, not of the values being solved (asked on every round)
         self._cell_targets: dict[int, list | None] = {}
+        self._in_place_names: set | None = None  # (see _changed_in_place)
         self._shapes = self._fold = None
         self._comprehension_bound: frozenset[str] | None = None
         # reaching definitions without the branches type inference does not compile, and the blocks it does
@@ -295,6 +298,24 @@ class FunctionValues:
     def from_tensor(self, expr, numeric: bool = False) -> bool:
         """``expr`` is computed from a Tensor (not only maybe a Python number; see provenance)."""
         return from_tensor_computation(expr, self, self.analysis, numeric=numeric)
+
+    def _changed_in_place(self, expr) -> bool:
+        """``expr`` is a name the function writes items of, or changes with a method (`d["k"] = v`, `d.update(...)`):
+        the entries its value was made with may no longer hold."""
+        if not isinstance(expr, nodes.Name):
+            return True
+        changed = self._in_place_names
+        if changed is None:
+            changed = set()
+            for node in self.func.nodes_of_class((nodes.Subscript, nodes.Call)):
+                if isinstance(node, nodes.Subscript) and node.ctx in (Context.Store, Context.Del) \
+                        and isinstance(node.value, nodes.Name):
+                    changed.add(node.value.name)
+                elif isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) \
+                        and isinstance(node.func.expr, nodes.Name) and node.func.attrname in _DICT_CHANGERS:
+                    changed.add(node.func.expr.name)
+            self._in_place_names = changed
+        return expr.name in changed
 
     def computed_in_graph(self, expr) -> bool:
         """``expr`` is a value this graph computes (an op's result, a subscript, a local name bound only to such),
@@ -675,8 +696,12 @@ class FunctionValues:
         if isinstance(expr, (nodes.Dict, nodes.Set)):
             parts = [self.eval(c, element) for c in expr.get_children()]
             var = any(v.var for v in parts)
+            entries = None
+            if isinstance(expr, nodes.Dict) and all(isinstance(k, nodes.Const) and isinstance(k.value, (str, int))
+                                                    for k, _ in expr.items):
+                entries = tuple((k.value, self.eval(v, element)) for k, v in expr.items)
             return Value(frozenset({DICT if isinstance(expr, nodes.Dict) else SET}), var,
-                         next((v.origin for v in parts if v.var), ""))
+                         next((v.origin for v in parts if v.var), ""), entries=entries)
         if isinstance(expr, nodes.JoinedStr):
             parts = [self.eval(v, element) for v in expr.values]
             return Value(frozenset({STR}), any(p.var for p in parts), next((p.origin for p in parts if p.var), ""))
@@ -993,6 +1018,9 @@ class FunctionValues:
                 if targets is not None and not any(isinstance(t, str) and t.rsplit(".", 1)[-1] in
                                                    api.NN_CONTAINER_CELLS for t in targets):
                     return targets  # (a container stands for its members: the resolver finds them)
+        if isinstance(func, nodes.Name) and func.name == self.self_name and self.cls is not None \
+                and project.is_cell(self.cls):
+            return [self.cls]  # (`self(x)` in a helper: graph code refuses it, PYNATIVE_MODE runs construct)
         if not isinstance(func, (nodes.Name, nodes.Attribute, nodes.Subscript)):
             return None  # (a Subscript: `self.blocks[i](x)`, an element of a CellList)
         return _cells_only(project, callables.call_targets(project, self.info, func, self.cls))
@@ -1187,6 +1215,11 @@ class FunctionValues:
             return replace(variable(TENSOR, base.origin), data_shaped=True)
         if base.items is not None:
             return _item_of(expr, base, index)
+        if base.entries is not None and index is not None and index.known \
+                and not self._changed_in_place(expr.value):
+            entry = entry_of(base, index.const)
+            if entry is not None:
+                return entry
         if base.each is not None and base.kinds <= {TUPLE, LIST}:
             return replace(base, const=NOTHING) if isinstance(expr.slice, nodes.Slice) else base.each
         if base.is_(TUPLE) and not base.var:
@@ -1218,6 +1251,9 @@ class FunctionValues:
                     and self.computed_in_graph(bound):
                 return expr.as_string()
         return ""
+
+
+_DICT_CHANGERS = frozenset({"update", "setdefault", "pop", "popitem", "clear"})
 
 
 def _cells_only(project, targets: list | None) -> list | None:

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from graphlint.catalogue.model import FAILS, Rule, Severity, diverges, fails, passes
+from graphlint.catalogue.model import FAILS, OK, Example, Rule, Severity, diverges, fails, passes
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 FAMILY = "statements"
@@ -1642,6 +1642,107 @@ CLASSMETHOD_CALL_IN_GRAPH = Rule(
 )
 
 
+# message fields: {name} - the function; {line} - the `if`'s line; {origin} - what makes the condition a Tensor;
+# {effect} - "raises" / "calls `print(...)`"
+EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING = Rule(
+    id="I5118",
+    symbol="effect-under-tensor-if-returning-nothing",
+    family=FAMILY,
+    lax=I,
+    strict=E,
+    message="`{name}` returns nothing, and on one branch of its `if` on {origin} (line {line}) it {effect}: STRICT "
+            "fails compiling it (\"output index [0] large than the output size [0] of node!\", no source line); "
+            "return a value from `{name}` (the Tensor it checks) or make the check before the graph",
+    summary="A helper or sub-Cell that graph code calls and that returns nothing (a `_validate(mask)` method), "
+            "with a `raise` or a call made for its effect (`print`) under an `if` on a Tensor.",
+    why=(
+        "At STRICT a function whose only output is None keeps no output for the switch a Tensor `if` makes, "
+        "when a branch holds an effect: measured with MindSpore 2.10, a `_validate(self, m)` helper doing "
+        "`if not m[:, 0].all(): raise ValueError(...)` (or `print(...)`) fails with \"RuntimeError: output "
+        "index [0] large than the output size [0] of node!\", with no line, whether its caller uses the None or "
+        "not; the same helper returning the Tensor compiles, and so does one whose branch only assigns names "
+        "(nothing runs there). The lax level compiles it and raises when the condition holds, as "
+        "PYNATIVE_MODE does."
+    ),
+    mindspore_error="RuntimeError: output index [0] large than the output size [0] of node!",
+    fix="Return something from the helper (`return mask`) and use it, or check the mask outside the graph.",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def _validate(self, mask):
+                    if not mask[:, 0].all():
+                        raise ValueError("mask of the first timestep must all be on")
+
+                def construct(self, x, mask):
+                    self._validate(mask)
+                    return x * 2
+            """,
+            lax=OK,
+            strict=FAILS,
+            error="output index [0] large than the output size [0] of node",
+            inputs="(Tensor(np.ones((3,), np.float32)), Tensor(np.ones((2, 3), np.bool_)))",
+            title="a `_validate` helper raising under a Tensor `if`",
+            lines=3,
+            fields={"name": "_validate", "effect": "raises"},
+        ),
+        Example(
+            """
+            class Check(nn.Cell):
+                def construct(self, mask):
+                    if not mask.all():
+                        print("some positions are masked")
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.check = Check()
+
+                def construct(self, x, mask):
+                    self.check(mask)
+                    return x * 2
+            """,
+            lax=OK,
+            strict=FAILS,
+            error="output index [0] large than the output size [0] of node",
+            inputs="(Tensor(np.ones((3,), np.float32)), Tensor(np.ones((2, 3), np.bool_)))",
+            title="a sub-Cell that only prints under a Tensor `if`",
+            lines=3,
+            fields={"name": "construct"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def _validate(self, x, mask):
+                    if not mask[:, 0].all():
+                        raise ValueError("mask of the first timestep must all be on")
+                    return x
+
+                def construct(self, x, mask):
+                    x = self._validate(x, mask)
+                    return x * 2
+            """,
+            inputs="(Tensor(np.ones((3,), np.float32)), Tensor(np.ones((2, 3), np.bool_)))",
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def _validate(self, mask):
+                    if mask.shape[0] != 2:
+                        raise ValueError("expected a batch of 2")
+
+                def construct(self, x, mask):
+                    self._validate(mask)
+                    return x * 2
+            """,
+            inputs="(Tensor(np.ones((3,), np.float32)), Tensor(np.ones((2, 3), np.bool_)))",
+        ),
+    ),
+)
+
+
 RULES = (
     TRY_IN_GRAPH,
     DEL_IN_GRAPH,
@@ -1660,4 +1761,5 @@ RULES = (
     TENSOR_IDENTITY_COMPARISON,
     IS_UNSUPPORTED_OPERAND,
     CLASSMETHOD_CALL_IN_GRAPH,
+    EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING,
 )

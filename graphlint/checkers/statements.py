@@ -19,6 +19,7 @@ import builtins
 from astroid import nodes
 
 from graphlint.analysis import api, signatures
+from graphlint.analysis.boundary import is_top_level
 from graphlint.analysis.kinds import CELL, FLOAT, LIST, TENSOR, TUPLE
 from graphlint.catalogue import statements as rules
 from graphlint.runner import Checker
@@ -53,6 +54,31 @@ class StatementsChecker(Checker):
                 self._check_node(graph, node)
         for node in _walk_body(func):
             self._check_node(graph, node)
+        self._effect_under_tensor_if(graph)
+
+    def _effect_under_tensor_if(self, graph) -> None:
+        """EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING: a called graph function that returns nothing, with a `raise`
+        or a call statement on one branch of a Tensor `if`."""
+        func = graph.node
+        if graph.kind not in ("helper", "construct") or isinstance(func, nodes.Lambda):
+            return
+        if any(r.value is not None and not (isinstance(r.value, nodes.Const) and r.value.value is None)
+               for r in _own_returns(func)):
+            return
+        if graph.kind == "construct" and is_top_level(self.context.analysis, graph):
+            return
+        for branch in _walk_body(func):
+            if not isinstance(branch, nodes.If):
+                continue
+            effect = _branch_effect(branch)
+            if not effect:
+                continue
+            values = self._graph_values(graph)
+            origin = values.tensor_origin(branch.test) if values is not None else None
+            if origin:
+                self.report(rules.EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING, branch, graph, name=func.name,
+                            line=str(branch.lineno), origin=origin, effect=effect)
+                return
 
     def _scope(self, node) -> nodes.NodeNG:
         """``node.scope()``, remembered for every node on the way up.
@@ -521,3 +547,20 @@ class _Span:
 
 
 CHECKER = StatementsChecker
+
+
+def _own_returns(func) -> list:
+    return [n for n in _walk_body(func) if isinstance(n, nodes.Return)]
+
+
+def _branch_effect(branch: nodes.If) -> str:
+    """What a branch of ``branch`` does for its effect, in words ("raises", "calls `print(...)`"); "" for none."""
+    for statement in branch.body + branch.orelse:
+        for node in [statement, *_walk(statement)]:
+            if isinstance(node, nodes.Raise):
+                return "raises"
+            if isinstance(node, nodes.Expr) and isinstance(node.value, nodes.Call) and not (
+                    isinstance(node.value.func, nodes.Attribute)
+                    and node.value.func.attrname in api.CONTAINER_MUTATORS):  # (a local list's: nothing runs)
+                return f"calls `{node.value.func.as_string()}(...)`"
+    return ""
