@@ -501,7 +501,7 @@ class Analysis:
                     binding[name] = default if default is not None and not default.var and not spread else unknown()
         return binding
 
-    def call_summary_for(self, caller: FunctionValues, call: nodes.Call) -> Value | None:
+    def call_summary_for(self, caller: FunctionValues, call: nodes.Call, owner: Value | None = None) -> Value | None:
         """What one call to a project helper returns, with the helper's parameters bound to this call's
         arguments; None on recursion.
 
@@ -516,12 +516,13 @@ class Analysis:
         if graph is None or id(func) in self._specialising:
             return None
         binding = self._call_binding(graph, call, caller)
-        key = (id(func),) + tuple(sorted((name, v.var, v.kinds, v.origin) for name, v in binding.items()))
-        if key in self._specialised:
-            return self._specialised[key]
         receiver = signatures.receiver_name(func, graph.cls)
         if receiver is not None:
-            binding[receiver] = const(OBJECT)
+            binding[receiver] = _receiver_value(owner)
+        key = (id(func),) + tuple(sorted((name, v.var, v.kinds, v.origin, v.interpreted)
+                                         for name, v in binding.items()))
+        if key in self._specialised:
+            return self._specialised[key]
         self._specialising.add(id(func))
         try:
             summary = _returned(FunctionValues(self, graph, binding))
@@ -1105,3 +1106,12 @@ def _literal_value(expr) -> Value:
         items = tuple(_literal_value(e) for e in expr.elts)
         return Value(frozenset({"tuple" if isinstance(expr, nodes.Tuple) else "list"}), False, "", items)
     return unknown()
+
+
+def _receiver_value(owner: Value | None) -> Value:
+    """``self`` in a method called as ``obj.method(...)``, ``owner`` the value of ``obj``: an object the JIT fallback
+    made at run time (a dataclass built from Tensors in graph code) where ``obj`` is one, so the method reads its
+    fields as the interpreter's; else an object of the graph."""
+    if owner is not None and owner.var and owner.interpreted_as(OBJECT):
+        return Value(frozenset({OBJECT}), True, owner.origin, interpreted=True)
+    return const(OBJECT)

@@ -16,12 +16,26 @@ from graphlint.analysis.objects import object_classes
 from graphlint.analysis.scope import function_reference
 from graphlint.analysis.tree import nodes_of_class
 
+
 def random_api(imports, call: nodes.Call) -> str | None:
     """``ops.randn`` for a call of one of MindSpore's random functions, else None."""
     func = call.func
     qualified = imports.qualify(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
     if qualified in RANDOM_FUNCTIONS:
         return qualified.replace("mindspore.", "", 1)
+    return None
+
+
+# Tensor methods named after MindSpore's random functions (`probs.multinomial(1)`, `t.uniform_()`): they draw too
+_RANDOM_METHOD_NAMES = frozenset(name.rsplit(".", 1)[1] for name in RANDOM_FUNCTIONS)
+
+
+def random_tensor_method(values, call: nodes.Call) -> str | None:
+    """``Tensor.multinomial`` for a call of a random method on a value the analysis knows for a Tensor, else None."""
+    func = call.func
+    if isinstance(func, nodes.Attribute) and func.attrname in _RANDOM_METHOD_NAMES and values is not None \
+            and values.value(func.expr).is_tensor:
+        return f"Tensor.{func.attrname}"
     return None
 
 

@@ -93,7 +93,7 @@ def parameter_values(func: nodes.FunctionDef, is_method: bool, bound: dict[str, 
     annotations = list(args.posonlyargs_annotations or []) + list(args.annotations or [])
     for index, arg in enumerate(positional):
         if index == 0 and is_method:
-            values[arg.name] = const(OBJECT)
+            values[arg.name] = (bound or {}).get(arg.name) or const(OBJECT)  # (a call may bind the object it is on)
             continue
         default = defaults[index - first_default] if index >= first_default else None
         annotation = annotations[index] if index < len(annotations) else None
@@ -225,7 +225,14 @@ class FunctionValues:
         which graph mode compiles as a loop."""
         if isinstance(loop, nodes.While):
             origin = self.tensor_origin(loop.test)
-            return f"depends on {origin}" if origin else ""
+            if origin:
+                return f"depends on {origin}"
+            # (a method of an object made in graph code, `state.all_finished()`: the interpreter answers it when the
+            # graph runs)
+            interpreted = next((value.origin for node in (loop.test, *loop.test.nodes_of_class((nodes.Call, nodes.Name)))
+                                if (value := self.value(node)).var and value.interpreted and value.origin), "")
+            return f"depends on {interpreted}, which the interpreter computes when the graph runs" if interpreted \
+                else ""
         call = loop.iter
         iterated = self.value(call)
         if iterated.interpreted and iterated.var and not iterated.kinds & {TENSOR}:
@@ -769,7 +776,10 @@ class FunctionValues:
     def _attribute(self, expr: nodes.Attribute, element) -> Value:
         base = expr.expr
         if isinstance(base, nodes.Name) and base.name == self.self_name and self.cls is not None:
-            if self.name_at(element, base.name).kinds <= {OBJECT}:
+            receiver = self.name_at(element, base.name)
+            if _field_of_interpreted(receiver):  # (a method of an object the JIT fallback made: its fields)
+                return Value(frozenset({UNKNOWN}), True, receiver.origin, interpreted=True)
+            if receiver.kinds <= {OBJECT}:
                 held = self.analysis.self_attribute(self.cls, expr.attrname)
                 return self._read_back(expr, held) or held
         held = self._held_attribute(expr, element) or self._layer_parameter(expr)
@@ -898,12 +908,14 @@ class FunctionValues:
         layer = self._held_call(expr, element)
         if layer is not None:
             return layer
+        owner = None
         if isinstance(func, nodes.Attribute):
             method = self._method_call(expr, element, any_var, origin)
             if isinstance(method, Value):
                 return method
             any_var, origin = method
-        summary = self._helper_summary(expr)
+            owner = self.eval(func.expr, element)
+        summary = self._helper_summary(expr, owner)
         if summary is not None:
             return summary
         return unknown(any_var, origin)
@@ -1058,10 +1070,10 @@ class FunctionValues:
         kind = TUPLE if name in api.NN_TUPLE_RESULT_LAYERS else TENSOR
         return variable(kind, _output_of(call))
 
-    def _helper_summary(self, expr: nodes.Call) -> Value | None:
-        """What a call to a project helper returns, with this call's arguments bound; None when it calls none
-        (or the helper is being solved)."""
-        summary = self.analysis.call_summary_for(self, expr)
+    def _helper_summary(self, expr: nodes.Call, owner: Value | None = None) -> Value | None:
+        """What a call to a project helper returns, with this call's arguments bound (and ``owner``, the value of
+        the object a method is called on); None when it calls none (or the helper is being solved)."""
+        summary = self.analysis.call_summary_for(self, expr, owner)
         return replace(summary, alias="") if summary is not None else None
 
     def _qualified_call(self, qualified: str, expr, args, any_var, origin) -> Value:
@@ -1070,6 +1082,9 @@ class FunctionValues:
         line_origin = f"the Tensor created at line {expr.lineno}"
         if qualified in api.CONST_FUNCTIONS:
             return const(api.CONST_FUNCTIONS[qualified])
+        if qualified in _OBJECT_COPIES and args and args[0].var and args[0].interpreted_as(OBJECT):
+            # (`dataclasses.replace(state, ...)` of an object the interpreter holds: it makes another there)
+            return Value(frozenset({OBJECT}), True, args[0].origin, interpreted=True)
         built = self._built_by_fallback(qualified, expr, args)
         if built is not None:
             return built
@@ -1381,6 +1396,8 @@ def _decorator_name(decorator) -> str:
 
 # Standard-library modules graph code runs only in the interpreter (see python_on_runtime).
 _INTERPRETED_MODULES = ("itertools.", "collections.", "heapq.", "functools.")
+# Python's copies of an object, with fields changed or not
+_OBJECT_COPIES = frozenset({"dataclasses.replace", "copy.copy", "copy.deepcopy"})
 
 
 def _host_copy(kind: str, var: bool, origin: str) -> Value:

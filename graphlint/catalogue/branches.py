@@ -1535,6 +1535,38 @@ LIST_LENGTH_DECIDED_AT_RUN_TIME = Rule(
             lines=7,
             fields={"name": "rows", "op": "rows[0]"},
         ),
+        Example(
+            """
+            from dataclasses import dataclass, replace
+
+
+            @dataclass
+            class State:
+                step: Tensor
+
+                def finished(self):
+                    return self.step.item() >= 3
+
+                def update(self):
+                    return replace(self, step=self.step + 1)
+
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    state = State(ops.zeros_like(x[0, 0]).astype(ms.int32))
+                    outs = []
+                    while not state.finished():
+                        outs.append(x * 2)
+                        state = state.update()
+                    return ops.stack(outs)
+            """,
+            lax=FAILS,
+            strict=SKIP,  # (STRICT refuses the dataclass made from a Tensor first: python-object-from-tensor)
+            error="must be int and must >= 1",
+            title="a `while` on a method of a state object made in graph code (a decoder's `state.all_finished()`)",
+            lines=22,
+            fields={"name": "outs", "op": "ops.stack"},
+        ),
         fails(
             """
             class Net(nn.Cell):

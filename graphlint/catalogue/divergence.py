@@ -2133,6 +2133,17 @@ SEEDED_RANDOM_STREAM_DIFFERS = Rule(
             title="`ops.randn` in `construct`",
             lines=3,
         ),
+        diverges(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    probs = ops.softmax(x, -1)
+                    return probs.multinomial(1)
+            """,
+            inputs="(Tensor(np.ones((4, 6), np.float32)),)",
+            title="the Tensor method `probs.multinomial(1)` (a sampling decoder)",
+            lines=4,
+        ),
     ),
     clean=(
         passes(

@@ -1642,30 +1642,33 @@ CLASSMETHOD_CALL_IN_GRAPH = Rule(
 )
 
 
-# message fields: {name} - the function; {line} - the `if`'s line; {origin} - what makes the condition a Tensor;
-# {effect} - "raises" / "calls `print(...)`"
-EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING = Rule(
+# message fields: {name} - the function; {line} - the check's line; {origin} - what makes the condition a Tensor;
+# {effect} - "raises" / "calls `print(...)`" / "asserts"; {returned} - "nothing" / "a tuple holding None"
+CHECK_IN_FUNCTION_RETURNING_NONE = Rule(
     id="I5118",
-    symbol="effect-under-tensor-if-returning-nothing",
+    symbol="tensor-check-in-function-returning-none",
     family=FAMILY,
     lax=I,
     strict=E,
-    message="`{name}` returns nothing, and on one branch of its `if` on {origin} (line {line}) it {effect}: STRICT "
-            "fails compiling it (\"output index [0] large than the output size [0] of node!\", no source line); "
-            "return a value from `{name}` (the Tensor it checks) or make the check before the graph",
-    summary="A helper or sub-Cell that graph code calls and that returns nothing (a `_validate(mask)` method), "
-            "with a `raise` or a call made for its effect (`print`) under an `if` on a Tensor.",
+    message="`{name}` returns {returned}, and on a condition on {origin} (line {line}) it {effect}: STRICT fails "
+            "compiling it (\"output index [0] large than the output size [0] of node!\", no source line); return "
+            "Tensors only from `{name}` (the Tensor it checks) or make the check before the graph",
+    summary="A helper or sub-Cell that graph code calls, that returns None (nothing, or a tuple holding None: "
+            "`return cost, None`), with an `assert` on a Tensor, or a `raise` or a call made for its effect "
+            "(`print`) under an `if` on one (a `_validate(mask)` method, a tour check in `get_costs`).",
     why=(
-        "At STRICT a function whose only output is None keeps no output for the switch a Tensor `if` makes, "
-        "when a branch holds an effect: measured with MindSpore 2.10, a `_validate(self, m)` helper doing "
-        "`if not m[:, 0].all(): raise ValueError(...)` (or `print(...)`) fails with \"RuntimeError: output "
-        "index [0] large than the output size [0] of node!\", with no line, whether its caller uses the None or "
-        "not; the same helper returning the Tensor compiles, and so does one whose branch only assigns names "
-        "(nothing runs there). The lax level compiles it and raises when the condition holds, as "
-        "PYNATIVE_MODE does."
+        "At STRICT the switch a Tensor condition makes around an effect finds no output to carry it where the "
+        "function's output is None: measured with MindSpore 2.10, a `_validate(self, m)` helper doing "
+        "`if not m[:, 0].all(): raise ValueError(...)` (or `print(...)`), and a `get_costs(x)` doing "
+        "`assert (x > 0).all()` then `return cost, None`, fail with \"RuntimeError: output index [0] large than "
+        "the output size [0] of node!\", with no line, whether the caller uses the None or not. The same "
+        "functions returning only Tensors compile, and so does a check whose branch only assigns names "
+        "(nothing runs there). The lax level compiles them and raises when the condition holds, as PYNATIVE_MODE "
+        "does."
     ),
     mindspore_error="RuntimeError: output index [0] large than the output size [0] of node!",
-    fix="Return something from the helper (`return mask`) and use it, or check the mask outside the graph.",
+    fix="Return only Tensors from the function (`return mask`, `return cost`) and use them, or check outside "
+        "the graph.",
     flagged=(
         Example(
             """
@@ -1684,7 +1687,26 @@ EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING = Rule(
             inputs="(Tensor(np.ones((3,), np.float32)), Tensor(np.ones((2, 3), np.bool_)))",
             title="a `_validate` helper raising under a Tensor `if`",
             lines=3,
-            fields={"name": "_validate", "effect": "raises"},
+            fields={"name": "_validate", "effect": "raises", "returned": "nothing"},
+        ),
+        Example(
+            """
+            def get_costs(x):
+                assert (x > 0).all(), "invalid tour"
+                return x * 2, None
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    cost, _ = get_costs(x)
+                    return cost
+            """,
+            lax=OK,
+            strict=FAILS,
+            error="output index [0] large than the output size [0] of node",
+            inputs="(Tensor(np.ones((3,), np.float32)),)",
+            title="an `assert` on a Tensor in a function returning `cost, None`",
+            lines=2,
+            fields={"name": "get_costs", "effect": "asserts", "returned": "a tuple holding None"},
         ),
         Example(
             """
@@ -1728,6 +1750,18 @@ EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING = Rule(
         ),
         passes(
             """
+            def get_costs(x):
+                assert (x > 0).all(), "invalid tour"
+                return x * 2
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return get_costs(x)
+            """,
+            inputs="(Tensor(np.ones((3,), np.float32)),)",
+        ),
+        passes(
+            """
             class Net(nn.Cell):
                 def _validate(self, mask):
                     if mask.shape[0] != 2:
@@ -1741,7 +1775,6 @@ EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING = Rule(
         ),
     ),
 )
-
 
 RULES = (
     TRY_IN_GRAPH,
@@ -1761,5 +1794,5 @@ RULES = (
     TENSOR_IDENTITY_COMPARISON,
     IS_UNSUPPORTED_OPERAND,
     CLASSMETHOD_CALL_IN_GRAPH,
-    EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING,
+    CHECK_IN_FUNCTION_RETURNING_NONE,
 )

@@ -250,7 +250,7 @@ class DivergenceChecker(Checker):
         for call in graph_nodes(graph.node):
             if not isinstance(call, nodes.Call):
                 continue
-            if random_draws.random_api(graph.info.imports, call):
+            if random_draws.random_api(graph.info.imports, call) or random_draws.random_tensor_method(values, call):
                 self.report(rules.SEEDED_RANDOM_STREAM_DIFFERS, call, graph, call=_call_text(call))
                 continue
             drawn = random_draws.drawn_by(analysis, graph.info, call, graph.cls)

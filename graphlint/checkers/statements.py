@@ -20,7 +20,7 @@ from astroid import nodes
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.boundary import is_top_level
-from graphlint.analysis.kinds import CELL, FLOAT, LIST, TENSOR, TUPLE
+from graphlint.analysis.kinds import CELL, FLOAT, LIST, NONE, TENSOR, TUPLE
 from graphlint.catalogue import statements as rules
 from graphlint.runner import Checker
 
@@ -57,27 +57,25 @@ class StatementsChecker(Checker):
         self._effect_under_tensor_if(graph)
 
     def _effect_under_tensor_if(self, graph) -> None:
-        """EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING: a called graph function that returns nothing, with a `raise`
-        or a call statement on one branch of a Tensor `if`."""
+        """CHECK_IN_FUNCTION_RETURNING_NONE: a called graph function whose output holds None, with an `assert` on a
+        Tensor or a `raise` / a call statement on one branch of a Tensor `if`."""
         func = graph.node
         if graph.kind not in ("helper", "construct") or isinstance(func, nodes.Lambda):
             return
-        if any(r.value is not None and not (isinstance(r.value, nodes.Const) and r.value.value is None)
-               for r in _own_returns(func)):
+        checks = [node for node in _walk_body(func) if isinstance(node, (nodes.If, nodes.Assert))
+                  and node.scope() is func and (isinstance(node, nodes.Assert) or _branch_effect(node))]
+        if not checks:
             return
-        if graph.kind == "construct" and is_top_level(self.context.analysis, graph):
+        values = self._graph_values(graph)
+        returned = _none_returned(func, values) if values is not None else ""
+        if not returned or graph.kind == "construct" and is_top_level(self.context.analysis, graph):
             return
-        for branch in _walk_body(func):
-            if not isinstance(branch, nodes.If):
-                continue
-            effect = _branch_effect(branch)
-            if not effect:
-                continue
-            values = self._graph_values(graph)
-            origin = values.tensor_origin(branch.test) if values is not None else None
+        for check in checks:
+            origin = values.tensor_origin(check.test)
             if origin:
-                self.report(rules.EFFECT_UNDER_TENSOR_IF_RETURNING_NOTHING, branch, graph, name=func.name,
-                            line=str(branch.lineno), origin=origin, effect=effect)
+                effect = "asserts" if isinstance(check, nodes.Assert) else _branch_effect(check)
+                self.report(rules.CHECK_IN_FUNCTION_RETURNING_NONE, check, graph, name=func.name,
+                            line=str(check.lineno), origin=origin, effect=effect, returned=returned)
                 return
 
     def _scope(self, node) -> nodes.NodeNG:
@@ -549,8 +547,20 @@ class _Span:
 CHECKER = StatementsChecker
 
 
-def _own_returns(func) -> list:
-    return [n for n in _walk_body(func) if isinstance(n, nodes.Return)]
+def _none_returned(func, values) -> str:
+    """How ``func``'s output holds None, in words ("nothing", "a tuple holding None"); "" when it never does."""
+    returns = [n for n in _walk_body(func) if isinstance(n, nodes.Return) and n.scope() is func]
+    if not returns or not isinstance(func.body[-1], (nodes.Return, nodes.Raise)):
+        return "nothing"  # (it may fall off its end)
+    for returned in returns:
+        if returned.value is None or isinstance(returned.value, nodes.Const) and returned.value.value is None:
+            return "nothing"
+        value = values.value(returned.value)
+        if value.is_(NONE):
+            return "nothing"
+        if value.items is not None and any(item.is_(NONE) for item in value.items):
+            return "a tuple holding None"
+    return ""
 
 
 def _branch_effect(branch: nodes.If) -> str:
