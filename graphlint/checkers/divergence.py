@@ -165,8 +165,10 @@ class DivergenceChecker(Checker):
         if values is None:
             return
         for call in graph_nodes(graph.node):
-            if not isinstance(call, nodes.Call):
-                continue
+            if not isinstance(call, nodes.Call) or not any(
+                    isinstance(a, nodes.Name) and a.name != self_name and _holds_container(values.value(a))
+                    for a in list(call.args) + [k.value for k in call.keywords or ()]):
+                continue  # (no list or dict passed: nothing a callee could change for this code)
             for function, owner in self._callees(graph, call, self_name):
                 if self._report_mutated_argument(graph, values, self_name, call, function, owner):
                     break
@@ -176,8 +178,7 @@ class DivergenceChecker(Checker):
             passed = signatures.argument_for(function, owner, call, parameter)
             if not isinstance(passed, nodes.Name) or passed.name == self_name:
                 continue
-            held = values.value(passed)
-            if not (held.kinds & {LIST, DICT}) or held.kinds - {LIST, DICT}:
+            if not _holds_container(values.value(passed)):
                 continue
             reads = reads_after(graph.node, call, passed.name)
             if not reads:
@@ -1083,6 +1084,11 @@ def _mutated_parameters(function) -> dict[str, set]:
                 and node.func.attrname in api.CONTAINER_MUTATORS and isinstance(node.func.expr, nodes.Name):
             mutated.setdefault(node.func.expr.name, set()).add("pop" if node.func.attrname == "pop" else "write")
     return {p: mutated[p] for p in parameters if p in mutated and p not in rebound}
+
+
+def _holds_container(value) -> bool:
+    """A list or a dict (and nothing else)."""
+    return bool(value.kinds & {LIST, DICT}) and not value.kinds - {LIST, DICT}
 
 
 def _bound_parameter(function, owner, call: nodes.Call, argument) -> str | None:

@@ -20,7 +20,7 @@ from astroid import nodes
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.boundary import is_top_level
-from graphlint.analysis.kinds import CELL, FLOAT, LIST, NONE, TENSOR, TUPLE
+from graphlint.analysis.kinds import CELL, FLOAT, LIST, TENSOR, TUPLE
 from graphlint.catalogue import statements as rules
 from graphlint.runner import Checker
 
@@ -62,13 +62,15 @@ class StatementsChecker(Checker):
         func = graph.node
         if graph.kind not in ("helper", "construct") or isinstance(func, nodes.Lambda):
             return
+        returned = _none_returned(func)
+        if not returned:
+            return
         checks = [node for node in _walk_body(func) if isinstance(node, (nodes.If, nodes.Assert))
                   and node.scope() is func and (isinstance(node, nodes.Assert) or _branch_effect(node))]
-        if not checks:
+        if not checks or graph.kind == "construct" and is_top_level(self.context.analysis, graph):
             return
         values = self._graph_values(graph)
-        returned = _none_returned(func, values) if values is not None else ""
-        if not returned or graph.kind == "construct" and is_top_level(self.context.analysis, graph):
+        if values is None:
             return
         for check in checks:
             origin = values.tensor_origin(check.test)
@@ -547,20 +549,22 @@ class _Span:
 CHECKER = StatementsChecker
 
 
-def _none_returned(func, values) -> str:
-    """How ``func``'s output holds None, in words ("nothing", "a tuple holding None"); "" when it never does."""
+def _none_returned(func) -> str:
+    """How ``func``'s output holds None, in words ("nothing", "a tuple holding None": `return cost, None`); "" when
+    no return of it does."""
     returns = [n for n in _walk_body(func) if isinstance(n, nodes.Return) and n.scope() is func]
     if not returns or not isinstance(func.body[-1], (nodes.Return, nodes.Raise)):
         return "nothing"  # (it may fall off its end)
     for returned in returns:
-        if returned.value is None or isinstance(returned.value, nodes.Const) and returned.value.value is None:
+        if returned.value is None or _is_none(returned.value):
             return "nothing"
-        value = values.value(returned.value)
-        if value.is_(NONE):
-            return "nothing"
-        if value.items is not None and any(item.is_(NONE) for item in value.items):
+        if isinstance(returned.value, nodes.Tuple) and any(_is_none(item) for item in returned.value.elts):
             return "a tuple holding None"
     return ""
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, nodes.Const) and node.value is None
 
 
 def _branch_effect(branch: nodes.If) -> str:
