@@ -45,6 +45,9 @@ ENTRIES = {
     "transfo_xl": ("MemTransformerLM", "port.build()", "tuple(port.make_batch(1))"),
     "mamba_ssm": ("Mamba", "port.build(0)[1]", "(port.CharTokenizer()(['mamba is', 'a snake!']),)"),
     "bilstm_crf": ("DecodeCell", "port.build()", "tuple(port.make_batch(1)[:2])"),
+    "stylegan2": ("TruncatedGenerator", "port.build()",
+                  "(ms.Tensor(np.random.RandomState(1).randn(2, 32).astype(np.float32)),)"),
+    "rssm_world": ("DreamerLoss", "port.build()", "tuple(port.make_inputs(0))"),
     "pointer_tsp": ("GreedyTSP", "port.build()",
                     "(ms.Tensor(np.random.RandomState(0).rand(2, 8, 2).astype(np.float32)),)"),
 }

@@ -90,10 +90,13 @@ def port_entries(fix_report, config, wrote: bool = True) -> list[EntryPort]:
         entry = EntryPort(key, path)
         others = {name: (os.path.abspath(other), texts[other]) for name, other in modules.items()
                   if other != path and other in changed}
-        reported = [f.line for f in fix_report.remaining
-                    if _level(f) and os.path.abspath(f.path) == os.path.abspath(path)]
+        remaining = [f for f in fix_report.remaining if _level(f) and os.path.abspath(f.path) == os.path.abspath(path)]
+        predicted: dict = {}
+        for finding in remaining:
+            predicted.setdefault(finding.rule.id, []).append(finding.line)
         record, why = probe_parts(key, path, texts[path], sys_root_for(path), declared, config.validate_timeout,
-                                  config.validate_memory_mb, others, config.validate_python, reported)
+                                  config.validate_memory_mb, others, config.validate_python,
+                                  [f.line for f in remaining], predicted)
         if not record:
             entry.not_probed = why
         else:
@@ -151,13 +154,17 @@ def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
         if entry.compiles[LEVELS[level]] and reference and run.get("outputs"):
             entry.differs[LEVELS[level]] = leaf_differences(reference[0], run["outputs"][0])
     name = entry.key.split(":", 1)[1]
+    # (an error of the whole model MindSpore names no line for is named by the one finding that predicts it in the
+    # code the PYNATIVE_MODE run called)
+    called = _called(entry, record)
+    ran = [f for f in findings if (os.path.abspath(f.path), _qualified(f)) in called]
     for level in ("graph", "strict"):
         unaided, alone = _parts_failing(LEVELS[level], level, record, entry.path, compiled_file, findings)
         for run in whole.get(level, []):
             if run.get("status") != "error" or run.get("on_cut") or _artifact(run):
                 continue
             _add_round(entry, _blocker(LEVELS[level], f"{name} (whole)", run, entry.path, run.get("file", ""),
-                                       findings), run, unaided + alone)
+                                       ran), run, unaided + alone)
         stopped = record.get("whole", {}).get(level, {}).get("stopped", "")
         if stopped and whole.get(level) and whole[level][-1].get("status") == "error":
             entry.rounds_stopped[LEVELS[level]] = stopped
@@ -353,8 +360,9 @@ def _reported(line: int, rules: list, findings: list):
 
 def _reported_in_part(part: str, rules: list, findings: list):
     """For an error MindSpore names no line for, raised by compiling one function alone (``odeint``): the one
-    finding in that function of a rule whose messages include this one; None when there is none or more."""
-    here = [f for f in findings if f.rule in rules and _qualified(f) == part]
+    finding in that function of a rule whose messages include this one (for the whole model, ``findings`` are those
+    in the code its PYNATIVE_MODE run called); None when there is none or more."""
+    here = [f for f in findings if f.rule in rules and (_qualified(f) == part or part.endswith(" (whole)"))]
     return here[0] if len(here) == 1 else None
 
 
@@ -443,7 +451,7 @@ def _blocker_lines(mark: str, blocker: Blocker, entry: EntryPort) -> list:
     place = blocker.place() if blocker.line else f"{entry.path} ({blocker.part})"
     lines = [f"  {mark} [{blocker.level}] {place}: {blocker.message}"]
     if blocker.rule is not None and not blocker.line:
-        lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported in {blocker.part} at line "
+        lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported in {_qualified(blocker.finding)} at line "
                      f"{blocker.finding.line}; MindSpore names no line): {blocker.rule.fix}")
     elif blocker.rule is not None:
         lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported here): {blocker.rule.fix}")

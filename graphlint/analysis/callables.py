@@ -343,6 +343,10 @@ class _Resolver:
         cls = frame.parent.frame() if isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef) \
             else self.cls  # (the class of the method the expression is in: values flow across methods)
         owners = object_classes(self.project, info, attribute.expr, cls)
+        if not owners and depth < MAX_DEPTH:  # (`m = self.model; m.rssm`: what the receiver holds, followed)
+            held: dict = {}
+            _Resolver(self.project, cls).value(info, attribute.expr, (), certain, None, depth + 1, held)
+            owners = [reached.node for reached in held.values() if isinstance(reached.node, nodes.ClassDef)]
         if not owners:
             self.open = True
         for owner in owners:

@@ -511,7 +511,12 @@ class Analysis:
         target = function_reference(self.project, caller.info, call.func, caller.cls)
         if target is None:
             return None
-        func = target[0]
+        return self.summary_of_call(caller, call, target[0], owner)
+
+    def summary_of_call(self, caller: FunctionValues, call: nodes.Call, func: nodes.FunctionDef,
+                        owner: Value | None = None) -> Value | None:
+        """What ``func`` returns for ``call`` (a held Cell's ``construct`` for ``self.g(z, flag=True)``), its
+        parameters bound to the call's arguments; None on recursion or where ``func`` is no graph code."""
         graph = self.graph_of(func)
         if graph is None or id(func) in self._specialising:
             return None

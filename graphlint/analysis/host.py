@@ -275,14 +275,27 @@ def _called_entry(project: Project, info: ModuleInfo, func) -> nodes.FunctionDef
             return None
         cls = instantiated_class(project, info, binding.parent.value)
         if cls is None:  # `model = build_model(0)`: the Cell a project factory returns
-            made = [c for c in callables.instance_classes(project, info, func, None) if project.is_cell(c)]
-            cls = made[0] if len(made) == 1 else None
+            cls = _one_cell_held(project, info, func)
+    elif isinstance(func, nodes.Attribute) and not _in_function_of_class(func):
+        cls = _one_cell_held(project, info, func)  # `net.g([z])` in host code: the Cell `net` holds as `g`
     else:
         return None
     if cls is None or not project.is_cell(cls):
         return None
     found = project.find_method(cls, "construct")
     return found[0] if found is not None and found[1] is cls else None
+
+
+def _one_cell_held(project: Project, info: ModuleInfo, expr):
+    """The one project Cell class whose instances ``expr`` may hold, however it got there; else None."""
+    made = [c for c in callables.instance_classes(project, info, expr, None) if project.is_cell(c)]
+    return made[0] if len(made) == 1 else None
+
+
+def _in_function_of_class(node) -> bool:
+    """``node`` is in a method (`self.g(...)` there is a call inside the class's own code, not the host's)."""
+    frame = node.frame()
+    return isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef)
 
 
 def passed_tensors(project: Project, info: ModuleInfo, func: nodes.FunctionDef, cls, calls: list[nodes.Call]) -> set:

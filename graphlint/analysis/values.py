@@ -1054,6 +1054,16 @@ class FunctionValues:
 
     def _layer_output(self, layer: str, call: nodes.Call, element) -> Value | None:
         if not layer.startswith("mindspore."):
+            if any(self.eval(a, element).known for a in [*call.args, *(k.value for k in call.keywords or ())]
+                   if not isinstance(a, nodes.Starred)):
+                # a Python constant passed (`return_latents=True`): the compiler specialises construct on it, and
+                # the branches it decides give what this call returns
+                resolved = self.analysis.project.resolve_qualified(layer)
+                construct = self.analysis.project.find_method(resolved.node, "construct") \
+                    if resolved is not None and resolved.kind == "class" else None
+                summary = self.analysis.summary_of_call(self, call, construct[0]) if construct is not None else None
+                if summary is not None and summary.kinds and UNKNOWN not in summary.kinds:
+                    return replace(summary, alias="", parameter="")
             # a Cell of the project: what its construct returns (its arguments taken as Tensors)
             output = self.analysis.cell_output(layer)
             if output is None or not output.kinds or UNKNOWN in output.kinds:

@@ -635,6 +635,57 @@ TENSOR_TO_STRING = Rule(
 )
 
 
+# message fields: {expr} - the element that is None
+NONE_IN_GRAPH_OUTPUT = Rule(
+    id="I5517",
+    symbol="none-in-graph-output",
+    family=FAMILY,
+    lax=I,
+    strict=E,
+    message="`{expr}` is None in the tuple the graph returns: STRICT leaves the None out, so callers get one element "
+            "fewer (`image, _ = net(z)` fails to unpack); return only Tensors (a zero Tensor, or a flag outside)",
+    summary="`return image, None` (a None beside Tensors in the tuple a graph compiled or exported on its own "
+            "returns): StyleGAN's `(image, latent) if return_latents else (image, None)`.",
+    why=(
+        "Measured with MindSpore 2.10: a top-level graph returning `x * 2, None` gives the 2-tuple at the lax level, "
+        "as PYNATIVE_MODE does, and the 1-tuple `(x * 2,)` at STRICT; `None, x * 2` gives `(x * 2,)` too. No error "
+        "is raised: the caller's unpacking fails (\"not enough values to unpack\"), or takes the wrong element. A "
+        "None passed between functions inside one graph is fine."
+    ),
+    mindspore_error="(STRICT: no error; the None is left out of the returned tuple)",
+    fix="Return only Tensors from the graph: leave the element out where the caller does not need it, or return "
+        "a placeholder Tensor and a flag decided outside the graph.",
+    flagged=(
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    image = x * 2
+                    return image, None
+            """,
+            lax=OK,
+            strict=DIVERGES,
+            title="`return image, None` from the top-level graph",
+            lines=4,
+            fields={"expr": "None"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            def render(x, latent=None):
+                return x * 2, latent
+
+            class Net(nn.Cell):
+                def construct(self, x):
+                    image, _ = render(x)
+                    return image
+            """,
+        ),
+    ),
+)
+
+
 DICT_OUTPUT_FROM_GRAPH = Rule(
     id="W5507",
     symbol="dict-output-from-graph",
@@ -1724,6 +1775,7 @@ RULES = (
     TYPE_OF_GRAPH_VALUE,
     TENSOR_TO_STRING,
     DICT_OUTPUT_FROM_GRAPH,
+    NONE_IN_GRAPH_OUTPUT,
     PYTHON_OBJECT_FROM_TENSOR,
     CONTAINER_GRAPH_INPUT,
     HOST_OBJECT_RETURNED,

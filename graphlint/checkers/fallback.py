@@ -18,7 +18,7 @@ from astroid import nodes
 
 from graphlint.analysis import api, callables, signatures
 from graphlint.analysis.boundary import is_top_level
-from graphlint.analysis.kinds import CELL, DICT, LIST, NUMPY, OBJECT, SCALARS, STR, TENSOR, TUPLE, UNKNOWN
+from graphlint.analysis.kinds import CELL, DICT, LIST, NONE, NUMPY, OBJECT, SCALARS, STR, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.provenance import from_tensor_computation, locally_bound
 from graphlint.analysis.scope import is_jit_class
 from graphlint.analysis.tree import graph_nodes, nodes_of_class
@@ -73,6 +73,10 @@ class FallbackChecker(Checker):
             for built in self._dicts_returned_by_callee(graph, node.value):
                 self.report(rules.DICT_OUTPUT_FROM_GRAPH, built, self.context.analysis.graph_of(built.frame()) or
                             graph, anchor=built.value)
+        if isinstance(node.value, nodes.Tuple) and len(node.value.elts) > 1:
+            for element in node.value.elts:
+                if values.value(element).is_(NONE):
+                    self.report(rules.NONE_IN_GRAPH_OUTPUT, element, graph, expr=_short(element))
         for part in _returned_parts(node.value, values):
             view = values.value(part).host_type
             if view:

@@ -409,7 +409,8 @@ def _parts_run(job: dict, run_index: int, save=None) -> dict:
                   "unaided_stopped": False})
 
     whole = parts.compile_rounds(job["source"], recorder.calls_in(module.__file__, entry_function), compile_whole,
-                                 frozenset(job.get("reported", ())), min(parts.ROUNDS_SECONDS, budget / 2), progress)
+                                 frozenset(job.get("reported", ())), min(parts.ROUNDS_SECONDS, budget / 2), progress,
+                                 job.get("predicted"))
     called = sorted({getattr(code, "co_qualname", code.co_name) for code in recorder.counts
                      if code.co_filename == module.__file__})
     # The parts below are the recorded model's, of the first text: a module that imported a scratch copy (a

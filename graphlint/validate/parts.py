@@ -321,7 +321,7 @@ def compile_parts(recorder: _Recorder, error_record, captured, deadline: float =
 
 
 def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozenset = frozenset(),
-                   seconds: float = ROUNDS_SECONDS, progress=None) -> dict:
+                   seconds: float = ROUNDS_SECONDS, progress=None, predicted: dict | None = None) -> dict:
     """Compile the whole model lax, then STRICT, again and again: after each error, the statement it points at is cut
     (:mod:`graphlint.validate.cuts`) from a scratch copy of ``text`` and the model compiled again, until it compiles,
     nothing can be cut, or :data:`MAX_ROUNDS` / :data:`ROUNDS_SECONDS` is reached. STRICT starts from lax's cuts.
@@ -329,7 +329,8 @@ def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozen
     compile's record with the file it compiled (``"file"``). Returns ``{level: {"rounds": [...], "stopped": why}}``;
     each error round notes the cut made after it (``"cut"``), how many cuts were in place (``"cuts"``) and whether
     each was exact (``"exact"``), and the line of the entry's file it is reported at (``"at"``: the innermost of the
-    compiler's frames there that graphlint reports an error at, else the innermost). ``reported``: those lines."""
+    compiler's frames there that graphlint reports an error at, else the innermost). ``reported``: those lines;
+    ``predicted``: ``{rule id: [lines]}`` of those findings, for an error the compiler names no line for."""
     whole, made, number, started = {}, [], 0, time.monotonic()
     for level in ("graph", "strict"):
         rounds, stopped = [], ""
@@ -346,19 +347,30 @@ def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozen
                 progress({**whole, level: {"rounds": rounds, "stopped": "the time validate-timeout allows ran out"}})
             if run.get("status") != "error":
                 break
-            stopped = _next_cut(run, text, calls, made, reported)
+            stopped = _next_cut(run, text, calls, made, reported, predicted or {})
             if stopped:
                 break
         whole[level] = {"rounds": rounds, "stopped": stopped}
     return whole
 
 
-def _next_cut(run: dict, text: str, calls: cuts.Calls, made: list, reported: frozenset) -> str:
+def _next_cut(run: dict, text: str, calls: cuts.Calls, made: list, reported: frozenset, predicted: dict) -> str:
     """Cut a statement the compiler's frames name for ``run``'s error (appended to ``made``), the innermost one
-    where an exact cut can be made (see :class:`cuts.Cut`); or why the compiles stop there."""
+    where an exact cut can be made (see :class:`cuts.Cut`); for an error with no line, the statement of the one
+    finding whose rule predicts the message; or why the compiles stop there."""
     frames = traceback_frames(f"{run.get('message', '')}\n{run.get('stderr', '')}")
     if not frames:
-        return "the compiler names no line"
+        line = _predicted_line(run, predicted)
+        if not line or cuts.covered(made, line) is not None:
+            return "the compiler names no line"
+        cut = cuts.plan(text, line, calls)
+        if isinstance(cut, str):
+            return f"the compiler names no line, and line {line}, where graphlint predicts the error, cannot be " \
+                   f"cut: {cut}"
+        run["cut"] = {"line": cut.line, "first": cut.first, "last": cut.last, "what": cut.what, "exact": cut.exact,
+                      "predicted": True}
+        made.append(cut)
+        return ""
     own = [f for f in frames if os.path.basename(f.path) == os.path.basename(run.get("file", ""))]
     if not own:
         return f"the error is in {frames[-1].path}, outside the entry's file"
@@ -384,3 +396,13 @@ def _next_cut(run: dict, text: str, calls: cuts.Calls, made: list, reported: fro
     run["cut"] = {"line": cut.line, "first": cut.first, "last": cut.last, "what": cut.what, "exact": cut.exact}
     made.append(cut)
     return ""
+
+
+def _predicted_line(run: dict, predicted: dict) -> int:
+    """The line of the one finding whose rule's messages include ``run``'s error (explain-error's tables); 0 when
+    none or several do."""
+    from graphlint.explain_error import explain  # (the tables load only for an error with no line)
+
+    explained = explain(f"{run.get('error_type', '')}: {run.get('message', '')}\n{run.get('stderr', '')}", lint=False)
+    lines = {line for rule in explained.rules for line in predicted.get(rule.id, ())}
+    return lines.pop() if len(lines) == 1 else 0
