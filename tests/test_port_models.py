@@ -180,3 +180,19 @@ def test_an_error_without_a_line_is_named_by_the_rule_reported_in_the_part_compi
     assert "Nested execution during JIT execution" in report, report
     assert f"E5516 cell-called-by-interpreted-object (reported in odeint at line {line}; MindSpore names no line)" \
         in report, report
+
+
+def test_an_error_of_the_whole_model_without_a_line_is_cut_where_its_one_finding_is_and_the_compiles_go_on(tmp_path):
+    """STRICT's "output index [0] large than the output size [0] of node!" names no line. The one finding in the
+    code that ran whose rule predicts it (I5118, the mask check in `_validate`) names it, and the next compile cuts
+    that `if` (a `pass` keeps `_validate` a function) and goes on to the next blocker, `math.sqrt` of a Tensor."""
+    text = _copy(tmp_path, "checks")
+    report = _port(tmp_path, "checks", "--ignore", "W5503")
+    assert report.startswith("checks:Tagger: lax compiles, STRICT fails"), report
+    assert "the compiles of the model stopped there" not in report, report
+    assert _confirmed(report, text) == ["return y / math.sqrt(y.abs().mean())"], report
+    check = text.splitlines().index("        if not (mask[:, 0] == mask[:, 0]).all():") + 1
+    assert "- [STRICT] checks.py (Tagger (whole)): RuntimeError: output index [0] large than the output size [0] of " \
+           "node!\n     I5118 tensor-check-in-function-returning-none (reported in Tagger._validate at line " \
+           f"{check}; MindSpore names no line)" in report, report
+    assert "expected an indented block" not in report, report

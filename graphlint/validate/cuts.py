@@ -398,7 +398,8 @@ def _if_cut(statement, line: int, taken: bool, source: list) -> Cut:
     elif orelse:
         also += [(orelse[0].lineno - 1, orelse[0].lineno - 1, [""]),
                  _blank(orelse) if taken else _kept(source, orelse, statement)]
-    return Cut(line, first, last, [""] * (last - first + 1), "the branch PYNATIVE_MODE took", also=also,
+    # (the header's lines hold a `pass`: a block whose only statement was this `if` stays a block)
+    return Cut(line, first, last, _replaced(source, first, last, "pass"), "the branch PYNATIVE_MODE took", also=also,
                check=("branch", first, last, statement.body[0].lineno, statement.body[-1].end_lineno))
 
 
