@@ -183,13 +183,7 @@ class _Resolver:
                 self.value(info, call.args[0], selectors, certain, partial, depth + 1, found)
             return
         if qualified == "builtins.dict" and selectors and not call.args:  # `dict(wte=..., ln_f=...)`
-            chosen = _chosen(selectors[0], [keyword.arg for keyword in call.keywords])
-            for index, keyword in enumerate(call.keywords):
-                if keyword.arg is None:
-                    self.open = True
-                elif chosen is None or index in chosen:
-                    self.value(info, keyword.value, selectors[1:], certain and chosen is not None, partial, depth + 1,
-                               found)
+            self._keyword_items(info, call, selectors, certain, partial, depth, found)
             return
         resolved = self.project.resolve_expr(info, call.func) if isinstance(call.func, (nodes.Name, nodes.Attribute)) \
             else None
@@ -201,6 +195,16 @@ class _Resolver:
             self._made_by_class_name(info, call, certain, depth, found, qualified)
             return
         self._factory_returns(resolved, selectors, certain, partial, depth, found)
+
+    def _keyword_items(self, info, call: nodes.Call, selectors, certain, partial, depth, found) -> None:
+        """The items of `dict(key=value, ...)` the first selector picks."""
+        chosen = _chosen(selectors[0], [keyword.arg for keyword in call.keywords])
+        for index, keyword in enumerate(call.keywords):
+            if keyword.arg is None:
+                self.open = True
+            elif chosen is None or index in chosen:
+                self.value(info, keyword.value, selectors[1:], certain and chosen is not None, partial, depth + 1,
+                           found)
 
     def _factory_returns(self, resolved, selectors, certain, partial, depth, found) -> None:
         """What a project function called there returns (a factory's layer, a closure)."""

@@ -247,26 +247,19 @@ def reads_after(function, call: nodes.Call, name: str) -> list:
     statement = call.statement()
     if any(isinstance(n, nodes.AssignName) and n.name == name for n in nodes_of_class(statement, nodes.AssignName)):
         return []
-    loops = []
-    current = call.parent
-    while current is not None and current is not function:
-        if isinstance(current, (nodes.For, nodes.While)):
-            loops.append(current)
-        current = current.parent
+    loops = _loops_around(call, function)
+    end = statement.tolineno or statement.lineno
     return [node for node in nodes_of_class(function, nodes.Name)
             if node.name == name and node.lineno is not None and not is_within(node, statement)
-            and (node.lineno > (statement.tolineno or statement.lineno)
-                 or any(is_within(node, inner) for loop in loops for inner in loop.body))]
+            and (node.lineno > end or any(is_within(node, inner) for loop in loops for inner in loop.body))]
+
+
+def _loops_around(node, function) -> list:
+    """The `for`/`while` loops of ``function`` that hold ``node``."""
     loops = []
-    current = call.parent
+    current = node.parent
     while current is not None and current is not function:
         if isinstance(current, (nodes.For, nodes.While)):
             loops.append(current)
         current = current.parent
-    for node in nodes_of_class(function, nodes.Name):
-        if node.name != name or node.lineno is None or is_within(node, statement):
-            continue
-        if node.lineno > (statement.tolineno or statement.lineno) or \
-                any(is_within(node, inner) for loop in loops for inner in loop.body):
-            return True
-    return False
+    return loops

@@ -698,17 +698,20 @@ class FunctionValues:
                          tuple(parts))
         return const(INT) if iterable.is_(RANGE) else _iterated(iterable)
 
+    def _dict_entries(self, expr, element) -> tuple | None:
+        """((key, value), ...) of a dict display whose keys are all str or int constants; None otherwise."""
+        if isinstance(expr, nodes.Dict) and all(isinstance(k, nodes.Const) and isinstance(k.value, (str, int))
+                                                for k, _ in expr.items):
+            return tuple((k.value, self.eval(v, element)) for k, v in expr.items)
+        return None
+
     def _built(self, expr, element) -> Value:
         """A dict or set display, an f-string, a comprehension: a runtime value when what it is built from is."""
         if isinstance(expr, (nodes.Dict, nodes.Set)):
             parts = [self.eval(c, element) for c in expr.get_children()]
             var = any(v.var for v in parts)
-            entries = None
-            if isinstance(expr, nodes.Dict) and all(isinstance(k, nodes.Const) and isinstance(k.value, (str, int))
-                                                    for k, _ in expr.items):
-                entries = tuple((k.value, self.eval(v, element)) for k, v in expr.items)
             return Value(frozenset({DICT if isinstance(expr, nodes.Dict) else SET}), var,
-                         next((v.origin for v in parts if v.var), ""), entries=entries)
+                         next((v.origin for v in parts if v.var), ""), entries=self._dict_entries(expr, element))
         if isinstance(expr, nodes.JoinedStr):
             parts = [self.eval(v, element) for v in expr.values]
             return Value(frozenset({STR}), any(p.var for p in parts), next((p.origin for p in parts if p.var), ""))
@@ -1054,21 +1057,7 @@ class FunctionValues:
 
     def _layer_output(self, layer: str, call: nodes.Call, element) -> Value | None:
         if not layer.startswith("mindspore."):
-            if any(self.eval(a, element).known for a in [*call.args, *(k.value for k in call.keywords or ())]
-                   if not isinstance(a, nodes.Starred)):
-                # a Python constant passed (`return_latents=True`): the compiler specialises construct on it, and
-                # the branches it decides give what this call returns
-                resolved = self.analysis.project.resolve_qualified(layer)
-                construct = self.analysis.project.find_method(resolved.node, "construct") \
-                    if resolved is not None and resolved.kind == "class" else None
-                summary = self.analysis.summary_of_call(self, call, construct[0]) if construct is not None else None
-                if summary is not None and summary.kinds and UNKNOWN not in summary.kinds:
-                    return replace(summary, alias="", parameter="")
-            # a Cell of the project: what its construct returns (its arguments taken as Tensors)
-            output = self.analysis.cell_output(layer)
-            if output is None or not output.kinds or UNKNOWN in output.kinds:
-                return None
-            return replace(output, var=True, origin=output.origin or _output_of(call), alias="", parameter="")
+            return self._project_cell_output(layer, call, element)
         if not api.is_layer_class_name(layer):
             return None
         name = layer.rsplit(".", 1)[-1]
@@ -1079,6 +1068,23 @@ class FunctionValues:
             return None
         kind = TUPLE if name in api.NN_TUPLE_RESULT_LAYERS else TENSOR
         return variable(kind, _output_of(call))
+
+    def _project_cell_output(self, layer: str, call: nodes.Call, element) -> Value | None:
+        """What a project Cell called gives: for a call passing a Python constant (`return_latents=True`), what its
+        construct returns for that call (the compiler specialises on it, and the branches it decides); else what it
+        returns with its arguments taken as Tensors."""
+        if any(self.eval(a, element).known for a in [*call.args, *(k.value for k in call.keywords or ())]
+               if not isinstance(a, nodes.Starred)):
+            resolved = self.analysis.project.resolve_qualified(layer)
+            construct = self.analysis.project.find_method(resolved.node, "construct") \
+                if resolved is not None and resolved.kind == "class" else None
+            summary = self.analysis.summary_of_call(self, call, construct[0]) if construct is not None else None
+            if summary is not None and summary.kinds and UNKNOWN not in summary.kinds:
+                return replace(summary, alias="", parameter="")
+        output = self.analysis.cell_output(layer)
+        if output is None or not output.kinds or UNKNOWN in output.kinds:
+            return None
+        return replace(output, var=True, origin=output.origin or _output_of(call), alias="", parameter="")
 
     def _helper_summary(self, expr: nodes.Call, owner: Value | None = None) -> Value | None:
         """What a call to a project helper returns, with this call's arguments bound (and ``owner``, the value of
@@ -1092,9 +1098,6 @@ class FunctionValues:
         line_origin = f"the Tensor created at line {expr.lineno}"
         if qualified in api.CONST_FUNCTIONS:
             return const(api.CONST_FUNCTIONS[qualified])
-        if qualified in _OBJECT_COPIES and args and args[0].var and args[0].interpreted_as(OBJECT):
-            # (`dataclasses.replace(state, ...)` of an object the interpreter holds: it makes another there)
-            return Value(frozenset({OBJECT}), True, args[0].origin, interpreted=True)
         built = self._built_by_fallback(qualified, expr, args)
         if built is not None:
             return built
@@ -1132,7 +1135,11 @@ class FunctionValues:
         (JIT fallback), and what it gives has no shape or dtype type inference knows (measured with MindSpore 2.10:
         `nn.LayerNorm` of it, or of a graph Tensor multiplied by it, fails with "negative dimensions are not
         allowed"; alone or in arithmetic it runs). With a dtype the outcome varied between runs (`nn.LayerNorm` of
-        it ran, and once failed with a kernel error), so that form is not taken for the interpreter's."""
+        it ran, and once failed with a kernel error), so that form is not taken for the interpreter's. A copy of an
+        object the interpreter holds (`dataclasses.replace(state, ...)`) is made there too."""
+        if qualified in _OBJECT_COPIES and args and args[0].var and args[0].interpreted_as(OBJECT):
+            # (`dataclasses.replace(state, ...)` of an object the interpreter holds: it makes another there)
+            return Value(frozenset({OBJECT}), True, args[0].origin, interpreted=True)
         if not (qualified in api.TENSOR_CONSTRUCTORS and len(expr.args) == 1 and not expr.keywords
                 and not isinstance(expr.args[0], nodes.Starred) and args[0].var and args[0].kinds & {TENSOR, NUMPY}):
             return None
@@ -1240,16 +1247,20 @@ class FunctionValues:
             return replace(variable(TENSOR, base.origin), data_shaped=True)
         if base.items is not None:
             return _item_of(expr, base, index)
-        if base.entries is not None and index is not None and index.known \
-                and not self._changed_in_place(expr.value):
-            entry = entry_of(base, index.const)
-            if entry is not None:
-                return entry
+        entry = self._entry_read(expr, base, index)
+        if entry is not None:
+            return entry
         if base.each is not None and base.kinds <= {TUPLE, LIST}:
             return replace(base, const=NOTHING) if isinstance(expr.slice, nodes.Slice) else base.each
         if base.is_(TUPLE) and not base.var:
             return const(INT) if index is not None else const(TUPLE)
         return unknown(base.var or (index is not None and index.var), base.origin or (index.origin if index else ""))
+
+    def _entry_read(self, expr: nodes.Subscript, base: Value, index: Value | None) -> Value | None:
+        """``d["mask"]`` of a dict with constant keys the function does not change in place: that key's value."""
+        if base.entries is None or index is None or not index.known or self._changed_in_place(expr.value):
+            return None
+        return entry_of(base, index.const)
 
     def _selects_by_data(self, index, element) -> bool:
         """An index whose selection the data decides: a boolean mask (a comparison of Tensors, `~`/`&`/`|` of

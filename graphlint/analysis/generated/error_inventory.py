@@ -23,7 +23,7 @@ CLASSES = {
 }
 
 # How many entries each class has.
-COUNTS = {'device': 4, 'internal': 252, 'no-rule': 66, 'rule': 38, 'value-dependent': 74}
+COUNTS = {'device': 4, 'internal': 252, 'no-rule': 66, 'rule': 39, 'value-dependent': 73}
 
 # id -> the site: template ('{}' where MindSpore inserts a value), regex (re.search, first line only),
 # exception (as Python sees it), macro (how it is raised), file and line in the source commit, function,
@@ -943,14 +943,14 @@ INVENTORY = {
         'template': 'Invalid shape, need list:{}',
     },
     'list_append.the_prim_the_input_data_must_be_list': {
-        'class': 'value-dependent',
+        'class': 'rule',
         'exception': 'TypeError',
         'file': 'mindspore/ops/infer/list_append.cc',
         'function': 'ListAppendInfer',
         'line': 52,
         'macro': 'MS_EXCEPTION(TypeError)',
-        'reason': 'list.append given an item that is not a scalar or Tensor (a tuple, list or object)',
         'regex': "The\\s+prim\\s*'?[\\s\\S]*?'?,\\s+the\\s+input_data\\s+must\\s+be\\s+list\\s+and\\s+target\\s+must\\s+be\\s+scalar\\s+or\\s+tensor,\\s+but\\s+got\\s*[\\s\\S]*?\\s*target\\s+is\\s*",
+        'rules': ('E5808',),
         'template': "The prim '{}', the input_data must be list and target must be scalar or tensor, but got {} target is {}",
     },
     'parse.argument_of_super_must_be_self_but': {
