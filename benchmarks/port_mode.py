@@ -48,6 +48,8 @@ ENTRIES = {
     "stylegan2": ("TruncatedGenerator", "port.build()",
                   "(ms.Tensor(np.random.RandomState(1).randn(2, 32).astype(np.float32)),)"),
     "rssm_world": ("DreamerLoss", "port.build()", "tuple(port.make_inputs(0))"),
+    "perceiver_io": ("PerceiverIOClassifier", "port.build()", "tuple(port.make_inputs(0))"),
+    "rotate_kge": ("TestStep", "port.build()", "(lambda made: (made[0], made[3], made[4]))(port.make_inputs(1))"),
     "pointer_tsp": ("GreedyTSP", "port.build()",
                     "(ms.Tensor(np.random.RandomState(0).rand(2, 8, 2).astype(np.float32)),)"),
 }

@@ -91,9 +91,8 @@ def port_entries(fix_report, config, wrote: bool = True) -> list[EntryPort]:
         others = {name: (os.path.abspath(other), texts[other]) for name, other in modules.items()
                   if other != path and other in changed}
         remaining = [f for f in fix_report.remaining if _level(f) and os.path.abspath(f.path) == os.path.abspath(path)]
-        predicted: dict = {}
-        for finding in remaining:
-            predicted.setdefault(finding.rule.id, []).append(finding.line)
+        # (for an error MindSpore names no line for: each finding's line, with what its rule is known to quote)
+        predicted = [(f.line, _quoted_pieces(f.rule)) for f in remaining]
         record, why = probe_parts(key, path, texts[path], sys_root_for(path), declared, config.validate_timeout,
                                   config.validate_memory_mb, others, config.validate_python,
                                   [f.line for f in remaining], predicted)
@@ -183,6 +182,12 @@ def _read_probe(entry: EntryPort, record: dict, findings: list) -> None:
         b.part == f"{name}.construct" and any(b.message == other.message for other in entry.blockers))]
     entry.behind = _behind(entry, record, findings)
     entry.diverging = _diverging(entry, record, findings)
+
+
+def _quoted_pieces(rule) -> list:
+    """The pieces of MindSpore's messages a rule is known to produce (its message, its examples' errors)."""
+    return [piece for piece in [rule.mindspore_error.split(": ", 1)[-1][:60]] +
+            [example.error for example in rule.flagged if example.error] if piece and not piece.startswith("(")]
 
 
 def _add_round(entry: EntryPort, first: Blocker, run: dict, parts_failing: list) -> None:

@@ -55,8 +55,8 @@ def test_each_statement_kind_takes_what_pynative_mode_computed_there():
     loop = cuts.plan(MODEL, 6, calls)  # (the values the loop's target took, its first time through)
     assert loop.lines == ["        for t in _graphlint_cut_6():"] and loop.value == (5, 4)
     branch = cuts.plan(MODEL, 8, calls)  # (the branch taken kept in its place, dedented; the other left out)
-    assert (branch.first, branch.last, branch.lines) == (8, 8, [""])
-    assert cuts.apply(MODEL, [branch]).splitlines()[7:11] == ["", "        w = y * 2", "", ""]
+    assert (branch.first, branch.last, branch.lines) == (8, 8, ["        pass"])  # (the header: a block stays one)
+    assert cuts.apply(MODEL, [branch]).splitlines()[7:11] == ["        pass", "        w = y * 2", "", ""]
     returned = cuts.plan(MODEL, 12, calls)
     assert returned.lines == ["        return _graphlint_cut_12()"] and returned.value == 38
 
@@ -74,7 +74,7 @@ def test_a_compile_failing_again_inside_a_cut_cuts_wider_then_the_function():
     calls = _calls()
     assert cuts.plan(MODEL, 9, calls, depth=0).lines == ["            w = _graphlint_cut_9()"]
     wider = cuts.plan(MODEL, 9, calls, depth=1)
-    assert (wider.first, wider.lines, wider.line, wider.depth) == (8, [""], 9, 1)
+    assert (wider.first, wider.lines, wider.line, wider.depth) == (8, ["        pass"], 9, 1)
     assert cuts.plan(MODEL, 9, calls, depth=2) == "it is in the entry's own function, which cannot be cut"
     # An error at a helper's def line (a call into it named there): its function is cut to what it returned.
     helper = cuts.plan(MODEL, 15, calls)

@@ -201,6 +201,9 @@ HOST_METHODS = {entry["name"]: _result_kind(entry["pynative_result"]) for entry 
 HOST_ARRAY_METHODS = frozenset({"asnumpy", "numpy"})  # -> a NumPy array (the JIT fallback)
 # Builtins that turn a Tensor into a Python scalar (TensorToScalar in graph code).
 SCALAR_CONVERSIONS = ("int", "float", "bool")
+# Tensor methods that, called with no argument, reduce the whole Tensor to one element (whatever its shape was).
+FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "prod", "any", "all",
+                             "count_nonzero", "norm"})
 # Methods that show an object of unknown kind (a Cell's output, say) is a Tensor.
 TENSOR_ONLY_METHODS = frozenset({
     "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "prod", "item", "tolist", "asnumpy", "cumsum",

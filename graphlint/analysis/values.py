@@ -1357,7 +1357,8 @@ def _tensor_method(expr: nodes.Call, method: str, owner: Value, any_var: bool, o
             k.arg == "dim" for k in expr.keywords or ())):
         # Tensor.max()/min() give (values, indices) in graph code only with `dim=` (see the table).
         return _tensors(owner.origin or origin)
-    return replace(variable(TENSOR, owner.origin or origin), data_shaped=owner.data_shaped)
+    reduced = method in api.FULL_REDUCTIONS and not expr.args and not expr.keywords  # (one element: a known shape)
+    return replace(variable(TENSOR, owner.origin or origin), data_shaped=owner.data_shaped and not reduced)
 
 
 def _item_of(expr: nodes.Subscript, base: Value, index: Value | None) -> Value:

@@ -486,6 +486,64 @@ MASKED_ASSIGNMENT_OF_MASKED_VALUE = Rule(
 )
 
 
+# message fields: {expr} - the Tensor; {call} - `.item()` / `int(...)` as written
+SCALAR_OF_DATA_SHAPED_TENSOR = Rule(
+    id="E5608",
+    symbol="scalar-of-data-shaped-tensor",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{call}` takes a Python scalar from `{expr}`, whose shape the data decides (one row per match): graph "
+            "code cannot know it holds one element, and compiling fails (\"The tensor should have only one element. "
+            "But the shape of input tensor is (None, 1)\"); index a first element (`{expr}[0, 0]`) or reduce it",
+    summary="`.item()` (or `int()`, `float()`) of what `nonzero()`, a boolean-mask read or `unique()` gives, not "
+            "reduced or indexed to one element first (a ranking by `(argsort[i] == target).nonzero().item()`).",
+    why=(
+        "Measured with MindSpore 2.10 at both levels: `(x == x[1]).nonzero().item()` fails (\"The tensor should "
+        "have only one element. But the shape of input tensor is (None, 1).\"), `x[x == x[1]].item()` likewise "
+        "(`(None,)`), `int(...)` of it fails too; PYNATIVE_MODE runs them when one element matches. "
+        "`t.nonzero()[0, 0].item()` and `x[x > 0].sum().item()` compile."
+    ),
+    mindspore_error="ValueError: The tensor should have only one element. But the shape of input tensor is (None, 1).",
+    fix="Index the element (`r[0, 0].item()`) or reduce first (`.sum()`, `.max()`); better, keep the computation a "
+        "Tensor (`(argsort == target).astype(ms.int32).argmax(1)` for a rank).",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    rank = (x == x[1]).nonzero()
+                    return x * (1 + rank.item())
+            """,
+            error="The tensor should have only one element",
+            inputs="(Tensor(np.array([1.0, 2.0, 3.0], np.float32)),)",
+            title="`.item()` of a `nonzero()` (a rank found by matching)",
+            lines=4,
+            fields={"call": "rank.item()", "expr": "rank"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    rank = (x == x[1]).nonzero()
+                    return x * (1 + rank[0, 0].item())
+            """,
+            inputs="(Tensor(np.array([1.0, 2.0, 3.0], np.float32)),)",
+        ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return x * x[x > 0].sum().item()
+            """,
+            inputs="(Tensor(np.array([1.0, 2.0, 3.0], np.float32)),)",
+        ),
+    ),
+)
+
+
 RULES = (
     BOOLEAN_MASK_INDEX,
     MASKED_SELECT,
@@ -494,4 +552,5 @@ RULES = (
     TENSOR_BOUNDED_SLICE,
     TENSOR_VALUED_SIZE,
     MASKED_ASSIGNMENT_OF_MASKED_VALUE,
+    SCALAR_OF_DATA_SHAPED_TENSOR,
 )

@@ -767,8 +767,8 @@ MAP_CLOSURE = Rule(
     strict=E,
     message="the function given to `{op}` reads {names} from the enclosing graph function; `{op}` does not support "
             "closures with free variables: pass the value as an extra sequence or compute it inside",
-    summary="`ops.Map()` / `ops.HyperMap()` applied to a lambda or nested function that reads a local variable of "
-            "the enclosing graph function.",
+    summary="`ops.Map()` / `ops.HyperMap()` or Python's `map` applied to a lambda or nested function that reads a "
+            "local variable of the enclosing graph function.",
     why=(
         "MindSpore's Map and HyperMap compile their function as a graph of its own and cannot capture the "
         "enclosing function's variables: \"The Map operator don't support Closure with free variable yet.\" "
@@ -821,8 +821,42 @@ MAP_CLOSURE = Rule(
             title="`ops.HyperMap` over a lambda reading a local",
             lines=4,
         ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    heads = x.shape[0]
+                    def split_heads(t):
+                        return t.reshape(heads, -1)
+                    q, k = map(split_heads, (x, x * 2))
+                    return q + k
+            """,
+            fixed="""
+            class Net(nn.Cell):
+                def construct(self, x):
+                    heads = x.shape[0]
+                    def split_heads(t):
+                        return t.reshape(heads, -1)
+                    q, k = (split_heads(x), split_heads(x * 2))
+                    return q + k
+            """,
+            error="don't support Closure with free variable",
+            title="Python's `map` over a nested function reading a local (`map(split_heads, (q, k, v))`)",
+            lines=6,
+            fields={"op": "map", "names": "`heads`"},
+        ),
     ),
     clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    def split_heads(t):
+                        return t.reshape(2, -1)
+                    q, k = map(split_heads, (x, x * 2))
+                    return q + k
+            """,
+        ),
         passes(
             """
             class Net(nn.Cell):

@@ -86,6 +86,11 @@ class DynamicShapeChecker(Checker):
     # -- calls ----------------------------------------------------------------------
     def _check_call(self, graph, values, call: nodes.Call) -> None:
         func = call.func
+        scalar_of = _scalar_taken_from(call, values)
+        if scalar_of is not None and values.value(scalar_of).data_shaped and values.value(scalar_of).is_tensor \
+                and not _indexed_by_integers(scalar_of):
+            self.report(rules.SCALAR_OF_DATA_SHAPED_TENSOR, call, graph, call=_call_text(call),
+                        expr=scalar_of.as_string())
         primitive = _primitive(call, graph, values)
         if primitive is not None:
             name = primitive.rsplit(".", 1)[-1]
@@ -249,3 +254,27 @@ def _is_bool_dtype(expr, imports) -> bool:
 
 
 CHECKER = DynamicShapeChecker
+
+
+def _scalar_taken_from(call: nodes.Call, values):
+    """The Tensor expression ``t`` of ``t.item()``, ``int(t)``, ``float(t)``; None for other calls."""
+    func = call.func
+    if isinstance(func, nodes.Attribute) and func.attrname == "item" and not call.args:
+        return func.expr
+    if isinstance(func, nodes.Name) and func.name in ("int", "float") and len(call.args) == 1 \
+            and func.name not in values.cfg.defs_by_name:
+        return call.args[0]
+    return None
+
+
+def _indexed_by_integers(expr) -> bool:
+    """``r[0, 0]``: an element picked by integer constants (its shape is known)."""
+    if not isinstance(expr, nodes.Subscript):
+        return False
+    parts = expr.slice.elts if isinstance(expr.slice, nodes.Tuple) else [expr.slice]
+    return all(isinstance(p, nodes.Const) and isinstance(p.value, int) for p in parts)
+
+
+def _call_text(call: nodes.Call) -> str:
+    text = call.as_string()
+    return text if len(text) <= 50 else text[:47] + "..."

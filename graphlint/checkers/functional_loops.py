@@ -39,7 +39,11 @@ class FunctionalLoopsChecker(Checker):
                 continue
             if self._values is not None and isinstance(node.func, nodes.Call) and \
                     graph.info.imports.qualify(node.func.func) in api.MAP_PRIMITIVES:
-                self._check_map(node)
+                self._check_map(node, node.func.func.as_string())
+                continue
+            if self._values is not None and isinstance(node.func, nodes.Name) and node.func.name == "map" \
+                    and "map" not in self._values.cfg.defs_by_name and "map" not in graph.info.module.locals:
+                self._check_map(node, "map")  # (graph code compiles Python's `map` into the same Map operator)
                 continue
             op = self._primitive(node.func)
             if op is None:
@@ -49,8 +53,8 @@ class FunctionalLoopsChecker(Checker):
             except Exception:  # noqa: BLE001 - analysis gaps stay quiet
                 continue
 
-    def _check_map(self, call: nodes.Call) -> None:
-        """``ops.Map()(fn, xs)``: ``fn`` must not read the enclosing function's variables."""
+    def _check_map(self, call: nodes.Call, op: str) -> None:
+        """``ops.Map()(fn, xs)``, ``map(fn, xs)``: ``fn`` must not read the enclosing function's variables."""
         if not call.args:
             return
         fn = call.args[0]
@@ -66,7 +70,6 @@ class FunctionalLoopsChecker(Checker):
         free = sorted({n.name for n in walk(fn) if isinstance(n, nodes.Name) and n.name not in own
                        and n.name in enclosing and n.name != self._values.self_name})
         if free:
-            op = call.func.func.as_string()
             self.report(rules.MAP_CLOSURE, call, self._graph, op=op, names=", ".join(f"`{n}`" for n in free))
 
     # -- recognising the call ----------------------------------------------------

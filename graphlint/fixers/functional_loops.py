@@ -265,14 +265,19 @@ class MapToTuple(Fixer):
 
     rules = (rules.MAP_CLOSURE,)
     safety = FixSafety.SAFE
-    description = "`ops.Map()(f, items)` -> the tuple of `f(item)`"
+    description = "`ops.Map()(f, items)` (or `map(f, items)`) -> the tuple of `f(item)`"
 
     def plan(self, finding, context):
         call = finding.node
         values = context.values_of(finding)
-        if not isinstance(call, nodes.Call) or values is None or not isinstance(call.func, nodes.Call):
+        if not isinstance(call, nodes.Call) or values is None:
             return None
-        kind = (finding.graph.info.imports.qualify(call.func.func) or "").rsplit(".", 1)[-1]
+        if isinstance(call.func, nodes.Name) and call.func.name == "map":
+            kind = "map"  # (Python's `map`: its iterator is consumed by the unpacking or `list()` around it)
+        elif isinstance(call.func, nodes.Call):
+            kind = (finding.graph.info.imports.qualify(call.func.func) or "").rsplit(".", 1)[-1]
+        else:
+            return None
         problem = _map_problem(call, kind, values)
         if problem:
             return self.refuse(finding, problem)
@@ -308,7 +313,8 @@ class MapToTuple(Fixer):
 def _map_problem(call: nodes.Call, kind: str, values) -> str:
     """Why ``ops.Map()(f, seq)`` cannot become a tuple of calls ('' when it can): one sequence, a literal of items
     without side effects (Tensors for HyperMap), a function named or a lambda of one argument."""
-    if call.func.args or call.func.keywords or len(call.args) != 2 or call.keywords:
+    if isinstance(call.func, nodes.Call) and (call.func.args or call.func.keywords) or len(call.args) != 2 \
+            or call.keywords:
         return f"`{kind}` with an operation of its own or several sequences: write the tuple by hand"
     function, sequence = call.args
     if not isinstance(sequence, (nodes.Tuple, nodes.List)) or any(isinstance(e, nodes.Starred) for e in sequence.elts):

@@ -321,7 +321,7 @@ def compile_parts(recorder: _Recorder, error_record, captured, deadline: float =
 
 
 def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozenset = frozenset(),
-                   seconds: float = ROUNDS_SECONDS, progress=None, predicted: dict | None = None) -> dict:
+                   seconds: float = ROUNDS_SECONDS, progress=None, predicted=()) -> dict:
     """Compile the whole model lax, then STRICT, again and again: after each error, the statement it points at is cut
     (:mod:`graphlint.validate.cuts`) from a scratch copy of ``text`` and the model compiled again, until it compiles,
     nothing can be cut, or :data:`MAX_ROUNDS` / :data:`ROUNDS_SECONDS` is reached. STRICT starts from lax's cuts.
@@ -330,7 +330,8 @@ def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozen
     each error round notes the cut made after it (``"cut"``), how many cuts were in place (``"cuts"``) and whether
     each was exact (``"exact"``), and the line of the entry's file it is reported at (``"at"``: the innermost of the
     compiler's frames there that graphlint reports an error at, else the innermost). ``reported``: those lines;
-    ``predicted``: ``{rule id: [lines]}`` of those findings, for an error the compiler names no line for."""
+    ``predicted``: ``(line, pieces of messages its rule quotes)`` of those findings, for an error the compiler
+    names no line for."""
     whole, made, number, started = {}, [], 0, time.monotonic()
     for level in ("graph", "strict"):
         rounds, stopped = [], ""
@@ -347,14 +348,14 @@ def compile_rounds(text: str, calls: cuts.Calls, compile_whole, reported: frozen
                 progress({**whole, level: {"rounds": rounds, "stopped": "the time validate-timeout allows ran out"}})
             if run.get("status") != "error":
                 break
-            stopped = _next_cut(run, text, calls, made, reported, predicted or {})
+            stopped = _next_cut(run, text, calls, made, reported, predicted or ())
             if stopped:
                 break
         whole[level] = {"rounds": rounds, "stopped": stopped}
     return whole
 
 
-def _next_cut(run: dict, text: str, calls: cuts.Calls, made: list, reported: frozenset, predicted: dict) -> str:
+def _next_cut(run: dict, text: str, calls: cuts.Calls, made: list, reported: frozenset, predicted) -> str:
     """Cut a statement the compiler's frames name for ``run``'s error (appended to ``made``), the innermost one
     where an exact cut can be made (see :class:`cuts.Cut`); for an error with no line, the statement of the one
     finding whose rule predicts the message; or why the compiles stop there."""
@@ -398,11 +399,9 @@ def _next_cut(run: dict, text: str, calls: cuts.Calls, made: list, reported: fro
     return ""
 
 
-def _predicted_line(run: dict, predicted: dict) -> int:
-    """The line of the one finding whose rule's messages include ``run``'s error (explain-error's tables); 0 when
+def _predicted_line(run: dict, predicted) -> int:
+    """The line of the one finding whose rule quotes ``run``'s error (its message, its examples' errors); 0 when
     none or several do."""
-    from graphlint.explain_error import explain  # (the tables load only for an error with no line)
-
-    explained = explain(f"{run.get('error_type', '')}: {run.get('message', '')}\n{run.get('stderr', '')}", lint=False)
-    lines = {line for rule in explained.rules for line in predicted.get(rule.id, ())}
+    text = f"{run.get('error_type', '')}: {run.get('message', '')}\n{run.get('stderr', '')}"
+    lines = {line for line, pieces in predicted if any(piece in text for piece in pieces)}
     return lines.pop() if len(lines) == 1 else 0

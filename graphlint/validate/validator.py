@@ -246,13 +246,13 @@ def sys_root_for(path: str) -> str:
 
 def probe_parts(entry_key: str, path: str, text: str, sys_root: str, declared, timeout: float,
                 memory_mb: int, modules: dict | None = None, python: str = "", reported=(),
-                predicted: dict | None = None) -> tuple[dict, str]:
+                predicted=()) -> tuple[dict, str]:
     """Port mode: compile the entry ``"module:Entry"`` of ``text`` whole and in parts (see
     :mod:`graphlint.validate.parts`). ``modules``: ``{module name: (path, text)}`` of the project's other files
     whose text is not the one on disk (what ``--diff`` would write); ``reported``: the lines of ``path`` graphlint
     reports an error at (a compile error is placed at one of them when the compiler's frames name it);
-    ``predicted``: ``{rule id: [lines]}`` of those findings (an error the compiler names no line for is cut at the one
-    finding whose rule predicts its message). Returns (the child's record, "") or ({}, why it could not be
+    ``predicted``: ``(line, [pieces of MindSpore's messages its rule is known to quote])`` of those findings (an
+    error the compiler names no line for is cut at the one finding whose rule quotes its message). Returns (the child's record, "") or ({}, why it could not be
     probed)."""
     module_name, name = entry_key.split(":", 1)
     init, factory, inputs = {}, None, declared
@@ -265,7 +265,7 @@ def probe_parts(entry_key: str, path: str, text: str, sys_root: str, declared, t
     if modules:
         job["modules"] = {name: list(found) for name, found in modules.items()}
     job["reported"] = sorted(set(reported))
-    job["predicted"] = {rule: sorted(set(lines)) for rule, lines in (predicted or {}).items()}
+    job["predicted"] = [[line, list(pieces)] for line, pieces in predicted]
     job["seconds"] = timeout * 0.8  # (the child stops compiling parts then, and reports what it found)
     result = run_job(job, timeout=timeout, memory_mb=memory_mb, python=python or None)
     if result.setup_error:
