@@ -1418,6 +1418,56 @@ POP_INSIDE_EXPRESSION = Rule(
 )
 
 
+# message fields: {unpacked} - the dict spread with `**`
+DICT_UNPACKING_IN_DISPLAY = Rule(
+    id="E6117",
+    symbol="dict-unpacking-in-display",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`**{unpacked}` inside a dict display: graph code makes each spread key and value a nested tuple "
+            "(`(('r',),)`), so reading them fails or gives other values; write the keys out "
+            "(`{{\"r\": d[\"r\"], ...}}`) or set them one by one",
+    summary="A dict display that spreads another dict with `**` in graph code (`log = {**regularization_log, "
+            "'loss': loss}`).",
+    why=(
+        "Measured with MindSpore 2.10 at both levels: `log = {**d, 'b': x}` with `d = {'r': x * 3}`, then "
+        "`log['r'] + log['b']`, fails (\"For Operator[Add], input's type 'Tuple[Tuple[Tensor[Float32]]]' does not "
+        "match\"): the spread entry's key and value come back wrapped in tuples (a returned dict holds "
+        "`(('r',),)` as a key at the lax level). PYNATIVE_MODE merges the dicts."
+    ),
+    mindspore_error="TypeError: For Operator[Add], input's type 'Tuple[Tuple[Tensor[Float32]]]' does not match "
+                    "expected type",
+    fix="Write the entries out (`{'r': d['r'], 'b': x}`), or start from the display and set the others one by one.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    d = {"r": x * 3}
+                    log = {**d, "b": x}
+                    return log["r"] + log["b"]
+            """,
+            error="does not match expected",
+            title="`{**d, 'b': x}` (a training step's log dict)",
+            lines=4,
+            fields={"unpacked": "d"},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    d = {"r": x * 3}
+                    log = {"r": d["r"], "b": x}
+                    return log["r"] + log["b"]
+            """,
+        ),
+    ),
+)
+
+
 RULES = (
     BUILTIN_OVER_NESTED_TENSORS,
     BUILTIN_FALLS_BACK,
@@ -1435,4 +1485,5 @@ RULES = (
     PYTHON_CALL_FALLS_BACK_ON_RUN_TIME_VALUE,
     MUTATION_RESULT_USED,
     POP_INSIDE_EXPRESSION,
+    DICT_UNPACKING_IN_DISPLAY,
 )

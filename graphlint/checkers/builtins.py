@@ -34,8 +34,10 @@ class BuiltinsChecker(Checker):
             elif isinstance(node, nodes.Subscript) and node.ctx == Context.Store:
                 self._runtime_dict_key(graph, values, node.value, node.slice)  # `counts[k] = 1`
             elif isinstance(node, nodes.Dict):
-                for key, _ in node.items:
-                    if not isinstance(key, nodes.DictUnpack) and values.from_tensor(key):
+                for key, value in node.items:
+                    if isinstance(key, nodes.DictUnpack):
+                        self.report(rules.DICT_UNPACKING_IN_DISPLAY, value, graph, unpacked=_short(value))
+                    elif values.from_tensor(key):
                         self.report(rules.RUNTIME_DICT_KEY, key, graph, key=_short(key))
             elif isinstance(node, nodes.Const) and type(node.value) is int and \
                     not api.INT64_MIN <= node.value <= api.INT64_MAX:
