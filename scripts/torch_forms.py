@@ -548,6 +548,13 @@ def container_method_forms() -> list:
                 body = f"values = {receiver}\nresult = values.{name}({args})\nreturn values, result"
             made.append(form(f"{owner}.{name}", f"{owner}.{name}", owner, f"{owner}.{name}({args})", body,
                              f"{PYTHON} dir({owner})", 4))
+    # `dict.update` takes a mapping or keywords (`kwargs.update(context=c)`), which its signature does not show
+    keyed = [("d[key] = value for each keyword",
+              f"values = {RECEIVERS['dict']}\nvalues['c'] = 3\nresult = None\nreturn values, result")]
+    for variant, args, candidates in (("mapping", "{'c': 3}", ()), ("keywords", "c=3", keyed)):
+        made.append(form(f"dict.update({args})", "dict.update", "dict", f"dict.update({args})",
+                         f"values = {RECEIVERS['dict']}\nresult = values.update({args})\nreturn values, result",
+                         f"{PYTHON} dict.update's documented forms", 4, variant=variant, candidates=candidates))
     return made
 
 

@@ -15,7 +15,7 @@ import ports  # noqa: E402
 
 FLOORS = {"autoformer_ts": 2, "bert_qa": 7, "bilstm_crf": 8, "capsnet": 6, "clip_zeroshot": 5, "convtasnet": 3,
           "ctc_asr": 16, "decision_transformer": 7, "detr_tiny": 7, "dlrm": 9, "gnn_mp": 9, "mae": 7, "mamba_ssm": 3,
-          "moco": 7, "moe_lm": 7, "neural_ode": 6, "nmt_beam": 6, "perceiver_io": 9, "pointer_tsp": 7,
+          "moco": 7, "moe_lm": 7, "neural_ode": 6, "nmt_beam": 6, "perceiver_io": 10, "pointer_tsp": 7,
           "pointnet2": 11, "ppo_agent": 6, "raft": 5, "realnvp": 6, "rotate_kge": 4, "rssm_world": 2, "sasrec": 5,
           "stylegan2": 2, "swin": 5, "tabnet": 4, "tacotron2": 6, "tiny_nerf": 9, "transfo_xl": 1, "unet_sw": 2,
           "vqvae": 6, "wavenet": 8, "yolo_nms": 7}
@@ -95,6 +95,7 @@ AT_LINES = [
     ("rssm_world", 117, "W5508"),   # a plain object made in a method reached through `m = self.model; m.rssm.observe`
     ("perceiver_io", 109, "E5407"),  # Python's map over a nested def reading a local (`h`)
     ("perceiver_io", 220, "E5407"),  # list(map(lambda ...)) reading the local `dtype`
+    ("perceiver_io", 65, "E6005"),   # kwargs.update(context=...): the keyword form of dict.update, measured refused
     ("rotate_kge", 244, "E5608"),   # ranking.item() of what nonzero() gave
     ("rotate_kge", 207, "E6117"),   # {**regularization_log, ...} in construct
 ]

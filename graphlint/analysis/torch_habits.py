@@ -21,6 +21,8 @@ from graphlint.analysis.api import HOST_METHODS, JIT_FORBIDDEN_CELL_METHODS
 
 # The verdicts a rule reports: the form stops graph compilation (refused, or no CPU kernel for the op it picks).
 REFUSED_VERDICTS = ("refused", "no CPU kernel")
+# The Python containers whose methods the table measured, by the kind of the receiver.
+CONTAINER_KINDS = ("dict", "list", "str", "tuple")
 # A measured difference in the result's structure only (`t.max(1)`: the (values, indices) pair in PYNATIVE_MODE, the
 # values in graph mode): code written for graph mode uses the values, so only a use as a pair is wrong.
 STRUCTURE_ONLY = "output: tuple != tensor"
@@ -31,7 +33,7 @@ WRONG_VERDICTS = REFUSED_VERDICTS + ("differs",)
 
 @dataclass(frozen=True)
 class CallShape:
-    kind: str           # "tensor method", "builtin", "function"
+    kind: str           # "tensor method", "builtin", "function", or a container's ("dict", "list", "str", "tuple")
     name: str           # split, max, ...
     positional: int     # how many positional arguments
     keywords: tuple     # the keyword names, sorted
@@ -98,6 +100,9 @@ def shape_of_text(kind: str, text: str, name: str = "") -> CallShape | None:
                      and isinstance(node.func, ast.Name) and node.func.id == name), None)
     if call is None:
         return None
+    if kind in CONTAINER_KINDS and isinstance(call.func, ast.Attribute):
+        # (a container method's keywords are any names: `kwargs.update(context=c)` is the form `d.update(c=3)`)
+        return CallShape(kind, call.func.attr, len(call.args), ("**",) if call.keywords else ())
     if kind == "tensor method" and isinstance(call.func, ast.Attribute):
         name = call.func.attr
     elif kind == "builtin" and isinstance(call.func, ast.Name):

@@ -495,6 +495,18 @@ TORCH_HABIT_REFUSED = Rule(
             """
             class Net(nn.Cell):
                 def construct(self, x):
+                    options = {"scale": x}
+                    options.update(context=x * 2)
+                    return options["scale"] + options["context"]
+            """,
+            error="unexpected keyword argument",
+            title="`kwargs.update(context=c)` (a dict method's keyword form)",
+            lines=4,
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
                     a, b = x.split(2, dim=1)
                     return a.sum() + b.sum()
             """,

@@ -212,6 +212,12 @@ class RefusedChecker(Checker):
                 if found is not None:
                     break
             return found, torch_habits.falling_habit(shape, constants)
+        container = _container_kind(values, func)
+        if container and torch_habits.measured(container, func.attrname):
+            # (a method of a list, dict, str or tuple: the table's refused forms of it; the others, its fallbacks
+            # and differences, have rules of their own)
+            shape = torch_habits.CallShape(container, func.attrname, len(call.args), ("**",) if keywords else ())
+            return torch_habits.habit(shape), None
         if isinstance(func, nodes.Attribute) and values.value(func.expr).is_(CELL):
             if func.attrname in api.JIT_FORBIDDEN_CELL_METHODS:
                 return None, None  # E6001 reports it
@@ -410,3 +416,11 @@ CHECKER = RefusedChecker
 
 def _arguments_text(call: nodes.Call) -> str:
     return ", ".join(argument.as_string() for argument in list(call.args) + list(call.keywords or ()))
+
+
+def _container_kind(values, func) -> str:
+    """"dict" / "list" / "str" / "tuple" for a method called on a value of that one kind; "" otherwise."""
+    if not isinstance(func, nodes.Attribute):
+        return ""
+    held = values.value(func.expr)
+    return next((kind for kind in torch_habits.CONTAINER_KINDS if held.is_(kind)), "")
