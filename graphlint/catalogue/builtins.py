@@ -1448,7 +1448,7 @@ DICT_UNPACKING_IN_DISPLAY = Rule(
                     log = {**d, "b": x}
                     return log["r"] + log["b"]
             """,
-            error="does not match expected",
+            error="Tuple[Tuple[Tensor",
             title="`{**d, 'b': x}` (a training step's log dict)",
             lines=4,
             fields={"unpacked": "d"},

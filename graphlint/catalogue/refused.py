@@ -499,7 +499,7 @@ TORCH_HABIT_REFUSED = Rule(
                     options.update(context=x * 2)
                     return options["scale"] + options["context"]
             """,
-            error="unexpected keyword argument",
+            error="unexpected keyword argument 'context'",
             title="`kwargs.update(context=c)` (a dict method's keyword form)",
             lines=4,
         ),

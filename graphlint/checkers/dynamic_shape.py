@@ -84,13 +84,17 @@ class DynamicShapeChecker(Checker):
                         value=value.as_string(), rank=str(rank), mask=target.slice.as_string())
 
     # -- calls ----------------------------------------------------------------------
-    def _check_call(self, graph, values, call: nodes.Call) -> None:
-        func = call.func
+    def _scalar_of_data_shaped(self, graph, values, call: nodes.Call) -> None:
+        """SCALAR_OF_DATA_SHAPED_TENSOR: `t.item()` / `int(t)` of a Tensor whose shape the data decides."""
         scalar_of = _scalar_taken_from(call, values)
         if scalar_of is not None and values.value(scalar_of).data_shaped and values.value(scalar_of).is_tensor \
                 and not _indexed_by_integers(scalar_of):
             self.report(rules.SCALAR_OF_DATA_SHAPED_TENSOR, call, graph, call=_call_text(call),
                         expr=scalar_of.as_string())
+
+    def _check_call(self, graph, values, call: nodes.Call) -> None:
+        func = call.func
+        self._scalar_of_data_shaped(graph, values, call)
         primitive = _primitive(call, graph, values)
         if primitive is not None:
             name = primitive.rsplit(".", 1)[-1]
