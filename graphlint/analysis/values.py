@@ -1238,7 +1238,9 @@ class FunctionValues:
             origin = base.origin or (index.origin if index is not None and index.var else "")
             # A slice is a new Tensor in graph code: `y = x[0]; y += 1` leaves x unchanged in GRAPH_MODE
             # (measured, MindSpore 2.10), unlike `y = x; y += 1`. So it shares no storage: no alias.
-            data_shaped = base.data_shaped or self._selects_by_data(expr.slice, element)
+            # (the data decides the first axis only: an integer there picks one row, of a known shape)
+            data_shaped = base.data_shaped and not _first_index_is_int(expr.slice) \
+                or self._selects_by_data(expr.slice, element)
             return replace(variable(TENSOR, origin), sliced_to=self._runtime_slice(expr, base, element),
                            data_shaped=data_shaped)
         if base.kinds <= {UNKNOWN} and base.var and not isinstance(expr.slice, nodes.Slice) \
@@ -1287,6 +1289,12 @@ class FunctionValues:
                     and self.computed_in_graph(bound):
                 return expr.as_string()
         return ""
+
+
+def _first_index_is_int(index) -> bool:
+    """``r[0]``, ``r[0, 0]``: the first axis indexed by an integer constant."""
+    first = index.elts[0] if isinstance(index, nodes.Tuple) and index.elts else index
+    return isinstance(first, nodes.Const) and type(first.value) is int
 
 
 _DICT_CHANGERS = frozenset({"update", "setdefault", "pop", "popitem", "clear"})

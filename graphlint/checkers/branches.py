@@ -77,9 +77,9 @@ class BranchesChecker(Checker):
         for definition in self.cfg.definitions:
             # an element other than a Tensor or a scalar: the append itself fails ("DynamicSequence does not
             # support dictionary type as element type", "ListAppend ... target must be scalar or tensor")
-            if definition.index in uneven and definition.kind == "mutate" and _appended_container(self.values,
-                                                                                                    definition.value):
-                kind = _appended_container(self.values, definition.value)
+            kind = _appended_container(self.values, definition.value) \
+                if definition.index in uneven and definition.kind == "mutate" else ""
+            if kind:
                 self.report(rules.LIST_LENGTH_DECIDED_AT_RUN_TIME, definition.value, self.graph, name=definition.name,
                             where=uneven[definition.index], op=f"{definition.value.func.as_string()}(...)` of a "
                                                                f"`{kind}")

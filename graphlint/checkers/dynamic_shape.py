@@ -87,8 +87,7 @@ class DynamicShapeChecker(Checker):
     def _scalar_of_data_shaped(self, graph, values, call: nodes.Call) -> None:
         """SCALAR_OF_DATA_SHAPED_TENSOR: `t.item()` / `int(t)` of a Tensor whose shape the data decides."""
         scalar_of = _scalar_taken_from(call, values)
-        if scalar_of is not None and values.value(scalar_of).data_shaped and values.value(scalar_of).is_tensor \
-                and not _indexed_by_integers(scalar_of):
+        if scalar_of is not None and values.value(scalar_of).data_shaped and values.value(scalar_of).is_tensor:
             self.report(rules.SCALAR_OF_DATA_SHAPED_TENSOR, call, graph, call=_call_text(call),
                         expr=scalar_of.as_string())
 
@@ -269,14 +268,6 @@ def _scalar_taken_from(call: nodes.Call, values):
             and func.name not in values.cfg.defs_by_name:
         return call.args[0]
     return None
-
-
-def _indexed_by_integers(expr) -> bool:
-    """``r[0, 0]``: an element picked by integer constants (its shape is known)."""
-    if not isinstance(expr, nodes.Subscript):
-        return False
-    parts = expr.slice.elts if isinstance(expr.slice, nodes.Tuple) else [expr.slice]
-    return all(isinstance(p, nodes.Const) and isinstance(p.value, int) for p in parts)
 
 
 def _call_text(call: nodes.Call) -> str:

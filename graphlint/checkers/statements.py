@@ -54,9 +54,9 @@ class StatementsChecker(Checker):
                 self._check_node(graph, node)
         for node in _walk_body(func):
             self._check_node(graph, node)
-        self._effect_under_tensor_if(graph)
+        self._check_in_function_returning_none(graph)
 
-    def _effect_under_tensor_if(self, graph) -> None:
+    def _check_in_function_returning_none(self, graph) -> None:
         """CHECK_IN_FUNCTION_RETURNING_NONE: a called graph function whose output holds None, with an `assert` on a
         Tensor or a `raise` / a call statement on one branch of a Tensor `if`."""
         func = graph.node
@@ -570,7 +570,7 @@ def _is_none(node) -> bool:
 def _branch_effect(branch: nodes.If) -> str:
     """What a branch of ``branch`` does for its effect, in words ("raises", "calls `print(...)`"); "" for none."""
     for statement in branch.body + branch.orelse:
-        for node in [statement, *_walk(statement)]:
+        for node in _walk(statement):
             if isinstance(node, nodes.Raise):
                 return "raises"
             if isinstance(node, nodes.Expr) and isinstance(node.value, nodes.Call) and not (
