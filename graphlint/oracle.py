@@ -368,16 +368,18 @@ def _resolve(fact, params: dict, what: str):
         return None if inner is None else inner if inner.startswith(("float", "bfloat")) else "float32"
     if fact[0] in ("of", "like") and len(fact) == 2 and isinstance(fact[1], tuple) and len(fact[1]) == 2:
         source, name = fact[1]
-        abstract = None
+        found = set()
         if source == "param":
-            abstract = params.get(name)
+            found = {params[name]} if name in params else set()
         elif source == "attr" and isinstance(name, str) and name.startswith("self."):
+            # (the graph's Parameters by their full names: `self.gamma_` of each block, one name per block)
             attribute = name[len("self."):]
             found = {a for n, a in params.items() if n == attribute or n.endswith("." + attribute)}
-            abstract = found.pop() if len(found) == 1 else None
-        if abstract is None or abstract.kind != "tensor":
+        if not found or any(a.kind != "tensor" for a in found):
             return None
-        return abstract.dtype if what == "dtype" else abstract.shape
+        # one answer when every candidate agrees on what is asked (blocks' `gamma_` differ in shape, not dtype)
+        answers = {a.dtype if what == "dtype" else a.shape for a in found}
+        return answers.pop() if len(answers) == 1 else None
     return None
 
 

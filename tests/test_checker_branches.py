@@ -395,3 +395,34 @@ def test_boolop_as_a_branch_of_a_conditional_expression_is_a_value():
     first_line = PRELUDE.count("\n") + 6
     assert [(f.line - first_line + 1, f.column - 8, f.args["kinds"]) for f in found] == [
         (1, 6, "a bool Tensor and a Tensor of values")]
+
+
+def test_parameters_a_mindspore_base_layer_makes_are_tensors():
+    """``self.gamma`` in a subclass of ``nn.LayerNorm`` (and ``self.bias`` of ``nn.Dense``), which the layer's own
+    constructor makes (MindSpore's sources: generated.nn_parameters), are Parameters of the graph, also when the
+    subclass has an ``__init__`` of its own."""
+    source = (
+        "class ScaledNorm(nn.LayerNorm):\n"
+        "    def __init__(self, shape, scale=2):\n"
+        "        super().__init__(shape)\n"
+        "        self.scale = scale\n"
+        "\n"
+        "    def construct(self, x):\n"
+        "        y, _, _ = self.layer_norm(x, self.gamma, self.beta)\n"
+        "        if self.gamma.max() > 1:\n"
+        "            y = y * self.scale\n"
+        "        return y\n"
+        "\n"
+        "\n"
+        "class Lora(nn.Dense):\n"
+        "    def __init__(self, a, b, r=4):\n"
+        "        super().__init__(a, b)\n"
+        "        self.r = r\n"
+        "\n"
+        "    def construct(self, x):\n"
+        "        return ops.matmul(x, self.weight.t()) + self.bias.item()\n"
+    )
+    found = [(f.rule.id, f.line) for f in _lint(source)]
+    first = PRELUDE.count("\n")
+    assert (("I5806", first + 8) in found and ("I5701", first + 19) in found), found
+    assert "the Parameter `self.gamma`" in next(f.message for f in _lint(source) if f.rule.id == "I5806")

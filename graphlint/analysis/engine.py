@@ -681,7 +681,8 @@ class Analysis:
         if not assignments:
             if self.project.find_method(cls, name) is not None:
                 return const(FUNCTION)
-            return self._class_body_attribute(cls, name)
+            inherited = self._layer_attribute(cls, name)
+            return inherited if inherited is not None else self._class_body_attribute(cls, name)
         info = self.project.info(cls.root())
         results = []
         for value, method in assignments:
@@ -690,6 +691,14 @@ class Analysis:
         if not results:
             return unknown()
         return join(*results)
+
+    def _layer_attribute(self, cls: nodes.ClassDef, name: str) -> Value | None:
+        """``self.gamma`` in a subclass of ``nn.LayerNorm``: a Parameter the MindSpore layer's constructor makes
+        (read from MindSpore's sources: generated.nn_parameters). None for any other name."""
+        layer = self.project.inherited_layer(cls)
+        if layer is None or name not in api.NN_LAYER_PARAMETERS.get(layer.rsplit(".", 1)[-1], ()):
+            return None
+        return variable(TENSOR, f"the Parameter `self.{name}`", alias=f"the Parameter `self.{name}`")
 
     def _made_by_class_argument(self, call: nodes.Call, info: ModuleInfo, cls) -> Value:
         """``base_encoder(num_classes=dim)`` with the class an argument (``MoCo(TinyConvNet)``): a Cell when every

@@ -523,8 +523,14 @@ class Project:
     def mindspore_layer_base(self, cls: nodes.ClassDef) -> str | None:
         """``mindspore.nn.Dropout`` for a project class that subclasses that layer (directly or through project
         classes) and defines no ``construct`` of its own: calling it runs the layer's. None otherwise."""
+        return self.inherited_layer(cls, own_construct=False)
+
+    def inherited_layer(self, cls: nodes.ClassDef, own_construct: bool = True) -> str | None:
+        """The MindSpore layer (``mindspore.nn.LayerNorm``) a project class subclasses, directly or through
+        project classes: its ``__init__`` sets the layer's attributes. With ``own_construct`` False, None when
+        the class (or a project base) defines a ``construct`` of its own."""
         for klass in self.mro(cls):
-            if "construct" in klass.locals:
+            if not own_construct and "construct" in klass.locals:
                 return None
             info = self.info(klass.root())
             for base in klass.bases:
