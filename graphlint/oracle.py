@@ -366,6 +366,19 @@ def _resolve(fact, params: dict, what: str):
     if fact[0] == "float" and len(fact) == 2:
         inner = _resolve(fact[1], params, what)
         return None if inner is None else inner if inner.startswith(("float", "bfloat")) else "float32"
+    if fact[0] == "either" and what == "dtype":
+        found = {_resolve(f, params, what) for f in fact[1:]}
+        return found.pop() if len(found) == 1 else None
+    if fact[0] == "promote" and what == "dtype":
+        from graphlint.analysis.rewrite_facts import promoted
+
+        found = None
+        for operand in fact[1:]:
+            operand = _resolve(operand, params, what)
+            found = operand if found is None or operand is None else promoted(found, operand)
+            if found is None:
+                return None
+        return found
     if fact[0] in ("of", "like") and len(fact) == 2 and isinstance(fact[1], tuple) and len(fact[1]) == 2:
         source, name = fact[1]
         found = set()

@@ -93,10 +93,11 @@ def test_oracle_agreement_on_a_slice_does_not_drop(tmp_path):
 # a SequentialCell, a CellList iterated, a project subclass of an nn layer with no construct of its own. The
 # compiler types every call below as a Tensor of the argument's dtype; the analysis must say the same, by following
 # each call into the Cells it may call (each call in its own context: `Scale` is called on float32 and on
-# float16 Tensors).
+# float16 Tensors). An attribute that holds a Parameter or None is a Tensor under `is not None` (each instance is
+# compiled with its own), and a subclass of `nn.LayerNorm` reads the `gamma` its base's constructor made.
 HELD_CELLS = textwrap.dedent("""\
     import mindspore as ms
-    from mindspore import nn, ops, Tensor
+    from mindspore import nn, ops, Parameter, Tensor
     import numpy as np
 
 
@@ -119,11 +120,26 @@ HELD_CELLS = textwrap.dedent("""\
             super().__init__()
             self.conv = conv(channels)
             self.drop = Drop(0.1)
+            if channels > 2:
+                self.gamma = Parameter(Tensor(np.ones((channels, 1, 1)), ms.float32))
+            else:
+                self.gamma = None
 
         def construct(self, x):
             y = self.conv(x)
             y = self.drop(y)
+            if self.gamma is not None:
+                y = self.gamma * y
             return y
+
+
+    class Norm(nn.LayerNorm):
+        def __init__(self, shape):
+            super().__init__(shape)
+            self.axis = -1
+
+        def construct(self, x):
+            return x * self.gamma.mean()
 
 
     class Net(nn.Cell):
@@ -135,8 +151,10 @@ HELD_CELLS = textwrap.dedent("""\
             self.stage = nn.SequentialCell(layers)
             self.blocks = nn.CellList([block(channels), block(channels)])
             self.scale = Scale()
+            self.norm = Norm((3,))
 
         def construct(self, x):
+            x = self.norm(x)
             x = self.stage(x)
             for blk in self.blocks:
                 x = blk(x)
@@ -147,8 +165,10 @@ HELD_CELLS = textwrap.dedent("""\
     def build():
         return Net(Block)
     """)
-HELD_CALLS = {27: "self.conv(x)", 28: "self.drop(y)", 43: "self.stage(x)", 45: "blk(x)",
-              46: "self.scale(x.astype(ms.float16))", 47: "self.scale(x)"}
+HELD_TEXTS = ("self.conv(x)", "self.drop(y)", "self.gamma * y", "x * self.gamma.mean()", "self.norm(x)",
+              "self.stage(x)", "blk(x)", "self.scale(x.astype(ms.float16))", "self.scale(x)")
+HELD_CALLS = {next(number for number, line in enumerate(HELD_CELLS.splitlines(), 1) if f"= {text}" in line
+                   or f"return {text}" in line): text for text in HELD_TEXTS}
 
 
 def test_calls_of_held_cells_agree_with_the_compiler(tmp_path):

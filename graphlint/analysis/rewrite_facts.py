@@ -253,7 +253,9 @@ class TensorFacts:
         if not value.is_tensor:
             return None
         if isinstance(expr, nodes.Attribute):
-            return ("of", ("attr", expr.as_string())) if self._is_self_attribute(expr) else None
+            if not self._is_self_attribute(expr):
+                return None
+            return self._attribute_dtype(expr.attrname) or ("of", ("attr", expr.as_string()))
         if isinstance(expr, nodes.Compare):
             return "bool_"
         if isinstance(expr, nodes.UnaryOp):
@@ -272,6 +274,49 @@ class TensorFacts:
         if isinstance(expr, nodes.Call):
             return self._call_dtype(expr, depth)
         return None
+
+    def _attribute_dtype(self, name: str) -> str | None:
+        """The dtype of the Parameter ``self.name`` where ``__init__`` states it (``Parameter(Tensor(a, ms.float32))``,
+        ``Parameter(initializer(init, shape, ms.float16))``; None set on other paths gives nothing), or float32 for
+        one the MindSpore layer the class subclasses makes, unless its constructor is given a dtype."""
+        values = self.values
+        cls = values.cls
+        if cls is None:
+            return None
+        analysis = values.analysis
+        assignments = analysis.attribute_assignments(cls).get(name)
+        if not assignments:
+            layer = analysis.project.inherited_layer(cls)
+            if layer is None or name not in api.NN_LAYER_PARAMETERS.get(layer.rsplit(".", 1)[-1], ()):
+                return None
+            return None if _layer_given_dtype(cls) else "float32"
+        found = set()
+        for value, method in assignments:
+            if method.name != "__init__":
+                return None
+            if isinstance(value, nodes.Const) and value.value is None:
+                continue
+            found.add(self._parameter_dtype(value, analysis.project.info(method.root())))
+        return found.pop() if len(found) == 1 and None not in found else None
+
+    def _parameter_dtype(self, value, info) -> str | None:
+        if not (isinstance(value, nodes.Call) and info.imports.qualify(value.func) == api.PARAMETER and value.args):
+            return None
+        made = value.args[0]
+        if not isinstance(made, nodes.Call):
+            return None
+        qualified = info.imports.qualify(made.func) or ""
+        position = 1 if qualified in api.TENSOR_CONSTRUCTORS else 2 if qualified.endswith(".initializer") else None
+        if position is None:
+            return None
+        stated = made.args[position] if len(made.args) > position else \
+            next((k.value for k in made.keywords or () if k.arg == "dtype"), None)
+        if stated is None:
+            return "float32" if position == 2 else None  # (initializer's default; a Tensor of a NumPy array varies)
+        qualified = info.imports.qualify(stated)
+        dtype = api.DTYPE_ALIASES.get(qualified.rsplit(".", 1)[-1], qualified.rsplit(".", 1)[-1]) \
+            if qualified and qualified.startswith("mindspore.") else None
+        return dtype if dtype in api.DTYPE_NAMES else None
 
     def _name_dtype(self, name, element, depth):
         return self._name_fact(name, element, depth, "of", self.dtype)
@@ -301,6 +346,10 @@ class TensorFacts:
                 fact = facts.pop()
                 self._assumed.extend((definition, tag, fact) for definition in carried)
                 return fact
+            if tag == "of" and not carried and None not in facts and len(facts) <= 4:
+                # (`if self.gamma is not None: y = self.gamma * y`: decided while compiling each instance, so
+                # one of these; in a context where they are one dtype, that one)
+                return ("either",) + tuple(sorted(facts, key=repr))
             return (tag, ("defs", frozenset(d.index for d in definitions)))
         return self._definition_fact(definitions[0], depth, tag, of_expression)
 
@@ -355,7 +404,9 @@ class TensorFacts:
                 for x, y in ((a, b), (b, a)):
                     if isinstance(x, tuple) and x[0] == "float" and x[1] == y:
                         return x
-                return None
+                a = _normal(("promote", a, b))  # (MindSpore's implicit conversion of two Tensors)
+                if a is None:
+                    return None
             return _normal(("float", a)) if op == "/" else a
         tensor, other = (expr.left, right) if left.is_tensor else (expr.right, left) if right.is_tensor else (None, None)
         if tensor is None:
@@ -461,6 +512,12 @@ class TensorFacts:
         if fact[0] == "keepdims" and len(fact) == 2:
             inner = self._in_caller_terms(fact[1], construct, call, depth, what)
             return ("keepdims", inner) if inner is not None else None
+        if fact[0] == "promote":
+            operands = [self._in_caller_terms(f, construct, call, depth, what) for f in fact[1:]]
+            return _normal(("promote",) + tuple(operands)) if None not in operands else None
+        if fact[0] == "either":
+            found = {self._in_caller_terms(f, construct, call, depth, what) for f in fact[1:]}
+            return found.pop() if len(found) == 1 else None
         if fact[0] in ("of", "like") and isinstance(fact[1], tuple) and fact[1][0] == "param":
             argument = _argument_of_construct(construct, call, fact[1][1])
             if argument is None:
@@ -731,6 +788,16 @@ _FINDING = object()  # a fact being found (a question that meets it again is par
 _SPECIALISING: set = set()  # the constructs whose facts are being found (a Cell that calls itself gets none)
 
 
+def _layer_given_dtype(cls: nodes.ClassDef) -> bool:
+    """``super().__init__(..., dtype=ms.float16)``: the layer's Parameters take the dtype it is given."""
+    for call in nodes_of_class(cls, nodes.Call):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname == "__init__" and isinstance(func.expr, nodes.Call) \
+                and any(k.arg in ("dtype", "param_init_type") for k in call.keywords or ()):
+            return True
+    return False
+
+
 def _argument_of_construct(construct: nodes.FunctionDef, call: nodes.Call, name: str):
     """What ``call`` (of the Cell) passes to ``construct``'s parameter ``name`` (``self`` is bound)."""
     names = [a.name for a in signatures.positional_parameters(construct)][1:]
@@ -811,8 +878,52 @@ def _nonzero_constant(expr, values) -> bool:
         and value.const != 0
 
 
+# MindSpore's implicit conversion between two Tensors' dtypes, by category: bool, then integers, then floats
+_CATEGORY = {"bool_": 0, "uint8": 1, "int8": 1, "int16": 1, "int32": 1, "int64": 1, "float16": 2, "bfloat16": 2,
+             "float32": 2, "float64": 2}
+_WIDTH = {"bool_": 1, "uint8": 8, "int8": 8, "int16": 16, "int32": 32, "int64": 64, "float16": 16, "bfloat16": 16,
+          "float32": 32, "float64": 64}
+
+
+def promoted(a: str, b: str) -> str | None:
+    """The dtype of an element-wise op of Tensors of dtypes ``a`` and ``b``: the higher category wins (a float over
+    an integer, an integer over bool), within one the wider; float16 with bfloat16 is float32, int8 with uint8
+    int16. None for dtypes outside the table (complex, unsigned wider than 8 bits)."""
+    if a == b:
+        return a
+    if a not in _CATEGORY or b not in _CATEGORY:
+        return None
+    if _CATEGORY[a] != _CATEGORY[b]:
+        return a if _CATEGORY[a] > _CATEGORY[b] else b
+    if {a, b} == {"float16", "bfloat16"}:
+        return "float32"
+    if {a, b} == {"int8", "uint8"}:
+        return "int16"
+    return a if _WIDTH[a] > _WIDTH[b] else b
+
+
 def _normal(dtype):
-    """``("float", d)`` with a concrete ``d`` resolved; nested ``("float", ("float", d))`` flattened."""
+    """``("float", d)`` with a concrete ``d`` resolved; nested ``("float", ("float", d))`` flattened;
+    ``("promote", a, b, ...)`` flattened, its concrete operands promoted into one."""
+    if isinstance(dtype, tuple) and dtype[0] == "promote":
+        # (associative and commutative: flattened, its concrete operands promoted into one)
+        operands = set()
+        for operand in dtype[1:]:
+            operand = _normal(operand)
+            if operand is None:
+                return None
+            operands.update(operand[1:] if isinstance(operand, tuple) and operand[0] == "promote" else (operand,))
+        concrete = None
+        for operand in [o for o in operands if isinstance(o, str)]:
+            concrete = operand if concrete is None else promoted(concrete, operand)
+            if concrete is None:
+                return None
+        relative = sorted((o for o in operands if not isinstance(o, str)), key=repr)
+        if not relative:
+            return concrete
+        if concrete is None and len(relative) == 1:
+            return relative[0]
+        return ("promote",) + ((concrete,) if concrete is not None else ()) + tuple(relative)
     if isinstance(dtype, tuple) and dtype[0] == "float":
         inner = _normal(dtype[1])
         if inner is None:

@@ -784,7 +784,8 @@ class FunctionValues:
                 return Value(frozenset({UNKNOWN}), True, receiver.origin, interpreted=True)
             if receiver.kinds <= {OBJECT}:
                 held = self.analysis.self_attribute(self.cls, expr.attrname)
-                return self._read_back(expr, held) or held
+                held = self._read_back(expr, held) or held
+                return _not_none(held) if NONE in held.kinds and _guarded_not_none(expr, self.func) else held
         held = self._held_attribute(expr, element) or self._layer_parameter(expr)
         if held is not None:
             return held
@@ -1381,6 +1382,29 @@ def _item_of(expr: nodes.Subscript, base: Value, index: Value | None) -> Value:
     if index is not None and index.var:  # which element only the run decides
         return replace(join(*base.items), var=True, const=NOTHING, origin=base.origin or index.origin)
     return join(*base.items)
+
+
+def _not_none(value: Value) -> Value:
+    return replace(value, kinds=value.kinds - {NONE}) if value.kinds - {NONE} else value
+
+
+def _guarded_not_none(read: nodes.Attribute, func) -> bool:
+    """``self.gamma_ * x`` under ``if self.gamma_ is not None:`` (or in the ``else`` of ``is None``, an ``IfExp``
+    alike): each Cell instance is compiled with its own attribute, so the test is decided while compiling and the
+    read never sees None."""
+    text = read.as_string()
+    child, node = read, read.parent
+    while node is not None and node is not func:
+        if isinstance(node, (nodes.If, nodes.IfExp)) and child is not node.test:
+            test = node.test
+            if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.left.as_string() == text \
+                    and isinstance(test.ops[0][1], nodes.Const) and test.ops[0][1].value is None:
+                operator = test.ops[0][0]
+                in_body = child in node.body if isinstance(node, nodes.If) else child is node.body
+                if (operator == "is not") == in_body and operator in ("is", "is not"):
+                    return True
+        child, node = node, node.parent
+    return False
 
 
 def _tensor_attribute(expr: nodes.Attribute, owner: Value, name: str) -> Value:
