@@ -294,9 +294,10 @@ class TensorFacts:
         for value, method in assignments:
             if method.name != "__init__":
                 return None
-            if isinstance(value, nodes.Const) and value.value is None:
-                continue
-            found.add(self._parameter_dtype(value, analysis.project.info(method.root())))
+            info = analysis.project.info(method.root())
+            for made in (value.body, value.orelse) if isinstance(value, nodes.IfExp) else (value,):
+                if not (isinstance(made, nodes.Const) and made.value is None):
+                    found.add(self._parameter_dtype(made, info))
         return found.pop() if len(found) == 1 and None not in found else None
 
     def _parameter_dtype(self, value, info) -> str | None:
