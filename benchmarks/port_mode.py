@@ -52,6 +52,7 @@ ENTRIES = {
     "rotate_kge": ("TestStep", "port.build()", "(lambda made: (made[0], made[3], made[4]))(port.make_inputs(1))"),
     "pointer_tsp": ("GreedyTSP", "port.build()",
                     "(ms.Tensor(np.random.RandomState(0).rand(2, 8, 2).astype(np.float32)),)"),
+    "timm_train": ("TrainStep", "port.build()[2]", "port.make_batch(0)"),
 }
 
 ENTRY_MODULE = '''import numpy as np
