@@ -24,6 +24,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+PORTS = os.path.join(HERE, "ports")
 
 
 def graphlint_command() -> str:
@@ -45,11 +46,22 @@ def _severity(finding: dict) -> str:
     return str(finding.get("severity", "")).lower()
 
 
-def score(folder: str, command: str, verbose: bool = False) -> dict:
+def findings_of_all(command: str, level: str) -> dict[str, list[dict]]:
+    """Every port's findings from one run over the ports folder, by the model's absolute path (each port is linted
+    as it is alone: no port imports another)."""
+    found: dict[str, list[dict]] = {}
+    for finding in findings(command, PORTS, level):
+        found.setdefault(os.path.abspath(finding.get("path", "")), []).append(finding)
+    return found
+
+
+def score(folder: str, command: str, verbose: bool = False, linted=None) -> dict:
+    """``linted(model, level)``: the model's findings at that level (default: a graphlint run on the model)."""
     with open(os.path.join(folder, "labels.json"), encoding="utf-8") as handle:
         labels = json.load(handle)
     model = os.path.join(folder, labels["model"])
-    lax, strict = findings(command, model, "lax"), findings(command, model, "strict")
+    linted = linted or (lambda path, level: findings(command, path, level))
+    lax, strict = linted(model, "lax"), linted(model, "strict")
     reported = 0
     lines_out = []
     for problem in labels["problems"]:
@@ -84,14 +96,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--graphlint", default=graphlint_command())
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
-    folders = sorted(glob.glob(os.path.join(HERE, "ports", "*", "labels.json")))
+    folders = sorted(glob.glob(os.path.join(PORTS, "*", "labels.json")))
     total = {"problems": 0, "reported": 0, "false_errors": 0}
+    linted = None
+    if not args.names:  # (every port: one run over the folder per level)
+        everything = {level: findings_of_all(args.graphlint, level) for level in ("lax", "strict")}
+        linted = lambda path, level: everything[level].get(os.path.abspath(path), [])  # noqa: E731
     for path in folders:
         folder = os.path.dirname(path)
         name = os.path.basename(folder)
         if args.names and name not in args.names:
             continue
-        figures = score(folder, args.graphlint, args.verbose)
+        figures = score(folder, args.graphlint, args.verbose, linted)
         for key in total:
             total[key] += figures[key]
         print(f"{name}: reported {figures['reported']}/{figures['problems']} problems the compiler confirms; "
