@@ -26,41 +26,59 @@ def _git(*args, cwd):
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
-def _try_repo(hook, files, cwd, home):
-    env = dict(os.environ, PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never")
-    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", ROOT, hook, "--files", *files],
+@pytest.fixture(scope="module")
+def hooks(tmp_path_factory):
+    """This checkout as a hook repository, and a pre-commit home shared by the module's tests: pre-commit installs
+    the hooks' environment once (both hooks share it), not once per run."""
+    folder = tmp_path_factory.mktemp("hooks")
+    repository, rev = _hook_repository(folder / "graphlint-hooks")
+    return repository, rev, folder / "pre-commit-home"
+
+
+def _project(folder, hooks) -> str:
+    """A git repository at ``folder`` whose .pre-commit-config.yaml uses both hooks of this checkout."""
+    repository, rev, _home = hooks
+    folder.mkdir()
+    _git("init", "-q", cwd=folder)
+    _git("config", "user.email", "test@example.invalid", cwd=folder)
+    _git("config", "user.name", "test", cwd=folder)
+    write(folder, ".pre-commit-config.yaml", f"repos:\n- repo: {repository}\n  rev: {rev}\n  hooks:\n"
+                                             f"  - id: graphlint\n  - id: graphlint-fix\n")
+    return str(folder)
+
+
+def _run_on(hook, files, cwd, hooks):
+    """`pre-commit run HOOK --files ...`."""
+    env = dict(os.environ, PRE_COMMIT_HOME=str(hooks[2]), PRE_COMMIT_COLOR="never")
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", hook, "--files", *files],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
 
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, ".git")), reason="needs this checkout's git repository")
-def test_hooks_check_and_fix(tmp_path):
+def test_hooks_check_and_fix(tmp_path, hooks):
     project = tmp_path / "project"
-    project.mkdir()
-    _git("init", "-q", cwd=project)
-    _git("config", "user.email", "test@example.invalid", cwd=project)
-    _git("config", "user.name", "test", cwd=project)
+    _project(project, hooks)
     write(project, "broken.py", BROKEN_CELL)
     write(project, "clean.py", CLEAN_CELL)
     write(project, "fixable.py", FIXABLE_CELL)
     _git("add", ".", cwd=project)
-    home = tmp_path / "pre-commit-home"
 
-    check = _try_repo("graphlint", ["broken.py", "clean.py"], project, home)
+    check = _run_on("graphlint", ["broken.py", "clean.py"], project, hooks)
     assert check.returncode == 1, check.stdout + check.stderr
     assert "broken.py:7:9: E5101 try-in-graph" in check.stdout
     assert "clean.py" not in check.stdout.replace("Files were modified", "")
 
-    clean = _try_repo("graphlint", ["clean.py"], project, home)
+    clean = _run_on("graphlint", ["clean.py"], project, hooks)
     assert clean.returncode == 0, clean.stdout + clean.stderr
 
-    fix = _try_repo("graphlint-fix", ["fixable.py", "clean.py"], project, home)
+    fix = _run_on("graphlint-fix", ["fixable.py", "clean.py"], project, hooks)
     assert fix.returncode == 1, fix.stdout + fix.stderr
     assert "files were modified by this hook" in fix.stdout
     fixed = (project / "fixable.py").read_text()
     assert "x = x + 1  # GRAPH_MODE would write into the caller's tensor" in fixed
     assert (project / "clean.py").read_text() == CLEAN_CELL
 
-    again = _try_repo("graphlint-fix", ["fixable.py", "clean.py"], project, home)
+    again = _run_on("graphlint-fix", ["fixable.py", "clean.py"], project, hooks)
     assert again.returncode == 0, again.stdout + again.stderr
 
 
@@ -77,20 +95,18 @@ INFO_CELL = textwrap.dedent("""\
 
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, ".git")), reason="needs this checkout's git repository")
-def test_the_check_hook_follows_the_exit_policy(tmp_path):
+def test_the_check_hook_follows_the_exit_policy(tmp_path, hooks):
     """A file with only an info finding does not block the commit (the default: errors and warnings fail the
     run); `fail-on = "info"` in the project's [tool.graphlint] makes it block."""
     project = tmp_path / "project"
-    project.mkdir()
-    _git("init", "-q", cwd=project)
+    _project(project, hooks)
     write(project, "loop.py", INFO_CELL)
     _git("add", ".", cwd=project)
-    home = tmp_path / "pre-commit-home"
-    passes = _try_repo("graphlint", ["loop.py"], project, home)
+    passes = _run_on("graphlint", ["loop.py"], project, hooks)
     assert passes.returncode == 0, passes.stdout + passes.stderr
     write(project, "pyproject.toml", '[tool.graphlint]\nfail-on = "info"\n')
     _git("add", ".", cwd=project)
-    fails = _try_repo("graphlint", ["loop.py"], project, home)
+    fails = _run_on("graphlint", ["loop.py"], project, hooks)
     assert fails.returncode == 1, fails.stdout + fails.stderr
     assert "loop.py:6:9: I5806 tensor-condition-control-flow" in fails.stdout
 
@@ -121,7 +137,7 @@ HOST_UTILS = textwrap.dedent("""\
 
 def _hook_repository(folder) -> tuple[str, str]:
     """This checkout's tracked files as they are in the working tree, committed in a repository of their own:
-    (its path, the commit). pre-commit installs it once for every run of the test (try-repo would make a new
+    (its path, the commit). pre-commit installs it once for the module's tests (try-repo would make a new
     commit, so a new environment, on each run)."""
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True, text=True)
     folder.mkdir()
@@ -146,19 +162,14 @@ def _run_hook(project, home):
 
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, ".git")), reason="needs this checkout's git repository")
-def test_the_hook_sees_the_project_when_one_file_is_staged(tmp_path):
+def test_the_hook_sees_the_project_when_one_file_is_staged(tmp_path, hooks):
     project = tmp_path / "project"
-    project.mkdir()
-    _git("init", "-q", cwd=project)
-    _git("config", "user.email", "test@example.invalid", cwd=project)
-    _git("config", "user.name", "test", cwd=project)
-    hooks, rev = _hook_repository(tmp_path / "graphlint-hooks")
-    write(project, ".pre-commit-config.yaml", f"repos:\n- repo: {hooks}\n  rev: {rev}\n  hooks:\n  - id: graphlint\n")
+    _project(project, hooks)
     write(project, "net.py", NET)
     write(project, "utils.py", CLEAN_UTILS)
     _git("add", ".", cwd=project)
     _git("commit", "-q", "-m", "a clean model", cwd=project)
-    home = tmp_path / "pre-commit-home"
+    home = hooks[2]
 
     # only utils.py is staged: its helper is graph code because net.py's construct calls it
     write(project, "utils.py", HOST_UTILS)
