@@ -91,9 +91,22 @@ _VALUE = r"[\s\S]*?"  # how the inventory's regexes match an inserted value (lin
 _WINDOW = 4000  # how far past its first words a message is looked for
 
 
+_AROUND_VALUE = re.compile(r"(?:\\s\*)+(?=" + re.escape(_VALUE) + r")|(?<=" + re.escape(_VALUE) + r")(?:\\s\*)+")
+_VALUES_IN_A_ROW = re.compile("(?:" + re.escape(_VALUE) + r"(?:'\?)?){2,}")
+
+
+def _unambiguous(regex: str) -> str:
+    """``regex`` with the optional whitespace next to a value, and values in a row (`value'?value`), folded into
+    one value: a value takes any text, so they match the same messages, but each makes a near miss try every way
+    of sharing the text among them (`the\\s*VALUE\\s*\\s*'?VALUE` took seconds per line)."""
+    folded = _AROUND_VALUE.sub("", regex)
+    return _VALUES_IN_A_ROW.sub(lambda run: _VALUE + ("'?" if run.group(0).endswith("'?") else ""), folded)
+
+
 @functools.lru_cache(maxsize=None)
 def _patterns(regex: str) -> tuple:
-    """The regex and the regex of its leading text (up to its first value), compiled."""
+    """The regex (unambiguous) and the regex of its leading text (up to its first value), compiled."""
+    regex = _unambiguous(regex)
     return re.compile(regex), re.compile(regex.split(_VALUE, 1)[0])
 
 
