@@ -114,7 +114,7 @@ def _param_value(name, default, annotation, bound) -> Value:
     if annotated in SCALARS | {STR, TUPLE, LIST, DICT}:
         written = literal(default)
         if written is not None and written[0] is not None:
-            return of_python(written[0])  # `flag: bool = False`: the default, as without the annotation
+            return _entry_default(written[0])  # `flag: bool = False`: as without the annotation
         return const(annotated)
     container = _container_annotation(annotation)
     if container is not None:
@@ -126,9 +126,16 @@ def _param_value(name, default, annotation, bound) -> Value:
             if written[0] is None:
                 # Optional Tensor: `is None` is decided at compile time, but a passed value is a Tensor.
                 return Value(frozenset({NONE, TENSOR}), True, f"the argument `{name}`")
-            return of_python(written[0])
+            return _entry_default(written[0])
         return unknown()
     return variable(TENSOR, _arg_descr(name), alias=f"the argument `{name}`")
+
+
+def _entry_default(value) -> Value:
+    """A graph entry's parameter whose literal default is ``value``, where nothing says what the callers pass: a
+    flag (a bool) is a constant of the graph, but each call may pass either (`inplace_safe=True`), and the compiler
+    compiles the branch that call takes; so both branches are graph code. Other literals keep their value."""
+    return const(BOOL) if isinstance(value, bool) else of_python(value)
 
 
 

@@ -2097,6 +2097,22 @@ RANDOM_DRAW_REPEATED = Rule(
                     return (a == b).all(), ((c > 0) == (d > 0)).all()
             """,
         ),
+        passes(
+            """
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.drop = nn.Dropout(p=0.5)
+                    self.set_train(True)
+
+                def construct(self, x, doubled=False):
+                    if doubled:
+                        return (self.drop(x * 2) >= 0).all()
+                    else:
+                        return (self.drop(x) >= 0).all()
+            """,
+            title="one `nn.Dropout` layer called on each side of an `if` on a flag (a call takes one side)",
+        ),
     ),
 )
 

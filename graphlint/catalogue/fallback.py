@@ -849,9 +849,7 @@ PYTHON_OBJECT_FROM_TENSOR = Rule(
             title="namedtuple holding a Tensor",
             lines=7,
         ),
-    ),
-    clean=(
-        passes(
+        falls_back(
             """
             from collections import namedtuple
 
@@ -862,9 +860,51 @@ PYTHON_OBJECT_FROM_TENSOR = Rule(
                 def construct(self, x, return_dict: bool = False):
                     hidden = x * 2
                     if not return_dict:
+                        return hidden + 1
+                    out = Output(hidden=hidden, pooled=hidden.sum())
+                    return out.hidden + out.pooled
+            """,
+            fixed="""
+            from collections import namedtuple
+
+            Output = namedtuple("Output", ["hidden", "pooled"])
+
+
+            class Net(nn.Cell):
+                def construct(self, x, return_dict: bool = False):
+                    hidden = x * 2
+                    if not return_dict:
+                        return hidden + 1
+                    out = (hidden, hidden.sum())
+                    return out[0] + out[1]
+            """,
+            error="the inputs should be constant, but found variable",
+            title="a namedtuple on the side of a flag argument a call selects (`return_dict=True`: each call "
+                  "compiles the side its flag takes, and the default is only one of them)",
+            inputs="(Tensor(np.ones((2, 3), np.float32)), True)",
+            lines=11,
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            from collections import namedtuple
+
+            Output = namedtuple("Output", ["hidden", "pooled"])
+
+
+            class Net(nn.Cell):
+                def __init__(self, return_dict: bool = False):
+                    super().__init__()
+                    self.return_dict = return_dict
+
+                def construct(self, x):
+                    hidden = x * 2
+                    if not self.return_dict:
                         return hidden, hidden.sum()
                     return Output(hidden=hidden, pooled=hidden.sum())
             """,
+            title="the side of an `if` on a flag the instance holds, which no call can change: not compiled",
         ),
         passes(
             """

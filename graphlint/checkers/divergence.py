@@ -247,7 +247,7 @@ class DivergenceChecker(Checker):
         if values is None:
             return
         analysis = self.context.analysis
-        seen: dict[object, int] = {}
+        seen: dict[object, list] = {}
         for call in graph_nodes(graph.node):
             if not isinstance(call, nodes.Call):
                 continue
@@ -259,10 +259,13 @@ class DivergenceChecker(Checker):
                 continue
             func = call.func
             key = func.as_string() if isinstance(func, (nodes.Name, nodes.Attribute)) else id(call)
-            seen[key] = seen.get(key, 0) + 1
+            earlier = seen.setdefault(key, [])
+            # (calls in the two sides of one `if` never both run: `if stage == 'a': ... elif stage == 'b': ...`)
+            count = 1 + sum(1 for other in earlier if not _exclusive(other, call, graph.node))
+            earlier.append(call)
             unrolled = _in_unrolled_loop(call, graph.node, values)
-            if seen[key] > 1 or unrolled:
-                times = "in a loop it unrolls" if unrolled else "twice" if seen[key] == 2 else f"{seen[key]} times"
+            if count > 1 or unrolled:
+                times = "in a loop it unrolls" if unrolled else "twice" if count == 2 else f"{count} times"
                 self.report(rules.RANDOM_DRAW_REPEATED, call, graph, call=_call_text(call), api=drawn, times=times)
 
     # -- per-class facts, cached until the class's module (or one it imports) changes -------------------
@@ -1034,6 +1037,21 @@ def _owner_class(func: nodes.FunctionDef) -> nodes.ClassDef | None:
 
 
 CHECKER = DivergenceChecker
+
+
+def _exclusive(first, second, function) -> bool:
+    """``first`` and ``second`` sit on the two sides of one ``if`` (or conditional expression) of ``function``:
+    one run takes one side."""
+    child, node = first, first.parent
+    while node is not None and node is not function:
+        if isinstance(node, nodes.If) and child is not node.test:
+            if _within(second, node.orelse if child in node.body else node.body):
+                return True
+        elif isinstance(node, nodes.IfExp) and child is not node.test:
+            if _within(second, [node.orelse if child is node.body else node.body]):
+                return True
+        child, node = node, node.parent
+    return False
 
 
 def _in_unrolled_loop(node, function, values) -> bool:
