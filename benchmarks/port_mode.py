@@ -53,6 +53,8 @@ ENTRIES = {
     "pointer_tsp": ("GreedyTSP", "port.build()",
                     "(ms.Tensor(np.random.RandomState(0).rand(2, 8, 2).astype(np.float32)),)"),
     "timm_train": ("TrainStep", "port.build()[2]", "port.make_batch(0)"),
+    "evoformer_ipa": ("AlphaFold", "(ms.set_seed(0), np.random.seed(0), port.AlphaFold())[2]",
+                      "(lambda f: (f['target_feat'], f['msa_feat'], f['residue_index']))(port.make_inputs(1))"),
 }
 
 ENTRY_MODULE = '''import numpy as np
