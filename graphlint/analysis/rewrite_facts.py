@@ -891,7 +891,8 @@ _WIDTH = {"bool_": 1, "uint8": 8, "int8": 8, "int16": 16, "int32": 32, "int64": 
 def promoted(a: str, b: str) -> str | None:
     """The dtype of an element-wise op of Tensors of dtypes ``a`` and ``b``: the higher category wins (a float over
     an integer, an integer over bool), within one the wider; float16 with bfloat16 is float32, int8 with uint8
-    int16. None for dtypes outside the table (complex, unsigned wider than 8 bits)."""
+    int16 (measured on all 45 pairs in graph mode: tests/test_dtype_promotion.py). None for dtypes outside the
+    table (complex, unsigned wider than 8 bits)."""
     if a == b:
         return a
     if a not in _CATEGORY or b not in _CATEGORY:
