@@ -355,8 +355,8 @@ def _kind_said(value) -> str:
 
 def _resolve(fact, params: dict, what: str):
     """graphlint's dtype or shape, its relative facts (the dtype of a parameter, the shape of an attribute, the
-    floating dtype of ..., 0-d) resolved in the compiler's context: the abstracts of the function's parameters
-    and of the graph's Parameters (``params``, by name)."""
+    floating dtype of ..., 0-d, a promotion, either of two) resolved in the compiler's context: the abstracts of
+    the function's parameters and of the graph's Parameters (``params``, by name)."""
     if fact is None or isinstance(fact, str):
         return fact
     if not isinstance(fact, tuple) or not fact:
@@ -370,30 +370,39 @@ def _resolve(fact, params: dict, what: str):
         found = {_resolve(f, params, what) for f in fact[1:]}
         return found.pop() if len(found) == 1 else None
     if fact[0] == "promote" and what == "dtype":
-        from graphlint.analysis.rewrite_facts import promoted
-
-        found = None
-        for operand in fact[1:]:
-            operand = _resolve(operand, params, what)
-            found = operand if found is None or operand is None else promoted(found, operand)
-            if found is None:
-                return None
-        return found
+        return _promotion(fact[1:], params)
     if fact[0] in ("of", "like") and len(fact) == 2 and isinstance(fact[1], tuple) and len(fact[1]) == 2:
-        source, name = fact[1]
-        found = set()
-        if source == "param":
-            found = {params[name]} if name in params else set()
-        elif source == "attr" and isinstance(name, str) and name.startswith("self."):
-            # (the graph's Parameters by their full names: `self.gamma_` of each block, one name per block)
-            attribute = name[len("self."):]
-            found = {a for n, a in params.items() if n == attribute or n.endswith("." + attribute)}
-        if not found or any(a.kind != "tensor" for a in found):
-            return None
-        # one answer when every candidate agrees on what is asked (blocks' `gamma_` differ in shape, not dtype)
-        answers = {a.dtype if what == "dtype" else a.shape for a in found}
-        return answers.pop() if len(answers) == 1 else None
+        return _root(fact[1], params, what)
     return None
+
+
+def _promotion(operands, params: dict):
+    from graphlint.analysis.rewrite_facts import promoted
+
+    found = None
+    for operand in operands:
+        operand = _resolve(operand, params, "dtype")
+        found = operand if found is None or operand is None else promoted(found, operand)
+        if found is None:
+            return None
+    return found
+
+
+def _root(root: tuple, params: dict, what: str):
+    """The dtype or shape of a parameter (``("param", name)``) or a Parameter attribute (``("attr", "self.w")``)."""
+    source, name = root
+    found = set()
+    if source == "param":
+        found = {params[name]} if name in params else set()
+    elif source == "attr" and isinstance(name, str) and name.startswith("self."):
+        # (the graph's Parameters by their full names: `self.gamma_` of each block, one name per block)
+        attribute = name[len("self."):]
+        found = {a for n, a in params.items() if n == attribute or n.endswith("." + attribute)}
+    if not found or any(a.kind != "tensor" for a in found):
+        return None
+    # one answer when every candidate agrees on what is asked (blocks' `gamma_` differ in shape, not dtype)
+    answers = {a.dtype if what == "dtype" else a.shape for a in found}
+    return answers.pop() if len(answers) == 1 else None
 
 
 def _text(fact) -> str:

@@ -179,8 +179,7 @@ class _Resolver:
             self._sequential_members(info, call, certain, partial, depth, found)
             return
         if qualified in _SEQUENCE_MAKERS and (len(call.args) == 1 or not call.args and not call.keywords):
-            if call.args:  # (empty: what `append` adds is found where it is added)
-                self.value(info, call.args[0], selectors, certain, partial, depth + 1, found)
+            self._sequence(info, call, qualified, selectors, certain, partial, depth, found)
             return
         if qualified == "builtins.dict" and selectors and not call.args:  # `dict(wte=..., ln_f=...)`
             self._keyword_items(info, call, selectors, certain, partial, depth, found)
@@ -191,10 +190,19 @@ class _Resolver:
             found.setdefault(id(resolved.node), Reached(resolved.node, certain, None))  # an instance of it
             return
         if not selectors and (is_layer_name(qualified) or self.calls and resolved is None
-                              and isinstance(call.func, nodes.Name)):
+                              and isinstance(call.func, (nodes.Name, nodes.Attribute))):
             self._made_by_class_name(info, call, certain, depth, found, qualified)
             return
         self._factory_returns(resolved, selectors, certain, partial, depth, found)
+
+    def _sequence(self, info, call: nodes.Call, qualified: str, selectors, certain, partial, depth, found) -> None:
+        """``list(xs)``, ``nn.CellList(cells)``: the elements of its argument; held as a whole (no selector, not a
+        call), an ``nn`` container is an instance of it."""
+        if not selectors and not self.calls and is_layer_name(qualified):
+            found.setdefault(("nn", qualified), Reached(call, certain, None))
+            return
+        if call.args:  # (empty: what `append` adds is found where it is added)
+            self.value(info, call.args[0], selectors, certain, partial, depth + 1, found)
 
     def _keyword_items(self, info, call: nodes.Call, selectors, certain, partial, depth, found) -> None:
         """The items of `dict(key=value, ...)` the first selector picks."""
@@ -305,6 +313,19 @@ class _Resolver:
             return
         if not isinstance(function, nodes.FunctionDef):
             return
+        passed = self._passed(info, function, parameter, selectors, partial, depth, found)
+        default = signatures.default_of(function, parameter)
+        declared = _declared_classes(signatures.annotation_of(function, parameter)) if self.classes and not selectors \
+            else []
+        for name in declared:  # (`block: Type[Union[BasicBlock, Bottleneck]]`: the classes its author allows)
+            self.value(info, name, selectors, False, partial, depth + 1, found)
+        if default is not None:
+            self.value(info, default, selectors, certain and not passed, partial, depth + 1, found)
+        elif not passed and not declared:
+            self.open = True
+
+    def _passed(self, info, function, parameter: str, selectors, partial, depth, found) -> int:
+        """Follow what each call of ``function`` passes to ``parameter``; how many calls pass something."""
         owner = function.parent.frame() if isinstance(function.parent, nodes.ClassDef) else None
         keyword_dict = function.args.kwarg == parameter
         passed = 0
@@ -336,11 +357,7 @@ class _Resolver:
                         passed += 1
                         self.value(call_info, keyword.value, (parameter,) + selectors, False, partial, depth + 1,
                                    found)
-        default = signatures.default_of(function, parameter)
-        if default is not None:
-            self.value(info, default, selectors, certain and not passed, partial, depth + 1, found)
-        elif not passed:
-            self.open = True
+        return passed
 
     def _attribute(self, info, attribute: nodes.Attribute, selectors, certain, partial, depth, found) -> None:
         frame = attribute.frame()
@@ -368,6 +385,26 @@ class _Resolver:
                                                  and isinstance(target.expr, nodes.Name) and target.expr.name == r):
                         self.value(self.project.info(method.root()) or info, added, selectors[1:],
                                    certain and selectors[0] == ALL, partial, depth + 1, found)
+
+
+def _declared_classes(annotation) -> list:
+    """The class names a ``Type[X]`` / ``Type[Union[X, Y]]`` / ``type[X]`` annotation names (empty otherwise)."""
+    if not isinstance(annotation, nodes.Subscript):
+        return []
+    base = annotation.value
+    name = base.name if isinstance(base, nodes.Name) else base.attrname if isinstance(base, nodes.Attribute) else ""
+    if name not in ("Type", "type"):
+        return []
+    inner = annotation.slice
+    if isinstance(inner, nodes.Subscript):  # Union[X, Y]
+        union = inner.value
+        union_name = union.name if isinstance(union, nodes.Name) else union.attrname \
+            if isinstance(union, nodes.Attribute) else ""
+        if union_name != "Union":
+            return []
+        inner = inner.slice
+    named = inner.elts if isinstance(inner, nodes.Tuple) else [inner]
+    return [n for n in named if isinstance(n, (nodes.Name, nodes.Attribute))]
 
 
 def is_layer_name(qualified: str | None) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
+from graphlint.analysis import api, callables
 from graphlint.analysis.generated.builtins import RANDOM_FUNCTIONS, RANDOM_LAYERS
 from graphlint.analysis.objects import object_classes
 from graphlint.analysis.scope import function_reference
@@ -47,6 +48,10 @@ def drawn_by(analysis, info, call: nodes.Call, cls) -> str | None:
     if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and cls is not None \
             and func.expr.name == "self":
         held = analysis.attribute_instances(cls, func.attrname) or frozenset()
+        if any(q.rsplit(".", 1)[-1] in api.NN_CONTAINER_CELLS for q in held if q.startswith("mindspore.")):
+            # (`nn.SequentialCell([..., nn.Dropout(p)])`: calling it calls its members)
+            members = callables.call_targets(analysis.project, info, func, cls) or []
+            held = held | {m for m in members if isinstance(m, str)}
         classes = []
         for qualified in sorted(held):
             if qualified in RANDOM_LAYERS:

@@ -790,9 +790,7 @@ class FunctionValues:
             if _field_of_interpreted(receiver):  # (a method of an object the JIT fallback made: its fields)
                 return Value(frozenset({UNKNOWN}), True, receiver.origin, interpreted=True)
             if receiver.kinds <= {OBJECT}:
-                held = self.analysis.self_attribute(self.cls, expr.attrname)
-                held = self._read_back(expr, held) or held
-                return _not_none(held) if NONE in held.kinds and _guarded_not_none(expr, self.func) else held
+                return self._own_attribute(expr)
         held = self._held_attribute(expr, element) or self._layer_parameter(expr)
         if held is not None:
             return held
@@ -813,6 +811,13 @@ class FunctionValues:
         if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
             return unknown()
         return unknown(owner.var, owner.origin)
+
+    def _own_attribute(self, expr: nodes.Attribute) -> Value:
+        """``self.attr`` of the function's own Cell or object: what the class holds there, read back after a write
+        of graph code's, and not None under an ``is not None`` test of it."""
+        held = self.analysis.self_attribute(self.cls, expr.attrname)
+        held = self._read_back(expr, held) or held
+        return _not_none(held) if NONE in held.kinds and _guarded_not_none(expr, self.func) else held
 
     def _read_back(self, read: nodes.Attribute, held: Value) -> Value | None:
         """``self.attr`` read after this function rewrote an attribute ``__init__`` made: what the JIT fallback wrote

@@ -2078,6 +2078,39 @@ RANDOM_DRAW_REPEATED = Rule(
             lines=9,
             fields={"api": "nn.Dropout"},
         ),
+        diverges(
+            """
+            from typing import Type
+
+
+            class Block(nn.Cell):
+                def __init__(self, down_sample=None):
+                    super().__init__()
+                    self.down_sample = down_sample
+
+                def construct(self, x):
+                    a = self.down_sample(x)
+                    b = self.down_sample(x)
+                    return ((a > 0) == (b > 0)).all()
+
+
+            class Net(nn.Cell):
+                def __init__(self, **kwargs):
+                    super().__init__()
+                    self.layer = self._make(**kwargs)
+                    self.set_train(True)
+
+                def _make(self, block: Type[Block] = Block):
+                    return block(down_sample=nn.SequentialCell([nn.Dense(64, 64), nn.Dropout(p=0.5)]))
+
+                def construct(self, x):
+                    return self.layer(ops.ones((2, 64), ms.float32))
+            """,
+            title="a `SequentialCell` holding a Dropout, given to a block made through a class parameter, called "
+                  "twice",
+            lines=11,
+            fields={"api": "nn.Dropout", "times": "twice"},
+        ),
     ),
     clean=(
         passes(
