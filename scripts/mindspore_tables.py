@@ -784,24 +784,31 @@ def _parameter_attributes(cls) -> set:
     """The attributes ``self.NAME = Parameter(...)`` sets in the methods of ``cls`` and of its MindSpore bases."""
     found = set()
     for klass in cls.__mro__:
-        if not klass.__module__.startswith("mindspore."):
-            continue
-        try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
-        except (OSError, TypeError, SyntaxError):
-            continue
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
-                continue
-            func = node.value.func
-            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if name != "Parameter":
-                continue
-            for target in node.targets:
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                        and target.value.id == "self":
-                    found.add(target.attr)
+        if klass.__module__.startswith("mindspore."):
+            found |= _own_parameter_attributes(klass)
     return found
+
+
+@functools.lru_cache(maxsize=None)
+def _own_parameter_attributes(klass) -> frozenset:
+    """What :func:`_parameter_attributes` finds in ``klass``'s own source (read once: every layer's MRO holds
+    `Cell`, whose source is long)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+    except (OSError, TypeError, SyntaxError):
+        return frozenset()
+    found = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        func = node.value.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name != "Parameter":
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                found.add(target.attr)
+    return frozenset(found)
 
 
 def nn_parameter_tables(ms) -> list:
