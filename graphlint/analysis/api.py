@@ -405,6 +405,12 @@ NUMPY_ARRAY_MAKERS = frozenset({
 NN_TUPLE_RESULT_LAYERS = _names(("layer result", "layer state"), _is_tuple)
 # nn layer -> the attributes it sets to Parameters (read from MindSpore's sources)
 NN_LAYER_PARAMETERS = nn_parameters.NN_LAYER_PARAMETERS
+
+
+def layer_makes_parameter(layer: str | None, name: str) -> bool:
+    """The MindSpore layer ``layer`` (qualified, ``mindspore.nn.Dense``) sets ``self.name`` to a Parameter in its
+    constructor (generated.nn_parameters)."""
+    return layer is not None and name in NN_LAYER_PARAMETERS.get(layer.rsplit(".", 1)[-1], ())
 # nn layers whose measured input is integer ids (their result is float32 rows of their table)
 NN_INDEX_INPUT_LAYERS = _names("layer result", lambda entry: "astype(ms.int32)" in entry["source"])
 NN_CONTAINER_CELLS = frozenset({"SequentialCell", "CellList", "CellDict", "GraphCell", "Identity"})

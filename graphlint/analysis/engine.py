@@ -696,7 +696,7 @@ class Analysis:
         """``self.gamma`` in a subclass of ``nn.LayerNorm``: a Parameter the MindSpore layer's constructor makes
         (read from MindSpore's sources: generated.nn_parameters). None for any other name."""
         layer = self.project.inherited_layer(cls)
-        if layer is None or name not in api.NN_LAYER_PARAMETERS.get(layer.rsplit(".", 1)[-1], ()):
+        if not api.layer_makes_parameter(layer, name):
             return None
         return variable(TENSOR, f"the Parameter `self.{name}`", alias=f"the Parameter `self.{name}`")
 

@@ -287,7 +287,7 @@ class TensorFacts:
         assignments = analysis.attribute_assignments(cls).get(name)
         if not assignments:
             layer = analysis.project.inherited_layer(cls)
-            if layer is None or name not in api.NN_LAYER_PARAMETERS.get(layer.rsplit(".", 1)[-1], ()):
+            if not api.layer_makes_parameter(layer, name):
                 return None
             return None if _layer_given_dtype(cls) else "float32"
         found = set()

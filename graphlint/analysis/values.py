@@ -858,7 +858,7 @@ class FunctionValues:
             resolved = self.analysis.project.resolve_qualified(layer)
             layer = self.analysis.project.mindspore_layer_base(resolved.node) \
                 if resolved is not None and resolved.kind == "class" else None
-        if layer is None or expr.attrname not in api.NN_LAYER_PARAMETERS.get(layer.rsplit(".", 1)[-1], ()):
+        if not api.layer_makes_parameter(layer, expr.attrname):
             return None
         text = expr.as_string()
         return variable(TENSOR, f"the Parameter `{text}`", alias=f"the Parameter `{text}`")
