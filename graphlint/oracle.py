@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
+from graphlint.analysis import callables
 from graphlint.validate import ir
 
 KINDS_MEASURED = ("tensor", "int", "float", "bool", "str", "none", "tuple", "list", "dict")
@@ -38,6 +39,8 @@ KINDS_MEASURED = ("tensor", "int", "float", "bool", "str", "none", "tuple", "lis
 # MakeTuple((a, b)), {"axis": 1})), spanned like the call itself
 ARGUMENT_PACKS = frozenset({"MakeTuple", "MakeList", "MakeDict", "make_dict"})
 SCALAR_KINDS = ("int", "float", "bool", "str", "none")
+PASSING_OPS = frozenset({"Return", "Depend", "StopGradient", "UpdateState", "Load"})
+LIST_REBINDING_METHODS = frozenset({"append", "extend", "insert"})
 DIMENSIONS = ("scope_recall", "scope_precision", "kind", "constant", "dtype", "shape", "length")
 
 
@@ -227,62 +230,58 @@ class Joiner:
     def tally_values(self, graphs: list[ir.Graph], tally: Tally) -> None:
         self._constants = ir.Constants(graphs)
         seen: set = set()  # an unrolled loop specialises one expression many times: each context counts once
-        params_by_function: dict[tuple, dict[str, ir.Abstract]] = defaultdict(dict)
+        params_by_function = _parameters_by_function(graphs)
         weights = {name: ir.abstract(text) for g in graphs if g.name == ir.GRAPH_PARAMETERS
                    for name, text in g.parameters}
         for graph in graphs:
-            if graph.span is None:
-                continue
-            for name, text in graph.parameters:
-                if text:
-                    params_by_function[(graph.span.path, graph.span.line)].setdefault(_param_name(name),
-                                                                                       ir.abstract(text))
-        for graph in graphs:
             if self.function_of_graph(graph) is None:
                 continue  # a library graph (`_tensor_mul_scalar`, `UnpackCall`): its nodes carry the caller's span
+            steps = _preparing_steps(graph)
             for node in graph.nodes:
-                span = node.span
-                source = self.source(span.path) if span is not None else None
-                if source is None or not node.output:
-                    continue
-                expr = source.spans.get((span.line, span.col, span.end_line, span.end_col))
+                expr = self._expression_of(node, seen) if id(node) not in steps else None
                 if expr is None:
                     continue
-                context = (span, node.output, tuple(node.input_abstracts),
-                           tuple(t for t in node.inputs if ir.literal(t) is not None))
-                if context in seen:
-                    continue
-                seen.add(context)
-                if isinstance(expr, nodes.Call) and node.op in ARGUMENT_PACKS:
-                    continue  # the positional arguments a call with keywords packs: they carry the call's span
-                if isinstance(expr.parent, nodes.Call) and expr is expr.parent.func:
-                    if not node.op.startswith("@"):
-                        continue  # looking up a method: not a value of the program
-                    expr = expr.parent  # (a call of a compiled function carries the span of what it calls)
                 func = _function_of(expr)
                 checked = self.analysis.graph_of(func) if func is not None else None
                 values = self.analysis.values(checked) if checked is not None else None
-                params = {**weights, **_parameters_in(graph, func, span, params_by_function)}
+                params = {**weights, **_parameters_in(graph, func, node.span, params_by_function)}
                 self._tally_node(node, expr, values, params, tally)
+
+    def _expression_of(self, node: ir.Node, seen: set):
+        """The project expression whose value ``node`` is, the first time its context is met; else None."""
+        span = node.span
+        source = self.source(span.path) if span is not None else None
+        if source is None or not node.output:
+            return None
+        expr = source.spans.get((span.line, span.col, span.end_line, span.end_col))
+        if expr is None:
+            return None
+        context = (span, node.output, tuple(node.input_abstracts),
+                   tuple(t for t in node.inputs if ir.literal(t) is not None))
+        if context in seen:
+            return None
+        seen.add(context)
+        if isinstance(expr, nodes.Call) and node.op in ARGUMENT_PACKS:
+            return None  # the positional arguments a call with keywords packs: they carry the call's span
+        if isinstance(expr.parent, nodes.Call) and expr is expr.parent.func:
+            if not node.op.startswith("@"):
+                return None  # looking up a method: not a value of the program
+            expr = expr.parent  # (a call of a compiled function carries the span of what it calls)
+        return expr
 
     def _tally_node(self, node: ir.Node, expr, values, params: dict, tally: Tally) -> None:
         compiler = ir.abstract(node.output)
         where = _where(expr, expr.as_string()[:60])
         if compiler.kind not in KINDS_MEASURED:
             return
+        if compiler.kind == "list" and isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute) \
+                and expr.func.attrname in LIST_REBINDING_METHODS:
+            return  # (`terms.append(v)`: the compiler's node is the new list the name is rebound to, not a value)
         value = values.value(expr) if values is not None else None
-        said = _kind_said(value)
+        said = self._kind_in_compiler_terms(_kind_said(value), compiler.kind, expr, values)
         tally.count("kind", said == compiler.kind, f"{said} for {compiler.kind}", where)
         if compiler.kind == "tensor":
-            from graphlint.analysis.rewrite_facts import tensor_facts
-
-            facts = tensor_facts(values) if values is not None else None
-            dtype = _resolve(facts.dtype(expr), params, "dtype") if facts is not None else None
-            form = type(expr).__name__
-            tally.count("dtype", dtype == compiler.dtype, f"{_text(dtype)} for {compiler.dtype} ({form})", where)
-            if compiler.shape is not None and None not in compiler.shape:
-                shape = _resolve(facts.shape(expr), params, "shape") if facts is not None else None
-                tally.count("shape", shape == compiler.shape, f"{_text(shape)} for a static shape ({form})", where)
+            self._tally_tensor(compiler, expr, values, params, tally, where)
         elif compiler.kind in SCALAR_KINDS:
             truth = "constant" if self._constants.is_constant(node) else "run-time"
             said = _constancy(value)
@@ -290,6 +289,29 @@ class Joiner:
         if compiler.kind in ("tuple", "list") and compiler.length is not None:
             length = len(value.items) if value is not None and value.items is not None else None
             tally.count("length", length == compiler.length, f"{_text(length)} for {compiler.kind} length", where)
+        self._tally_operands(node, expr, values, tally)
+
+    def _kind_in_compiler_terms(self, said: str, compiler: str, expr, values) -> str:
+        if said == "cell" and compiler == "tuple" and self._cell_sequence(expr, values):
+            return "tuple"  # (the compiler holds an nn.CellList / SequentialCell as the tuple of its Cells)
+        if said == "range" and compiler == "tuple":
+            return "tuple"  # (the compiler makes a range the tuple of its ints)
+        return said
+
+    @staticmethod
+    def _tally_tensor(compiler, expr, values, params: dict, tally: Tally, where: str) -> None:
+        from graphlint.analysis.rewrite_facts import tensor_facts
+
+        facts = tensor_facts(values) if values is not None else None
+        dtype = _resolve(facts.dtype(expr), params, "dtype") if facts is not None else None
+        form = type(expr).__name__
+        tally.count("dtype", dtype == compiler.dtype, f"{_text(dtype)} for {compiler.dtype} ({form})", where)
+        if compiler.shape is not None and None not in compiler.shape:
+            shape = _resolve(facts.shape(expr), params, "shape") if facts is not None else None
+            tally.count("shape", shape == compiler.shape, f"{_text(shape)} for a static shape ({form})", where)
+
+    def _tally_operands(self, node: ir.Node, expr, values, tally: Tally) -> None:
+        """Constant or run-time, for each scalar input of ``node`` whose operand in the source is sure."""
         for operand, text, abstract_text in self._operands(node, expr):
             constant = ir.literal(text)
             kind = constant[0] if constant else ir.abstract(abstract_text).kind
@@ -300,6 +322,11 @@ class Joiner:
             truth = "constant" if self._constants.input_is_constant(node.graph, text) else "run-time"
             tally.count("constant", said == truth, f"{said} for {truth} {kind}",
                         _where(operand, operand.as_string()[:60]))
+
+    def _cell_sequence(self, expr, values) -> bool:
+        """``expr`` holds an ``nn.CellList`` or ``nn.SequentialCell`` and nothing else."""
+        made = callables.instances_made(self.analysis.project, values.info, expr, values.cls)
+        return bool(made) and made <= {"mindspore.nn.CellList", "mindspore.nn.SequentialCell"}
 
     @staticmethod
     def _operands(node: ir.Node, expr) -> list[tuple]:
@@ -319,6 +346,36 @@ class Joiner:
         else:
             return []
         return list(zip(operands, inputs, abstracts))
+
+
+def _parameters_by_function(graphs: list[ir.Graph]) -> dict:
+    """``(path, line) -> {parameter: abstract}`` of each compiled function (its first specialisation's)."""
+    found: dict[tuple, dict[str, ir.Abstract]] = defaultdict(dict)
+    for graph in graphs:
+        if graph.span is None:
+            continue
+        for name, text in graph.parameters:
+            if text:
+                found[(graph.span.path, graph.span.line)].setdefault(_param_name(name), ir.abstract(text))
+    return found
+
+
+def _preparing_steps(graph: ir.Graph) -> set[int]:
+    """The nodes that prepare another node's inputs under the same source span: a library call normalising a call's
+    arguments (``_normalize_int_sequence`` of ``x.reshape(2, 1, 3)``'s shape), a pack of them. They carry the
+    expression's span but are not its value."""
+    by_index = {node.index: node for node in graph.nodes if node.index is not None}
+    steps = set()
+    for node in graph.nodes:
+        if node.op in PASSING_OPS:
+            continue  # (`return total + p`: the return carries its value's span; so does a Depend on it)
+        for text in node.inputs:
+            found = re.fullmatch(r"%(\d+)", text.strip())
+            producer = by_index.get(int(found.group(1))) if found else None
+            if producer is not None and producer.span == node.span and \
+                    (producer.op.startswith("@") and "_normalize_" in producer.op or producer.op in ARGUMENT_PACKS):
+                steps.add(id(producer))
+    return steps
 
 
 def _parameters_in(graph: ir.Graph, func, span, params_by_function: dict) -> dict:

@@ -36,7 +36,7 @@ import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "graphlint", "analysis", "generated")
-GENERATED = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "nn_parameters")
+GENERATED = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "nn_parameters", "primitive_outputs")
 MEASURED = "refused_measured"
 LINE_WIDTH = 110
 
@@ -811,6 +811,55 @@ def _own_parameter_attributes(klass) -> frozenset:
     return frozenset(found)
 
 
+@functools.lru_cache(maxsize=None)
+def _own_primitive_attributes(klass) -> tuple:
+    """``(attribute, Primitive class name)`` for each ``self.NAME = P.Prim(...)`` (or
+    ``_get_cache_prim(P.Prim)(...)``) in ``klass``'s own source, the name resolved in its module: the Primitive a
+    layer's ``construct`` calls through that attribute."""
+    import mindspore
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+    except (OSError, TypeError, SyntaxError):
+        return ()
+    scope = vars(sys.modules[klass.__module__])
+    found = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        made = node.value.func
+        if isinstance(made, ast.Call) and len(made.args) == 1 and ast.unparse(made.func) == "_get_cache_prim":
+            made = made.args[0]
+        primitive = _resolved_in(scope, made)
+        if not (inspect.isclass(primitive) and issubclass(primitive, mindspore.ops.Primitive)) \
+                or getattr(mindspore.ops, primitive.__name__, None) is not primitive:
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                # (two constructors' branches making different Primitives: the attribute is not one of them)
+                found[target.attr] = primitive.__name__ if found.get(target.attr, primitive.__name__) == \
+                    primitive.__name__ else None
+    return tuple(sorted((name, made) for name, made in found.items() if made is not None))
+
+
+def _resolved_in(scope: dict, expr: ast.AST):
+    """The object a dotted name (``P.LayerNorm``, ``ops.Cast``) is in a module's globals, or None."""
+    if isinstance(expr, ast.Name):
+        return scope.get(expr.id)
+    if isinstance(expr, ast.Attribute):
+        owner = _resolved_in(scope, expr.value)
+        return getattr(owner, expr.attr, None) if owner is not None else None
+    return None
+
+
+def _primitive_attributes(cls) -> dict:
+    found = {}
+    for klass in reversed(cls.__mro__):  # (a subclass's assignment wins)
+        if klass.__module__.startswith("mindspore."):
+            found.update(_own_primitive_attributes(klass))
+    return found
+
+
 def nn_parameter_tables(ms) -> list:
     layers = {}
     for name in sorted(dir(ms.nn)):
@@ -823,7 +872,70 @@ def nn_parameter_tables(ms) -> list:
     return [("NN_LAYER_PARAMETERS", layers,
              "mindspore.nn layer -> the attributes its constructor (or a base's) sets to a Parameter\n"
              "(`self.weight = Parameter(...)`), read from MindSpore's sources: `self.fc.weight` in graph code is\n"
-             "a Parameter of the graph")]
+             "a Parameter of the graph"),
+            ("NN_LAYER_PRIMITIVES", _layer_primitives(ms),
+             "mindspore.nn layer -> {attribute: the mindspore.ops Primitive class its constructor (or a base's) sets\n"
+             "it to}, read from MindSpore's sources: `self.layer_norm(x, g, b)` in a subclass of nn.LayerNorm calls\n"
+             "ops.LayerNorm")]
+
+
+def _layer_primitives(ms) -> dict:
+    layers = {}
+    for name in sorted(dir(ms.nn)):
+        cls = getattr(ms.nn, name)
+        if not (inspect.isclass(cls) and issubclass(cls, ms.nn.Cell)) or name.startswith("_"):
+            continue
+        attributes = _primitive_attributes(cls)
+        if attributes:
+            layers[name] = attributes
+    return layers
+
+
+# --------------------------------------------------------------------------------------------
+# Primitives' results
+# --------------------------------------------------------------------------------------------
+
+def _outputs_section(doc: str) -> str | None:
+    """The text of a docstring's ``Outputs:`` section (up to the next blank line), or None."""
+    found = re.search(r"\n[ \t]*Outputs:[ \t]*\n(.*?)(?:\n[ \t]*\n|$)", doc or "", re.S)
+    return found.group(1) if found else None
+
+
+def _gives_tuple(section: str) -> bool:
+    """An ``Outputs:`` section that describes a tuple: its first line says so (``tuple[Tensor], ...``, ``A tuple
+    of tensors``, ``Tuple of 3 Tensor``), or it lists more than one named output (``- **output** ...``,
+    ``- **mask** ...``)."""
+    first = section.strip().splitlines()[0].strip().lower() if section.strip() else ""
+    named = re.findall(r"^[ \t]*- \*\*", section, re.M)
+    return first.startswith(("tuple", "a tuple")) or len(named) > 1
+
+
+def _of_tensors(section: str) -> bool:
+    """A tuple ``Outputs:`` section whose items are all Tensors: each named output is ``(Tensor)``, or the first
+    line speaks of Tensors and of no other type."""
+    typed = re.findall(r"^[ \t]*- \*\*\w+\*\*\s*(?:\(([^)]*)\))?", section, re.M)
+    if len(typed) > 1:
+        return all(kind.strip() == "Tensor" for kind in typed)
+    first = section.strip().splitlines()[0].lower()
+    return "tensor" in first and not re.search(r"\b(int|union|scalar|number|bool|str|list|dict)\b", first)
+
+
+def primitive_output_tables(ms) -> list:
+    gives_tuple, of_tensors = set(), set()
+    for name in sorted(dir(ms.ops)):
+        cls = getattr(ms.ops, name)
+        if name.startswith("_") or not (inspect.isclass(cls) and issubclass(cls, ms.ops.Primitive)):
+            continue
+        section = _outputs_section(cls.__doc__)
+        if section is not None and _gives_tuple(section):
+            gives_tuple.add(name)
+            if _of_tensors(section):
+                of_tensors.add(name)
+    return [("TUPLE_RESULT_PRIMITIVES", frozenset(gives_tuple),
+             "mindspore.ops Primitive classes whose instances return a tuple (`ops.LayerNorm()(x, g, b)` gives\n"
+             "(output, mean, rstd)), from the Outputs section of each class's documentation"),
+            ("TENSOR_TUPLE_RESULT_PRIMITIVES", frozenset(of_tensors),
+             "those whose documentation gives every item of the tuple as a Tensor")]
 
 
 # --------------------------------------------------------------------------------------------
@@ -836,7 +948,8 @@ DOCS = {
     "parse_resources": "Other lists kept by MindSpore's graph parser: operators, unsupported types, "
                        "third-party (fallback) modules, compile options.",
     "error_messages": "Compile error message templates of MindSpore's graph parser and type inference.",
-    "nn_parameters": "The Parameters MindSpore's nn layers hold, by attribute name, from their sources.",
+    "nn_parameters": "The Parameters and Primitives MindSpore's nn layers hold, by attribute name, from their sources.",
+    "primitive_outputs": "What MindSpore's Primitive classes return, from their documentation.",
 }
 BUILDERS = {
     "jit_forbidden": forbidden_tables,
@@ -844,6 +957,7 @@ BUILDERS = {
     "parse_resources": parse_resources_tables,
     "error_messages": error_tables,
     "nn_parameters": nn_parameter_tables,
+    "primitive_outputs": primitive_output_tables,
 }
 
 

@@ -426,3 +426,62 @@ def test_parameters_a_mindspore_base_layer_makes_are_tensors():
     first = PRELUDE.count("\n")
     assert (("I5806", first + 8) in found and ("I5701", first + 19) in found), found
     assert "the Parameter `self.gamma`" in next(f.message for f in _lint(source) if f.rule.id == "I5806")
+
+
+def test_values_through_primitive_tuples_layer_factories_and_generators():
+    """What graph code gets from calls the analysis follows to their making: an inherited Primitive attribute
+    (``self.layer_norm`` of an ``nn.LayerNorm`` subclass is ``ops.LayerNorm``, whose result is a tuple of Tensors:
+    generated.primitive_outputs), a ``SequentialCell`` a method of the class builds (``self._make_layer(...)``), one
+    built from an ``OrderedDict`` filled item by item, and ``sum`` of a generator of Tensors. Each condition on them
+    is a Tensor condition (I5806), reported at its line."""
+    source = (
+        "from collections import OrderedDict\n"
+        "\n"
+        "\n"
+        "class Norm(nn.LayerNorm):\n"
+        "    def construct(self, x):\n"
+        "        y, _, _ = self.layer_norm(x, self.gamma, self.beta)\n"
+        "        if y.sum() > 1:\n"
+        "            y = y * 2\n"
+        "        return y\n"
+        "\n"
+        "\n"
+        "class Block(nn.Cell):\n"
+        "    def __init__(self, c):\n"
+        "        super().__init__()\n"
+        "        self.fc = nn.Dense(c, c)\n"
+        "\n"
+        "    def construct(self, x):\n"
+        "        return self.fc(x)\n"
+        "\n"
+        "\n"
+        "class Net(nn.Cell):\n"
+        "    def __init__(self, c=4, n=2):\n"
+        "        super().__init__()\n"
+        "        self.stage = self._make_stage(c, n)\n"
+        "        layers = OrderedDict()\n"
+        "        layers['first'] = Block(c)\n"
+        "        layers['second'] = Block(c)\n"
+        "        self.head = nn.SequentialCell(layers)\n"
+        "\n"
+        "    def _make_stage(self, c, n):\n"
+        "        blocks = []\n"
+        "        for _ in range(n):\n"
+        "            blocks.append(Block(c))\n"
+        "        return nn.SequentialCell(blocks)\n"
+        "\n"
+        "    def construct(self, x):\n"
+        "        y = self.stage(x)\n"
+        "        if y.sum() > 0:\n"
+        "            y = y * 2\n"
+        "        z = self.head(y)\n"
+        "        if z.max() > 1:\n"
+        "            z = z - 1\n"
+        "        if sum(z * i for i in range(3)).mean() > 0:\n"
+        "            z = z + 1\n"
+        "        return z\n"
+    )
+    first = PRELUDE.count("\n")
+    found = {(f.rule.id, f.line) for f in _lint(source)}
+    expected = {("I5806", first + line) for line in (7, 38, 41, 43)}
+    assert expected <= found, sorted(found)

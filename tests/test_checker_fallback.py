@@ -307,6 +307,31 @@ def test_cells_exceptions_and_jit_classes_are_not_plain_objects():
     assert "python-object-from-tensor" not in symbols(source)
 
 
+def test_object_from_a_tensor_written_item_by_item():
+    """A Tensor built from constants holds run-time values once graph code writes them into its items
+    (``tensor[i, :h] = img``, DETR's ``nested_tensor_from_tensor_list``): a plain object made from it needs the JIT
+    fallback (W5508 at the call). Written with constants only, it is folded, and nothing is reported."""
+    source = """
+        class Boxes:
+            def __init__(self, tensor):
+                self.tensor = tensor
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                tensor = ops.zeros((2, 3), ms.float32)
+                for i in range(2):
+                    tensor[i, :3] = x[i]
+                made = Boxes(tensor)
+                fixed = ops.zeros((2, 3), ms.float32)
+                fixed[0, :3] = 1.0
+                kept = Boxes(fixed)
+                return made.tensor + kept.tensor
+        """
+    found = [(f.rule.symbol, f.line) for f in findings(source)]
+    assert ("python-object-from-tensor", line_of(source, "made = Boxes(tensor)")) in found, found
+    assert ("python-object-from-tensor", line_of(source, "kept = Boxes(fixed)")) not in found, found
+
+
 # -- the top-level graph's boundary -------------------------------------------------------------
 def test_dict_output_only_from_top_level_graphs():
     source = """

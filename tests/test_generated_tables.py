@@ -121,3 +121,43 @@ def test_measured_forbidden_messages_match_the_table():
                 and "Failed to compile in GRAPH_MODE because the" in entry["error"]:
             assert entry["message_key"] in keys, key
             assert re.search(messages[entry["message_key"]]["regex"], entry["error"]), key
+
+
+PRIMITIVE_RESULTS_PROGRAM = '''
+import numpy as np
+import mindspore as ms
+from mindspore import nn, ops, Tensor
+from graphlint.analysis.generated.primitive_outputs import TENSOR_TUPLE_RESULT_PRIMITIVES as tuples
+
+ms.set_context(mode=ms.GRAPH_MODE)
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layer_norm = ops.LayerNorm(begin_norm_axis=-1, begin_params_axis=-1)
+        self.unstack = ops.Unstack(axis=0)
+        self.arg_max = ops.ArgMaxWithValue(axis=1)
+        self.relu = ops.ReLU()
+
+    def construct(self, x, g, b):
+        return self.layer_norm(x, g, b), self.unstack(x), self.arg_max(x), self.relu(x)
+
+
+x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+outputs = Net()(x, Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32)))
+for name, output in zip(("LayerNorm", "Unstack", "ArgMaxWithValue", "ReLU"), outputs):
+    gives_tuple = isinstance(output, tuple) and all(isinstance(item, Tensor) for item in output)
+    assert gives_tuple == (name in tuples), (name, type(output))
+print("agree")
+'''
+
+
+def test_primitive_results_match_graph_mode(mindspore_importable, tmp_path):
+    """A sample of generated.primitive_outputs (read from the documentation) compiled: the Primitives it lists
+    return a tuple of Tensors in GRAPH_MODE, and one it does not list returns a Tensor."""
+    program = tmp_path / "primitive_results.py"  # (MindSpore compiles from a file's source)
+    program.write_text(PRIMITIVE_RESULTS_PROGRAM)
+    result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
+                            env=_environment(), cwd=ROOT, timeout=600)
+    assert result.returncode == 0 and "agree" in result.stdout, result.stderr[-2000:]

@@ -187,3 +187,76 @@ def test_calls_of_held_cells_agree_with_the_compiler(tmp_path):
         assert not [m for m in misses if f"held.py:{line}:" in m[1]], (line, sorted(misses))
     # each call above was typed by the compiler and measured (a Tensor, with its dtype)
     assert tally.total["dtype"] >= len(HELD_CALLS)
+
+
+# Values the analysis follows to their making, each typed by the compiler: a Primitive an nn layer's constructor
+# made (`self.layer_norm` of an `nn.LayerNorm` subclass) and one the Cell holds (`ops.Unstack`), both returning
+# tuples (generated.primitive_outputs); SequentialCells a method of the class builds and an OrderedDict fills; a
+# list comprehension's element and `sum` of a generator of Tensors.
+MADE_VALUES = textwrap.dedent("""\
+    from collections import OrderedDict
+
+    from mindspore import nn, ops
+
+
+    class Norm(nn.LayerNorm):
+        def construct(self, x):
+            y, _, _ = self.layer_norm(x, self.gamma, self.beta)
+            return y
+
+
+    class Block(nn.Cell):
+        def __init__(self, c):
+            super().__init__()
+            self.fc = nn.Dense(c, c)
+
+        def construct(self, x):
+            return self.fc(x)
+
+
+    class Net(nn.Cell):
+        def __init__(self, c=3):
+            super().__init__()
+            self.norm = Norm((c,))
+            self.unstack = ops.Unstack(axis=0)
+            self.stage = self._make_stage(c, 2)
+            layers = OrderedDict()
+            layers["first"] = Block(c)
+            layers["second"] = Block(c)
+            self.head = nn.SequentialCell(layers)
+
+        def _make_stage(self, c, n):
+            blocks = []
+            for _ in range(n):
+                blocks.append(Block(c))
+            return nn.SequentialCell(blocks)
+
+        def construct(self, x):
+            parts = self.unstack(x)
+            y = self.stage(self.norm(x))
+            z = self.head(y)
+            rows = [[z * i for i in range(2)] for _ in range(2)]
+            return rows[1][1] + sum(y * i for i in range(3)), parts[0]
+
+
+    def build():
+        return Net()
+    """)
+MADE_TEXTS = ("self.layer_norm(x, self.gamma, self.beta)", "self.unstack(x)", "self.stage(self.norm(x))",
+              "self.head(y)", "rows[1]", "sum(y * i for i in range(3))")
+
+
+def test_values_made_by_primitives_methods_and_comprehensions_agree_with_the_compiler(tmp_path):
+    path = tmp_path / "made.py"
+    path.write_text(MADE_VALUES)
+    lines = MADE_VALUES.splitlines()
+    located = {text: next(number for number, line in enumerate(lines, 1) if text in line) for text in MADE_TEXTS}
+    program = oracle.Program("made values", [str(path)], {"path": str(path), "module_name": "made",
+                                                          "factory": "build", "inputs_specs": ["float32[2,3]"]})
+    tally = oracle.measure([program])
+    assert tally.compiled == 1, tally.failed
+    misses = [where for (dimension, _), places in tally.misses.items() for where in places if dimension == "kind"]
+    for text, line in located.items():
+        column = lines[line - 1].index(text)
+        assert not [m for m in misses if f"made.py:{line}:{column} " in m], (text, misses)
+    assert tally.total["kind"] >= len(MADE_TEXTS)

@@ -16,7 +16,7 @@ import enum
 import functools
 import sys
 
-from graphlint.analysis.generated import api_measured, jit_forbidden, nn_parameters, refused_measured
+from graphlint.analysis.generated import api_measured, jit_forbidden, nn_parameters, primitive_outputs, refused_measured
 from graphlint.analysis.generated import builtins as generated_builtins
 from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NONE, NUMPY, OBJECT, STR, TENSOR, TUPLE,
                                       UNKNOWN)
@@ -411,6 +411,18 @@ def layer_makes_parameter(layer: str | None, name: str) -> bool:
     """The MindSpore layer ``layer`` (qualified, ``mindspore.nn.Dense``) sets ``self.name`` to a Parameter in its
     constructor (generated.nn_parameters)."""
     return layer is not None and name in NN_LAYER_PARAMETERS.get(layer.rsplit(".", 1)[-1], ())
+
+
+def layer_primitive(layer: str | None, name: str) -> str | None:
+    """``mindspore.ops.LayerNorm`` when the MindSpore layer ``layer`` sets ``self.name`` to an instance of that
+    Primitive in its constructor (generated.nn_parameters), else None."""
+    made = nn_parameters.NN_LAYER_PRIMITIVES.get(layer.rsplit(".", 1)[-1], {}).get(name) if layer else None
+    return f"mindspore.ops.{made}" if made else None
+
+
+# Primitive classes whose instances return a tuple (generated.primitive_outputs, from their documentation)
+TUPLE_RESULT_PRIMITIVES = primitive_outputs.TUPLE_RESULT_PRIMITIVES
+TENSOR_TUPLE_RESULT_PRIMITIVES = primitive_outputs.TENSOR_TUPLE_RESULT_PRIMITIVES
 # nn layers whose measured input is integer ids (their result is float32 rows of their table)
 NN_INDEX_INPUT_LAYERS = _names("layer result", lambda entry: "astype(ms.int32)" in entry["source"])
 NN_CONTAINER_CELLS = frozenset({"SequentialCell", "CellList", "CellDict", "GraphCell", "Identity"})

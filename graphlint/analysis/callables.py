@@ -22,14 +22,15 @@ from astroid import nodes
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.objects import _calls_of, constructor_argument, instantiated, object_classes
-from graphlint.analysis.project import ModuleInfo, Project
+from graphlint.analysis.project import ModuleInfo, Project, Resolved
 from graphlint.analysis.tree import name_lookup, nodes_of_class
 
 MAX_DEPTH = 16  # links followed from the call to a definition
 ALL, UNKNOWN_KEY = "all elements", "an unknown element"  # selectors: iteration, a subscript not known
 # calls whose elements are their argument's: `list(fns)`, `nn.CellList([...])`
-_SEQUENCE_MAKERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "mindspore.nn.CellList",
-                              "mindspore.nn.SequentialCell", "mindspore.nn.CellDict"})
+_SEQUENCE_MAKERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "collections.OrderedDict",
+                              "mindspore.nn.CellList", "mindspore.nn.SequentialCell", "mindspore.nn.CellDict"})
+_DICT_MAKERS = frozenset({"builtins.dict", "collections.OrderedDict"})
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,8 @@ class _Resolver:
             return
         resolved = self.project.resolve_expr(info, call.func) if isinstance(call.func, (nodes.Name, nodes.Attribute)) \
             else None
+        if resolved is None:
+            resolved = self._own_method(info, call.func)
         if not selectors and (resolved is not None and resolved.kind == "class"):
             found.setdefault(id(resolved.node), Reached(resolved.node, certain, None))  # an instance of it
             return
@@ -195,11 +198,32 @@ class _Resolver:
             return
         self._factory_returns(resolved, selectors, certain, partial, depth, found)
 
+    def _own_method(self, info, func) -> Resolved | None:
+        """``self._make_layer(...)``: the method of the class the call is made in (what it returns is followed as a
+        factory's return)."""
+        if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)):
+            return None
+        frame = func.frame()
+        cls = frame.parent.frame() if isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef) \
+            else None
+        if cls is None or func.expr.name != signatures.receiver_name(frame, cls):
+            return None
+        found = self.project.find_method(cls, func.attrname)
+        return Resolved("function", found[0], self.project.info(found[0].root()) or info) if found is not None else None
+
     def _sequence(self, info, call: nodes.Call, qualified: str, selectors, certain, partial, depth, found) -> None:
         """``list(xs)``, ``nn.CellList(cells)``: the elements of its argument; held as a whole (no selector, not a
         call), an ``nn`` container is an instance of it."""
         if not selectors and not self.calls and is_layer_name(qualified):
             found.setdefault(("nn", qualified), Reached(call, certain, None))
+            return
+        pairs = call.args[0] if call.args and qualified in _DICT_MAKERS and selectors else None
+        if isinstance(pairs, (nodes.List, nodes.Tuple)):  # `OrderedDict([("norm", nn.BatchNorm2d(c)), ...])`
+            for pair in pairs.elts:
+                if not (isinstance(pair, nodes.Tuple) and len(pair.elts) == 2):
+                    self.open = True
+                    continue
+                self.value(info, pair.elts[1], selectors[1:], False, partial, depth + 1, found)
             return
         if call.args:  # (empty: what `append` adds is found where it is added)
             self.value(info, call.args[0], selectors, certain, partial, depth + 1, found)
@@ -506,6 +530,10 @@ def _added_elements(scope, is_target) -> list:
     """The values ``target.append(v)`` / ``insert(i, v)`` add, and the elements ``extend([...])`` adds, in
     ``scope`` (not in functions nested in it)."""
     added = []
+    for assign in nodes_of_class(scope, nodes.Assign):  # `layers["conv0"] = nn.Conv2d(...)`
+        if assign.scope() is scope and any(isinstance(target, nodes.Subscript) and is_target(target.value)
+                                           for target in assign.targets):
+            added.append(assign.value)
     for call in nodes_of_class(scope, nodes.Call):
         func = call.func
         if not (isinstance(func, nodes.Attribute) and is_target(func.expr)) or call.scope() is not scope:

@@ -621,7 +621,11 @@ class Analysis:
 
     def _attribute_instances(self, cls: nodes.ClassDef, name: str) -> frozenset[str] | None:
         found: set[str] = set()
-        for value, method in self.attribute_assignments(cls).get(name, ()):
+        assignments = self.attribute_assignments(cls).get(name, ())
+        if not assignments:  # (`self.layer_norm` of an nn.LayerNorm subclass: the Primitive the layer made)
+            inherited = api.layer_primitive(self.project.inherited_layer(cls), name)
+            return frozenset({inherited}) if inherited is not None else None
+        for value, method in assignments:
             if method.name != "__init__":
                 return None
             made = [value.body, value.orelse] if isinstance(value, nodes.IfExp) else [value]

@@ -63,8 +63,9 @@ def value_sources(expr, values, analysis, depth: int = 0, seen: frozenset = froz
         if element is None:
             return frozenset()
         seen = seen | {expr.name}
+        stored = [sources(value) for value in _item_stores_before(expr, values)]
         return frozenset().union(*[_definition_sources(d, values, analysis, depth, seen)
-                                   for d in values.cfg.reaching(element, expr.name)])
+                                   for d in values.cfg.reaching(element, expr.name)], *stored)
     if isinstance(expr, nodes.Attribute):
         base = expr.expr
         if isinstance(base, nodes.Name) and base.name == values.self_name:
@@ -83,6 +84,18 @@ def value_sources(expr, values, analysis, depth: int = 0, seen: frozenset = froz
     if isinstance(expr, nodes.Lambda):
         return frozenset()
     return union(expr.get_children())
+
+
+def _item_stores_before(name: nodes.Name, values) -> list:
+    """The values stored into items of the object ``name`` holds before it is read (``tensor[i, :h] = img``
+    writes ``img`` into a Tensor built from constants: it holds run-time values after it), in source order."""
+    stored = []
+    for assign in nodes_of_class(values.func, nodes.Assign, skip_klass=(nodes.FunctionDef, nodes.Lambda)):
+        if assign.lineno < name.lineno and any(
+                isinstance(target, nodes.Subscript) and isinstance(target.value, nodes.Name)
+                and target.value.name == name.name for target in assign.targets):
+            stored.append(assign.value)
+    return stored
 
 
 def _call_sources(expr: nodes.Call, values, analysis, depth: int, seen: frozenset) -> frozenset:

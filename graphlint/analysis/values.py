@@ -731,7 +731,10 @@ class FunctionValues:
             interpreted = any(v.interpreted or (v.var and isinstance(g.iter, nodes.Call) and (
                 self.imports.qualify(g.iter.func) or "").startswith(_INTERPRETED_MODULES))
                 for g, v in zip(expr.generators, inner))
-            return Value(frozenset({kind}), var, next((v.origin for v in inner if v.var), ""), interpreted=interpreted)
+            made = Value(frozenset({kind}), var, next((v.origin for v in inner if v.var), ""), interpreted=interpreted)
+            if isinstance(expr, (nodes.ListComp, nodes.GeneratorExp)):  # (what each element is: `rows[1]`)
+                made = replace(made, each=self.eval(expr.elt, element))
+            return made
         return unknown()
 
     def _sequence_display(self, expr, element) -> Value:
@@ -950,6 +953,11 @@ class FunctionValues:
         name = primitive.rsplit(".", 1)[-1] if primitive else ""
         if primitive and primitive.startswith("mindspore.ops.") and name in api.CONST_PRIMITIVES:
             return const(api.CONST_PRIMITIVES[name])
+        if primitive and primitive.startswith("mindspore.ops.") and name in api.TUPLE_RESULT_PRIMITIVES:
+            made = variable(TUPLE, origin or f"the tuple computed at line {expr.lineno}")
+            if name in api.TENSOR_TUPLE_RESULT_PRIMITIVES:  # (`y, _, _ = self.layer_norm(x, g, b)`: each a Tensor)
+                made = replace(made, each=variable(TENSOR, origin or f"a Tensor computed at line {expr.lineno}"))
+            return made
         if primitive and primitive.startswith("mindspore.ops."):
             return variable(TENSOR, origin or f"the Tensor computed at line {expr.lineno}")
         return unknown(any_var, origin)
@@ -1496,6 +1504,9 @@ def _numeric_builtin(name: str, args: list, any_var: bool, origin: str) -> Value
     """`int(...)`, `abs(...)`, `max(...)` ...: a runtime value of their kind (a Tensor for one of a Tensor), or the
     number folded from constant arguments."""
     kind = api.BUILTIN_NUMERIC_RESULTS[name]
+    elements = [a.each for a in args if a.each is not None and name in ("sum", "min", "max") and len(args) == 1]
+    if elements and elements[0].may_be(TENSOR):  # `sum(x * i for i in range(3))`: of Tensors, a Tensor
+        return Value(frozenset({TENSOR}), True, elements[0].origin or origin)
     if any_var:
         tensor_in = any(a.may_be(TENSOR) for a in args)
         if kind == UNKNOWN:
