@@ -567,7 +567,10 @@ def test_tensor_identity_comparisons():
     ]
 
 
-def test_identity_inside_nested_scopes_uses_no_outer_values():
+def test_identity_inside_nested_scopes_uses_their_own_values():
+    """A comprehension's names are its own (`pair` there is an int, not the outer tuple). A nested function graph
+    code calls is compiled as a graph of its own, with the call's arguments: `inner(x, x)` compares two Tensors by
+    identity (measured: PYNATIVE_MODE True, GRAPH_MODE False, STRICT fails)."""
     source = """
         class Net(nn.Cell):
             def construct(self, x):
@@ -577,7 +580,9 @@ def test_identity_inside_nested_scopes_uses_no_outer_values():
                     return x is y
                 return inner(x, x)
         """
-    assert symbols(source) == ["multi-for-comprehension"]
+    found = [(f.rule.symbol, f.line) for f in findings(source)]
+    assert found == [("multi-for-comprehension", line_of(source, "fs = [")),
+                     ("tensor-identity-comparison", line_of(source, "return x is y"))], found
 
 
 def test_shadowed_global_names_use_local_values():

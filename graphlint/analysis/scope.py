@@ -331,6 +331,9 @@ def _referenced_functions(project: Project, graph: GraphFunction):
     looked_up: dict[int, object] = {}  # id(node) -> its function_reference, for the calls through values below
     for node in nodes_of_class(graph.node, (nodes.Name, nodes.Attribute)):
         if isinstance(node, nodes.Name) and node.name in _local_names(graph.node):
+            nested = _nested_function(node, graph.node)
+            if nested is not None:
+                yield node, (nested, enclosing_class(nested), graph.info)
             continue
         # Only the outermost part of an attribute chain is looked at (a.b.c, not a.b).
         if isinstance(node.parent, nodes.Attribute) and node.parent.expr is node:
@@ -419,6 +422,20 @@ def _holds_instances_only(project: Project, graph: GraphFunction, func) -> bool:
         if resolved is not None or not is_layer_name(info.imports.qualify(value.func)):
             return False
     return True
+
+
+def _nested_function(name: nodes.Name, func: nodes.FunctionDef) -> nodes.FunctionDef | None:
+    """The function defined inside ``func`` that ``name`` (a local name of ``func``) refers to, when that is the only
+    thing the name is bound to: MindSpore compiles a nested function graph code calls as a graph of its own."""
+    try:
+        _scope, bindings = name.lookup(name.name)
+    except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
+        return None
+    if len(bindings) != 1 or not isinstance(bindings[0], nodes.FunctionDef) or bindings[0] is func \
+            or isinstance(bindings[0], nodes.AsyncFunctionDef):
+        return None
+    nested = bindings[0]
+    return nested if func.parent_of(nested) and nested.name == name.name else None
 
 
 def _local_names(func: nodes.FunctionDef) -> frozenset[str]:
@@ -731,12 +748,8 @@ class RunSummary:
 def graph_functions_in(found: dict[int, GraphFunction], info: ModuleInfo) -> list[GraphFunction]:
     """The graph functions defined in one module, outermost first, in source order.
 
-    Functions nested inside another graph function are analysed as part of it.
+    A function nested inside another graph function is one of them where graph code calls (or passes) it: the
+    compiler makes it a graph of its own. The outer function's checks see its body too (a finding is reported once).
     """
     own = [g for g in found.values() if g.node.root() is info.module]
-    nested = set()
-    for graph in own:
-        for inner in nodes_of_class(graph.node, nodes.FunctionDef, skip_klass=nodes.ClassDef):
-            if inner is not graph.node:
-                nested.add(id(inner))
-    return sorted((g for g in own if id(g.node) not in nested), key=lambda g: (g.node.lineno, g.node.col_offset))
+    return sorted(own, key=lambda g: (g.node.lineno, g.node.col_offset))
