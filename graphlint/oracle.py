@@ -428,9 +428,25 @@ def _resolve(fact, params: dict, what: str):
         return found.pop() if len(found) == 1 else None
     if fact[0] == "promote" and what == "dtype":
         return _promotion(fact[1:], params)
+    if fact[0] == "broadcast" and what == "shape":
+        return _broadcast_shape([_resolve(f, params, what) for f in fact[1:]])
     if fact[0] in ("of", "like") and len(fact) == 2 and isinstance(fact[1], tuple) and len(fact[1]) == 2:
         return _root(fact[1], params, what)
     return None
+
+
+def _broadcast_shape(shapes: list):
+    """NumPy's broadcast of static shapes (None where one is not known or they do not broadcast)."""
+    if not shapes or any(shape is None or None in shape for shape in shapes):
+        return None
+    rank = max(len(shape) for shape in shapes)
+    result = []
+    for axis in range(rank):
+        dims = {shape[axis - rank + len(shape)] for shape in shapes if axis - rank + len(shape) >= 0} - {1}
+        if len(dims) > 1:
+            return None
+        result.append(dims.pop() if dims else 1)
+    return tuple(result)
 
 
 def _promotion(operands, params: dict):

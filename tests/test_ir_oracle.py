@@ -260,3 +260,52 @@ def test_values_made_by_primitives_methods_and_comprehensions_agree_with_the_com
         column = lines[line - 1].index(text)
         assert not [m for m in misses if f"made.py:{line}:{column} " in m], (text, misses)
     assert tally.total["kind"] >= len(MADE_TEXTS)
+
+
+# Facts carried through calls and containers, each typed by the compiler: what a project function and a method
+# return for each call (in the caller's terms, as the compiler specialises them per call), a nested function's
+# result, and an element of a list, a slice of it, a dict comprehension's value.
+CARRIED_FACTS = textwrap.dedent("""\
+    import mindspore as ms
+    from mindspore import nn, ops
+
+
+    def scale(t, k=2):
+        return t * k
+
+
+    class Net(nn.Cell):
+        def combine(self, a, b):
+            return ops.relu(a) + b
+
+        def construct(self, x):
+            def triple(t):
+                return t * 3
+            half = x.astype(ms.float16)
+            items = [x, x + 1, x + 2]
+            rest = items[1:]
+            weights = {i: half * i for i in range(3)}
+            return scale(x), scale(half), self.combine(x, x * 2), triple(half), rest[0], weights[2]
+
+
+    def build():
+        return Net()
+    """)
+CARRIED_TEXTS = ("scale(x)", "scale(half)", "self.combine(x, x * 2)", "triple(half)", "rest[0]", "weights[2]")
+
+
+def test_facts_carried_through_calls_and_containers_agree_with_the_compiler(tmp_path):
+    path = tmp_path / "carried.py"
+    path.write_text(CARRIED_FACTS)
+    lines = CARRIED_FACTS.splitlines()
+    line = next(number for number, text in enumerate(lines, 1) if text.strip().startswith("return scale(x)"))
+    program = oracle.Program("carried facts", [str(path)], {"path": str(path), "module_name": "carried",
+                                                            "factory": "build", "inputs_specs": ["float32[2,3]"]})
+    tally = oracle.measure([program])
+    assert tally.compiled == 1, tally.failed
+    misses = [(dimension, where) for (dimension, _), places in tally.misses.items() for where in places
+              if dimension in ("dtype", "shape")]
+    for text in CARRIED_TEXTS:
+        column = lines[line - 1].index(text)
+        assert not [m for m in misses if f"carried.py:{line}:{column} " in m[1]], (text, misses)
+    assert tally.total["dtype"] >= len(CARRIED_TEXTS) and tally.total["shape"] >= len(CARRIED_TEXTS)

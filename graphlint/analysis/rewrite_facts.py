@@ -31,6 +31,7 @@ from graphlint.analysis import api, signatures
 from graphlint.analysis.joins import mismatch
 from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, TENSOR
 from graphlint.analysis.provenance import locally_bound, side_effect
+from graphlint.analysis.scope import function_reference
 from graphlint.analysis.tree import nodes_of_class
 
 FLOAT_DTYPES = frozenset({"float16", "float32", "float64", "bfloat16"})
@@ -270,10 +271,59 @@ class TensorFacts:
             a, b = self.dtype(expr.body, depth + 1), self.dtype(expr.orelse, depth + 1)
             return a if a == b else None
         if isinstance(expr, nodes.Subscript):
-            return self.dtype(expr.value, depth + 1) if values.value(expr.value).is_tensor else None
+            if values.value(expr.value).is_tensor:
+                return self.dtype(expr.value, depth + 1)
+            return self._element_fact(expr.value, depth, self.dtype)
         if isinstance(expr, nodes.Call):
             return self._call_dtype(expr, depth)
         return None
+
+    def _element_fact(self, container, depth, of, seen: frozenset = frozenset()):
+        """The dtype or shape (``of``) every element of a tuple, list or dict shares (``items[0]``, ``weights[2]``
+        of ``{i: x * i for i in range(3)}``): the one fact of its displayed elements, a comprehension's element,
+        what ``append`` adds; a slice of it has its elements. None when they differ or are not all seen."""
+        if depth > 24:
+            return None
+        if isinstance(container, (nodes.List, nodes.Tuple)):
+            elements = list(container.elts)
+        elif isinstance(container, nodes.Dict):
+            elements = [value for _key, value in container.items]
+        elif isinstance(container, (nodes.ListComp, nodes.GeneratorExp)):
+            elements = [container.elt]
+        elif isinstance(container, nodes.DictComp):
+            elements = [container.value]
+        elif isinstance(container, nodes.Subscript) and isinstance(container.slice, nodes.Slice):
+            return self._element_fact(container.value, depth + 1, of, seen)
+        elif isinstance(container, nodes.Name) and container.name not in seen:
+            found = self._name_element_fact(container, depth, of, seen | {container.name})
+            return None if found is _NO_ELEMENTS else found
+        else:
+            return None
+        if not elements:
+            return _NO_ELEMENTS  # (`parts = []`: what is appended to it decides)
+        if any(isinstance(e, (nodes.Starred, nodes.DictUnpack)) for e in elements):
+            return None
+        facts = {of(element, depth + 1) for element in elements}
+        return facts.pop() if len(facts) == 1 and None not in facts else None
+
+    def _name_element_fact(self, name: nodes.Name, depth, of, seen):
+        """:meth:`_element_fact` of a name: what its assignments hold and what is appended to it."""
+        values = self.values
+        element = values.cfg.element_of(name)
+        definitions = values.cfg.reaching(element, name.name) if element is not None else []
+        if not definitions or any(d.kind != "assign" or d.value is None or not isinstance(d.node, nodes.AssignName)
+                                  or not isinstance(d.node.parent, nodes.Assign) for d in definitions):
+            return None
+        facts = {self._element_fact(d.value, depth + 1, of, seen) for d in definitions}
+        for call in nodes_of_class(values.func, nodes.Call):  # (`parts.append(x * i)`: what it adds)
+            func = call.func
+            if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) \
+                    and func.expr.name == name.name and func.attrname in ("append", "insert", "extend"):
+                if func.attrname != "append" or len(call.args) != 1:
+                    return None
+                facts.add(of(call.args[0], depth + 1))
+        facts.discard(_NO_ELEMENTS)
+        return facts.pop() if len(facts) == 1 and None not in facts else None
 
     def _attribute_dtype(self, name: str) -> str | None:
         """The dtype of the Parameter ``self.name`` where ``__init__`` states it (``Parameter(Tensor(a, ms.float32))``,
@@ -447,7 +497,7 @@ class TensorFacts:
                 return "bool_" if isinstance(constant, bool) else "int64" if isinstance(constant, int) else \
                     "float32" if isinstance(constant, float) else None
             return None
-        return self._cell_call_fact(expr, depth, "dtype")
+        return self._cell_call_fact(expr, depth, "dtype") or self._function_call_fact(expr, depth, "dtype")
 
     # -- through Cells ---------------------------------------------------------------------------------
     def _cell_call_fact(self, call, depth, what: str):
@@ -483,10 +533,24 @@ class TensorFacts:
             return "float32"  # (integer ids in, its float32 table's rows out)
         return self.dtype(call.args[0], depth + 1)
 
+    def _function_call_fact(self, call, depth, what: str):
+        """The dtype or shape of what a call of a project function or method gives (``scale(x)``,
+        ``self.combine(x, y)``, a function nested in graph code): its returns' fact with its parameters replaced
+        by this call's arguments, as the compiler specialises the function for each call."""
+        values = self.values
+        target = function_reference(values.analysis.project, values.info, call.func, values.cls)
+        if target is None or target[0].name == "__init__":
+            return None
+        return self._returned_fact(target[0], call, depth, what, signatures.call_offset(target[0], target[1], call))
+
     def _construct_fact(self, cls, call, depth, what: str):
+        found = self.values.analysis.project.find_method(cls, "construct")
+        return self._returned_fact(found[0], call, depth, what, 1) if found is not None else None
+
+    def _returned_fact(self, func, call, depth, what: str, offset: int):
+        """What ``func``'s returns have in common, in the caller's terms (``offset`` leading parameters bound)."""
         analysis = self.values.analysis
-        found = analysis.project.find_method(cls, "construct")
-        graph = analysis.graph_of(found[0]) if found is not None else None
+        graph = analysis.graph_of(func)
         if graph is None or id(graph.node) in _SPECIALISING:
             return None
         _SPECIALISING.add(id(graph.node))
@@ -502,27 +566,30 @@ class TensorFacts:
             _SPECIALISING.discard(id(graph.node))
         if len(facts) != 1:
             return None
-        return self._in_caller_terms(facts.pop(), graph.node, call, depth, what)
+        return self._in_caller_terms(facts.pop(), graph.node, call, depth, what, offset)
 
-    def _in_caller_terms(self, fact, construct, call, depth, what: str):
+    def _in_caller_terms(self, fact, construct, call, depth, what: str, offset: int = 1):
         """A fact of ``construct`` (relative to its parameters) for this call: its parameters are the call's
-        arguments."""
+        arguments (past the ``offset`` leading ones Python binds)."""
         if fact is None or isinstance(fact, str) or fact == ("0d",):
             return fact
         if fact[0] == "float" and len(fact) == 2:
-            inner = self._in_caller_terms(fact[1], construct, call, depth, what)
+            inner = self._in_caller_terms(fact[1], construct, call, depth, what, offset)
             return _normal(("float", inner)) if inner is not None else None
         if fact[0] == "keepdims" and len(fact) == 2:
-            inner = self._in_caller_terms(fact[1], construct, call, depth, what)
+            inner = self._in_caller_terms(fact[1], construct, call, depth, what, offset)
             return ("keepdims", inner) if inner is not None else None
         if fact[0] == "promote":
-            operands = [self._in_caller_terms(f, construct, call, depth, what) for f in fact[1:]]
+            operands = [self._in_caller_terms(f, construct, call, depth, what, offset) for f in fact[1:]]
             return _normal(("promote",) + tuple(operands)) if None not in operands else None
         if fact[0] == "either":
-            found = {self._in_caller_terms(f, construct, call, depth, what) for f in fact[1:]}
+            found = {self._in_caller_terms(f, construct, call, depth, what, offset) for f in fact[1:]}
             return found.pop() if len(found) == 1 else None
+        if fact[0] == "broadcast":
+            found = {self._in_caller_terms(f, construct, call, depth, what, offset) for f in fact[1:]}
+            return _broadcast_of(found) if None not in found else None
         if fact[0] in ("of", "like") and isinstance(fact[1], tuple) and fact[1][0] == "param":
-            argument = _argument_of_construct(construct, call, fact[1][1])
+            argument = _argument_of_construct(construct, call, fact[1][1], offset)
             if argument is None:
                 return None
             return self.dtype(argument, depth + 1) if what == "dtype" else self.shape(argument, depth + 1)
@@ -637,6 +704,8 @@ class TensorFacts:
         if isinstance(expr, nodes.BoolOp):
             shapes = {self.shape(v, depth + 1) for v in expr.values}
             return shapes.pop() if len(shapes) == 1 else None
+        if isinstance(expr, nodes.Subscript) and not values.value(expr.value).is_tensor:
+            return self._element_fact(expr.value, depth, self.shape)
         if isinstance(expr, nodes.Call):
             return self._call_shape(expr, depth)
         return None
@@ -646,9 +715,12 @@ class TensorFacts:
 
     def _broadcast(self, operands, depth):
         """The shape of an element-wise op of ``operands``: Python numbers and 0-d Tensors broadcast away, and so
-        does a reduction of ``s`` with its axes kept, against ``s`` itself."""
-        found = None
+        does a reduction of ``s`` with its axes kept, against ``s`` itself. Operands of other shapes give
+        ``("broadcast", a, b, ...)``: their broadcast, known where theirs are (a call with one shape for both is
+        that shape)."""
+        shapes = set()
         kept = set()
+        zero_d = False
         for operand in operands:
             value = self.values.value(operand)
             if not value.is_tensor:
@@ -659,20 +731,19 @@ class TensorFacts:
             if shape is None:
                 return None
             if shape == ("0d",):
-                found = found or shape
-                continue
-            if shape[0] == "keepdims":
+                zero_d = True
+            elif shape[0] == "keepdims":
                 kept.add(shape)
-                continue
-            if found not in (None, ("0d",)) and found != shape:
-                return None
-            found = shape
-        if not kept:
-            return found
-        if found in (None, ("0d",)):
-            # two reductions of `s` may keep different axes: only one of them is known to keep its shape
-            return kept.pop() if len(kept) == 1 else None
-        return found if kept == {("keepdims", found)} else None
+            else:
+                shapes.add(shape)
+        if kept:
+            if not shapes:
+                # two reductions of `s` may keep different axes: only one of them is known to keep its shape
+                return kept.pop() if len(kept) == 1 else None
+            return shapes.pop() if len(shapes) == 1 and kept == {("keepdims", next(iter(shapes)))} else None
+        if not shapes:
+            return ("0d",) if zero_d else None
+        return _broadcast_of(shapes)
 
     def _call_shape(self, expr, depth):
         values = self.values
@@ -691,7 +762,7 @@ class TensorFacts:
         if qualified in api.TENSOR_CONSTRUCTORS and args and isinstance(args[0], nodes.Const) \
                 and isinstance(args[0].value, (int, float, bool)):
             return ("0d",)
-        return self._cell_call_fact(expr, depth, "shape")
+        return self._cell_call_fact(expr, depth, "shape") or self._function_call_fact(expr, depth, "shape")
 
     def _op_shape(self, op: str, expr, depth):
         """The shape of an ``ops`` / ``mint`` / ``numpy`` function's result."""
@@ -788,6 +859,7 @@ class TensorFacts:
 
 
 _FINDING = object()  # a fact being found (a question that meets it again is part of a cycle)
+_NO_ELEMENTS = ("no elements",)  # an empty display: its elements are what is added to it later
 _SPECIALISING: set = set()  # the constructs whose facts are being found (a Cell that calls itself gets none)
 
 
@@ -801,9 +873,21 @@ def _layer_given_dtype(cls: nodes.ClassDef) -> bool:
     return False
 
 
-def _argument_of_construct(construct: nodes.FunctionDef, call: nodes.Call, name: str):
-    """What ``call`` (of the Cell) passes to ``construct``'s parameter ``name`` (``self`` is bound)."""
-    names = [a.name for a in signatures.positional_parameters(construct)][1:]
+def _broadcast_of(shapes: set):
+    """One shape fact for the broadcast of ``shapes`` (nested broadcasts flattened, 0-d ones dropped)."""
+    flat = set()
+    for shape in shapes:
+        flat.update(shape[1:] if shape[0] == "broadcast" else (shape,))
+    flat.discard(("0d",))
+    if not flat:
+        return ("0d",)
+    return flat.pop() if len(flat) == 1 else ("broadcast",) + tuple(sorted(flat, key=repr))
+
+
+def _argument_of_construct(construct: nodes.FunctionDef, call: nodes.Call, name: str, offset: int = 1):
+    """What ``call`` passes to the function's parameter ``name`` (its first ``offset`` parameters bound: ``self``
+    of a Cell's ``construct``)."""
+    names = [a.name for a in signatures.positional_parameters(construct)][offset:]
     for index, argument in enumerate(call.args):
         if isinstance(argument, nodes.Starred):
             return None

@@ -734,6 +734,8 @@ class FunctionValues:
             made = Value(frozenset({kind}), var, next((v.origin for v in inner if v.var), ""), interpreted=interpreted)
             if isinstance(expr, (nodes.ListComp, nodes.GeneratorExp)):  # (what each element is: `rows[1]`)
                 made = replace(made, each=self.eval(expr.elt, element))
+            elif isinstance(expr, nodes.DictComp):  # (what each value is: `weights[2]`)
+                made = replace(made, each=self.eval(expr.value, element))
             return made
         return unknown()
 
@@ -1273,11 +1275,21 @@ class FunctionValues:
         entry = self._entry_read(expr, base, index)
         if entry is not None:
             return entry
-        if base.each is not None and base.kinds <= {TUPLE, LIST}:
-            return replace(base, const=NOTHING) if isinstance(expr.slice, nodes.Slice) else base.each
+        element = self._element_read(expr, base)
+        if element is not None:
+            return element
         if base.is_(TUPLE) and not base.var:
             return const(INT) if index is not None else const(TUPLE)
         return unknown(base.var or (index is not None and index.var), base.origin or (index.origin if index else ""))
+
+    def _element_read(self, expr: nodes.Subscript, base: Value) -> Value | None:
+        """An element of a sequence (a slice of it: the sequence) or a value of a dict comprehension, whichever
+        index, where the container says what each of its elements is."""
+        if base.each is not None and base.kinds <= {TUPLE, LIST}:
+            return replace(base, const=NOTHING) if isinstance(expr.slice, nodes.Slice) else base.each
+        if base.each is not None and base.kinds == {DICT} and not self._changed_in_place(expr.value):
+            return base.each  # (a dict comprehension's value, whichever key)
+        return None
 
     def _entry_read(self, expr: nodes.Subscript, base: Value, index: Value | None) -> Value | None:
         """``d["mask"]`` of a dict with constant keys the function does not change in place: that key's value."""
