@@ -643,3 +643,52 @@ def binds_cell(project: Project, partial_call: nodes.Call) -> bool:
         if api.is_layer_class_name(qualified):
             return True
     return False
+
+
+_DICT_MAKERS_CALLED = frozenset({"builtins.dict", "collections.OrderedDict"})
+
+
+def dict_makings(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None, depth: int = 0) -> list:
+    """Where the dicts a value holds are made (a ``{...}`` display or comprehension, ``dict(...)``), followed
+    through tuple and list displays, names' assignments in their function, and the returns of the project
+    functions and methods a call runs (``return self.encoder.forward_masks(x)``, which returns ``(m, masks)`` with
+    ``masks = {}`` filled in a loop): where a user changes the dict."""
+    if depth > MAX_DEPTH or expr is None:
+        return []
+    if isinstance(expr, (nodes.Dict, nodes.DictComp)):
+        return [expr]
+    if isinstance(expr, (nodes.Tuple, nodes.List)):
+        return [made for element in expr.elts for made in dict_makings(project, info, element, cls, depth + 1)]
+    if isinstance(expr, nodes.Name):
+        try:
+            _scope, bindings = name_lookup(expr)
+        except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
+            return []
+        return [made for binding in bindings if isinstance(binding, nodes.AssignName)
+                and isinstance(binding.parent, nodes.Assign)
+                for made in dict_makings(project, info, binding.parent.value, cls, depth + 1)]
+    if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
+        return []
+    if info.imports.qualify(expr.func) in _DICT_MAKERS_CALLED:
+        return [expr]
+    found = []
+    for function, owner in _functions_called(project, info, expr, cls):
+        function_info = project.info(function.root()) or info
+        for returned in nodes_of_class(function, nodes.Return):
+            if returned.scope() is function:
+                found.extend(dict_makings(project, function_info, returned.value, owner, depth + 1))
+    return found
+
+
+def _functions_called(project: Project, info: ModuleInfo, call: nodes.Call, cls) -> list:
+    """``(function, its class)`` for each project function or method ``call`` may run."""
+    functions = [(reached.node, cls) for reached in called_functions(project, info, call.func, cls)
+                 if isinstance(reached.node, nodes.FunctionDef)]
+    if functions or not isinstance(call.func, nodes.Attribute):
+        return functions
+    owners = object_classes(project, info, call.func.expr, cls) or instance_classes(project, info, call.func.expr, cls)
+    for owner in owners:  # (a method of an object the Cell holds: `self.network.forward_masks(x)`)
+        method = project.find_method(owner, call.func.attrname)
+        if method is not None:
+            functions.append((method[0], method[1]))
+    return functions

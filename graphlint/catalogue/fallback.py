@@ -695,7 +695,8 @@ DICT_OUTPUT_FROM_GRAPH = Rule(
     message="A graph that returns a dict gives a tuple of its values under STRICT and after MindIR export; "
     "return a tuple (and rebuild the dict outside the Cell)",
     summary="`return {...}` (a dict) from a Cell's `construct` or a `@jit` function that is compiled or exported on its own "
-            "(reported at the graph's `return`, and at the `return {...}` of a method whose result it returns).",
+            "(reported at the graph's `return`, and where the dict it returns is made: a `{...}` in a method whose "
+            "result it returns, a `masks = {}` filled in a loop).",
     why=(
         "The lax level builds the returned dict in the Python interpreter. STRICT "
         "(`jit(fullgraph=True)`) and a MindIR exported with `mindspore.export` return a plain "
@@ -752,6 +753,29 @@ DICT_OUTPUT_FROM_GRAPH = Rule(
             strict=DIVERGES,
             title="a dict built by a method the graph returns the result of",
             lines=(7, 16),  # (where the dict is built, and the graph's return)
+        ),
+        Example(
+            """
+            class Encoder(nn.Cell):
+                def masks(self, x):
+                    found = {}
+                    for step in range(2):
+                        found[step] = x * step
+                    return x.sum(), found
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+
+                def construct(self, x):
+                    return self.encoder.masks(x)
+            """,
+            lax=OK,
+            strict=DIVERGES,
+            title="a dict filled in a loop, returned through a method of a held Cell",
+            lines=(3, 15),  # (where the dict is made, and the graph's return)
         ),
     ),
     clean=(

@@ -72,7 +72,7 @@ class FallbackChecker(Checker):
             self.report(rules.DICT_OUTPUT_FROM_GRAPH, node, graph, anchor=node.value)
             for built in self._dicts_returned_by_callee(graph, node.value):
                 self.report(rules.DICT_OUTPUT_FROM_GRAPH, built, self.context.analysis.graph_of(built.frame()) or
-                            graph, anchor=built.value)
+                            graph, anchor=built)
         if isinstance(node.value, nodes.Tuple) and len(node.value.elts) > 1:
             for element in node.value.elts:
                 if values.value(element).is_(NONE):
@@ -90,20 +90,13 @@ class FallbackChecker(Checker):
                 self.report(rules.HOST_OBJECT_RETURNED, part, graph, expr=_short(part), how="returns")
 
     def _dicts_returned_by_callee(self, graph, expr) -> list:
-        """The `return {...}` statements of the function whose call the graph returns (`return
-        self.model.visualize(x)`): the dict is built there, where the user changes it."""
-        if not isinstance(expr, nodes.Call):
+        """Where the dicts the graph returns are made, when that is not the `return` itself (`return
+        self.model.visualize(x)`, `masks = {}` filled in a loop and returned by a method it calls): there the user
+        changes them."""
+        if isinstance(expr, (nodes.Dict, nodes.DictComp)):
             return []
-        project = self.context.project
-        functions = [found.node for found in callables.called_functions(project, graph.info, expr.func, graph.cls)
-                     if isinstance(found.node, nodes.FunctionDef)]
-        if not functions and isinstance(expr.func, nodes.Attribute):  # (a method of an object the Cell holds)
-            for owner in callables.instance_classes(project, graph.info, expr.func.expr, graph.cls):
-                method = project.find_method(owner, expr.func.attrname)
-                if method is not None:
-                    functions.append(method[0])
-        return [ret for function in functions for ret in nodes_of_class(function, nodes.Return)
-                if ret.frame() is function and isinstance(ret.value, (nodes.Dict, nodes.DictComp))]
+        return [made for made in callables.dict_makings(self.context.project, graph.info, expr, graph.cls)
+                if made is not expr]
 
     def _runtime(self, expr, values, numeric: bool = False) -> bool:
         return from_tensor_computation(expr, values, self.context.analysis, numeric=numeric)
