@@ -161,3 +161,45 @@ def test_primitive_results_match_graph_mode(mindspore_importable, tmp_path):
     result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
                             env=_environment(), cwd=ROOT, timeout=600)
     assert result.returncode == 0 and "agree" in result.stdout, result.stderr[-2000:]
+
+
+LAYER_SHAPES_PROGRAM = '''
+import numpy as np
+import mindspore as ms
+from mindspore import nn, Tensor
+from graphlint.analysis.generated.layer_shapes import MINDSPORE_VERSION, SHAPE_KEEPING_LAYERS as kept
+
+assert MINDSPORE_VERSION == ms.__version__, (MINDSPORE_VERSION, ms.__version__)
+ms.set_context(mode=ms.GRAPH_MODE)
+LAYERS = {"ReLU": nn.ReLU(), "GELU": nn.GELU(), "Dropout": nn.Dropout(p=0.5), "BatchNorm2d": nn.BatchNorm2d(3),
+          "LayerNorm": nn.LayerNorm((5,)), "GroupNorm": nn.GroupNorm(1, 3), "AvgPool2d": nn.AvgPool2d(2),
+          "Flatten": nn.Flatten()}
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList(list(LAYERS.values()))
+
+    def construct(self, x):
+        return tuple(layer(x) for layer in self.layers)
+
+
+x = Tensor(np.random.RandomState(0).rand(2, 3, 4, 5).astype(np.float32))
+net = Net()
+net.set_train(False)
+for name, output in zip(LAYERS, net(x)):
+    assert (tuple(output.shape) == (2, 3, 4, 5)) == (name in kept), (name, output.shape)
+print("agree")
+'''
+
+
+def test_layer_shapes_match_graph_mode(mindspore_importable, tmp_path):
+    """A sample of generated.layer_shapes (measured in PYNATIVE_MODE by scripts/measure_layer_shapes.py) compiled:
+    the layers it lists return their input's shape in GRAPH_MODE, and pooling and Flatten, which it leaves out,
+    do not."""
+    program = tmp_path / "layer_shapes.py"
+    program.write_text(LAYER_SHAPES_PROGRAM)
+    result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
+                            env=_environment(), cwd=ROOT, timeout=600)
+    assert result.returncode == 0 and "agree" in result.stdout, result.stderr[-2000:]

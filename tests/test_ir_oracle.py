@@ -264,7 +264,8 @@ def test_values_made_by_primitives_methods_and_comprehensions_agree_with_the_com
 
 # Facts carried through calls and containers, each typed by the compiler: what a project function and a method
 # return for each call (in the caller's terms, as the compiler specialises them per call), a nested function's
-# result, and an element of a list, a slice of it, a dict comprehension's value.
+# result, an element of a list, a slice of it, a dict comprehension's value, measured shape-keeping layers
+# (generated.layer_shapes), and `sum` of a generator of Tensors.
 CARRIED_FACTS = textwrap.dedent("""\
     import mindspore as ms
     from mindspore import nn, ops
@@ -275,6 +276,11 @@ CARRIED_FACTS = textwrap.dedent("""\
 
 
     class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.act = nn.GELU()
+            self.norm = nn.LayerNorm((3,))
+
         def combine(self, a, b):
             return ops.relu(a) + b
 
@@ -285,13 +291,15 @@ CARRIED_FACTS = textwrap.dedent("""\
             items = [x, x + 1, x + 2]
             rest = items[1:]
             weights = {i: half * i for i in range(3)}
-            return scale(x), scale(half), self.combine(x, x * 2), triple(half), rest[0], weights[2]
+            total = sum(t * 2 for t in items)
+            return scale(x), scale(half), self.combine(x, x * 2), triple(half), rest[0], weights[2], self.act(self.norm(x)), total
 
 
     def build():
         return Net()
     """)
-CARRIED_TEXTS = ("scale(x)", "scale(half)", "self.combine(x, x * 2)", "triple(half)", "rest[0]", "weights[2]")
+CARRIED_TEXTS = ("scale(x)", "scale(half)", "self.combine(x, x * 2)", "triple(half)", "rest[0]", "weights[2]",
+                 "self.act(self.norm(x))", "total")
 
 
 def test_facts_carried_through_calls_and_containers_agree_with_the_compiler(tmp_path):

@@ -16,7 +16,8 @@ import enum
 import functools
 import sys
 
-from graphlint.analysis.generated import api_measured, jit_forbidden, nn_parameters, primitive_outputs, refused_measured
+from graphlint.analysis.generated import (api_measured, jit_forbidden, layer_shapes, nn_parameters, primitive_outputs,
+                                          refused_measured)
 from graphlint.analysis.generated import builtins as generated_builtins
 from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NONE, NUMPY, OBJECT, STR, TENSOR, TUPLE,
                                       UNKNOWN)
@@ -426,6 +427,9 @@ TENSOR_TUPLE_RESULT_PRIMITIVES = primitive_outputs.TENSOR_TUPLE_RESULT_PRIMITIVE
 # nn layers whose measured input is integer ids (their result is float32 rows of their table)
 NN_INDEX_INPUT_LAYERS = _names("layer result", lambda entry: "astype(ms.int32)" in entry["source"])
 NN_CONTAINER_CELLS = frozenset({"SequentialCell", "CellList", "CellDict", "GraphCell", "Identity"})
+# nn layers whose result has their input's shape (generated.layer_shapes, measured); a container's depends on its
+# members
+SHAPE_KEEPING_LAYERS = frozenset(layer_shapes.SHAPE_KEEPING_LAYERS) - NN_CONTAINER_CELLS
 # nn layers that type-check an input as a tuple: {layer: (position in the call, keyword)} (measured: they refuse a
 # Tensor there). `nn.LSTM(x, self.hidden)` stops with "For 'LSTM', the 'hx' must be Tuple, but got Tensor" when
 # `hidden` is an attribute that graph code also writes (read back as an interpreted object); `nn.GRU` takes a Tensor.

@@ -294,8 +294,8 @@ class TensorFacts:
             elements = [container.value]
         elif isinstance(container, nodes.Subscript) and isinstance(container.slice, nodes.Slice):
             return self._element_fact(container.value, depth + 1, of, seen)
-        elif isinstance(container, nodes.Name) and container.name not in seen:
-            found = self._name_element_fact(container, depth, of, seen | {container.name})
+        elif isinstance(container, nodes.Name) and id(container) not in seen:
+            found = self._name_element_fact(container, depth, of, seen | {id(container)})
             return None if found is _NO_ELEMENTS else found
         else:
             return None
@@ -497,7 +497,8 @@ class TensorFacts:
                 return "bool_" if isinstance(constant, bool) else "int64" if isinstance(constant, int) else \
                     "float32" if isinstance(constant, float) else None
             return None
-        return self._cell_call_fact(expr, depth, "dtype") or self._function_call_fact(expr, depth, "dtype")
+        return self._cell_call_fact(expr, depth, "dtype") or self._function_call_fact(expr, depth, "dtype") \
+            or self._folded_elements_fact(expr, depth, self.dtype)
 
     # -- through Cells ---------------------------------------------------------------------------------
     def _cell_call_fact(self, call, depth, what: str):
@@ -524,7 +525,7 @@ class TensorFacts:
         if len(call.args) != 1 or call.keywords or isinstance(call.args[0], nodes.Starred):
             return None
         of = self.dtype if what == "dtype" else self.shape
-        if name == "Identity":
+        if name == "Identity" or what == "shape" and name in api.SHAPE_KEEPING_LAYERS:
             return of(call.args[0], depth + 1)
         if what != "dtype" or api.api_kind(layer) is not api.ApiKind.CELL or name in api.NN_CONTAINER_CELLS \
                 or name in api.NN_TUPLE_RESULT_LAYERS:
@@ -532,6 +533,15 @@ class TensorFacts:
         if name in api.NN_INDEX_INPUT_LAYERS:
             return "float32"  # (integer ids in, its float32 table's rows out)
         return self.dtype(call.args[0], depth + 1)
+
+    def _folded_elements_fact(self, call, depth, of):
+        """``sum(x * i for i in range(3))``, ``max(losses)``: the builtin folds Tensors that share one dtype and
+        shape into one of them (``sum`` adds them to 0, a Python int)."""
+        func = call.func
+        if not (isinstance(func, nodes.Name) and func.name in ("sum", "max", "min") and len(call.args) == 1
+                and not call.keywords and func.name not in self.values.cfg.defs_by_name):
+            return None
+        return self._element_fact(call.args[0], depth, of)
 
     def _function_call_fact(self, call, depth, what: str):
         """The dtype or shape of what a call of a project function or method gives (``scale(x)``,
@@ -762,7 +772,8 @@ class TensorFacts:
         if qualified in api.TENSOR_CONSTRUCTORS and args and isinstance(args[0], nodes.Const) \
                 and isinstance(args[0].value, (int, float, bool)):
             return ("0d",)
-        return self._cell_call_fact(expr, depth, "shape") or self._function_call_fact(expr, depth, "shape")
+        return self._cell_call_fact(expr, depth, "shape") or self._function_call_fact(expr, depth, "shape") \
+            or self._folded_elements_fact(expr, depth, self.shape)
 
     def _op_shape(self, op: str, expr, depth):
         """The shape of an ``ops`` / ``mint`` / ``numpy`` function's result."""

@@ -33,4 +33,5 @@ scripts after upgrading MindSpore.
 """
 
 MODULES = ("jit_forbidden", "builtins", "parse_resources", "error_messages", "refused_measured", "api_measured",
-           "pijit_skip", "torch_habits", "nn_parameters", "primitive_outputs")
+           "pijit_skip", "torch_habits", "nn_parameters", "primitive_outputs",
+           "layer_shapes")
