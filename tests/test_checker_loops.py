@@ -247,3 +247,21 @@ def test_carry_shape_change_not_reported_for_values_not_carried_or_python_loops(
                     x = ops.concat((x, x), 0)
                 return x
         """) == []
+
+
+def test_a_class_attribute_bound_is_the_constant_its_class_sets():
+    """``range(Config.steps)``: graph code reads a project class's attribute while compiling, so the loop is
+    unrolled ``Config.steps`` times (800 here: over the call-depth limit)."""
+    source = """
+        class Config:
+            steps = 800
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                for _ in range(Config.steps):
+                    x = x * 0.5 + 1
+                return x
+        """
+    found = [(f.rule.id, f.line) for f in findings(source)]
+    line = (EXAMPLE_HEADER + textwrap.dedent(source)).splitlines().index(" " * 8 + "for _ in range(Config.steps):") + 1
+    assert ("E5901", line) in found, found

@@ -60,7 +60,7 @@ from graphlint.analysis.lattice import (
     widen,
 )
 from graphlint.analysis.joins import Shapes
-from graphlint.analysis.objects import object_classes
+from graphlint.analysis.objects import class_body_value, object_classes
 from graphlint.analysis.parser_fold import FOLD, NOTHING_KNOWN, ParserFold
 from graphlint.analysis.provenance import assumed_tensors, from_tensor_computation, tensor_origin
 from graphlint.analysis.tree import is_within, literal, nodes_of_class
@@ -813,9 +813,20 @@ class FunctionValues:
             return const(api.TENSOR_CONST_ATTRIBUTES[name])
         if _field_of_interpreted(owner):
             return Value(frozenset({UNKNOWN}), True, owner.origin, interpreted=True)
-        if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE) or owner.is_(CLASS):
+        if owner.is_(CLASS):
+            return self._class_attribute(base, name)
+        if owner.is_(CELL) or owner.is_(OBJECT) or owner.is_(MODULE):
             return unknown()
         return unknown(owner.var, owner.origin)
+
+    def _class_attribute(self, base, name: str) -> Value:
+        """``Scale.factor`` of a project class: the literal its body sets (read while compiling: a constant)."""
+        resolved = self.analysis.project.resolve_expr(self.info, base) \
+            if isinstance(base, (nodes.Name, nodes.Attribute)) else None
+        found = class_body_value(self.analysis.project, resolved.node, name) \
+            if resolved is not None and resolved.kind == "class" else None
+        written = literal(found[0]) if found is not None else None
+        return of_python(written[0]) if written is not None else unknown()
 
     def _own_attribute(self, expr: nodes.Attribute) -> Value:
         """``self.attr`` of the function's own Cell or object: what the class holds there, read back after a write
