@@ -245,11 +245,14 @@ def _artifact(run: dict) -> bool:
 
 def _behind(entry: EntryPort, record: dict, findings: list) -> list:
     """graphlint's errors that no compile error was tied to, in the parts the PYNATIVE_MODE run called, at a level
-    whose compile of the whole model stopped before them (a level that compiled reached them all)."""
+    whose compile of the whole model stopped before them (a level that compiled reached them all), or that the
+    probe had no time to compile."""
     confirmed = {id(b.finding) for b in entry.blockers + entry.suggested if b.finding is not None}
     places = {(os.path.abspath(b.path), b.line) for b in entry.blockers + entry.suggested}
     called = _called(entry, record)
     failed = {level for level, ok in entry.compiles.items() if not ok}
+    if entry.timed_out:  # (a level the probe had no time to compile checked nothing: its errors still stand)
+        failed |= {"lax", "STRICT"} - set(entry.compiles)
     return [f for f in findings if id(f) not in confirmed and (os.path.abspath(f.path), f.line) not in places
             and _level(f) in failed and (os.path.abspath(f.path), _qualified(f)) in called]
 
@@ -444,8 +447,9 @@ def _findings_lines(entry: EntryPort) -> list:
             lines.append(f"  - {finding.path}:{finding.line}: {finding.rule.id} {finding.rule.symbol}: "
                          f"{finding.message}")
     if entry.behind:
-        lines.append("  reported by graphlint at a level whose compile failed, tied to none of the errors above "
-                     "(the compile stopped before it, or one of those errors comes from it):")
+        lines.append("  reported by graphlint at a level whose compile failed or did not run before validate-timeout, "
+                     "tied to none of the errors above (the compile stopped before it, or one of those errors comes "
+                     "from it):")
         for finding in entry.behind:
             lines.append(f"  - [{_level(finding)}] {finding.path}:{finding.line}: {finding.rule.id} "
                          f"{finding.rule.symbol}: {finding.message}")

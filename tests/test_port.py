@@ -223,3 +223,32 @@ def test_port_mode_compiles_helpers_of_other_files_and_stands_in_for_what_a_part
     # (then the branch PYNATIVE_MODE took is cut in, and the model compiles: nothing stopped the compiles early)
     assert "these parts fail too" not in report and "tied to none of the errors above" not in report, report
     assert "3." not in report and "compiles of the model stopped" not in report, report
+
+
+def test_errors_of_a_level_the_probe_had_no_time_to_compile_are_listed(tmp_path):
+    """A model whose compiles take minutes (gnn_mp: two lax compiles in 300 s): the STRICT compile never ran before
+    validate-timeout, so graphlint's STRICT errors in the code that ran still stand and are listed; a level that
+    compiled lists none of its own."""
+    from graphlint import port
+    from graphlint.config import Config
+    from graphlint.lint import lint_text
+
+    path = str(tmp_path / "model.py")
+    source = ("from dataclasses import dataclass\n"
+              "import mindspore as ms\n"
+              "from mindspore import nn\n\n\n"
+              "@dataclass\n"
+              "class Out:\n"
+              "    h: ms.Tensor\n\n\n"
+              "class Net(nn.Cell):\n"
+              "    def construct(self, x):\n"
+              "        return Out(x * 2).h\n")
+    findings = [f for f in lint_text(source, Config(), path=path) if f.rule.id == "W5508"]
+    assert [f.line for f in findings] == [13], findings
+    record = {"file": path, "parts": [{"file": path, "name": "Net.construct"}]}
+    timed_out = port.EntryPort("model:Net", path, compiles={"lax": False}, timed_out=300.0)
+    assert [f.line for f in port._behind(timed_out, record, findings)] == [13]
+    compiled = port.EntryPort("model:Net", path, compiles={"lax": False, "STRICT": True})
+    assert port._behind(compiled, record, findings) == []
+    in_time = port.EntryPort("model:Net", path, compiles={"lax": False})
+    assert port._behind(in_time, record, findings) == []  # (STRICT not asked for: nothing is said of it)
