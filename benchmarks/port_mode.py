@@ -55,6 +55,8 @@ ENTRIES = {
     "timm_train": ("TrainStep", "port.build()[2]", "port.make_batch(0)"),
     "evoformer_ipa": ("AlphaFold", "(ms.set_seed(0), np.random.seed(0), port.AlphaFold())[2]",
                       "(lambda f: (f['target_feat'], f['msa_feat'], f['residue_index']))(port.make_inputs(1))"),
+    "ast_audio": ("Predictor", "(lambda model: (model.set_train(False), port.Predictor(model, k=3))[1])(port.build(0)[1])",
+                  "(port.make_inputs(1)[0],)"),
 }
 
 ENTRY_MODULE = '''import numpy as np

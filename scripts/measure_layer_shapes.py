@@ -26,18 +26,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from mindspore_tables import render_module  # noqa: E402
+from mindspore_tables import outputs_section, render_module  # noqa: E402
 
 OUT = os.path.join(ROOT, "graphlint", "analysis", "generated", "layer_shapes.py")
 SHAPES = ((2, 3, 5), (2, 3, 4, 5), (2, 3))
 CONSTRUCTIONS = ((), (3,), ((5,),), (1, 3))
 # a documented output shape with dimensions of its own (pooling, convolution, padding ...)
 OWN_OUTPUT_SHAPE = re.compile(r"_\{?out\}?|_\{?\\?text\{?out")
-
-
-def _outputs_section(doc: str) -> str:
-    found = re.search(r"\n[ \t]*Outputs:[ \t]*\n(.*?)(?:\n[ \t]*\n|$)", doc or "", re.S)
-    return found.group(1) if found else ""
 
 
 def keeps_shape(ms, np, cls) -> tuple[bool, str]:
@@ -77,7 +72,7 @@ def measure() -> tuple[str, dict]:
         cls = getattr(ms.nn, name)
         if name.startswith("_") or not (inspect.isclass(cls) and issubclass(cls, ms.nn.Cell)) or cls is ms.nn.Cell:
             continue
-        if OWN_OUTPUT_SHAPE.search(_outputs_section(cls.__doc__)):
+        if OWN_OUTPUT_SHAPE.search(outputs_section(cls.__doc__) or ""):
             continue
         keeps, construction = keeps_shape(ms, np, cls)
         if keeps:

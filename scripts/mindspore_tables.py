@@ -895,7 +895,7 @@ def _layer_primitives(ms) -> dict:
 # Primitives' results
 # --------------------------------------------------------------------------------------------
 
-def _outputs_section(doc: str) -> str | None:
+def outputs_section(doc: str) -> str | None:
     """The text of a docstring's ``Outputs:`` section (up to the next blank line), or None."""
     found = re.search(r"\n[ \t]*Outputs:[ \t]*\n(.*?)(?:\n[ \t]*\n|$)", doc or "", re.S)
     return found.group(1) if found else None
@@ -926,7 +926,7 @@ def primitive_output_tables(ms) -> list:
         cls = getattr(ms.ops, name)
         if name.startswith("_") or not (inspect.isclass(cls) and issubclass(cls, ms.ops.Primitive)):
             continue
-        section = _outputs_section(cls.__doc__)
+        section = outputs_section(cls.__doc__)
         if section is not None and _gives_tuple(section):
             gives_tuple.add(name)
             if _of_tensors(section):

@@ -174,3 +174,30 @@ def test_finding_node_is_the_statement_for_the_fixer():
                 return x
         """)
     assert found[0].node.as_string() == "x += 1"
+
+
+def test_an_argument_write_a_caller_never_reads_is_not_reported():
+    """A sub-Cell (held by another Cell, no graph of its own) that writes into its argument: PYNATIVE_MODE writes
+    into the caller's Tensor, graph code does not, but only a caller that reads that Tensor again after the call
+    can tell. ``fbank = self.mask(fbank)`` rebinds it (SpecAugment's habit); ``y = self.mask(x)`` and then ``x``
+    read again sees the difference."""
+    template = """
+        class Mask(nn.Cell):
+            def construct(self, fbank):
+                fbank[:, 0] = 0.0
+                return fbank
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.mask = Mask()
+
+            def construct(self, x):
+                CALL
+        """
+    rebinding = template.replace("CALL", "x = self.mask(x)\n                return x")
+    reading = template.replace("CALL", "y = self.mask(x)\n                return x + y")
+    assert "item-update-of-input" not in symbols(rebinding)
+    found = [(f.rule.symbol, f.line) for f in findings(reading)]
+    line = (EXAMPLE_HEADER + textwrap.dedent(reading)).splitlines().index(" " * 8 + "fbank[:, 0] = 0.0") + 1
+    assert ("item-update-of-input", line) in found, found

@@ -13,7 +13,7 @@ import os
 
 from astroid import nodes
 
-from graphlint.analysis import api
+from graphlint.analysis import api, signatures
 from graphlint.analysis.run_facts import register_run_fact
 from graphlint.analysis.source import python_tree
 from graphlint.analysis.tree import nodes_of_class
@@ -273,3 +273,60 @@ def _cells_bound_to(info, name: nodes.Name, cell_class):
             cls = cell_class(info, assign.value.func)
             if cls is not None:
                 yield cls
+
+
+def caller_sees_argument_write(analysis, graph, parameter: str) -> bool:
+    """Whether a write into the argument ``parameter`` of a sub-Cell's ``construct`` (one held by other Cells,
+    not a graph of its own) can be seen: some call of the Cell in the project's graph code passes a name the caller
+    reads again after the call (PYNATIVE_MODE wrote into it there; graph code did not), or the calls cannot all be
+    found. ``fbank = self.specaug(fbank)`` rebinds the name it passes: the write is never read."""
+    if graph.cls is None or graph.kind != "construct" or is_top_level(analysis, graph):
+        return True
+    positional = [a.name for a in signatures.positional_parameters(graph.node)][1:]
+    calls = _cell_calls(analysis, graph.cls)
+    if not calls:
+        return True
+    for call, values in calls:
+        passed = _argument_for(call, positional, parameter)
+        if passed is None or isinstance(passed, nodes.Starred):
+            return True
+        if isinstance(passed, nodes.Name) and _read_after(passed, call, values):
+            return True
+    return False
+
+
+def _cell_calls(analysis, cls: nodes.ClassDef) -> list:
+    """``(call, the caller's values)`` for each call in the project's graph code that may call a ``cls`` Cell."""
+    found = []
+    for info in analysis.project.modules:
+        for caller in analysis.graph_functions(info):
+            values = analysis.values(caller)
+            if values is None:
+                continue
+            for call in nodes_of_class(caller.node, nodes.Call):
+                if call.frame() is caller.node and cls in (values.cell_targets(call) or ()):
+                    found.append((call, values))
+    return found
+
+
+def _argument_for(call: nodes.Call, positional: list, parameter: str):
+    for index, argument in enumerate(call.args):
+        if isinstance(argument, nodes.Starred):
+            return argument
+        if index < len(positional) and positional[index] == parameter:
+            return argument
+    return next((k.value for k in call.keywords or () if k.arg == parameter), None)
+
+
+def _read_after(passed: nodes.Name, call: nodes.Call, values) -> bool:
+    """The caller reads the name it passed again after the call, without the call's own statement rebinding it."""
+    statement = call.statement()
+    if isinstance(statement, nodes.Assign) and any(
+            isinstance(name, nodes.AssignName) and name.name == passed.name
+            for target in statement.targets for name in target.nodes_of_class(nodes.AssignName)):
+        return False
+    later = [name for name in nodes_of_class(values.func, nodes.Name)
+             if name.name == passed.name and name.lineno > statement.tolineno]
+    loop = next((parent for parent in call.node_ancestors() if isinstance(parent, (nodes.For, nodes.While))
+                 and parent.frame() is values.func), None)
+    return bool(later) or loop is not None

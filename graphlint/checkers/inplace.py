@@ -16,6 +16,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from graphlint.analysis import api
+from graphlint.analysis.boundary import caller_sees_argument_write
 from graphlint.analysis.kinds import NONE, TENSOR
 from graphlint.analysis.tree import graph_nodes, nodes_of_class, targets_of
 from graphlint.analysis.lattice import Value
@@ -55,7 +56,7 @@ class InplaceChecker(Checker):
         op = node.op.rstrip("=")
         alias = before.alias
         if alias.startswith("the argument `"):
-            if self._not_a_tensor(graph, name):
+            if self._not_a_tensor(graph, name) or not caller_sees_argument_write(self.context.analysis, graph, name):
                 return
             self.report(rules.AUGMENTED_ASSIGN_TO_INPUT, node, graph, name=name, op=op)
         elif "constant Tensor" in alias:
@@ -74,7 +75,8 @@ class InplaceChecker(Checker):
             return
         before = values.name_at(element, base.name)
         if _is_tensor(before) and before.alias.startswith("the argument `") \
-                and not self._not_a_tensor(graph, base.name):
+                and not self._not_a_tensor(graph, base.name) \
+                and caller_sees_argument_write(self.context.analysis, graph, base.name):
             self.report(rules.ITEM_UPDATE_OF_INPUT, statement, graph, anchor=target, name=base.name, op=op)
 
     def _not_a_tensor(self, graph, name: str) -> bool:
