@@ -402,17 +402,17 @@ def _parts_run(job: dict, run_index: int, save=None) -> dict:
     budget = float(job.get("seconds", 1e9))
     deadline = started + budget
     reference = {"status": "ok", "outputs": [encode(recorder.result)]}
+    called = sorted({getattr(code, "co_qualname", code.co_name) for code in recorder.counts
+                     if code.co_filename == module.__file__})
 
     def progress(whole_so_far: dict) -> None:
-        if save is not None:
+        if save is not None:  # (what the PYNATIVE_MODE run called is kept too: a report cut short names its errors)
             save({"status": "ok", "file": module.__file__, "pynative": reference, "whole": whole_so_far, "parts": [],
-                  "unaided_stopped": False})
+                  "unaided_stopped": False, "called": called})
 
     whole = parts.compile_rounds(job["source"], recorder.calls_in(module.__file__, entry_function), compile_whole,
                                  frozenset(job.get("reported", ())), min(parts.ROUNDS_SECONDS, budget / 2), progress,
                                  job.get("predicted"))
-    called = sorted({getattr(code, "co_qualname", code.co_name) for code in recorder.counts
-                     if code.co_filename == module.__file__})
     # The parts below are the recorded model's, of the first text: a module that imported a scratch copy (a
     # factory's) is imported again, and binds the first.
     _forget_project_modules(job)
