@@ -278,10 +278,15 @@ class TensorFacts:
             return self._call_dtype(expr, depth)
         return None
 
-    def _element_fact(self, container, depth, of, seen: frozenset = frozenset()):
+    def _element_fact(self, container, depth, of):
         """The dtype or shape (``of``) every element of a tuple, list or dict shares (``items[0]``, ``weights[2]``
         of ``{i: x * i for i in range(3)}``): the one fact of its displayed elements, a comprehension's element,
-        what ``append`` adds; a slice of it has its elements. None when they differ or are not all seen."""
+        what ``append`` adds; a slice of it has its elements. None when they differ, are not all seen, or there are
+        none."""
+        found = self._elements_fact(container, depth, of, frozenset())
+        return None if found is _NO_ELEMENTS else found
+
+    def _elements_fact(self, container, depth, of, seen: frozenset):
         if depth > 24:
             return None
         if isinstance(container, (nodes.List, nodes.Tuple)):
@@ -293,10 +298,9 @@ class TensorFacts:
         elif isinstance(container, nodes.DictComp):
             elements = [container.value]
         elif isinstance(container, nodes.Subscript) and isinstance(container.slice, nodes.Slice):
-            return self._element_fact(container.value, depth + 1, of, seen)
+            return self._elements_fact(container.value, depth + 1, of, seen)
         elif isinstance(container, nodes.Name) and id(container) not in seen:
-            found = self._name_element_fact(container, depth, of, seen | {id(container)})
-            return None if found is _NO_ELEMENTS else found
+            return self._name_element_fact(container, depth, of, seen | {id(container)})
         else:
             return None
         if not elements:
@@ -314,7 +318,7 @@ class TensorFacts:
         if not definitions or any(d.kind != "assign" or d.value is None or not isinstance(d.node, nodes.AssignName)
                                   or not isinstance(d.node.parent, nodes.Assign) for d in definitions):
             return None
-        facts = {self._element_fact(d.value, depth + 1, of, seen) for d in definitions}
+        facts = {self._elements_fact(d.value, depth + 1, of, seen) for d in definitions}
         for call in nodes_of_class(values.func, nodes.Call):  # (`parts.append(x * i)`: what it adds)
             func = call.func
             if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) \
@@ -322,6 +326,8 @@ class TensorFacts:
                 if func.attrname != "append" or len(call.args) != 1:
                     return None
                 facts.add(of(call.args[0], depth + 1))
+        if facts == {_NO_ELEMENTS}:
+            return _NO_ELEMENTS
         facts.discard(_NO_ELEMENTS)
         return facts.pop() if len(facts) == 1 and None not in facts else None
 
