@@ -427,15 +427,19 @@ def _holds_instances_only(project: Project, graph: GraphFunction, func) -> bool:
 def _nested_function(name: nodes.Name, func: nodes.FunctionDef) -> nodes.FunctionDef | None:
     """The function defined inside ``func`` that ``name`` (a local name of ``func``) refers to, when that is the only
     thing the name is bound to: MindSpore compiles a nested function graph code calls as a graph of its own."""
-    try:
-        _scope, bindings = name.lookup(name.name)
-    except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
-        return None
-    if len(bindings) != 1 or not isinstance(bindings[0], nodes.FunctionDef) or bindings[0] is func \
-            or isinstance(bindings[0], nodes.AsyncFunctionDef):
+    bindings = func.locals.get(name.name, ())
+    if len(bindings) != 1 or not isinstance(bindings[0], nodes.FunctionDef) \
+            or isinstance(bindings[0], nodes.AsyncFunctionDef) or bindings[0] is func:
         return None
     nested = bindings[0]
-    return nested if func.parent_of(nested) and nested.name == name.name else None
+    if name.scope() is not func:  # (a name in a scope nested deeper may be bound there)
+        try:
+            _scope, found = name.lookup(name.name)
+        except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
+            return None
+        if list(found) != [nested]:
+            return None
+    return nested
 
 
 def _local_names(func: nodes.FunctionDef) -> frozenset[str]:
