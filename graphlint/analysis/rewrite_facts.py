@@ -31,6 +31,7 @@ from graphlint.analysis import api, signatures
 from graphlint.analysis.joins import mismatch
 from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, TENSOR
 from graphlint.analysis.provenance import locally_bound, side_effect
+from graphlint.analysis.random_draws import drawn_by
 from graphlint.analysis.scope import function_reference
 from graphlint.analysis.tree import nodes_of_class
 
@@ -814,12 +815,17 @@ class TensorFacts:
     # -- what evaluating an expression costs ---------------------------------------------------------------
     def effects(self, expr) -> tuple[str, str]:
         """``(refusal, cost)`` of evaluating ``expr`` where it would not have run: a call that may have a side
-        effect (a helper, `print`, an assign op) refuses; a sub-Cell call costs (its text is ``cost``)."""
+        effect (a helper, `print`, an assign op) or draws random numbers (a Dropout) refuses; another sub-Cell call
+        costs (its text is ``cost``)."""
         for call in nodes_of_class(expr, nodes.Call, skip_klass=nodes.Lambda):  # a lambda's body does not run here
             found = side_effect(self.values, call)
             if found is None or found is not call:
                 continue
             if self._is_cell_call(call):
+                values = self.values
+                drawn = drawn_by(values.analysis, values.info, call, values.cls)
+                if drawn:  # (run where the branch would not, it moves the random stream: later draws differ)
+                    return f"`{call.as_string()}` draws random numbers ({drawn})", ""
                 return "", call.as_string()
             return f"`{call.as_string()}` may have side effects", ""
         return "", ""

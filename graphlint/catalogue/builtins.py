@@ -456,7 +456,7 @@ RUNTIME_DICT_KEY = Rule(
             class Net(nn.Cell):
                 def construct(self, x):
                     table = {"a": x, "b": x * 2}
-                    return (table["a"] if x.sum() > 0 else table["b"])
+                    return ops.where(x.sum() > 0, table["a"], table["b"])
             """,
             error="evaluator key only supports string, number, type, none, constant tensor and tuple",
             title="dict read with a key chosen by a Tensor",
