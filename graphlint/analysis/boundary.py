@@ -282,13 +282,12 @@ def caller_sees_argument_write(analysis, graph, parameter: str) -> bool:
     found. ``fbank = self.specaug(fbank)`` rebinds the name it passes: the write is never read."""
     if graph.cls is None or graph.kind != "construct" or is_top_level(analysis, graph):
         return True
-    positional = [a.name for a in signatures.positional_parameters(graph.node)][1:]
     calls = _cell_calls(analysis, graph.cls)
     if not calls:
         return True
     for call, values in calls:
-        passed = _argument_for(call, positional, parameter)
-        if passed is None or isinstance(passed, nodes.Starred):
+        passed = signatures.argument_for(graph.node, graph.cls, call, parameter)
+        if passed is None:  # (not found: passed through `*args` or `**kwargs`)
             return True
         if isinstance(passed, nodes.Name) and _read_after(passed, call, values):
             return True
@@ -307,15 +306,6 @@ def _cell_calls(analysis, cls: nodes.ClassDef) -> list:
                 if call.frame() is caller.node and cls in (values.cell_targets(call) or ()):
                     found.append((call, values))
     return found
-
-
-def _argument_for(call: nodes.Call, positional: list, parameter: str):
-    for index, argument in enumerate(call.args):
-        if isinstance(argument, nodes.Starred):
-            return argument
-        if index < len(positional) and positional[index] == parameter:
-            return argument
-    return next((k.value for k in call.keywords or () if k.arg == parameter), None)
 
 
 def _read_after(passed: nodes.Name, call: nodes.Call, values) -> bool:

@@ -645,9 +645,6 @@ def binds_cell(project: Project, partial_call: nodes.Call) -> bool:
     return False
 
 
-_DICT_MAKERS_CALLED = frozenset({"builtins.dict", "collections.OrderedDict"})
-
-
 def dict_makings(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef | None, depth: int = 0) -> list:
     """Where the dicts a value holds are made (a ``{...}`` display or comprehension, ``dict(...)``), followed
     through tuple and list displays, names' assignments in their function, and the returns of the project
@@ -669,7 +666,7 @@ def dict_makings(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef |
                 for made in dict_makings(project, info, binding.parent.value, cls, depth + 1)]
     if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
         return []
-    if info.imports.qualify(expr.func) in _DICT_MAKERS_CALLED:
+    if info.imports.qualify(expr.func) in _DICT_MAKERS:
         return [expr]
     found = []
     for function, owner in _functions_called(project, info, expr, cls):

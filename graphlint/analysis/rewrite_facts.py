@@ -558,14 +558,14 @@ class TensorFacts:
         target = function_reference(values.analysis.project, values.info, call.func, values.cls)
         if target is None or target[0].name == "__init__":
             return None
-        return self._returned_fact(target[0], call, depth, what, signatures.call_offset(target[0], target[1], call))
+        return self._returned_fact(target[0], target[1], call, depth, what)
 
     def _construct_fact(self, cls, call, depth, what: str):
         found = self.values.analysis.project.find_method(cls, "construct")
-        return self._returned_fact(found[0], call, depth, what, 1) if found is not None else None
+        return self._returned_fact(found[0], found[1], call, depth, what) if found is not None else None
 
-    def _returned_fact(self, func, call, depth, what: str, offset: int):
-        """What ``func``'s returns have in common, in the caller's terms (``offset`` leading parameters bound)."""
+    def _returned_fact(self, func, owner, call, depth, what: str):
+        """What ``func``'s returns (a method of ``owner``, or a function) have in common, in the caller's terms."""
         analysis = self.values.analysis
         graph = analysis.graph_of(func)
         if graph is None or id(graph.node) in _SPECIALISING:
@@ -583,30 +583,30 @@ class TensorFacts:
             _SPECIALISING.discard(id(graph.node))
         if len(facts) != 1:
             return None
-        return self._in_caller_terms(facts.pop(), graph.node, call, depth, what, offset)
+        return self._in_caller_terms(facts.pop(), graph.node, owner, call, depth, what)
 
-    def _in_caller_terms(self, fact, construct, call, depth, what: str, offset: int = 1):
-        """A fact of ``construct`` (relative to its parameters) for this call: its parameters are the call's
-        arguments (past the ``offset`` leading ones Python binds)."""
+    def _in_caller_terms(self, fact, func, owner, call, depth, what: str):
+        """A fact of ``func`` (relative to its parameters) for this call: its parameters are the call's
+        arguments."""
         if fact is None or isinstance(fact, str) or fact == ("0d",):
             return fact
         if fact[0] == "float" and len(fact) == 2:
-            inner = self._in_caller_terms(fact[1], construct, call, depth, what, offset)
+            inner = self._in_caller_terms(fact[1], func, owner, call, depth, what)
             return _normal(("float", inner)) if inner is not None else None
         if fact[0] == "keepdims" and len(fact) == 2:
-            inner = self._in_caller_terms(fact[1], construct, call, depth, what, offset)
+            inner = self._in_caller_terms(fact[1], func, owner, call, depth, what)
             return ("keepdims", inner) if inner is not None else None
         if fact[0] == "promote":
-            operands = [self._in_caller_terms(f, construct, call, depth, what, offset) for f in fact[1:]]
+            operands = [self._in_caller_terms(f, func, owner, call, depth, what) for f in fact[1:]]
             return _normal(("promote",) + tuple(operands)) if None not in operands else None
         if fact[0] == "either":
-            found = {self._in_caller_terms(f, construct, call, depth, what, offset) for f in fact[1:]}
+            found = {self._in_caller_terms(f, func, owner, call, depth, what) for f in fact[1:]}
             return found.pop() if len(found) == 1 else None
         if fact[0] == "broadcast":
-            found = {self._in_caller_terms(f, construct, call, depth, what, offset) for f in fact[1:]}
+            found = {self._in_caller_terms(f, func, owner, call, depth, what) for f in fact[1:]}
             return _broadcast_of(found) if None not in found else None
         if fact[0] in ("of", "like") and isinstance(fact[1], tuple) and fact[1][0] == "param":
-            argument = _argument_of_construct(construct, call, fact[1][1], offset)
+            argument = signatures.argument_for(func, owner, call, fact[1][1])
             if argument is None:
                 return None
             return self.dtype(argument, depth + 1) if what == "dtype" else self.shape(argument, depth + 1)
@@ -905,21 +905,6 @@ def _broadcast_of(shapes: set):
     if not flat:
         return ("0d",)
     return flat.pop() if len(flat) == 1 else ("broadcast",) + tuple(sorted(flat, key=repr))
-
-
-def _argument_of_construct(construct: nodes.FunctionDef, call: nodes.Call, name: str, offset: int = 1):
-    """What ``call`` passes to the function's parameter ``name`` (its first ``offset`` parameters bound: ``self``
-    of a Cell's ``construct``)."""
-    names = [a.name for a in signatures.positional_parameters(construct)][offset:]
-    for index, argument in enumerate(call.args):
-        if isinstance(argument, nodes.Starred):
-            return None
-        if index < len(names) and names[index] == name:
-            return argument
-    for keyword in call.keywords or ():
-        if keyword.arg == name:
-            return keyword.value
-    return None
 
 
 def tensor_facts(values) -> TensorFacts:
