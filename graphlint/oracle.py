@@ -349,15 +349,34 @@ class Joiner:
 
 
 def _parameters_by_function(graphs: list[ir.Graph]) -> dict:
-    """``(path, line) -> {parameter: abstract}`` of each compiled function (its first specialisation's)."""
-    found: dict[tuple, dict[str, ir.Abstract]] = defaultdict(dict)
+    """``(path, line) -> [(name, abstract)]``: the parameters of each compiled function's first own graph (not a
+    loop's or a branch's graph made from it, whose parameters are the names a loop carries)."""
+    found: dict[tuple, list] = {}
     for graph in graphs:
-        if graph.span is None:
-            continue
-        for name, text in graph.parameters:
-            if text:
-                found[(graph.span.path, graph.span.line)].setdefault(_param_name(name), ir.abstract(text))
+        if graph.span is not None and _is_function_graph(graph):
+            found.setdefault((graph.span.path, graph.span.line), graph.parameters)
     return found
+
+
+def _is_function_graph(graph: ir.Graph) -> bool:
+    """A function's own graph (``12_net_construct_34``), not one MindSpore makes of its loops and branches
+    (``12_↵net_construct_34``, ``13_✓net_construct_35``)."""
+    return re.match(r"\d+_[A-Za-z_]", graph.name) is not None
+
+
+def _named_parameters(func, parameters: list) -> dict:
+    """The function's parameters by its own names. The IR names a parameter after the variable the parser bound
+    it to (``def construct(self, init_features): features = init_features`` gives ``features``), so they are
+    matched by position where the IR has one per positional parameter (``self`` is a constant, not one of them),
+    else by name."""
+    arguments = func.args
+    names = [a.name for a in (arguments.posonlyargs or []) + (arguments.args or [])]
+    if names and func.is_method() and not func.type == "staticmethod":
+        names = names[1:]
+    abstracts = [ir.abstract(text) for _, text in parameters]
+    if len(names) == len(parameters) and not arguments.vararg and not arguments.kwarg and not arguments.kwonlyargs:
+        return dict(zip(names, abstracts))
+    return {_param_name(name): abstract for (name, text), abstract in zip(parameters, abstracts) if text}
 
 
 def _preparing_steps(graph: ir.Graph) -> set[int]:
@@ -384,9 +403,9 @@ def _parameters_in(graph: ir.Graph, func, span, params_by_function: dict) -> dic
     called on float32 and on float16)."""
     if func is None:
         return {}
-    own = params_by_function.get((span.path, func.lineno), {})
-    if graph.span.path == span.path and graph.span.line == func.lineno:
-        own = {**own, **{_param_name(name): ir.abstract(text) for name, text in graph.parameters if text}}
+    own = _named_parameters(func, params_by_function.get((span.path, func.lineno), []))
+    if graph.span.path == span.path and graph.span.line == func.lineno and _is_function_graph(graph):
+        own = {**own, **_named_parameters(func, graph.parameters)}
     return own
 
 

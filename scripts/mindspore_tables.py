@@ -920,8 +920,45 @@ def _of_tensors(section: str) -> bool:
     return "tensor" in first and not re.search(r"\b(int|union|scalar|number|bool|str|list|dict)\b", first)
 
 
+def _whole_section(doc: str, heading: str) -> str | None:
+    """A docstring's section up to the next heading (blank lines included: an ``Outputs:`` section's named
+    items follow a blank line)."""
+    found = re.search(r"\n[ \t]*" + heading + r":[ \t]*\n(.*?)(?=\n[ \t]*(?:Inputs|Outputs|Raises|Supported Platforms"
+                      r"|Examples|Note|Args):|$)", doc or "", re.S)
+    return found.group(1) if found else None
+
+
+_SAME_AS_INPUT = re.compile(r"same (?:data ?)?(type|dtype|shape)(?:,? and (?:the )?(?:data ?)?(type|dtype|shape))? "
+                            r"(?:as|with) (?:that of )?(?:the )?(?:input )?`?(\w+)`?", re.I)
+
+
+def _results_like_inputs(doc: str, gives_tuple: bool) -> tuple:
+    """``((result, input, ("dtype", "shape")), ...)``: the results whose documentation gives them an input's dtype
+    or shape (LayerNorm's ``output_x`` "has the same type and shape as the `input_x`"); ``result`` is the item of
+    a tuple, None for a single Tensor. A shape stated under a condition (``if``, ``reduction``) is left out."""
+    inputs_text, outputs_text = _whole_section(doc, "Inputs"), _whole_section(doc, "Outputs")
+    if not inputs_text or not outputs_text:
+        return ()
+    inputs = re.findall(r"^[ \t]*- \*\*(\w+)\*\*", inputs_text, re.M)
+    items = re.split(r"^[ \t]*- \*\*\w+\*\*", outputs_text, flags=re.M)
+    if gives_tuple and len(items) < 3:
+        return ()  # (a tuple whose items are not named one by one)
+    found = []
+    for index, text in enumerate(items[1:] if gives_tuple else [outputs_text]):
+        text = " ".join(text.split())
+        match = _SAME_AS_INPUT.search(text)
+        if match is None or match.group(3) not in inputs:
+            continue
+        what = {"shape" if word == "shape" else "dtype" for word in match.group(1, 2) if word}
+        if re.search(r"\b(if|when|reduction|otherwise|unless)\b", text, re.I):
+            what.discard("shape")
+        if what:
+            found.append((index if gives_tuple else None, inputs.index(match.group(3)), tuple(sorted(what))))
+    return tuple(found)
+
+
 def primitive_output_tables(ms) -> list:
-    gives_tuple, of_tensors = set(), set()
+    gives_tuple, of_tensors, like_inputs = set(), set(), {}
     for name in sorted(dir(ms.ops)):
         cls = getattr(ms.ops, name)
         if name.startswith("_") or not (inspect.isclass(cls) and issubclass(cls, ms.ops.Primitive)):
@@ -931,11 +968,17 @@ def primitive_output_tables(ms) -> list:
             gives_tuple.add(name)
             if _of_tensors(section):
                 of_tensors.add(name)
+        like = _results_like_inputs(cls.__doc__, name in gives_tuple)
+        if like:
+            like_inputs[name] = like
     return [("TUPLE_RESULT_PRIMITIVES", frozenset(gives_tuple),
              "mindspore.ops Primitive classes whose instances return a tuple (`ops.LayerNorm()(x, g, b)` gives\n"
              "(output, mean, rstd)), from the Outputs section of each class's documentation"),
             ("TENSOR_TUPLE_RESULT_PRIMITIVES", frozenset(of_tensors),
-             "those whose documentation gives every item of the tuple as a Tensor")]
+             "those whose documentation gives every item of the tuple as a Tensor"),
+            ("RESULTS_LIKE_INPUTS", like_inputs,
+             "Primitive -> ((result, input, what), ...): a result (the tuple's item; None for a single Tensor) that\n"
+             "the documentation gives an input's dtype or shape, by the inputs' positions")]
 
 
 # --------------------------------------------------------------------------------------------

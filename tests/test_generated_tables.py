@@ -203,3 +203,53 @@ def test_layer_shapes_match_graph_mode(mindspore_importable, tmp_path):
     result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
                             env=_environment(), cwd=ROOT, timeout=600)
     assert result.returncode == 0 and "agree" in result.stdout, result.stderr[-2000:]
+
+
+RESULT_DTYPES_PROGRAM = '''
+import numpy as np
+import mindspore as ms
+from mindspore import nn, ops, mint, Tensor
+import mindspore.numpy as mnp
+from graphlint.analysis.generated.primitive_outputs import RESULTS_LIKE_INPUTS as like
+from graphlint.analysis.generated.creation_dtypes import CREATION_DEFAULT_DTYPES as created, MINDSPORE_VERSION
+
+assert MINDSPORE_VERSION == ms.__version__, (MINDSPORE_VERSION, ms.__version__)
+ms.set_context(mode=ms.GRAPH_MODE)
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layer_norm = ops.LayerNorm(begin_norm_axis=-1, begin_params_axis=-1)
+        self.softmax = ops.Softmax()
+        self.gelu = ops.GeLU()
+
+    def construct(self, x, g, b, h):
+        y, _, _ = self.layer_norm(x, g, b)
+        return (y, self.softmax(h), self.gelu(h)), (ops.ones((2, 3)), mint.zeros((2, 3)), mnp.ones((2, 3)),
+                                                      ops.randn((2, 3)))
+
+
+h = Tensor(np.arange(6, dtype=np.float16).reshape(2, 3))
+x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+results, made = Net()(x, Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32)), h)
+for (name, given), output in zip((("LayerNorm", x), ("Softmax", h), ("GeLU", h)), results):
+    ((_, position, stated),) = like[name]
+    assert position == 0 and output.dtype == given.dtype and output.shape == given.shape, (name, output.dtype)
+for name, output in zip(("mindspore.ops.ones", "mindspore.mint.zeros", "mindspore.numpy.ones", "mindspore.ops.randn"),
+                        made):
+    assert str(output.dtype).lower() == created[name], (name, output.dtype)
+print("agree")
+'''
+
+
+def test_result_dtypes_match_graph_mode(mindspore_importable, tmp_path):
+    """Samples of generated.primitive_outputs' RESULTS_LIKE_INPUTS (read from the documentation) and of
+    generated.creation_dtypes (measured in PYNATIVE_MODE) compiled: a LayerNorm's first item and a Softmax's and
+    GeLU's result have their input's dtype and shape (float16 in, float16 out), and ``ops.ones``, ``mint.zeros``,
+    ``mindspore.numpy.ones`` and ``ops.randn`` without a dtype give the one recorded."""
+    program = tmp_path / "result_dtypes.py"
+    program.write_text(RESULT_DTYPES_PROGRAM)
+    result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
+                            env=_environment(), cwd=ROOT, timeout=600)
+    assert result.returncode == 0 and "agree" in result.stdout, result.stderr[-2000:]

@@ -16,8 +16,8 @@ import enum
 import functools
 import sys
 
-from graphlint.analysis.generated import (api_measured, jit_forbidden, layer_shapes, nn_parameters, primitive_outputs,
-                                          refused_measured)
+from graphlint.analysis.generated import (api_measured, creation_dtypes, jit_forbidden, layer_shapes, nn_parameters,
+                                          primitive_outputs, refused_measured)
 from graphlint.analysis.generated import builtins as generated_builtins
 from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NONE, NUMPY, OBJECT, STR, TENSOR, TUPLE,
                                       UNKNOWN)
@@ -422,8 +422,20 @@ def layer_primitive(layer: str | None, name: str) -> str | None:
 
 
 # Primitive classes whose instances return a tuple (generated.primitive_outputs, from their documentation)
+# Tensor-making functions -> the dtype they give without a dtype argument (generated.creation_dtypes, measured)
+CREATION_DEFAULT_DTYPES = creation_dtypes.CREATION_DEFAULT_DTYPES
 TUPLE_RESULT_PRIMITIVES = primitive_outputs.TUPLE_RESULT_PRIMITIVES
 TENSOR_TUPLE_RESULT_PRIMITIVES = primitive_outputs.TENSOR_TUPLE_RESULT_PRIMITIVES
+
+
+def primitive_result_input(primitive: str, item: int | None, what: str) -> int | None:
+    """The position of the input whose dtype or shape (``what``) the Primitive's result has, as its documentation
+    gives it (generated.primitive_outputs): ``item`` of a tuple result, None for a single Tensor."""
+    name = primitive.rsplit(".", 1)[-1] if primitive.startswith("mindspore.ops.") else None
+    for result, position, stated in primitive_outputs.RESULTS_LIKE_INPUTS.get(name, ()):
+        if result == item and what in stated:
+            return position
+    return None
 # nn layers whose measured input is integer ids (their result is float32 rows of their table)
 NN_INDEX_INPUT_LAYERS = _names("layer result", lambda entry: "astype(ms.int32)" in entry["source"])
 NN_CONTAINER_CELLS = frozenset({"SequentialCell", "CellList", "CellDict", "GraphCell", "Identity"})

@@ -66,6 +66,9 @@ REDUCTION_OPS = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max"
 BOOL_REDUCTIONS = frozenset({"all", "any"})
 JOINING_OPS = frozenset({"concat", "cat", "stack", "hstack", "vstack"})  # (a tuple of Tensors, joined)
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "**"})
+# ops / mint functions that are an arithmetic operator on two operands
+ARITHMETIC_OPS = {"add": "+", "sub": "-", "subtract": "-", "mul": "*", "multiply": "*", "div": "/", "divide": "/",
+                  "true_divide": "/", "floor_divide": "//"}
 
 
 @dataclass(frozen=True)
@@ -423,6 +426,11 @@ class TensorFacts:
             found = of_expression(definition.value, depth + 1)
             if found is not None:
                 return found
+        if definition.kind == "assign" and isinstance(definition.node, nodes.AssignName) \
+                and isinstance(definition.node.parent, nodes.Tuple):
+            found = self._unpacked_fact(definition, depth, tag)
+            if found is not None:
+                return found
         if definition.kind == "augassign" and isinstance(definition.node, nodes.AssignName) \
                 and isinstance(definition.node.parent, nodes.AugAssign):
             found = self._augmented_fact(definition, depth, tag, of_expression)
@@ -449,13 +457,16 @@ class TensorFacts:
         return None
 
     def _binop_dtype(self, expr, depth):
+        return self._arithmetic_dtype(expr.left, expr.op, expr.right, depth)
+
+    def _arithmetic_dtype(self, left_expr, op: str, right_expr, depth):
+        """The dtype of ``left op right`` (``a * b``, ``ops.mul(a, b)``)."""
         values = self.values
-        left, right = values.value(expr.left), values.value(expr.right)
-        op = expr.op
+        left, right = values.value(left_expr), values.value(right_expr)
         if op not in _ARITHMETIC and op not in ("&", "|", "^"):
             return None
         if left.is_tensor and right.is_tensor:
-            a, b = _normal(self.dtype(expr.left, depth + 1)), _normal(self.dtype(expr.right, depth + 1))
+            a, b = _normal(self.dtype(left_expr, depth + 1)), _normal(self.dtype(right_expr, depth + 1))
             if a is None or b is None:
                 return None
             if a != b:
@@ -468,7 +479,7 @@ class TensorFacts:
                 if a is None:
                     return None
             return _normal(("float", a)) if op == "/" else a
-        tensor, other = (expr.left, right) if left.is_tensor else (expr.right, left) if right.is_tensor else (None, None)
+        tensor, other = (left_expr, right) if left.is_tensor else (right_expr, left) if right.is_tensor else (None, None)
         if tensor is None:
             return None
         base = self.dtype(tensor, depth + 1)
@@ -489,23 +500,76 @@ class TensorFacts:
             return self._dtype_constant(args[1])
         if isinstance(func, nodes.Call) and self._qualified(func.func) in api.CAST_OPS and len(args) >= 2:
             return self._dtype_constant(args[1])
+        if qualified in api.CREATION_DEFAULT_DTYPES:
+            return self._created_dtype(qualified, expr)
         op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
         if op is not None:
             return self._op_dtype(op, expr, depth)
         if isinstance(func, nodes.Attribute) and qualified is None and values.value(func.expr).is_tensor:
             return self._method_dtype(func.attrname, expr, depth)
         if qualified in api.TENSOR_CONSTRUCTORS:
-            dtype_arg = args[1] if len(args) > 1 else next((k.value for k in expr.keywords or () if k.arg == "dtype"),
-                                                           None)
-            if dtype_arg is not None:
-                return self._dtype_constant(dtype_arg)
-            if args and isinstance(args[0], nodes.Const):
-                constant = args[0].value
-                return "bool_" if isinstance(constant, bool) else "int64" if isinstance(constant, int) else \
-                    "float32" if isinstance(constant, float) else None
+            return self._constructed_dtype(expr)
+        return self._primitive_result_fact(expr, None, depth, "dtype") or self._cell_call_fact(expr, depth, "dtype") \
+            or self._function_call_fact(expr, depth, "dtype") or self._folded_elements_fact(expr, depth, self.dtype)
+
+    def _constructed_dtype(self, call):
+        """``Tensor(x, ms.float16)``, ``Tensor(1.0)``: the dtype passed, else that of a Python constant."""
+        args = call.args
+        dtype_arg = args[1] if len(args) > 1 else next((k.value for k in call.keywords or () if k.arg == "dtype"),
+                                                       None)
+        if dtype_arg is not None:
+            return self._dtype_constant(dtype_arg)
+        if args and isinstance(args[0], nodes.Const):
+            constant = args[0].value
+            return "bool_" if isinstance(constant, bool) else "int64" if isinstance(constant, int) else \
+                "float32" if isinstance(constant, float) else None
+        return None
+
+    def _created_dtype(self, function: str, call):
+        """``ops.ones(shape)``, ``mint.zeros(2, 3)``, ``np.ones(shape, ms.float16)``: the dtype passed, else the one
+        measured without it."""
+        stated = next((k.value for k in call.keywords or () if k.arg == "dtype"), None)
+        if stated is None and len(call.args) == 2 and not function.startswith("mindspore.mint."):
+            stated = call.args[1]  # (`ops.ones(shape, dtype)`: mint takes the sizes as varargs)
+        if stated is not None:
+            return self._dtype_constant(stated)
+        if len(call.args) > 1 and not function.startswith("mindspore.mint.") or call.keywords:
             return None
-        return self._cell_call_fact(expr, depth, "dtype") or self._function_call_fact(expr, depth, "dtype") \
-            or self._folded_elements_fact(expr, depth, self.dtype)
+        return api.CREATION_DEFAULT_DTYPES[function]
+
+    # -- through Primitives ----------------------------------------------------------------------------
+    def _primitive_result_fact(self, call, item, depth, what: str):
+        """The dtype or shape of a Primitive instance's result (``self.layer_norm(x, g, b)``, ``ops.Softmax()(x)``;
+        ``item`` of a tuple result, None for a Tensor) where its documentation gives it an input's."""
+        primitive = self._primitive_called(call)
+        position = api.primitive_result_input(primitive, item, what) if primitive else None
+        args = call.args
+        if position is None or position >= len(args) or any(isinstance(a, nodes.Starred) for a in args[:position + 1]):
+            return None
+        return (self.dtype if what == "dtype" else self.shape)(args[position], depth + 1)
+
+    def _primitive_called(self, call) -> str | None:
+        """``mindspore.ops.LayerNorm`` for a call of an instance of it: held by the Cell (``self.layer_norm``, made
+        in ``__init__`` or by the MindSpore layer the class subclasses) or made in place (``ops.ReLU()(x)``)."""
+        func = call.func
+        values = self.values
+        if isinstance(func, nodes.Call):
+            qualified = self._qualified(func.func)
+            return qualified if api.api_kind(qualified) is api.ApiKind.PRIMITIVE else None
+        if isinstance(func, nodes.Attribute) and values.cls is not None and isinstance(func.expr, nodes.Name) \
+                and func.expr.name == values.self_name:
+            return values.analysis.attribute_primitive(values.cls, func.attrname)
+        return None
+
+    def _unpacked_fact(self, definition, depth, tag: str):
+        """``y, _, _ = self.layer_norm(x, g, b)``: the fact of the tuple's item the name is bound to."""
+        target = definition.node.parent
+        statement = target.parent
+        if not (isinstance(target, nodes.Tuple) and isinstance(statement, nodes.Assign)
+                and isinstance(statement.value, nodes.Call)) or any(isinstance(e, nodes.Starred) for e in target.elts):
+            return None
+        return self._primitive_result_fact(statement.value, target.elts.index(definition.node), depth,
+                                           "dtype" if tag == "of" else "shape")
 
     # -- through Cells ---------------------------------------------------------------------------------
     def _cell_call_fact(self, call, depth, what: str):
@@ -622,6 +686,8 @@ class TensorFacts:
             return a if a is not None and _normal(a) == _normal(b) else None
         if op in ("maximum", "minimum") and len(args) == 2:
             return self._maximum_dtype(args, depth)
+        if op in ARITHMETIC_OPS and len(args) == 2 and not expr.keywords:
+            return self._arithmetic_dtype(args[0], ARITHMETIC_OPS[op], args[1], depth)
         if op in JOINING_OPS and args:
             return self._joined_dtype(args[0], depth)
         if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
@@ -631,12 +697,15 @@ class TensorFacts:
         if op == "full_like" and (len(args) != 2 or expr.keywords):
             return None  # a dtype= of its own
         if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.SAME_DTYPE_OPS) and args:
-            base = self.dtype(args[0], depth + 1)
-            if op in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "log1p", "expm1", "gelu",
-                      "silu", "erf", "softplus"):
-                return _normal(("float", base)) if base is not None else None
-            return base
+            return self._elementwise_dtype(op, args[0], depth)
         return None
+
+    def _elementwise_dtype(self, op: str, operand, depth):
+        base = self.dtype(operand, depth + 1)
+        if op in ("exp", "log", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "log1p", "expm1", "gelu", "silu",
+                  "erf", "softplus"):
+            return _normal(("float", base)) if base is not None else None
+        return base
 
     def _joined_dtype(self, tensors, depth):
         """``ops.concat((a, b))``: Tensors of one dtype joined have that dtype."""
@@ -779,15 +848,15 @@ class TensorFacts:
         if qualified in api.TENSOR_CONSTRUCTORS and args and isinstance(args[0], nodes.Const) \
                 and isinstance(args[0].value, (int, float, bool)):
             return ("0d",)
-        return self._cell_call_fact(expr, depth, "shape") or self._function_call_fact(expr, depth, "shape") \
-            or self._folded_elements_fact(expr, depth, self.shape)
+        return self._primitive_result_fact(expr, None, depth, "shape") or self._cell_call_fact(expr, depth, "shape") \
+            or self._function_call_fact(expr, depth, "shape") or self._folded_elements_fact(expr, depth, self.shape)
 
     def _op_shape(self, op: str, expr, depth):
         """The shape of an ``ops`` / ``mint`` / ``numpy`` function's result."""
         args = expr.args
         if op in ("where", "select") and len(args) == 3:
             return self._broadcast(list(args), depth)
-        if op in ("maximum", "minimum") and len(args) == 2:
+        if op in ("maximum", "minimum") and len(args) == 2 or op in ARITHMETIC_OPS and len(args) == 2:
             return self._broadcast(list(args), depth)
         if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
             return ("0d",)
