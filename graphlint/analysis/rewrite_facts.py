@@ -273,7 +273,11 @@ class TensorFacts:
             return self._binop_dtype(expr, depth)
         if isinstance(expr, nodes.IfExp):
             a, b = self.dtype(expr.body, depth + 1), self.dtype(expr.orelse, depth + 1)
-            return a if a == b else None
+            if a is None or b is None:
+                return None
+            # (`self.se(x) if self.se is not None else x`: decided per instance; on a run-time condition, a select
+            # of two Tensors that must share a dtype)
+            return a if a == b else ("either", a, b)
         if isinstance(expr, nodes.Subscript):
             if values.value(expr.value).is_tensor:
                 return self.dtype(expr.value, depth + 1)
@@ -660,21 +664,28 @@ class TensorFacts:
         if fact[0] == "keepdims" and len(fact) == 2:
             inner = self._in_caller_terms(fact[1], func, owner, call, depth, what)
             return ("keepdims", inner) if inner is not None else None
-        if fact[0] == "promote":
-            operands = [self._in_caller_terms(f, func, owner, call, depth, what) for f in fact[1:]]
-            return _normal(("promote",) + tuple(operands)) if None not in operands else None
-        if fact[0] == "either":
-            found = {self._in_caller_terms(f, func, owner, call, depth, what) for f in fact[1:]}
-            return found.pop() if len(found) == 1 else None
-        if fact[0] == "broadcast":
-            found = {self._in_caller_terms(f, func, owner, call, depth, what) for f in fact[1:]}
-            return _broadcast_of(found) if None not in found else None
+        if fact[0] in ("promote", "either", "broadcast"):
+            return self._combined_in_caller_terms(fact, func, owner, call, depth, what)
         if fact[0] in ("of", "like") and isinstance(fact[1], tuple) and fact[1][0] == "param":
             argument = signatures.argument_for(func, owner, call, fact[1][1])
             if argument is None:
                 return None
             return self.dtype(argument, depth + 1) if what == "dtype" else self.shape(argument, depth + 1)
         return None
+
+    def _combined_in_caller_terms(self, fact, func, owner, call, depth, what: str):
+        """A promotion, broadcast or choice of facts of ``func``, each in the caller's terms."""
+        found = [self._in_caller_terms(f, func, owner, call, depth, what) for f in fact[1:]]
+        if None in found:
+            return None
+        if fact[0] == "promote":
+            return _normal(("promote",) + tuple(found))
+        if fact[0] == "broadcast":
+            return _broadcast_of(set(found))
+        distinct = set(found)
+        if len(distinct) == 1:
+            return distinct.pop()
+        return ("either",) + tuple(sorted(distinct, key=repr)) if what == "dtype" else None
 
     def _op_dtype(self, op: str, expr, depth):
         """The dtype of an ``ops`` / ``mint`` / ``numpy`` function's result."""
