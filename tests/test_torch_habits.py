@@ -220,3 +220,26 @@ def test_value_only_differences_of_random_draws_and_uninitialised_memory_are_not
     assert HABITS["rank2:ops.gumbel_softmax(t, dim=1)"]["verdict"] == "random"
     assert HABITS["rank2:mint.empty_like(t)"]["verdict"] == "undefined values"
     assert HABITS["rank2:t.transpose(0, 1)"]["verdict"] == "differs"  # a difference in shape stays one
+
+
+ARITY = '''\
+from mindspore import nn
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.table = nn.Embedding(1, 16)
+
+    def construct(self, x):
+        return self.table.embedding_table.reshape(1, -1, 1, 1).expand(x.shape[0], -1, 8, 8)
+'''
+
+
+def test_a_form_refused_for_its_count_of_arguments_is_refused_at_every_rank():
+    """`t.expand(b, -1, h, w)` on a 4-D Tensor: the table measured PyTorch's *size form at rank 2 ("The parameters
+    number of the function is 2, but ..."), an error of the call's arity that holds at any rank."""
+    from graphlint.config import Config
+    from graphlint.lint import lint_text
+
+    assert [(f.line, f.rule.id) for f in lint_text(ARITY, Config()) if f.rule.id == "E6005"] == [(10, "E6005")]

@@ -232,12 +232,18 @@ def _rows(shape: CallShape, constants: tuple | None, kinds: tuple | None, rank: 
         rows = list(_by_shape().get(measured, ())) if measured is not None else []
         kinds = None
     if rank is not None:
-        rows = [row for row in rows if row["rank"] in (None, rank)]
+        at_rank = [row for row in rows if row["rank"] in (None, rank)]
+        # (a form refused for its count of arguments is refused at every rank: `t.expand(b, -1, h, w)`)
+        rows = at_rank if at_rank or not rows or not all(
+            row.get("message_key") == ARITY_MESSAGE for row in rows) else rows
     if literals is not None:
         rows = [row for row in rows if _literals_agree(row, literals)]
     if any(row["variant"] == "two dims" for row in rows):
         rows = [row for row in rows if constants is not None and _positional_constants(row["torch"]) == constants]
     return rows
+
+
+ARITY_MESSAGE = "infer.function_arguments_number"  # "The parameters number of the function is 2, but ..."
 
 
 def _literals_agree(row: dict, literals: tuple) -> bool:

@@ -106,11 +106,13 @@ class DivergenceChecker(Checker):
     def _helper_reads_after_helper_writes(self, graph, call: nodes.Call, written_by: dict, reported: set) -> None:
         """A later helper that reads what an earlier one wrote reads the compile-time value too (or finds no
         attribute, where ``__init__`` made none)."""
-        for attr in _attributes_read_first_by(self.context.project, graph, call.func.attrname):
+        for attr, read in _attribute_reads_first_by(self.context.project, graph, call.func.attrname):
             if attr in written_by and attr not in reported and written_by[attr] is not call:
                 reported.add(attr)
                 writer = written_by[attr]
-                self.report(rules.ATTRIBUTE_READ_AFTER_HELPER_WRITE, call, graph, attr=attr,
+                # (at the read, the line to change, in the helper's terms when it is graph code of its own)
+                helper_graph = self.context.analysis.graph_of(read.frame()) or graph
+                self.report(rules.ATTRIBUTE_READ_AFTER_HELPER_WRITE, read, helper_graph, attr=attr,
                             call=_call_text(writer), line=str(writer.lineno))
 
     # -- state a method keeps on its object ------------------------------------------------------------
@@ -1075,14 +1077,14 @@ def _within(node, statements) -> bool:
     return False
 
 
-def _attributes_read_first_by(project, graph, method_name: str) -> list[str]:
-    """The ``self`` attributes the method ``method_name`` of ``graph``'s class reads before it assigns them (its
-    first use of the attribute, in source order, is a read)."""
+def _attribute_reads_first_by(project, graph, method_name: str) -> list[tuple]:
+    """``(attribute, its first read)`` for the ``self`` attributes the method ``method_name`` of ``graph``'s class
+    reads before it assigns them (its first use of the attribute, in source order, is a read)."""
     found = project.find_method(graph.cls, method_name)
     if found is None or found[0] is graph.node:
         return []
     helper, receiver = found[0], signatures.instance_name(found[0], found[1])
-    return [attr for attr, read in _first_reads(helper, receiver).items() if read is not None]
+    return [(attr, read) for attr, read in _first_reads(helper, receiver).items() if read is not None]
 
 
 def _mutated_parameters(function) -> dict[str, set]:
