@@ -41,6 +41,34 @@ HELD_PLAIN_CLASS = falls_back(
     inputs=STEP_INPUTS,
 )
 
+# A held Cell whose holder passes None for a parameter an entry would take as a Tensor: the `else` is compiled for
+# that call, and a PyTorch `*size` form in it is refused (the entry assumption alone dropped it as dead).
+HELD_CELL_PASSED_NONE = fails(
+    """
+    class PromptEncoder(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.no_mask = nn.Embedding(1, 4)
+
+        def construct(self, points, masks):
+            if masks is not None:
+                dense = masks
+            else:
+                dense = self.no_mask.embedding_table.reshape(1, -1, 1, 1).expand(points.shape[0], -1, 2, 2)
+            return dense
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.encoder = PromptEncoder()
+
+        def construct(self, x):
+            return self.encoder(x, masks=None)
+    """,
+    error="The parameters number of the function is 2",
+    inputs="(Tensor(np.ones((2, 3), np.float32)),)",
+)
+
 # An instance made at module level: a dataclass output built from a Tensor inside its method.
 MODULE_LEVEL_INSTANCE = falls_back(
     """
@@ -358,6 +386,7 @@ PROGRAMS = {
     "slice looped by a helper": (SLICE_LOOPED_BY_HELPER, SLICE_FINDINGS + [("loop-over-runtime-slice", 2)],
                                  SLICE_FINDINGS + [("loop-over-runtime-slice", 2)]),
     "slice of constant length": (SLICE_OF_CONSTANT_LENGTH, SLICE_FINDINGS[:1], SLICE_FINDINGS[:1]),
+    "held cell passed none": (HELD_CELL_PASSED_NONE, [("torch-habit-refused", 10)], [("torch-habit-refused", 10)]),
     "held flag on": (HELD_FLAG_ON, [("math-call-on-tensor", 9), ("math-call-on-tensor", 19)],
                      [("math-call-on-tensor", 9), ("math-call-on-tensor", 19)]),
 }

@@ -311,7 +311,8 @@ class Analysis:
             return None
         self._in_progress.add(key)
         try:
-            bound = self._bound_parameters(graph) if not graph.is_entry else self._entry_binding(graph)
+            bound = self._bound_parameters(graph) if not graph.is_entry else \
+                self._held_cell_binding(graph) or self._entry_binding(graph)
             found = FunctionValues(self, graph, bound)
             self._key(graph.node)
             self._values[key] = found
@@ -362,6 +363,60 @@ class Analysis:
         if receiver is not None:
             bound[receiver] = const(OBJECT)
         return bound
+
+    def _held_cell_binding(self, graph: GraphFunction) -> dict[str, Value] | None:
+        """The ``construct`` of a Cell that is never a graph of its own (another Cell holds it, and no host code
+        of its module calls it): what an entry's parameters are taken to be, widened by the constants the graph
+        code that calls it passes (``self.prompt_encoder(points=p, boxes=None, masks=None)``: ``masks`` a Tensor,
+        or None), as the compiler specialises it for each call. Only literals are taken from the calls: reading a
+        caller's values here would solve the caller while this Cell is being solved. None where no call passes
+        one."""
+        if graph.kind != "construct" or graph.cls is None or boundary.is_top_level(self, graph):
+            return None
+        calls = self.project_fact("held cell calls", self._held_cell_calls).get(id(graph.cls))
+        passed: dict[str, list[Value]] = {}
+        names = [a.name for a in signatures.positional_parameters(graph.node)][1:]  # (self is implicit)
+        for _caller, call in calls or ():
+            pairs = list(zip(names, call.args)) + [(k.arg, k.value) for k in call.keywords or () if k.arg]
+            if any(isinstance(arg, nodes.Starred) for arg in call.args):
+                continue
+            for name, arg in pairs:
+                written = literal(arg)
+                if written is not None:
+                    passed.setdefault(name, []).append(of_python(written[0]))
+        if not passed:
+            return None
+        entry = self._entry_binding(graph) or parameter_values(graph.node, True, None)
+        return {name: join(value, *passed[name]) if name in passed else value for name, value in entry.items()}
+
+    def _held_cell_calls(self) -> dict[int, list]:
+        """``id(class) -> [(caller graph, call)]``: the calls in graph code of a Cell held on ``self``, directly or
+        through what it holds (``self.prompt_encoder(...)``, ``self.model.prompt_encoder(...)``)."""
+        found: dict[int, list] = {}
+        for info in self.project.modules:
+            for caller in self.graph_functions(info):
+                if caller.cls is None:
+                    continue
+                receiver = signatures.receiver_name(caller.node, caller.cls)
+                for call in nodes_of_class(caller.node, nodes.Call):
+                    for cls in self._held_classes(caller.cls, call.func, receiver):
+                        found.setdefault(id(cls), []).append((caller, call))
+        return found
+
+    def _held_classes(self, cls: nodes.ClassDef, func, receiver: str | None) -> list:
+        """The project classes ``self.a.b`` (``func``) holds instances of, following ``__init__``'s assignments."""
+        if isinstance(func, nodes.Name):
+            return [cls] if receiver is not None and func.name == receiver else []
+        if not isinstance(func, nodes.Attribute):
+            return []
+        held = []
+        for owner in self._held_classes(cls, func.expr, receiver):
+            for qualified in self.attribute_instances(owner, func.attrname) or ():
+                resolved = self.project.resolve_qualified(qualified) if not qualified.startswith("mindspore.") \
+                    else None
+                if resolved is not None and resolved.kind == "class":
+                    held.append(resolved.node)
+        return held
 
     def _entry_binding(self, graph: GraphFunction) -> dict[str, Value] | None:
         """A graph entry's parameters as the calls of its own module pass them (:mod:`host`); for a sub-Cell's
