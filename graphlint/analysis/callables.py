@@ -661,9 +661,11 @@ def dict_makings(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef |
             _scope, bindings = name_lookup(expr)
         except Exception:  # noqa: BLE001 - astroid's lookup on odd trees
             return []
-        return [made for binding in bindings if isinstance(binding, nodes.AssignName)
+        made = [made for binding in bindings if isinstance(binding, nodes.AssignName)
                 and isinstance(binding.parent, nodes.Assign)
                 for made in dict_makings(project, info, binding.parent.value, cls, depth + 1)]
+        return made + [made for added in _appended_to(expr) for made in dict_makings(project, info, added, cls,
+                                                                                     depth + 1)]
     if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
         return []
     if info.imports.qualify(expr.func) in _DICT_MAKERS:
@@ -674,6 +676,17 @@ def dict_makings(project: Project, info: ModuleInfo, expr, cls: nodes.ClassDef |
         for returned in nodes_of_class(function, nodes.Return):
             if returned.scope() is function:
                 found.extend(dict_makings(project, function_info, returned.value, owner, depth + 1))
+    return found
+
+
+def _appended_to(name: nodes.Name) -> list:
+    """What the function reading ``name`` appends or inserts into the list it names (``outputs.append({...})``)."""
+    found = []
+    for call in nodes_of_class(name.scope(), nodes.Call):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == name.name \
+                and func.attrname in ("append", "insert") and call.args:
+            found.append(call.args[-1])
     return found
 
 

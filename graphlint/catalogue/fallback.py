@@ -777,6 +777,21 @@ DICT_OUTPUT_FROM_GRAPH = Rule(
             title="a dict filled in a loop, returned through a method of a held Cell",
             lines=(3, 15),  # (where the dict is made, and the graph's return)
         ),
+        Example(
+            """
+            class Net(nn.Cell):
+                def construct(self, xs):
+                    outputs = []
+                    for x in xs:
+                        outputs.append({"mean": x.mean(), "max": x.max()})
+                    return outputs
+            """,
+            lax=OK,
+            strict=DIVERGES,
+            inputs="([Tensor(np.ones((2, 3), np.float32)), Tensor(np.arange(6, dtype=np.float32))],)",
+            title="a list a loop appends dicts to (SAM's per-image outputs)",
+            lines=(5, 6),  # (the dict appended, and the graph's return)
+        ),
     ),
     clean=(
         passes(

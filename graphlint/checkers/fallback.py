@@ -426,12 +426,15 @@ def _returns_dict(expr, values, graph) -> bool:
 
 
 def _holds_dict(value, depth: int = 0) -> bool:
-    """A dict, or a tuple or list whose known items hold one (`return self.encoder.forward_masks(x)`, which
-    returns `M_explain, masks`)."""
+    """A dict, or a tuple or list whose known items (or each of whose elements) hold one (`return
+    self.encoder.forward_masks(x)`, which returns `M_explain, masks`; a list a loop appends dicts to)."""
     if value.is_(DICT):
         return True
-    return depth < 4 and value.items is not None and (value.is_(TUPLE) or value.is_(LIST)) \
-        and any(_holds_dict(item, depth + 1) for item in value.items)
+    if depth >= 4 or not (value.is_(TUPLE) or value.is_(LIST)):
+        return False
+    if value.items is None:  # (`outputs.append({...})` in a loop: each element a dict)
+        return value.each is not None and _holds_dict(value.each, depth + 1)
+    return any(_holds_dict(item, depth + 1) for item in value.items)
 
 
 def _container_annotation(annotation) -> str | None:
