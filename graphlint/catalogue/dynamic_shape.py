@@ -486,6 +486,77 @@ MASKED_ASSIGNMENT_OF_MASKED_VALUE = Rule(
 )
 
 
+# message fields: {target} - the masked target; {op} - the augmented operator; {value} - the value; {tensor} - the
+# Tensor written; {mask} - the mask; {binop} - the operator without `=`
+MASKED_AUGMENTED_ASSIGNMENT = Rule(
+    id="E5609",
+    symbol="masked-augmented-assignment",
+    family=FAMILY,
+    lax=E,
+    strict=E,
+    message="`{target} {op} {value}` updates a Tensor through a boolean mask: graph mode reads `{target}` (its "
+            "length only known at run time) and cannot broadcast the result back, so compiling fails at every level "
+            "(\"For 'BroadcastTo' ...\"); write `{tensor} = ops.where({mask}, {tensor} {binop} {value}, {tensor})` "
+            "(a mask of fewer dimensions than the Tensor needs `.unsqueeze(-1)` there)",
+    summary="PyTorch's `t[mask] += v` (or `-=`, `*=`, ...) with `mask` a boolean Tensor.",
+    why=(
+        "PYNATIVE_MODE, like PyTorch, adds `v` to the selected elements. Graph mode lowers `t[mask] += v` to a read "
+        "`t[mask]`, whose length is the count of True entries (known only when the graph runs), and a select that "
+        "broadcasts the sum back to the shape of `t`; that broadcast fails: \"For 'BroadcastTo', in order to "
+        "broadcast, each dimension pair must be equal or input dimension is 1\", at the lax and strict levels, "
+        "with no line of the model in the message. Measured with MindSpore 2.10 on CPU for `+=`, `-=` and `*=`, "
+        "with a Python number or a Tensor as the value, on Tensors of 1 to 3 dimensions and masks of their rank "
+        "or fewer (SAM's `point_embedding[labels == k] += table`). `t[mask] = 0.0` and `t[mask] = v` with `v` of "
+        "the Tensor's shape compile."
+    ),
+    mindspore_error="ValueError: For 'BroadcastTo', in order to broadcast, each dimension pair must be equal or input "
+                    "dimension is 1 or target dimension is -1.",
+    fix="Select: `t = ops.where(mask, t + v, t)`; with a mask of fewer dimensions, `ops.where(mask.unsqueeze(-1), "
+        "t + v, t)`.",
+    flagged=(
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x):
+                    x[x > 1.0] += 1.0
+                    return x
+            """,
+            error="For 'BroadcastTo'",
+            inputs=_ROWS,
+            title="`t[mask] += number`",
+            lines=3,
+            fields={"op": "+=", "mask": "x > 1.0"},
+        ),
+        fails(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, labels):
+                    table = ops.ones((1, 3), ms.float32)
+                    x[labels == 1] -= table
+                    return x
+            """,
+            error="For 'BroadcastTo'",
+            inputs="(Tensor(np.ones((2, 4, 3), np.float32)), Tensor(np.array([[0, 1, 0, 1], [1, 1, 0, 0]], np.int32)))",
+            title="`t[labels == k] -= row` with a mask of fewer dimensions (SAM's label embeddings)",
+            lines=4,
+            fields={"op": "-="},
+        ),
+    ),
+    clean=(
+        passes(
+            """
+            class Net(nn.Cell):
+                def construct(self, x, labels):
+                    table = ops.ones((1, 3), ms.float32)
+                    x[labels == 0] = 0.0
+                    return ops.where((labels == 1).unsqueeze(-1), x - table, x)
+            """,
+            inputs="(Tensor(np.ones((2, 4, 3), np.float32)), Tensor(np.array([[0, 1, 0, 1], [1, 1, 0, 0]], np.int32)))",
+        ),
+    ),
+)
+
+
 # message fields: {expr} - the Tensor; {call} - `.item()` / `int(...)` as written
 SCALAR_OF_DATA_SHAPED_TENSOR = Rule(
     id="E5608",
@@ -552,5 +623,6 @@ RULES = (
     TENSOR_BOUNDED_SLICE,
     TENSOR_VALUED_SIZE,
     MASKED_ASSIGNMENT_OF_MASKED_VALUE,
+    MASKED_AUGMENTED_ASSIGNMENT,
     SCALAR_OF_DATA_SHAPED_TENSOR,
 )

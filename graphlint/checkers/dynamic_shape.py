@@ -72,6 +72,9 @@ class DynamicShapeChecker(Checker):
     def _masked_assignment(self, graph, values, target: nodes.Subscript) -> None:
         """MASKED_ASSIGNMENT_OF_MASKED_VALUE: ``t[mask] = v[m]``, ``m`` a boolean Tensor, ``t`` of rank 2 or more."""
         assign = target.parent
+        if isinstance(assign, nodes.AugAssign) and assign.target is target:
+            self._masked_augmented_assignment(graph, values, assign)
+            return
         if not (isinstance(assign, nodes.Assign) and assign.targets == [target]):
             return
         value = assign.value
@@ -82,6 +85,15 @@ class DynamicShapeChecker(Checker):
         if rank is not None and rank >= api.MASKED_ASSIGNMENT_FAILS_FROM_RANK:
             self.report(rules.MASKED_ASSIGNMENT_OF_MASKED_VALUE, assign, graph, target=target.as_string(),
                         value=value.as_string(), rank=str(rank), mask=target.slice.as_string())
+
+    def _masked_augmented_assignment(self, graph, values, statement: nodes.AugAssign) -> None:
+        """MASKED_AUGMENTED_ASSIGNMENT: ``t[mask] += v``, ``t`` a Tensor and ``mask`` a boolean Tensor."""
+        target = statement.target
+        if not (values.value(target.value).is_tensor and _is_boolean_tensor(target.slice, values, graph, set())):
+            return
+        tensor, mask = target.value.as_string(), target.slice.as_string()
+        self.report(rules.MASKED_AUGMENTED_ASSIGNMENT, statement, graph, target=target.as_string(), op=statement.op,
+                    value=statement.value.as_string(), tensor=tensor, mask=mask, binop=statement.op[:-1])
 
     # -- calls ----------------------------------------------------------------------
     def _scalar_of_data_shaped(self, graph, values, call: nodes.Call) -> None:
