@@ -57,6 +57,8 @@ ENTRIES = {
                       "(lambda f: (f['target_feat'], f['msa_feat'], f['residue_index']))(port.make_inputs(1))"),
     "ast_audio": ("Predictor", "(lambda model: (model.set_train(False), port.Predictor(model, k=3))[1])(port.build(0)[1])",
                   "(port.make_inputs(1)[0],)"),
+    "sam_prompt": ("SamPredictor", "(ms.set_seed(0), port.SamPredictor(port.build_sam_tiny()))[1]",
+                   "(lambda made: (made[1], made[2], made[3], True))(port.make_inputs(1))"),
 }
 
 ENTRY_MODULE = '''import numpy as np

@@ -346,6 +346,10 @@ def function_forms(torch_name: str, ms_name: str, source: str, priority: int) ->
                   if p.kind not in (p.KEYWORD_ONLY, p.VAR_KEYWORD)]
     except (TypeError, ValueError):
         return []
+    if params and params[0][0] in SIZE_PARAMETERS:
+        if any(default is None and not name.startswith("*") for name, default in params[1:]):
+            return []  # (`full(size, fill_value)`: a required value the generator does not make up)
+        return _creation_forms(namespace, target, ms_name, torch_name, source, priority)
     if not params or params[0][0] in ("tensors", "inputs", "*tensors"):
         params = params[1:] if params else params
         first = "(t, t * 0.5)"
@@ -365,6 +369,22 @@ def function_forms(torch_name: str, ms_name: str, source: str, priority: int) ->
             made.append(form(f"rank{rank}:{call}", f"mindspore.{namespace}.{target}", "function", call,
                              setup + f"return {call}", source + f" ({torch_name})", priority, rank,
                              candidates=candidates, variant=variant))
+    return made
+
+
+SIZE_PARAMETERS = ("*size", "size", "*shape", "shape")
+
+
+def _creation_forms(namespace: str, target: str, ms_name: str, torch_name: str, source: str, priority: int) -> list:
+    """A Tensor-making function whose first parameter is the shape (``torch.zeros(2, 3)``): the sizes as separate
+    arguments, PyTorch's habit, and as one tuple (the MindSpore spelling candidate)."""
+    made = []
+    for variant, args in (("sizes as varargs", "2, 3"), ("sizes as a tuple", "(2, 3)")):
+        call = f"{namespace}.{target}({args})"
+        candidates = [] if variant == "sizes as a tuple" else [
+            (f"{namespace}.{target}((2, 3))", f"return {namespace}.{target}((2, 3))")]
+        made.append(form(f"sizes:{call}", ms_name, "function", call, f"return {call}", source + f" ({torch_name})",
+                         priority, None, candidates=candidates, variant=variant))
     return made
 
 
