@@ -439,10 +439,9 @@ def is_layer_name(qualified: str | None) -> bool:
 def _class_named(project: Project, info: ModuleInfo, expr) -> str | None:
     """The qualified name of the class ``expr`` names (an import of MindSpore's, or a class of the project)."""
     qualified = info.imports.qualify(expr)
-    if qualified is not None:
-        leaf = qualified.rsplit(".", 1)[-1]
-        return qualified if qualified.startswith("mindspore.") and leaf[:1].isupper() else None
-    resolved = project.resolve_expr(info, expr)
+    if qualified is not None and qualified.startswith("mindspore."):
+        return qualified if qualified.rsplit(".", 1)[-1][:1].isupper() else None
+    resolved = project.resolve_expr(info, expr)  # (a class of the module, or imported from the project: `Mlp`)
     return resolved.node.qname() if resolved is not None and resolved.kind == "class" else None
 
 

@@ -18,7 +18,7 @@ from dataclasses import replace
 from astroid import nodes
 
 from graphlint.analysis import api, callables, host, signatures
-from graphlint.analysis.kinds import BOOL, CELL, CLASS, FUNCTION, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
+from graphlint.analysis.kinds import BOOL, CELL, CLASS, FLOAT, FUNCTION, INT, MODULE, OBJECT, TENSOR, TUPLE, UNKNOWN
 from graphlint.analysis.objects import class_body_value, constructor_argument, dataclass_fields
 from graphlint.analysis.project import ModuleInfo, Project
 from graphlint.analysis import boundary  # noqa: F401 - registers its fact of the run (inner Cells)
@@ -818,11 +818,21 @@ class Analysis:
         if isinstance(expr, nodes.Name) and expr.name == "None":
             return of_python(None)
         if isinstance(expr, nodes.Name) and method is not None and method.name == "__init__":
-            value = self._init_argument(cls, method, expr.name, name)
-            if value.kinds <= {UNKNOWN} and cls is not None and self._holds_cells(cls, name):
-                return const(CELL)  # (`self.func = func`, every construction passing a Cell)
-            return value
+            return self._init_name_value(cls, method, expr.name, name)
+        if isinstance(expr, nodes.BinOp):
+            return _scalar_arithmetic(expr.op, self._init_value(expr.left, info, name, method, cls),
+                                      self._init_value(expr.right, info, name, method, cls))
         return unknown()
+
+    def _init_name_value(self, cls, init: nodes.FunctionDef, parameter: str, attribute: str) -> Value:
+        """``self.attribute = parameter`` in ``__init__``: what the constructions pass, a Cell where each passes
+        one, else the parameter's declared scalar type."""
+        value = self._init_argument(cls, init, parameter, attribute)
+        if value.kinds <= {UNKNOWN} and cls is not None and self._holds_cells(cls, attribute):
+            return const(CELL)  # (`self.func = func`, every construction passing a Cell)
+        if value.kinds <= {UNKNOWN}:
+            return _declared_scalar(init, parameter) or value
+        return value
 
     def _holds_cells(self, cls: nodes.ClassDef, name: str) -> bool:
         """Every instance ``self.name`` holds, as the constructions show, is a Cell (MindSpore's or the
@@ -1150,6 +1160,26 @@ def _returned(values: FunctionValues) -> Value:
     if any(label == "fallthrough" and values.compiled(block) for block, label in values.cfg.exit.pred):
         returned.append(of_python(None))
     return join(*returned) if returned else of_python(None)
+
+
+def _declared_scalar(init: nodes.FunctionDef, parameter: str) -> Value | None:
+    """An ``__init__`` parameter's declared Python scalar type (``drop_prob: float = 0.0``) as a constant of the
+    graph of that kind: what an instance keeps of it is a Python number when it is compiled. None without one."""
+    arguments = init.args
+    for arg, annotation in zip(list(arguments.posonlyargs or []) + list(arguments.args or []),
+                               list(arguments.posonlyargs_annotations or []) + list(arguments.annotations or [])):
+        if arg.name == parameter and isinstance(annotation, nodes.Name) \
+                and api.SCALAR_ANNOTATIONS.get(annotation.name) in (INT, FLOAT, BOOL):
+            return const(api.SCALAR_ANNOTATIONS[annotation.name])
+    return None
+
+
+def _scalar_arithmetic(op: str, left: Value, right: Value) -> Value:
+    """``1.0 - drop_prob`` of two Python numbers set in ``__init__``: a number of the kind Python gives."""
+    numbers = {INT, FLOAT, BOOL}
+    if not (left.kinds and right.kinds and left.kinds <= numbers and right.kinds <= numbers) or left.var or right.var:
+        return unknown()
+    return const(FLOAT if FLOAT in left.kinds | right.kinds or op == "/" else INT)
 
 
 def _default_of(func: nodes.FunctionDef, name: str):

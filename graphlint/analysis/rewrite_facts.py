@@ -277,7 +277,7 @@ class TensorFacts:
                 return None
             # (`self.se(x) if self.se is not None else x`: decided per instance; on a run-time condition, a select
             # of two Tensors that must share a dtype)
-            return a if a == b else ("either", a, b)
+            return a if a == b else _either({a, b})
         if isinstance(expr, nodes.Subscript):
             if values.value(expr.value).is_tensor:
                 return self.dtype(expr.value, depth + 1)
@@ -593,7 +593,8 @@ class TensorFacts:
             if fact is None:
                 return None
             facts.add(fact)
-        return facts.pop() if len(facts) == 1 else None
+        # (`DropPath(p) if p > 0 else nn.Identity()`: each instance compiles its own; for a dtype, one of theirs)
+        return facts.pop() if len(facts) == 1 else _either(facts) if what == "dtype" else None
 
     def _layer_fact(self, layer: str, call, depth, what: str):
         name = layer.rsplit(".", 1)[-1]
@@ -649,9 +650,11 @@ class TensorFacts:
                      for element in callee_values.cfg.returns}
         finally:
             _SPECIALISING.discard(id(graph.node))
-        if len(facts) != 1:
+        if None in facts or not facts or len(facts) > 1 and what != "dtype":
             return None
-        return self._in_caller_terms(facts.pop(), graph.node, owner, call, depth, what)
+        # (returns of different dtype facts: the one of them each call compiles, `return x` or `return x * mask`)
+        return self._in_caller_terms(facts.pop() if len(facts) == 1 else _either(facts), graph.node, owner, call,
+                                     depth, what)
 
     def _in_caller_terms(self, fact, func, owner, call, depth, what: str):
         """A fact of ``func`` (relative to its parameters) for this call: its parameters are the call's
@@ -685,7 +688,7 @@ class TensorFacts:
         distinct = set(found)
         if len(distinct) == 1:
             return distinct.pop()
-        return ("either",) + tuple(sorted(distinct, key=repr)) if what == "dtype" else None
+        return _either(distinct) if what == "dtype" else None
 
     def _op_dtype(self, op: str, expr, depth):
         """The dtype of an ``ops`` / ``mint`` / ``numpy`` function's result."""
@@ -974,6 +977,14 @@ def _layer_given_dtype(cls: nodes.ClassDef) -> bool:
                 and any(k.arg in ("dtype", "param_init_type") for k in call.keywords or ()):
             return True
     return False
+
+
+def _either(facts) -> tuple:
+    """One of several dtype facts (nested choices flattened): ``("either", a, b, ...)``, or the one fact."""
+    flat = set()
+    for fact in facts:
+        flat.update(fact[1:] if isinstance(fact, tuple) and fact[:1] == ("either",) else (fact,))
+    return flat.pop() if len(flat) == 1 else ("either",) + tuple(sorted(flat, key=repr))
 
 
 def _broadcast_of(shapes: set):

@@ -2269,7 +2269,7 @@ ATTRIBUTE_READ_AFTER_HELPER_WRITE = Rule(
             """,
             error="object has no attribute 'hidden'",
             title="decoder state a helper creates, read by the next helper (Tacotron's `decode`)",
-            lines=10,
+            lines=6,  # (the read in `step`, the line to change)
             fields={"attr": "hidden"},
         ),
     ),
