@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
 import ports  # noqa: E402
 
-FLOORS = {"ast_audio": 10, "sam_prompt": 10, "autoformer_ts": 2, "bert_qa": 7, "bilstm_crf": 8, "capsnet": 6, "clip_zeroshot": 5,
+FLOORS = {"ast_audio": 10, "sam_prompt": 15, "timesformer": 13, "autoformer_ts": 2, "bert_qa": 7, "bilstm_crf": 8, "capsnet": 6, "clip_zeroshot": 5,
           "convtasnet": 3, "ctc_asr": 16, "decision_transformer": 7, "detr_tiny": 7, "dlrm": 9, "evoformer_ipa": 9,
           "gnn_mp": 9, "mae": 7, "mamba_ssm": 3, "moco": 7, "moe_lm": 7, "neural_ode": 6, "nmt_beam": 6,
           "perceiver_io": 10, "pointer_tsp": 7, "pointnet2": 11, "ppo_agent": 6, "raft": 5, "realnvp": 6,
@@ -104,6 +104,10 @@ AT_LINES = [
     ("evoformer_ipa", 432, "E6005"),  # .argmin(dim=-1): no CPU kernel (ArgMinExt)
     ("tabnet", 205, "W5507"),       # `masks = {}` filled in a loop, returned through two forward_masks calls
     ("sam_prompt", 409, "E5215"),   # predict_torch() reads what set_torch_image() wrote, both called by construct
+    ("sam_prompt", 307, "E6005"),   # expand(bs, -1, h, w) under `else` of `if masks is not None`, masks=None passed
+    ("sam_prompt", 275, "E5609"),   # point_embedding[labels == -1] += table: a masked augmented assignment
+    ("sam_prompt", 342, "W5507"),   # outputs.append({...}) returned: a list of dicts
+    ("timesformer", 274, "E6105"),  # a dict keyed by class names picked with .item() indices
     ("ast_audio", 197, "E6005"),    # self.cls_token.expand(B, -1, -1): the sizes as separate arguments
     ("ast_audio", 209, "E6007"),    # self(wave) in predict(), a method Predictor.construct calls
 ]
