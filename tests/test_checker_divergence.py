@@ -506,3 +506,45 @@ def test_two_axis_transpose_on_values_the_analysis_follows():
 
     assert [(f.line, f.args["first"], f.args["second"]) for f in found] == [
         (line_of("q = q.view"), "1", "2"), (line_of("scores ="), "-2", "-1"), (line_of("logits ="), "1", "2")]
+
+
+DROPOUT_THROUGH_CONSTRUCTORS = '''
+from mindspore import nn
+
+
+class Mlp(nn.Cell):
+    def __init__(self, dim, drop=0.5):
+        super().__init__()
+        self.fc = nn.Dense(dim, dim)
+        self.drop = nn.Dropout(p=drop)
+
+    def construct(self, x):
+        return self.drop(self.fc(self.drop(x)))
+
+
+class Block(nn.Cell):
+    def __init__(self, dim, drop):
+        super().__init__()
+        self.mlp = Mlp(dim, drop=drop)
+
+    def construct(self, x):
+        return self.mlp(x)
+
+
+class Net(nn.Cell):
+    def __init__(self, drop_rate=0.):
+        super().__init__()
+        self.block = Block(4, drop=drop_rate)
+
+    def construct(self, x):
+        return self.block(x)
+'''
+
+
+@pytest.mark.parametrize("built, reported", [("Net()", []), ("Net(drop_rate=0.1)", [12]), ("", [])])
+def test_a_dropout_built_with_p_zero_through_constructors_draws_nothing(built, reported):
+    """`nn.Dropout(p=drop)` where every construction passes 0 down two constructors (timm's `drop_rate=0.`):
+    its construct returns the input, so calling it twice repeats no draw; one construction passing 0.1 draws."""
+    source = DROPOUT_THROUGH_CONSTRUCTORS + (f"\nnet = {built}\n" if built else "")
+    found = [f.line for f in lint_text(source, Config()) if f.rule.id == "W5213"]
+    assert found == reported

@@ -885,6 +885,53 @@ class Analysis:
             found.append((passed[0], f"{parameter}={passed[0]!r} in `{self._call_text(path, call_at)}` at {where}"))
         return found
 
+    def constructor_constants(self, cls: nodes.ClassDef, init: nodes.FunctionDef, parameter: str,
+                              depth: int = 0) -> list | None:
+        """The Python constants ``init``'s ``parameter`` may be, over the run: its literal default where a
+        construction passes nothing, each literal passed, and what a construction inside another class's
+        ``__init__`` passes on from its own parameter (``Mlp(drop=drop)`` in ``Block``, built with ``drop=0.``),
+        followed there. None when some construction passes a value that is not followed."""
+        if depth > 4:
+            return None
+        found = []
+        default = _default_of(init, parameter)
+        written = literal(default)
+        if default is not None and written is None:
+            return None
+        positional = [a.name for a in signatures.positional_parameters(init)][1:]
+        for path, call_at, _where, arguments in self._instantiations(cls):
+            passed = _instantiation_argument(arguments, positional, parameter)
+            if passed is None:
+                if written is None:
+                    return None
+                found.append(written[0])
+            elif passed is STARRED:
+                return None
+            elif passed is NOT_CONSTANT:
+                more = self._passed_on(path, call_at, positional, parameter, depth)
+                if more is None:
+                    return None
+                found.extend(more)
+            else:
+                found.append(passed[0])
+        return found if found or written is None else [written[0]]
+
+    def _passed_on(self, path: str, call_at, positional: list, parameter: str, depth: int) -> list | None:
+        """What a construction passes as ``parameter`` when it is a parameter of the ``__init__`` around it."""
+        info = self.project.module_at(path)
+        call = _call_in(info.module, call_at) if info is not None else None
+        if call is None:
+            return None
+        argument = next((k.value for k in call.keywords or () if k.arg == parameter), None)
+        if argument is None and parameter in positional and positional.index(parameter) < len(call.args):
+            argument = call.args[positional.index(parameter)]
+        frame = call.frame()
+        outer = frame.parent.frame() if isinstance(frame, nodes.FunctionDef) and frame.name == "__init__" else None
+        if not (isinstance(argument, nodes.Name) and isinstance(outer, nodes.ClassDef)
+                and argument.name in {a.name for a in signatures.positional_parameters(frame)}):
+            return None
+        return self.constructor_constants(outer, frame, argument.name, depth + 1)
+
     def gathered_parameters(self, cls: nodes.ClassDef, name: str) -> tuple[str, frozenset[str]] | None:
         """``self.name = ParameterTuple(source.get_parameters())`` (or ``trainable_params()``) in ``__init__``, where
         ``source`` is a Cell the class does not hold as a sub-Cell (an ``__init__`` argument, or a local instance):

@@ -15,7 +15,7 @@ from graphlint.analysis import api, callables
 from graphlint.analysis.generated.builtins import RANDOM_FUNCTIONS, RANDOM_LAYERS
 from graphlint.analysis.objects import object_classes
 from graphlint.analysis.scope import function_reference
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import literal, nodes_of_class
 
 
 def random_api(imports, call: nodes.Call) -> str | None:
@@ -54,7 +54,7 @@ def drawn_by(analysis, info, call: nodes.Call, cls) -> str | None:
             held = held | {m for m in members if isinstance(m, str)}
         classes = []
         for qualified in sorted(held):
-            if qualified in RANDOM_LAYERS:
+            if qualified in RANDOM_LAYERS and not _never_drops(analysis, cls, func.attrname):
                 return qualified.replace("mindspore.", "", 1)
             resolved = analysis.project.resolve_qualified(qualified)
             if resolved is not None and resolved.kind == "class":
@@ -68,6 +68,33 @@ def drawn_by(analysis, info, call: nodes.Call, cls) -> str | None:
                 return drawn
     target = function_reference(analysis.project, info, func, cls)
     return _drawn_in(analysis, target[0], target[1]) if target is not None else None
+
+
+def _never_drops(analysis, cls, attribute: str) -> bool:
+    """Every Dropout layer ``self.attribute`` is built as drops nothing: ``p=`` 0 (or ``keep_prob=`` 1), written
+    or passed down constructors as a constant (``nn.Dropout(p=drop)``, every ``Mlp`` built with ``drop=0.``); its
+    ``construct`` then returns its input and draws nothing."""
+    assignments = analysis.attribute_assignments(cls).get(attribute) or ()
+    if not assignments:
+        return False
+    for value, method in assignments:
+        if not isinstance(value, nodes.Call) or method.name != "__init__":
+            return False
+        keywords = {k.arg: k.value for k in value.keywords or ()}
+        name, inert = ("p", 0) if "p" in keywords else ("keep_prob", 1) if "keep_prob" in keywords else (None, None)
+        if name is None:
+            return False
+        given = keywords[name]
+        written = literal(given)
+        if written is not None:
+            values = [written[0]]
+        elif isinstance(given, nodes.Name):
+            values = analysis.constructor_constants(cls, method, given.name)
+        else:
+            return False
+        if not values or any(isinstance(v, bool) or not isinstance(v, (int, float)) or v != inert for v in values):
+            return False
+    return True
 
 
 _SEARCHING: set[int] = set()  # functions whose search is under way (recursion in the project stops there)
