@@ -59,6 +59,9 @@ ENTRIES = {
                   "(port.make_inputs(1)[0],)"),
     "sam_prompt": ("SamPredictor", "(ms.set_seed(0), port.SamPredictor(port.build_sam_tiny()))[1]",
                    "(lambda made: (made[1], made[2], made[3], True))(port.make_inputs(1))"),
+    "timesformer": ("MultiViewInference",
+                    "(lambda model: (model.set_train(False), port.MultiViewInference(model, port.CLASS_NAMES))[1])"
+                    "(port.build(0))", "(port.inputs(1)[1],)"),
 }
 
 ENTRY_MODULE = '''import numpy as np
