@@ -335,7 +335,8 @@ def _blocker(level: str, part: str, run: dict, path: str, compiled_file: str, fi
     elif location is not None and os.path.isfile(location.path):
         path, line = _shown(location.path), location.line  # another file of the project
     here = [f for f in findings if os.path.abspath(f.path) == os.path.abspath(path)]
-    finding = _reported(line, explained.rules, here) if line else _reported_in_part(part, explained.rules, here)
+    finding = (_reported(line, explained.rules, here) or _reported_for_attribute(explained.rules, here, message)) \
+        if line else _reported_in_part(part, explained.rules, here)
     return Blocker(level, path, line, message, part, finding, finding.rule if finding is not None else None,
                    run.get("log", ""), run.get("error_type", ""), "" if finding is not None else _unnamed(explained))
 
@@ -364,6 +365,18 @@ def _reported(line: int, rules: list, findings: list):
         return None
     here = [f for f in findings if f.rule in rules and f.line <= line <= _statement_end(f)]
     return min(here, key=lambda f: (line - f.line, rules.index(f.rule))) if here else None
+
+
+_SELF_ATTRIBUTE = re.compile(r"\bself\.\w+")
+
+
+def _reported_for_attribute(rules: list, findings: list, message: str):
+    """An error MindSpore raises at the call of a helper about an attribute the helper writes ("modify a member
+    attribute ... with self.original_size", at `self.set_torch_image(...)`): the first finding, in source order, of
+    a rule whose messages include this one that names that attribute where it is written. None without one."""
+    named = set(_SELF_ATTRIBUTE.findall(message))
+    here = [f for f in findings if f.rule in rules and any(f"`{name}`" in f.message for name in named)]
+    return min(here, key=lambda f: f.line) if here else None
 
 
 def _reported_in_part(part: str, rules: list, findings: list):
@@ -462,6 +475,9 @@ def _blocker_lines(mark: str, blocker: Blocker, entry: EntryPort) -> list:
     if blocker.rule is not None and not blocker.line:
         lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported in {_qualified(blocker.finding)} at line "
                      f"{blocker.finding.line}; MindSpore names no line): {blocker.rule.fix}")
+    elif blocker.rule is not None and blocker.finding.line != blocker.line:
+        lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported at line {blocker.finding.line}, where "
+                     f"{_qualified(blocker.finding)} writes what the message names): {blocker.rule.fix}")
     elif blocker.rule is not None:
         lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported here): {blocker.rule.fix}")
     else:

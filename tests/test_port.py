@@ -253,3 +253,38 @@ def test_errors_of_a_level_the_probe_had_no_time_to_compile_are_listed(tmp_path)
     assert port._behind(compiled, record, findings) == []
     in_time = port.EntryPort("model:Net", path, compiles={"lax": False})
     assert port._behind(in_time, record, findings) == []  # (STRICT not asked for: nothing is said of it)
+
+
+HELPER_WRITES = '''
+from mindspore import nn
+
+
+class Predictor(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.size = None
+
+    def set_image(self, x):
+        self.size = x.shape[-1]
+
+    def construct(self, x):
+        self.set_image(x)
+        return x * 2
+'''
+
+
+def test_an_error_at_a_helper_call_is_named_by_the_finding_on_the_attribute_it_names():
+    """STRICT raises "modify a member attribute ... with self.size" at `self.set_image(x)` (the call): the W5209
+    finding where the helper writes `self.size` (line 11) predicts it, and the report says where it is."""
+    from graphlint import port
+    from graphlint.config import Config
+    from graphlint.explain_error import explain
+    from graphlint.lint import lint_text
+
+    message = ("In JIT strict mode, if need to modify a member attribute of a class with self.size, the member "
+               "attribute must be of the Parameter type. But got 'None' with type 'NoneType'.")
+    findings = lint_text(HELPER_WRITES, Config(syntax_level="strict"))
+    rules = explain(f"TypeError: {message}", lint=False).rules
+    found = port._reported_for_attribute(rules, findings, message)
+    assert (found.rule.id, found.line) == ("W5209", 11)
+    assert port._reported_for_attribute(rules, findings, message.replace("self.size", "self.other")) is None
