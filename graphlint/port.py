@@ -475,7 +475,7 @@ def _blocker_lines(mark: str, blocker: Blocker, entry: EntryPort) -> list:
     if blocker.rule is not None and not blocker.line:
         lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported in {_qualified(blocker.finding)} at line "
                      f"{blocker.finding.line}; MindSpore names no line): {blocker.rule.fix}")
-    elif blocker.rule is not None and blocker.finding.line != blocker.line:
+    elif blocker.rule is not None and not blocker.finding.line <= blocker.line <= _statement_end(blocker.finding):
         lines.append(f"     {blocker.rule.id} {blocker.rule.symbol} (reported at line {blocker.finding.line}, where "
                      f"{_qualified(blocker.finding)} writes what the message names): {blocker.rule.fix}")
     elif blocker.rule is not None:
