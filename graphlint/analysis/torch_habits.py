@@ -220,6 +220,9 @@ def _same_argument_kinds(row: dict, kinds: tuple | None) -> bool:
     return all(kind is None or kind == literal_kind(value) for kind, value in zip(kinds, measured))
 
 
+ARITY_MESSAGE = "infer.function_arguments_number"  # "The parameters number of the function is 2, but ..."
+
+
 def _rows(shape: CallShape, constants: tuple | None, kinds: tuple | None, rank: int | None,
           literals: tuple | None) -> list:
     """The measured rows that apply to a call: its shape, its arguments' kinds, the receiver's rank where the
@@ -241,9 +244,6 @@ def _rows(shape: CallShape, constants: tuple | None, kinds: tuple | None, rank: 
     if any(row["variant"] == "two dims" for row in rows):
         rows = [row for row in rows if constants is not None and _positional_constants(row["torch"]) == constants]
     return rows
-
-
-ARITY_MESSAGE = "infer.function_arguments_number"  # "The parameters number of the function is 2, but ..."
 
 
 def _literals_agree(row: dict, literals: tuple) -> bool:

@@ -156,7 +156,6 @@ class RefusedChecker(Checker):
         if self._split_of_host_sizes(graph, values, call):
             return
         found, falling = self._measured_habit(graph, values, call)
-
         if found is not None:
             self._report_habit(graph, call, found, call.as_string())
         elif falling is not None:
