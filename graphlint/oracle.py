@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
-from graphlint.analysis import callables
+from graphlint.analysis import callables, shape_algebra
 from graphlint.validate import ir
 
 KINDS_MEASURED = ("tensor", "int", "float", "bool", "str", "none", "tuple", "list", "dict")
@@ -307,7 +307,7 @@ class Joiner:
         form = type(expr).__name__
         tally.count("dtype", dtype == compiler.dtype, f"{_text(dtype)} for {compiler.dtype} ({form})", where)
         if compiler.shape is not None and None not in compiler.shape:
-            shape = _resolve(facts.shape(expr), params, "shape") if facts is not None else None
+            shape = _shape(facts.shape(expr), params) if facts is not None else None
             tally.count("shape", shape == compiler.shape, f"{_text(shape)} for a static shape ({form})", where)
 
     def _tally_operands(self, node: ir.Node, expr, values, tally: Tally) -> None:
@@ -430,8 +430,8 @@ def _kind_said(value) -> str:
 
 
 def _resolve(fact, params: dict, what: str):
-    """graphlint's dtype or shape, its relative facts (the dtype of a parameter, the shape of an attribute, the
-    floating dtype of ..., 0-d, a promotion, either of two) resolved in the compiler's context: the abstracts of
+    """graphlint's dtype, its relative facts (the dtype of a parameter or an attribute, the floating dtype of ...,
+    a promotion, either of two) resolved in the compiler's context: the abstracts of
     the function's parameters and of the graph's Parameters (``params``, by name)."""
     if fact is None or isinstance(fact, str):
         return fact
@@ -447,25 +447,19 @@ def _resolve(fact, params: dict, what: str):
         return found.pop() if len(found) == 1 else None
     if fact[0] == "promote" and what == "dtype":
         return _promotion(fact[1:], params)
-    if fact[0] == "broadcast" and what == "shape":
-        return _broadcast_shape([_resolve(f, params, what) for f in fact[1:]])
     if fact[0] in ("of", "like") and len(fact) == 2 and isinstance(fact[1], tuple) and len(fact[1]) == 2:
         return _root(fact[1], params, what)
     return None
 
 
-def _broadcast_shape(shapes: list):
-    """NumPy's broadcast of static shapes (None where one is not known or they do not broadcast)."""
-    if not shapes or any(shape is None or None in shape for shape in shapes):
-        return None
-    rank = max(len(shape) for shape in shapes)
-    result = []
-    for axis in range(rank):
-        dims = {shape[axis - rank + len(shape)] for shape in shapes if axis - rank + len(shape) >= 0} - {1}
-        if len(dims) > 1:
-            return None
-        result.append(dims.pop() if dims else 1)
-    return tuple(result)
+def _shape(fact, params: dict):
+    """graphlint's shape fact computed in the compiler's context (:func:`shape_algebra.evaluate`), its roots
+    the abstracts of the function's parameters and of the graph's Parameters."""
+    def root(like):
+        found = like[1] if len(like) == 2 else None
+        return _root(found, params, "shape") if isinstance(found, tuple) and len(found) == 2 else None
+
+    return shape_algebra.evaluate(fact, root)
 
 
 def _promotion(operands, params: dict):

@@ -212,6 +212,7 @@ from mindspore import nn, ops, mint, Tensor
 import mindspore.numpy as mnp
 from graphlint.analysis.generated.primitive_outputs import RESULTS_LIKE_INPUTS as like
 from graphlint.analysis.generated.creation_dtypes import CREATION_DEFAULT_DTYPES as created, MINDSPORE_VERSION
+from graphlint.analysis.generated import op_dtypes
 
 assert MINDSPORE_VERSION == ms.__version__, (MINDSPORE_VERSION, ms.__version__)
 ms.set_context(mode=ms.GRAPH_MODE)
@@ -223,16 +224,28 @@ class Net(nn.Cell):
         self.layer_norm = ops.LayerNorm(begin_norm_axis=-1, begin_params_axis=-1)
         self.softmax = ops.Softmax()
         self.gelu = ops.GeLU()
+        self.bmm = ops.BatchMatMul()
 
     def construct(self, x, g, b, h):
         y, _, _ = self.layer_norm(x, g, b)
+        ids = x.astype(ms.int32)
+        measured = (self.bmm(h, h), ops.sqrt(ids), ops.sqrt(h), ids.argmax(1), ops.transpose(h, (1, 0)))
         return (y, self.softmax(h), self.gelu(h)), (ops.ones((2, 3)), mint.zeros((2, 3)), mnp.ones((2, 3)),
-                                                      ops.randn((2, 3)))
+                                                      ops.randn((2, 3))), measured
 
 
-h = Tensor(np.arange(6, dtype=np.float16).reshape(2, 3))
-x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
-results, made = Net()(x, Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32)), h)
+h = Tensor(np.arange(9, dtype=np.float16).reshape(3, 3))
+x = Tensor(np.arange(9, dtype=np.float32).reshape(3, 3))
+results, made, measured = Net()(x, Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32)), h)
+expected = [(op_dtypes.PRIMITIVE_DTYPES["mindspore.ops.BatchMatMul"][0], "float16"),
+            (op_dtypes.FUNCTION_DTYPES["mindspore.ops.sqrt"][0], "int32"),
+            (op_dtypes.FUNCTION_DTYPES["mindspore.ops.sqrt"][0], "float16"),
+            (op_dtypes.METHOD_DTYPES["argmax"][0], "int32"),
+            (op_dtypes.FUNCTION_DTYPES["mindspore.ops.transpose"][0], "float16")]
+assert op_dtypes.MINDSPORE_VERSION == ms.__version__
+for (rule, given), output in zip(expected, measured):
+    want = given if rule == "like" else ("float32" if given == "int32" else given) if rule == "floating" else rule
+    assert str(output.dtype).lower().replace("bool", "bool_") == want, (rule, given, output.dtype)
 for (name, given), output in zip((("LayerNorm", x), ("Softmax", h), ("GeLU", h)), results):
     ((_, position, stated),) = like[name]
     assert position == 0 and output.dtype == given.dtype and output.shape == given.shape, (name, output.dtype)
@@ -246,8 +259,10 @@ print("agree")
 def test_result_dtypes_match_graph_mode(mindspore_importable, tmp_path):
     """Samples of generated.primitive_outputs' RESULTS_LIKE_INPUTS (read from the documentation) and of
     generated.creation_dtypes (measured in PYNATIVE_MODE) compiled: a LayerNorm's first item and a Softmax's and
-    GeLU's result have their input's dtype and shape (float16 in, float16 out), and ``ops.ones``, ``mint.zeros``,
-    ``mindspore.numpy.ones`` and ``ops.randn`` without a dtype give the one recorded."""
+    GeLU's result have their input's dtype and shape (float16 in, float16 out), ``ops.ones``, ``mint.zeros``,
+    ``mindspore.numpy.ones`` and ``ops.randn`` without a dtype give the one recorded, and a sample of
+    generated.op_dtypes (measured in PYNATIVE_MODE: a Primitive, a function on integer and floating input, a
+    method, a function with a permutation) gives in GRAPH_MODE the dtype its rule says."""
     program = tmp_path / "result_dtypes.py"
     program.write_text(RESULT_DTYPES_PROGRAM)
     result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,

@@ -317,3 +317,67 @@ def test_facts_carried_through_calls_and_containers_agree_with_the_compiler(tmp_
         column = lines[line - 1].index(text)
         assert not [m for m in misses if f"carried.py:{line}:{column} " in m[1]], (text, misses)
     assert tally.total["dtype"] >= len(CARRIED_TEXTS) and tally.total["shape"] >= len(CARRIED_TEXTS)
+
+
+# Dtypes of operations whose rule was measured (generated.op_dtypes) and shapes computed by shape_algebra, each
+# typed by the compiler: Primitives held by the Cell (one made with arguments that cannot change the dtype), a
+# function, Tensor methods, integer inputs made floating; a shape unpacked into ints and used to reshape, a
+# permutation, a view with -1, stacking and joining, a matmul against swapped axes, indexing with a slice, an
+# Ellipsis and None, creation from literal shapes, a reduction and a flatten.
+MEASURED_FACTS = textwrap.dedent("""\
+    import mindspore as ms
+    from mindspore import nn, ops, mint
+
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.scores = ops.BatchMatMul(transpose_b=True)
+            self.mul = ops.Mul()
+            self.reshape = ops.Reshape()
+            self.transpose = ops.Transpose()
+
+        def construct(self, x):
+            b, n, c = x.shape
+            half = x.astype(ms.float16)
+            ids = x.astype(ms.int32)
+            dtypes = (self.scores(half, half), self.mul(x, x), ops.bmm(half, half.swapaxes(1, 2)), half.matmul(half.swapaxes(1, 2)), ops.sqrt(ids), x.argmax(1), b + n)
+            y = self.reshape(x, (b, n, 3, c // 3))
+            shapes = (self.transpose(y, (2, 0, 3, 1)), x.view(b, -1), ops.stack([x, x], 1), ops.concat((x, x), axis=-1), x @ x.swapaxes(1, 2), x[:, 0], x[..., None, 1:], ops.ones((2, 3), ms.float16), x.mean(-1), mint.zeros((2, 4)), x.flatten(1))
+            return dtypes, shapes
+
+
+    def build():
+        return Net()
+    """)
+DTYPE_TEXTS = ("self.scores(half, half)", "self.mul(x, x)", "ops.bmm(half, half.swapaxes(1, 2))",
+               "half.matmul(half.swapaxes(1, 2))",
+               "ops.sqrt(ids)", "x.argmax(1)")
+SHAPE_TEXTS = ("self.transpose(y, (2, 0, 3, 1))", "x.view(b, -1)", "ops.stack([x, x], 1)", "ops.concat((x, x), axis=-1)",
+               "x @ x.swapaxes(1, 2)", "x[:, 0]", "x[..., None, 1:]", "ops.ones((2, 3), ms.float16)", "x.mean(-1)",
+               "mint.zeros((2, 4))", "x.flatten(1)")
+
+
+def test_measured_dtypes_and_computed_shapes_agree_with_the_compiler(tmp_path):
+    path = tmp_path / "measured.py"
+    path.write_text(MEASURED_FACTS)
+    lines = MEASURED_FACTS.splitlines()
+    program = oracle.Program("measured facts", [str(path)], {"path": str(path), "module_name": "measured",
+                                                             "factory": "build", "inputs_specs": ["float32[2,4,6]"]})
+    tally = oracle.measure([program])
+    assert tally.compiled == 1, tally.failed
+    misses = [(dimension, where) for (dimension, _), places in tally.misses.items() for where in places]
+
+    def at(text: str, dimension: str | None):
+        line = next(number for number, code in enumerate(lines, 1) if text in code)
+        column = lines[line - 1].index(text)
+        return [m for m in misses if (dimension is None or m[0] == dimension) and f"measured.py:{line}:{column} " in m[1]]
+
+    for text in DTYPE_TEXTS:
+        assert not at(text, "dtype"), (text, misses)
+    assert not at("b + n", None), misses
+    assert not at("self.reshape(x, (b, n, 3, c // 3))", None), misses
+    for text in SHAPE_TEXTS:
+        assert not at(text, None), (text, misses)
+    assert tally.total["dtype"] >= len(DTYPE_TEXTS) + len(SHAPE_TEXTS)
+    assert tally.total["shape"] >= len(SHAPE_TEXTS)

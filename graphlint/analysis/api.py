@@ -17,7 +17,7 @@ import functools
 import sys
 
 from graphlint.analysis.generated import (api_measured, creation_dtypes, jit_forbidden, layer_shapes, nn_parameters,
-                                          primitive_outputs, refused_measured)
+                                          op_dtypes, primitive_outputs, refused_measured)
 from graphlint.analysis.generated import builtins as generated_builtins
 from graphlint.analysis.kinds import (BOOL, CLASS, DICT, DTYPE, FLOAT, INT, LIST, NONE, NUMPY, OBJECT, STR, TENSOR, TUPLE,
                                       UNKNOWN)
@@ -424,6 +424,18 @@ def layer_primitive(layer: str | None, name: str) -> str | None:
 # Primitive classes whose instances return a tuple (generated.primitive_outputs, from their documentation)
 # Tensor-making functions -> the dtype they give without a dtype argument (generated.creation_dtypes, measured)
 CREATION_DEFAULT_DTYPES = creation_dtypes.CREATION_DEFAULT_DTYPES
+
+
+def measured_dtype_rule(kind: str, name: str) -> tuple | None:
+    """``(rule, Tensor inputs, integer arguments)`` of an operation's result dtype, measured
+    (generated.op_dtypes): ``kind`` "function" (``mindspore.ops.bmm``), "primitive" (``mindspore.ops.BatchMatMul``,
+    an instance whose constructor arguments cannot change the dtype) or "method" (``matmul``)."""
+    if kind == "function":
+        return op_dtypes.FUNCTION_DTYPES.get(name)
+    if kind == "method":
+        return op_dtypes.METHOD_DTYPES.get(name)
+    found = op_dtypes.PRIMITIVE_DTYPES.get(name)
+    return found[:3] if found is not None and not found[3] else None
 TUPLE_RESULT_PRIMITIVES = primitive_outputs.TUPLE_RESULT_PRIMITIVES
 TENSOR_TUPLE_RESULT_PRIMITIVES = primitive_outputs.TENSOR_TUPLE_RESULT_PRIMITIVES
 

@@ -29,7 +29,7 @@ from astroid import nodes
 
 from graphlint.analysis import api, signatures
 from graphlint.analysis.joins import mismatch
-from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, TENSOR
+from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, LIST, NONE, TENSOR, TUPLE
 from graphlint.analysis.provenance import locally_bound, side_effect
 from graphlint.analysis.random_draws import drawn_by
 from graphlint.analysis.scope import function_reference
@@ -65,6 +65,23 @@ REDUCTION_OPS = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max"
                  "all": "all", "any": "any"}
 BOOL_REDUCTIONS = frozenset({"all", "any"})
 JOINING_OPS = frozenset({"concat", "cat", "stack", "hstack", "vstack"})  # (a tuple of Tensors, joined)
+# operations whose result's shape shape_algebra computes, by the name of the function or Tensor method (mint's
+# `transpose(x, d0, d1)` and `swapaxes` swap two axes; ops' and a Tensor's `transpose` take a permutation)
+SHAPE_FORMS = {"reshape": "reshape", "view": "reshape", "transpose": "permute", "permute": "permute",
+               "swapaxes": "swap", "swapdims": "swap", "squeeze": "squeeze", "unsqueeze": "unsqueeze",
+               "expand_dims": "unsqueeze", "flatten": "flatten", "stack": "stack", "concat": "concat",
+               "cat": "concat", "matmul": "matmul", "bmm": "matmul", "mean": "reduce", "sum": "reduce",
+               "amax": "reduce", "amin": "reduce", "prod": "reduce", "ones": "dims", "zeros": "dims",
+               "rand": "dims", "randn": "dims", "empty": "dims"}
+# Primitives that are an arithmetic operator on two operands (`self.mul(attn, self.scale)`)
+PRIMITIVE_ARITHMETIC = {"mindspore.ops.Mul": "*", "mindspore.ops.Add": "+", "mindspore.ops.Sub": "-",
+                        "mindspore.ops.RealDiv": "/", "mindspore.ops.Div": "/"}
+DIM_ARITHMETIC = frozenset({"+", "-", "*", "//"})  # (`c // self.num_heads` in a shape)
+# Primitives (made without arguments: they take none that change the shape) that compute as these functions
+PRIMITIVE_SHAPE_FORMS = {"mindspore.ops.Reshape": "reshape", "mindspore.ops.Transpose": "transpose",
+                         "mindspore.ops.ExpandDims": "expand_dims"}
+# what the integer arguments of a measured operation may be (a permutation, a shape, an axis)
+INTEGER_ARGUMENTS = frozenset({INT, BOOL, TUPLE, LIST, NONE})
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "**"})
 # ops / mint functions that are an arithmetic operator on two operands
 ARITHMETIC_OPS = {"add": "+", "sub": "-", "subtract": "-", "mul": "*", "multiply": "*", "div": "/", "divide": "/",
@@ -392,7 +409,7 @@ class TensorFacts:
         not followed, or the definitions that reach it together)."""
         if element is None:
             return None
-        definitions = self.values.cfg.reaching(element, name)
+        definitions = self.values.reaching(element, name)  # (not those of branches type inference drops)
         if not definitions:
             return None
         if len(definitions) > 1:
@@ -461,6 +478,9 @@ class TensorFacts:
         return None
 
     def _binop_dtype(self, expr, depth):
+        if expr.op == "@":  # (two Tensors of one dtype: that dtype, as `matmul`'s measured rule)
+            found = {self.dtype(expr.left, depth + 1), self.dtype(expr.right, depth + 1)}
+            return found.pop() if len(found) == 1 else None
         return self._arithmetic_dtype(expr.left, expr.op, expr.right, depth)
 
     def _arithmetic_dtype(self, left_expr, op: str, right_expr, depth):
@@ -495,11 +515,14 @@ class TensorFacts:
             return None if base == "bool_" else base
         return None
 
-    def _call_dtype(self, expr, depth):
+    def _call_dtype(self, expr, depth, each: bool = False):
+        """The dtype of what a call gives; ``each``: of each item of the tuple it gives (measured rules only)."""
         values = self.values
         func = expr.func
         qualified = self._qualified(func)
         args = expr.args
+        if each:
+            return self._measured_call_dtype(expr, qualified, depth, each=True)
         if qualified in api.CAST_OPS and len(args) >= 2:
             return self._dtype_constant(args[1])
         if isinstance(func, nodes.Call) and self._qualified(func.func) in api.CAST_OPS and len(args) >= 2:
@@ -508,13 +531,62 @@ class TensorFacts:
             return self._created_dtype(qualified, expr)
         op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
         if op is not None:
-            return self._op_dtype(op, expr, depth)
+            return self._op_dtype(op, expr, depth) or self._measured_call_dtype(expr, qualified, depth)
         if isinstance(func, nodes.Attribute) and qualified is None and values.value(func.expr).is_tensor:
-            return self._method_dtype(func.attrname, expr, depth)
+            return self._method_dtype(func.attrname, expr, depth) or self._measured_call_dtype(expr, None, depth)
         if qualified in api.TENSOR_CONSTRUCTORS:
             return self._constructed_dtype(expr)
-        return self._primitive_result_fact(expr, None, depth, "dtype") or self._cell_call_fact(expr, depth, "dtype") \
-            or self._function_call_fact(expr, depth, "dtype") or self._folded_elements_fact(expr, depth, self.dtype)
+        primitive = self._primitive_called(expr)
+        if primitive in PRIMITIVE_ARITHMETIC and len(args) == 2 and not expr.keywords:
+            return self._arithmetic_dtype(args[0], PRIMITIVE_ARITHMETIC[primitive], args[1], depth)
+        if primitive is not None:
+            return self._primitive_result_fact(expr, None, depth, "dtype") or \
+                self._measured_call_dtype(expr, None, depth)
+        return self._cell_call_fact(expr, depth, "dtype") or self._function_call_fact(expr, depth, "dtype") \
+            or self._folded_elements_fact(expr, depth, self.dtype)
+
+    def _measured_call_dtype(self, call, qualified, depth, each: bool = False):
+        """The dtype of a call (of each item it gives, ``each``) of an ``ops``/``mint`` function, a Tensor method
+        or a Primitive instance whose rule was measured (generated.op_dtypes)."""
+        func = call.func
+        if qualified is not None and qualified.startswith(api.OPS_NAMESPACES):
+            return self._measured_dtype(api.measured_dtype_rule("function", qualified), list(call.args), call, depth,
+                                        each)
+        if isinstance(func, nodes.Attribute) and qualified is None and self.values.value(func.expr).is_tensor:
+            return self._measured_dtype(api.measured_dtype_rule("method", func.attrname), [func.expr, *call.args],
+                                        call, depth, each)
+        primitive = self._primitive_called(call)
+        if primitive is not None:
+            return self._measured_dtype(api.measured_dtype_rule("primitive", primitive), list(call.args), call,
+                                        depth, each)
+        return None
+
+    def _measured_dtype(self, measured, inputs: list, call, depth, each: bool = False):
+        """The dtype of a call of an operation whose rule was measured: ``inputs`` (the receiver first, for a
+        method) in the form measured, Tensors then integer arguments, all positional."""
+        if measured is None or call.keywords or any(isinstance(a, nodes.Starred) for a in inputs):
+            return None
+        rule, tensors, extras = measured
+        if rule.startswith("each ") != each:
+            return None
+        rule = rule.removeprefix("each ")
+        if len(inputs) < tensors + extras:  # (more integer arguments, an axis, do not change the dtype)
+            return None
+        values = self.values
+        if not all(values.value(a).is_tensor for a in inputs[:tensors]) or \
+                not all(values.value(a).kinds and values.value(a).kinds <= INTEGER_ARGUMENTS for a in inputs[tensors:]):
+            return None
+        if rule not in ("like", "floating"):
+            return rule
+        found = {self.dtype(a, depth + 1) for a in inputs[:tensors]}
+        if None in found:
+            return None
+        # (inputs of several dtypes do not type-check: where the call compiles they are one, a stated one if any)
+        stated = {f for f in found if isinstance(f, str)}
+        base = stated.pop() if len(stated) == 1 else _either(found) if not stated else None
+        if base is None:
+            return None
+        return base if rule == "like" else _normal(("float", base))
 
     def _constructed_dtype(self, call):
         """``Tensor(x, ms.float16)``, ``Tensor(1.0)``: the dtype passed, else that of a Python constant."""
@@ -569,11 +641,18 @@ class TensorFacts:
         """``y, _, _ = self.layer_norm(x, g, b)``: the fact of the tuple's item the name is bound to."""
         target = definition.node.parent
         statement = target.parent
-        if not (isinstance(target, nodes.Tuple) and isinstance(statement, nodes.Assign)
-                and isinstance(statement.value, nodes.Call)) or any(isinstance(e, nodes.Starred) for e in target.elts):
+        if not isinstance(target, nodes.Tuple) or not isinstance(statement, nodes.Assign) \
+                or any(isinstance(e, nodes.Starred) for e in target.elts):
+            return None
+        if isinstance(statement.value, (nodes.Tuple, nodes.List)) and len(statement.value.elts) == len(target.elts):
+            # (`q, k = self.q_norm(q), self.k_norm(k)`: each name the fact of its own expression)
+            item = statement.value.elts[target.elts.index(definition.node)]
+            return self.dtype(item, depth + 1) if tag == "of" else self.shape(item, depth + 1)
+        if not isinstance(statement.value, nodes.Call):
             return None
         return self._primitive_result_fact(statement.value, target.elts.index(definition.node), depth,
-                                           "dtype" if tag == "of" else "shape")
+                                           "dtype" if tag == "of" else "shape") or \
+            (self._call_dtype(statement.value, depth + 1, each=True) if tag == "of" else None)
 
     # -- through Cells ---------------------------------------------------------------------------------
     def _cell_call_fact(self, call, depth, what: str):
@@ -772,6 +851,9 @@ class TensorFacts:
         return _normal(("float", base)) if kind in ("mean", "norm") else base
 
     def _dtype_constant(self, expr):
+        """The dtype ``expr`` names: ``ms.float16``, or ``t.dtype`` of a Tensor (that Tensor's dtype fact)."""
+        if isinstance(expr, nodes.Attribute) and expr.attrname == "dtype" and self.values.value(expr.expr).is_tensor:
+            return self.dtype(expr.expr)
         qualified = self.values.imports.qualify(expr)
         if not qualified or not qualified.startswith("mindspore."):
             return None
@@ -795,7 +877,11 @@ class TensorFacts:
         if isinstance(expr, nodes.UnaryOp):
             return self.shape(expr.operand, depth + 1) if expr.op in ("-", "+", "~", "not") else None
         if isinstance(expr, nodes.BinOp):
+            if expr.op == "@":
+                return self._joined_shape("matmul", [expr.left, expr.right], depth)
             return self._broadcast([expr.left, expr.right], depth)
+        if isinstance(expr, nodes.Subscript) and values.value(expr.value).is_tensor:
+            return self._indexed_shape(expr, depth)
         if isinstance(expr, nodes.Compare):
             return self._broadcast([expr.left] + [right for _, right in expr.ops], depth)
         if isinstance(expr, nodes.IfExp):
@@ -856,14 +942,211 @@ class TensorFacts:
             return self.shape(args[0], depth + 1)
         op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
         if op is not None:
-            return self._op_shape(op, expr, depth)
+            return self._op_shape(op, expr, depth) or self._computed_shape(qualified, [*args], expr, depth)
         if isinstance(func, nodes.Attribute) and qualified is None and values.value(func.expr).is_tensor:
-            return self._method_shape(func.attrname, expr, depth)
+            return self._method_shape(func.attrname, expr, depth) or \
+                self._computed_shape(f"method.{func.attrname}", [func.expr, *args], expr, depth)
         if qualified in api.TENSOR_CONSTRUCTORS and args and isinstance(args[0], nodes.Const) \
                 and isinstance(args[0].value, (int, float, bool)):
             return ("0d",)
-        return self._primitive_result_fact(expr, None, depth, "shape") or self._cell_call_fact(expr, depth, "shape") \
-            or self._function_call_fact(expr, depth, "shape") or self._folded_elements_fact(expr, depth, self.shape)
+        primitive = self._primitive_called(expr)
+        if primitive is not None:
+            return self._primitive_result_fact(expr, None, depth, "shape") or \
+                self._computed_shape(PRIMITIVE_SHAPE_FORMS.get(primitive, ""), [*args], expr, depth)
+        return self._cell_call_fact(expr, depth, "shape") or self._function_call_fact(expr, depth, "shape") \
+            or self._folded_elements_fact(expr, depth, self.shape)
+
+    # -- shapes operations compute (shape_algebra) ---------------------------------------------------------
+    def _computed_shape(self, name: str, inputs: list, call, depth):
+        """The shape fact of a call that reshapes, permutes, joins, multiplies, reduces or makes a Tensor:
+        ``name`` qualified (``mindspore.ops.reshape``), ``method.view`` for a Tensor method (``inputs`` then
+        starts with the receiver), the Tensor inputs first."""
+        short = name.rsplit(".", 1)[-1]
+        form = SHAPE_FORMS.get(short)
+        if form is None or any(isinstance(a, nodes.Starred) for a in inputs) or call.keywords and form not in (
+                "stack", "concat", "reduce", "flatten", "dims"):
+            return None
+        if name in api.CREATION_DEFAULT_DTYPES:
+            return self._created_shape(inputs, call)
+        if form == "matmul":
+            return self._joined_shape("matmul", inputs, depth) if len(inputs) == 2 else None
+        if form in ("stack", "concat"):
+            return self._stacked_shape(form, inputs, call, depth)
+        if not inputs:
+            return None
+        base = self.shape(inputs[0], depth + 1)
+        rest = inputs[1:]
+        if base is None:
+            return None
+        if form == "reduce":
+            return self._reduced_shape(base, rest, call, name.startswith("method."))
+        if form == "flatten":
+            return self._flattened_shape(base, rest, call, name)
+        return self._rearranged_shape(form, name, base, rest, depth)
+
+    def _created_shape(self, inputs: list, call):
+        """``ops.ones((2, 3), ms.float16)``, ``mint.zeros(2, 3)``: the shape given."""
+        if any(k.arg != "dtype" for k in call.keywords or ()):
+            return None
+        given = inputs[:1] if inputs and isinstance(self._constant(inputs[0]) or inputs[0], (tuple, nodes.Tuple,
+                                                                                               nodes.List)) \
+            else [a for a in inputs if not self._dtype_constant(a)]
+        return self._dims_fact(self._shape_arguments(given))
+
+    def _rearranged_shape(self, form: str, name: str, base, rest: list, depth):
+        """A reshape, a permutation, a swap of two axes, a squeeze or unsqueeze of ``base``."""
+        constants = [self._constant(a) for a in rest]
+        short = name.rsplit(".", 1)[-1]
+        if form == "reshape":
+            if len(rest) == 1 and isinstance(rest[0], nodes.Attribute) and rest[0].attrname == "shape" \
+                    and self.values.value(rest[0].expr).is_tensor:
+                return self.shape(rest[0].expr, depth + 1)  # (`y.reshape(x.shape)`: x's shape, or no compile)
+            dims = self._shape_arguments(rest)
+            return ("reshape", base, *dims) if dims and None not in dims else None
+        if form == "swap" or short == "transpose" and name.startswith("mindspore.mint."):
+            return ("swap", base, *constants) if len(constants) == 2 and None not in constants else None
+        if form == "permute":
+            perm = constants[0] if len(constants) == 1 and isinstance(constants[0], tuple) else tuple(constants)
+            return ("permute", base, perm) if perm and None not in perm else None
+        if form in ("squeeze", "unsqueeze"):
+            if form == "squeeze" and not constants:
+                return ("squeeze", base, None)
+            return (form, base, constants[0]) if len(constants) == 1 and isinstance(constants[0], int) else None
+        return None
+
+    def _constant(self, expr):
+        """An int or a tuple of ints the analysis knows ``expr`` to be, else None."""
+        value = self.values.value(expr)
+        if not value.known:
+            return None
+        found = value.const
+        if isinstance(found, list):
+            found = tuple(found)
+        if isinstance(found, int) and not isinstance(found, bool):
+            return found
+        if isinstance(found, tuple) and all(isinstance(d, int) and not isinstance(d, bool) for d in found):
+            return found
+        return None
+
+    def _shape_arguments(self, args: list) -> list | None:
+        """The dims a shape is given by: one tuple or list (a literal, or one the analysis knows), or the
+        dims one by one (``x.view(b, -1)``); each an int or ``("dim", fact, axis)``."""
+        if len(args) == 1 and isinstance(args[0], (nodes.Tuple, nodes.List)):
+            return [self._dim_fact(e) for e in args[0].elts]
+        if len(args) == 1:
+            found = self._constant(args[0])
+            if isinstance(found, tuple):
+                return list(found)
+            if isinstance(args[0], nodes.Attribute) and args[0].attrname == "shape" \
+                    and self.values.value(args[0].expr).is_tensor:
+                base = self.shape(args[0].expr)
+                rank = _rank(base)
+                return [("dim", base, axis) for axis in range(rank)] if rank is not None else None
+        return [self._dim_fact(a) for a in args] if args else None
+
+    def _dim_fact(self, expr, depth: int = 0):
+        """One dimension: an int the analysis knows, ``x.shape[i]``, or a name bound to one (``b, n, c = x.shape``)."""
+        found = self._constant(expr)
+        if isinstance(found, int):
+            return found
+        if depth > 4:
+            return None
+        if isinstance(expr, nodes.Subscript) and isinstance(expr.value, nodes.Attribute) \
+                and expr.value.attrname == "shape" and self.values.value(expr.value.expr).is_tensor:
+            index = self._constant(expr.slice)
+            base = self.shape(expr.value.expr)
+            return ("dim", base, index) if isinstance(index, int) and base is not None else None
+        if isinstance(expr, nodes.BinOp) and expr.op in DIM_ARITHMETIC:
+            a, b = self._dim_fact(expr.left, depth + 1), self._dim_fact(expr.right, depth + 1)
+            return ("arith", expr.op, a, b) if a is not None and b is not None else None
+        return self._name_dim_fact(expr, depth) if isinstance(expr, nodes.Name) else None
+
+    def _name_dim_fact(self, expr: nodes.Name, depth: int):
+        """A name's one definition as a dimension: ``n = x.shape[1]``, or ``b, n, c = x.shape``."""
+        element = self.values.cfg.element_of(expr)
+        definitions = self.values.reaching(element, expr.name) if element is not None else []
+        if len(definitions) != 1 or definitions[0].kind != "assign":
+            return None
+        target = definitions[0].node
+        statement = target.parent
+        if isinstance(statement, nodes.Assign) and definitions[0].value is not None:
+            return self._dim_fact(definitions[0].value, depth + 1)
+        if isinstance(statement, nodes.Tuple) and isinstance(statement.parent, nodes.Assign) \
+                and isinstance(statement.parent.value, nodes.Attribute) and statement.parent.value.attrname == "shape" \
+                and not any(isinstance(e, nodes.Starred) for e in statement.elts) \
+                and self.values.value(statement.parent.value.expr).is_tensor:
+            base = self.shape(statement.parent.value.expr)
+            return ("dim", base, statement.elts.index(target)) if base is not None else None
+        return None
+
+    @staticmethod
+    def _dims_fact(dims):
+        return ("dims", *dims) if dims and None not in dims else None
+
+    def _joined_shape(self, tag: str, operands: list, depth):
+        shapes = [self.shape(o, depth + 1) for o in operands]
+        return (tag, *shapes) if None not in shapes else None
+
+    def _stacked_shape(self, form: str, inputs: list, call, depth):
+        """``ops.stack((a, b), axis)``, ``ops.concat([a, b], 1)``: the Tensors written in the call."""
+        if not inputs or not isinstance(inputs[0], (nodes.Tuple, nodes.List)):
+            return None
+        axis_expr = inputs[1] if len(inputs) > 1 else next(
+            (k.value for k in call.keywords or () if k.arg in ("axis", "dim")), None)
+        axis = self._constant(axis_expr) if axis_expr is not None else 0
+        if not isinstance(axis, int) or any(k.arg not in ("axis", "dim") for k in call.keywords or ()):
+            return None
+        shapes = [self.shape(e, depth + 1) for e in inputs[0].elts]
+        return (form, axis, *shapes) if shapes and None not in shapes else None
+
+    def _reduced_shape(self, base, rest: list, call, method: bool):
+        """``x.mean(axis)``, ``ops.sum(x, (1, 2), keepdims=True)``: the axes the analysis knows."""
+        keywords = {k.arg: k.value for k in call.keywords or ()}
+        axis_expr = rest[0] if rest else keywords.get("axis", keywords.get("dim"))
+        keep_expr = rest[1] if len(rest) > 1 else next((keywords[k] for k in _KEEPDIMS if k in keywords), None)
+        if len(rest) > 2 or set(keywords) - {"axis", "dim", *_KEEPDIMS}:
+            return None
+        axes = self._constant(axis_expr) if axis_expr is not None else None
+        if axis_expr is not None and axes is None:
+            return None
+        keep = self.values.value(keep_expr) if keep_expr is not None else None
+        if keep is not None and not (keep.known and isinstance(keep.const, bool)):
+            return None
+        axes = (axes,) if isinstance(axes, int) else axes
+        return ("reduce", base, axes, bool(keep.const) if keep is not None else False)
+
+    def _flattened_shape(self, base, rest: list, call, name: str):
+        """``x.flatten(1)``, ``mint.flatten(x, 1, -1)``, ``ops.flatten(x)`` (which starts at axis 1)."""
+        keywords = {k.arg: k.value for k in call.keywords or ()}
+        if set(keywords) - {"start_dim", "end_dim"} or len(rest) > 2:
+            return None
+        start_default = 1 if name == "mindspore.ops.flatten" else 0
+        bounds = [rest[0] if rest else keywords.get("start_dim"), rest[1] if len(rest) > 1 else keywords.get("end_dim")]
+        start, end = (self._constant(b) if b is not None else d for b, d in zip(bounds, (start_default, -1)))
+        return ("flatten", base, start, end) if isinstance(start, int) and isinstance(end, int) else None
+
+    def _indexed_shape(self, expr, depth):
+        """``x[0]``, ``x[:, 1:3]``, ``x[..., None]``: each index an int, a slice or None the analysis knows."""
+        base = self.shape(expr.value, depth + 1)
+        index = expr.slice
+        parts = index.elts if isinstance(index, nodes.Tuple) else [index]
+        items = []
+        for part in parts:
+            if isinstance(part, nodes.Slice):
+                bounds = [self._constant(b) if b is not None else None for b in (part.lower, part.upper, part.step)]
+                if any(b is None and given is not None for b, given in zip(bounds, (part.lower, part.upper, part.step))):
+                    return None
+                items.append(("slice", *bounds))
+            elif isinstance(part, nodes.Const) and part.value is None:
+                items.append("new")
+            elif isinstance(part, nodes.Const) and part.value is Ellipsis:
+                items.append("...")
+            else:
+                found = self._constant(part)
+                if not isinstance(found, int) or self.values.value(part).is_tensor:
+                    return None
+                items.append(found)
+        return ("index", base, *items) if base is not None else None
 
     def _op_shape(self, op: str, expr, depth):
         """The shape of an ``ops`` / ``mint`` / ``numpy`` function's result."""
@@ -1052,6 +1335,15 @@ def _keeps_dims(call) -> bool:
     """``keepdims=True`` (any of its spellings) among the keywords."""
     return any(k.arg in _KEEPDIMS and isinstance(k.value, nodes.Const) and k.value.value is True
                for k in call.keywords or ())
+
+
+def _rank(fact) -> int | None:
+    """The rank a shape fact has whatever its roots are, where its form gives it."""
+    if fact == ("0d",):
+        return 0
+    if isinstance(fact, tuple) and fact[:1] in (("dims",), ("reshape",)):
+        return len(fact) - 1 if fact[0] == "dims" else len(fact) - 2
+    return None
 
 
 def _kept(shape):

@@ -810,7 +810,7 @@ class FunctionValues:
         if owner.var and name in ("shape", "ndim", "dtype") and not owner.kinds - {TENSOR, NONE, UNKNOWN}:
             # A runtime value with a shape is a Tensor (a Cell's or a helper's output, say): its
             # shape, rank and dtype are compile-time constants like any Tensor's.
-            return const(api.TENSOR_CONST_ATTRIBUTES[name])
+            return _metadata(name)
         if _field_of_interpreted(owner):
             return Value(frozenset({UNKNOWN}), True, owner.origin, interpreted=True)
         if owner.is_(CLASS):
@@ -1450,13 +1450,20 @@ def _guarded_not_none(read: nodes.Attribute, func) -> bool:
     return False
 
 
+def _metadata(name: str) -> Value:
+    """A Tensor's ``shape``, ``ndim``, ``dtype``...: a constant of the graph; a shape's items are ints."""
+    found = const(api.TENSOR_CONST_ATTRIBUTES[name])
+    return replace(found, each=const(INT)) if found.kinds == {TUPLE} else found
+
+
 def _tensor_attribute(expr: nodes.Attribute, owner: Value, name: str) -> Value:
     """``t.name``, ``t`` a Tensor: its shape (decided by the data for a data-shaped one), a view, or a method."""
     if owner.data_shaped and name in ("shape", "size"):  # decided by the data: a run-time value
-        return Value(frozenset({api.TENSOR_CONST_ATTRIBUTES[name]}), True,
-                     f"the shape of `{expr.expr.as_string()}`, which the data decides")
+        origin = f"the shape of `{expr.expr.as_string()}`, which the data decides"
+        found = Value(frozenset({api.TENSOR_CONST_ATTRIBUTES[name]}), True, origin)
+        return replace(found, each=variable(INT, origin)) if name == "shape" else found
     if name in api.TENSOR_CONST_ATTRIBUTES:
-        return const(api.TENSOR_CONST_ATTRIBUTES[name])
+        return _metadata(name)
     if name in api.TENSOR_VIEW_ATTRIBUTES:
         return variable(TENSOR, owner.origin, alias=owner.alias)
     if not (isinstance(expr.parent, nodes.Call) and expr.parent.func is expr):
