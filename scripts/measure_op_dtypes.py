@@ -27,6 +27,7 @@ import os
 import select
 import signal
 import sys
+import tempfile
 import time
 import warnings
 
@@ -186,10 +187,16 @@ def measure() -> tuple[str, dict, dict, dict]:
     ms.set_context(mode=ms.PYNATIVE_MODE, pynative_synchronize=True)
     functions, primitives, methods = {}, {}, {}
     tables = {"function": functions, "primitive": primitives, "method": methods}
-    for kind, name in _candidates(ms):
-        found = _in_child(ms, np, kind, name)
-        if found:
-            tables[kind][name] = tuple(found)
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)  # (kernels write build files where they run)
+        try:
+            for kind, name in _candidates(ms):
+                found = _in_child(ms, np, kind, name)
+                if found:
+                    tables[kind][name] = tuple(found)
+        finally:
+            os.chdir(here)
     return ms.__version__, functions, primitives, methods
 
 
