@@ -245,7 +245,7 @@ class Joiner:
                 checked = self.analysis.graph_of(func) if func is not None else None
                 values = self.analysis.values(checked) if checked is not None else None
                 params = {**weights, **_parameters_in(graph, func, node.span, params_by_function)}
-                self._tally_node(node, expr, values, params, tally)
+                self._tally_node(node, expr, values, _Context(params, ir.instance_path(node.scope)), tally)
 
     def _expression_of(self, node: ir.Node, seen: set):
         """The project expression whose value ``node`` is, the first time its context is met; else None."""
@@ -269,7 +269,7 @@ class Joiner:
             expr = expr.parent  # (a call of a compiled function carries the span of what it calls)
         return expr
 
-    def _tally_node(self, node: ir.Node, expr, values, params: dict, tally: Tally) -> None:
+    def _tally_node(self, node: ir.Node, expr, values, params: "_Context", tally: Tally) -> None:
         compiler = ir.abstract(node.output)
         where = _where(expr, expr.as_string()[:60])
         if compiler.kind not in KINDS_MEASURED:
@@ -299,7 +299,7 @@ class Joiner:
         return said
 
     @staticmethod
-    def _tally_tensor(compiler, expr, values, params: dict, tally: Tally, where: str) -> None:
+    def _tally_tensor(compiler, expr, values, params: "_Context", tally: Tally, where: str) -> None:
         from graphlint.analysis.rewrite_facts import tensor_facts
 
         facts = tensor_facts(values) if values is not None else None
@@ -346,6 +346,16 @@ class Joiner:
         else:
             return []
         return list(zip(operands, inputs, abstracts))
+
+
+class _Context(dict):
+    """The compiler's context of a node: the abstracts of the function's parameters and of the graph's Parameters
+    by name, and the path of the Cell instance it runs in (``layer4.1``: its ``self.conv1.weight`` is
+    ``layer4.1.conv1.weight``)."""
+
+    def __init__(self, params: dict, instance: str):
+        super().__init__(params)
+        self.instance = instance
 
 
 def _parameters_by_function(graphs: list[ir.Graph]) -> dict:
@@ -481,9 +491,13 @@ def _root(root: tuple, params: dict, what: str):
     if source == "param":
         found = {params[name]} if name in params else set()
     elif source == "attr" and isinstance(name, str) and name.startswith("self."):
-        # (the graph's Parameters by their full names: `self.gamma_` of each block, one name per block)
+        # (the graph's Parameters by their full names: `self.gamma_` of each block, one name per block; the
+        # instance's own where the node's scope names it)
         attribute = name[len("self."):]
-        found = {a for n, a in params.items() if n == attribute or n.endswith("." + attribute)}
+        instance = getattr(params, "instance", "")
+        own = f"{instance}.{attribute}" if instance else attribute
+        found = {params[own]} if own in params else \
+            {a for n, a in params.items() if n == attribute or n.endswith("." + attribute)}
     if not found or any(a.kind != "tensor" for a in found):
         return None
     # one answer when every candidate agrees on what is asked (blocks' `gamma_` differ in shape, not dtype)

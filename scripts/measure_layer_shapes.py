@@ -7,7 +7,8 @@ count (``(3,)``: ``BatchNorm2d(3)``), a normalised shape (``((5,),)``: ``LayerNo
 called on float32 inputs of ranks 2, 3 and 4 whose second axis is 3 and last axis is 5. A layer keeps its input's
 shape when every input it accepts (one at least) gives a Tensor of exactly that shape, and its
 documentation does not give its output a shape of its own (``H_{out}``: pooling with a default window of 1 keeps
-the shape only for that construction). The result is ``graphlint/analysis/generated/layer_shapes.py``; the suite
+the shape only for that construction). The constructors of the convolution, pooling, Dense and Flatten layers
+(their parameters and defaults) are recorded beside, for the shapes their constructions give. The result is ``graphlint/analysis/generated/layer_shapes.py``; the suite
 compiles a sample of it in GRAPH_MODE::
 
     .venv/bin/python scripts/measure_layer_shapes.py            # measure and write
@@ -61,6 +62,22 @@ def keeps_shape(ms, np, cls) -> tuple[bool, str]:
     return False, ""
 
 
+# layers whose result's shape graphlint computes from their construction (shape_algebra's windows, Dense's
+# last axis, Flatten's axes): their constructors' parameters and literal defaults are read from MindSpore
+SHAPED_BY_CONSTRUCTION = ("Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "Dense", "Flatten")
+
+
+def constructor_signatures(ms) -> dict:
+    """``{layer: ((parameter, default or None), ...)}`` for SHAPED_BY_CONSTRUCTION (defaults that are not
+    literals, such as a dtype, are None)."""
+    found = {}
+    for name in SHAPED_BY_CONSTRUCTION:
+        parameters = list(inspect.signature(getattr(ms.nn, name).__init__).parameters.values())[1:]
+        found[name] = tuple((p.name, p.default if isinstance(p.default, (int, str, tuple, bool, float))
+                             and p.default is not inspect.Parameter.empty else None) for p in parameters)
+    return found
+
+
 def measure() -> tuple[str, dict]:
     os.environ.setdefault("GLOG_v", "3")
     import mindspore as ms
@@ -85,11 +102,16 @@ def main(argv=None) -> int:
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)
     version, kept = measure()
+    import mindspore as ms
+
     text = render_module(
-        version, "Which of MindSpore's nn layers give a result of their input's shape, measured.",
+        version, "MindSpore's nn layers that keep their input's shape (measured); constructors of shape-giving ones.",
         [("SHAPE_KEEPING_LAYERS", kept,
           "mindspore.nn layer -> the construction measured: called on float32 inputs of ranks 2-4, it returns a\n"
-          "Tensor of the input's shape (`self.act(x)`, `self.norm(x)`, `self.drop(x)` are shaped like `x`)")],
+          "Tensor of the input's shape (`self.act(x)`, `self.norm(x)`, `self.drop(x)` are shaped like `x`)"),
+         ("CONSTRUCTOR_SIGNATURES", constructor_signatures(ms),
+          "mindspore.nn layer -> its constructor's parameters, in order, with their literal defaults (None for\n"
+          "none): a convolution's or pooling's window, Dense's output size, Flatten's axes")],
         script="scripts/measure_layer_shapes.py")
     if args.dry_run:
         print(text)

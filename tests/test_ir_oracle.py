@@ -323,33 +323,52 @@ def test_facts_carried_through_calls_and_containers_agree_with_the_compiler(tmp_
 # typed by the compiler: Primitives held by the Cell (one made with arguments that cannot change the dtype), a
 # function, Tensor methods, integer inputs made floating; a shape unpacked into ints and used to reshape, a
 # permutation, a view with -1, stacking and joining, a matmul against swapped axes, indexing with a slice, an
-# Ellipsis and None, creation from literal shapes, a reduction and a flatten.
+# Ellipsis and None, creation from literal shapes, a reduction and a flatten; the shapes convolution, pooling,
+# Flatten and Dense layers give, from their constructions (pad_mode "pad" and the default "same", a window and a
+# stride, an output size from the weight where the construction computes it).
 MEASURED_FACTS = textwrap.dedent("""\
     import mindspore as ms
     from mindspore import nn, ops, mint
 
 
+    class Convs(nn.Cell):
+        def __init__(self, c):
+            super().__init__()
+            self.conv = nn.Conv2d(c, 8, 3, stride=2, pad_mode="pad", padding=1)
+            self.same = nn.Conv2d(8, c * 2, kernel_size=3)
+            self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+            self.flat = nn.Flatten()
+            self.fc = nn.Dense(c * 2 * 16, 5)
+
+        def construct(self, image):
+            h = self.same(self.conv(image))
+            return self.fc(self.flat(self.pool(h)))
+
+
     class Net(nn.Cell):
         def __init__(self):
             super().__init__()
+            self.convs = Convs(3)
             self.scores = ops.BatchMatMul(transpose_b=True)
             self.mul = ops.Mul()
             self.reshape = ops.Reshape()
             self.transpose = ops.Transpose()
 
-        def construct(self, x):
+        def construct(self, x, image):
             b, n, c = x.shape
             half = x.astype(ms.float16)
             ids = x.astype(ms.int32)
             dtypes = (self.scores(half, half), self.mul(x, x), ops.bmm(half, half.swapaxes(1, 2)), half.matmul(half.swapaxes(1, 2)), ops.sqrt(ids), x.argmax(1), b + n)
             y = self.reshape(x, (b, n, 3, c // 3))
             shapes = (self.transpose(y, (2, 0, 3, 1)), x.view(b, -1), ops.stack([x, x], 1), ops.concat((x, x), axis=-1), x @ x.swapaxes(1, 2), x[:, 0], x[..., None, 1:], ops.ones((2, 3), ms.float16), x.mean(-1), mint.zeros((2, 4)), x.flatten(1))
-            return dtypes, shapes
+            return dtypes, shapes, self.convs(image)
 
 
     def build():
         return Net()
     """)
+LAYER_TEXTS = ("self.conv(image)", "self.same(self.conv(image))", "self.pool(h)", "self.flat(self.pool(h))",
+               "self.fc(self.flat(self.pool(h)))")
 DTYPE_TEXTS = ("self.scores(half, half)", "self.mul(x, x)", "ops.bmm(half, half.swapaxes(1, 2))",
                "half.matmul(half.swapaxes(1, 2))",
                "ops.sqrt(ids)", "x.argmax(1)")
@@ -363,7 +382,8 @@ def test_measured_dtypes_and_computed_shapes_agree_with_the_compiler(tmp_path):
     path.write_text(MEASURED_FACTS)
     lines = MEASURED_FACTS.splitlines()
     program = oracle.Program("measured facts", [str(path)], {"path": str(path), "module_name": "measured",
-                                                             "factory": "build", "inputs_specs": ["float32[2,4,6]"]})
+                                                             "factory": "build",
+                                                             "inputs_specs": ["float32[2,4,6]", "float32[1,3,16,16]"]})
     tally = oracle.measure([program])
     assert tally.compiled == 1, tally.failed
     misses = [(dimension, where) for (dimension, _), places in tally.misses.items() for where in places]
@@ -377,7 +397,7 @@ def test_measured_dtypes_and_computed_shapes_agree_with_the_compiler(tmp_path):
         assert not at(text, "dtype"), (text, misses)
     assert not at("b + n", None), misses
     assert not at("self.reshape(x, (b, n, 3, c // 3))", None), misses
-    for text in SHAPE_TEXTS:
+    for text in SHAPE_TEXTS + LAYER_TEXTS:
         assert not at(text, None), (text, misses)
     assert tally.total["dtype"] >= len(DTYPE_TEXTS) + len(SHAPE_TEXTS)
-    assert tally.total["shape"] >= len(SHAPE_TEXTS)
+    assert tally.total["shape"] >= len(SHAPE_TEXTS) + len(LAYER_TEXTS)

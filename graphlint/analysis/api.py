@@ -454,6 +454,8 @@ NN_CONTAINER_CELLS = frozenset({"SequentialCell", "CellList", "CellDict", "Graph
 # nn layers whose result has their input's shape (generated.layer_shapes, measured); a container's depends on its
 # members
 SHAPE_KEEPING_LAYERS = frozenset(layer_shapes.SHAPE_KEEPING_LAYERS) - NN_CONTAINER_CELLS
+# nn layers whose result's shape their construction gives: {layer: ((parameter, literal default), ...)}
+LAYER_CONSTRUCTORS = layer_shapes.CONSTRUCTOR_SIGNATURES
 # nn layers that type-check an input as a tuple: {layer: (position in the call, keyword)} (measured: they refuse a
 # Tensor there). `nn.LSTM(x, self.hidden)` stops with "For 'LSTM', the 'hx' must be Tuple, but got Tensor" when
 # `hidden` is an attribute that graph code also writes (read back as an interpreted object); `nn.GRU` takes a Tensor.

@@ -33,7 +33,7 @@ from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, LIST, NONE, TENSOR,
 from graphlint.analysis.provenance import locally_bound, side_effect
 from graphlint.analysis.random_draws import drawn_by
 from graphlint.analysis.scope import function_reference
-from graphlint.analysis.tree import nodes_of_class
+from graphlint.analysis.tree import literal, nodes_of_class
 
 FLOAT_DTYPES = frozenset({"float16", "float32", "float64", "bfloat16"})
 
@@ -682,12 +682,86 @@ class TensorFacts:
         of = self.dtype if what == "dtype" else self.shape
         if name == "Identity" or what == "shape" and name in api.SHAPE_KEEPING_LAYERS:
             return of(call.args[0], depth + 1)
+        if what == "shape" and name in api.LAYER_CONSTRUCTORS:
+            return self._constructed_layer_shape(name, call, depth)
         if what != "dtype" or api.api_kind(layer) is not api.ApiKind.CELL or name in api.NN_CONTAINER_CELLS \
                 or name in api.NN_TUPLE_RESULT_LAYERS:
             return None
         if name in api.NN_INDEX_INPUT_LAYERS:
             return "float32"  # (integer ids in, its float32 table's rows out)
         return self.dtype(call.args[0], depth + 1)
+
+    def _constructed_layer_shape(self, name: str, call, depth):
+        """The shape a convolution, pooling, Dense or Flatten layer held on ``self`` gives, from its one
+        construction in the class (``self.conv = nn.Conv2d(c, 64, 3, stride=2, pad_mode="pad", padding=1)``): the
+        literal arguments it is made with, and else the output size and window its weight's shape has
+        (``self.conv.weight``, the instance's own where the call runs)."""
+        base = self.shape(call.args[0], depth + 1)
+        bound = self._layer_construction(name, call.func)
+        if base is None or bound is None:
+            return None
+        if name == "Flatten":
+            start, end = bound.get("start_dim"), bound.get("end_dim")
+            return ("flatten", base, start, end) if isinstance(start, int) and isinstance(end, int) else None
+        weight = ("like", ("attr", f"{call.func.as_string()}.weight"))
+        out = bound.get("out_channels")
+        out = out if isinstance(out, int) else ("dim", weight, 0)
+        if name == "Dense":
+            return ("dense", base, out)
+        spatial = 2 if name.endswith("2d") else 1
+        kernel = bound.get("kernel_size")
+        if name.startswith("Conv"):
+            if bound.get("data_format", "NCHW") != "NCHW" or bound.get("group", 1) is None:
+                return None
+            kernel = kernel if kernel is not None else tuple(("dim", weight, 2 + i) for i in range(spatial))
+        fields = (kernel, bound.get("stride"), bound.get("pad_mode"), bound.get("padding"),
+                  bound.get("dilation", 1), bool(bound.get("ceil_mode", False)))
+        if any(f is None for f in fields):
+            return None
+        return ("window", base, spatial, out if name.startswith("Conv") else None, *fields)
+
+    def _layer_construction(self, name: str, held) -> dict | None:
+        """``{parameter: value}`` of the one construction of the layer ``self.<attr>`` (``held``) holds: a
+        literal or arithmetic of them, the literal default where none is passed; None for a value not known."""
+        values = self.values
+        if not (isinstance(held, nodes.Attribute) and isinstance(held.expr, nodes.Name)
+                and held.expr.name == values.self_name and values.cls is not None):
+            return None
+        made = [(value, method) for value, method in values.analysis.attribute_assignments(values.cls).get(
+            held.attrname, ()) if isinstance(value, nodes.Call)]
+        if len(made) != 1 or any(isinstance(a, nodes.Starred) for a in made[0][0].args):
+            return None
+        construction, method = made[0]
+        if self._qualified_in(construction.func, method) != f"mindspore.nn.{name}":
+            return None
+        signature = api.LAYER_CONSTRUCTORS[name]
+        given = dict(zip((p for p, _ in signature), construction.args))
+        given.update({k.arg: k.value for k in construction.keywords or () if k.arg})
+        bound = {}
+        for parameter, default in signature:
+            bound[parameter] = self._construction_value(given[parameter], method) if parameter in given else default
+        return bound
+
+    def _qualified_in(self, func, method):
+        """The qualified name ``func`` has in the module (``nn.Conv2d`` -> ``mindspore.nn.Conv2d``)."""
+        return self.values.imports.qualify(func)
+
+    def _construction_value(self, expr, method, depth: int = 0):
+        """A constructor argument's value: a literal, or arithmetic of literal ints."""
+        written = literal(expr)
+        if written is not None:
+            found = written[0]
+            return tuple(found) if isinstance(found, list) else found
+        if depth > 4:
+            return None
+        if isinstance(expr, nodes.BinOp) and expr.op in DIM_ARITHMETIC:
+            a, b = (self._construction_value(e, method, depth + 1) for e in (expr.left, expr.right))
+            if isinstance(a, int) and isinstance(b, int) and not (expr.op == "//" and b == 0):
+                return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0}[expr.op]
+            return None
+        # (a constructor parameter stays unknown: the constructions the analysis sees are not all of them when
+        # the class is handed on as a value, `ResNet(BasicBlock, ...)` building `block(c, stride=s)`)
+        return None
 
     def _folded_elements_fact(self, call, depth, of):
         """``sum(x * i for i in range(3))``, ``max(losses)``: the builtin folds Tensors that share one dtype and

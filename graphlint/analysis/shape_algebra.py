@@ -12,6 +12,8 @@ roots' shapes are given, as MindSpore's type inference does for each call (a fun
   ``("squeeze", s, axis or None)``, ``("unsqueeze", s, axis)``, ``("flatten", s, start, end)``;
 * ``("stack", axis, s, ...)``, ``("concat", axis, s, ...)``;
 * ``("matmul", a, b)``; ``("reduce", s, axes, keep)`` (``axes`` a tuple);
+* ``("window", s, spatial, channels, kernel, stride, pad_mode, padding, dilation, ceil_mode)``: a convolution or
+  pooling layer; ``("dense", s, out)``: a Dense layer;
 * ``("index", s, item, ...)``: each item an int, ``("slice", start, stop, step)`` (None for a bound not given),
   ``"new"`` (None in the index) or ``"..."``.
 """
@@ -226,8 +228,56 @@ def _index(fact, shape_of):
     return tuple(result) + tuple(shape[axis:])
 
 
+def _window(fact, shape_of):
+    """A convolution or pooling over the last ``spatial`` axes: ``("window", s, spatial, out_channels or None,
+    kernel, stride, pad_mode, padding, dilation, ceil_mode)`` (MindSpore's formulas for its ``pad_mode``)."""
+    _, base, spatial, channels, kernel, stride, pad_mode, padding, dilation, ceil_mode = fact
+    shape = shape_of(base)
+    if shape is None or len(shape) < spatial + 1:
+        return None
+    kernel, stride, dilation = (_per_axis(v, spatial, shape_of) for v in (kernel, stride, dilation))
+    sides = _sides(padding, spatial)
+    if None in (kernel, stride, dilation, sides):
+        return None
+    result = list(shape)
+    for i in range(spatial):
+        size, k, s, d = shape[len(shape) - spatial + i], kernel[i], stride[i], dilation[i]
+        if pad_mode == "same":
+            result[len(shape) - spatial + i] = -(-size // s)
+            continue
+        padded = size + (sum(sides[i]) if pad_mode == "pad" else 0) - d * (k - 1) - 1
+        if padded < 0 or pad_mode not in ("pad", "valid"):
+            return None
+        result[len(shape) - spatial + i] = (-(-padded // s) if ceil_mode else padded // s) + 1
+    if channels is not None:
+        result[len(shape) - spatial - 1] = _dim(channels, shape_of)
+    return None if None in result else tuple(result)
+
+
+def _per_axis(value, spatial: int, shape_of):
+    values = value if isinstance(value, tuple) and value[:1] != ("dim",) and value[:1] != ("arith",) else (value,) * spatial
+    found = tuple(_dim(v, shape_of) for v in values)
+    return found if len(found) == spatial and None not in found else None
+
+
+def _sides(padding, spatial: int):
+    """``((before, after), ...)`` per axis: one int for all, one per axis, or two per axis."""
+    if isinstance(padding, int):
+        return ((padding, padding),) * spatial
+    if isinstance(padding, tuple) and len(padding) == spatial:
+        return tuple((p, p) for p in padding)
+    if isinstance(padding, tuple) and len(padding) == 2 * spatial:
+        return tuple((padding[2 * i], padding[2 * i + 1]) for i in range(spatial))
+    return None
+
+
+def _dense(fact, shape_of):
+    shape, out = shape_of(fact[1]), _dim(fact[2], shape_of)
+    return shape[:-1] + (out,) if shape and out is not None else None
+
+
 _OPERATIONS = {
     "broadcast": _broadcast, "dims": _dims, "reshape": _reshape, "permute": _permute, "swap": _swap,
     "squeeze": _squeeze, "unsqueeze": _unsqueeze, "flatten": _flatten, "stack": _stack, "concat": _concat,
-    "matmul": _matmul, "reduce": _reduce, "index": _index,
+    "matmul": _matmul, "reduce": _reduce, "index": _index, "window": _window, "dense": _dense,
 }

@@ -46,6 +46,7 @@ class Node:
     input_abstracts: list[str]
     output: str
     chain: list[Span]
+    scope: str = ""  # "Default/layer4-SequentialCell/1-BasicBlock/Add-op3": the Cell instances it runs in
 
     @property
     def span(self) -> Span | None:
@@ -59,6 +60,13 @@ class Graph:
     span: Span | None  # the function's definition
     parameters: list[tuple[str, str]]  # (name, abstract)
     nodes: list[Node] = field(default_factory=list)
+
+
+def instance_path(scope: str) -> str:
+    """The attribute path of the Cell instance a node runs in, from its scope (``Default/layer4-SequentialCell/
+    1-BasicBlock/Add-op3`` -> ``layer4.1``; the top Cell's own nodes -> ``""``)."""
+    parts = scope.split("/")[1:-1]
+    return ".".join(part.split("-", 1)[0] for part in parts)
 
 
 def split_top(text: str, separator: str = ",") -> list[str]:
@@ -195,6 +203,8 @@ def parse(text: str) -> list[Graph]:
         stripped = line.strip()
         if stripped.startswith(": ") and node is not None:
             node.input_abstracts, node.output = _abstracts(stripped)
+        elif stripped.startswith("# Fullname with scope: (") and node is not None:
+            node.scope = stripped[len("# Fullname with scope: ("):].rstrip(")")
         elif stripped.startswith("# In file") and node is not None:
             span = _span(stripped)
             if span is not None:
