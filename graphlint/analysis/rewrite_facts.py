@@ -711,8 +711,8 @@ class TensorFacts:
         spatial = 2 if name.endswith("2d") else 1
         kernel = bound.get("kernel_size")
         if name.startswith("Conv"):
-            if bound.get("data_format", "NCHW") != "NCHW" or bound.get("group", 1) is None:
-                return None
+            if bound.get("data_format", "NCHW") != "NCHW":
+                return None  # (groups change the weight's input axis only)
             kernel = kernel if kernel is not None else tuple(("dim", weight, 2 + i) for i in range(spatial))
         fields = (kernel, bound.get("stride"), bound.get("pad_mode"), bound.get("padding"),
                   bound.get("dilation", 1), bool(bound.get("ceil_mode", False)))
