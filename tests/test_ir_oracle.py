@@ -72,7 +72,8 @@ def test_ir_reader_and_join_on_a_compiled_scheduler(tmp_path):
 
 
 # Floors measured on this slice (see the closing notes of issue 39; session 12 measured scope recall 1.000,
-# precision 0.882, kind 1.000, constant 0.875, dtype 0.944, shape 0.250 here; session 14 shape 0.306); a change that lowers one fails here.
+# precision 0.882, kind 1.000, constant 0.875, dtype 0.944, shape 0.250 here; session 14 shape 0.306); a change
+# that lowers one fails here.
 SLICE_FLOORS = {"scope_recall": 0.99, "scope_precision": 0.85, "kind": 0.97, "constant": 0.85, "dtype": 0.94,
                 "shape": 0.30}
 
