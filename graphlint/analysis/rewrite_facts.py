@@ -625,17 +625,12 @@ class TensorFacts:
         return (self.dtype if what == "dtype" else self.shape)(args[position], depth + 1)
 
     def _primitive_called(self, call) -> str | None:
-        """``mindspore.ops.LayerNorm`` for a call of an instance of it: held by the Cell (``self.layer_norm``, made
-        in ``__init__`` or by the MindSpore layer the class subclasses) or made in place (``ops.ReLU()(x)``)."""
-        func = call.func
-        values = self.values
-        if isinstance(func, nodes.Call):
-            qualified = self._qualified(func.func)
-            return qualified if api.api_kind(qualified) is api.ApiKind.PRIMITIVE else None
-        if isinstance(func, nodes.Attribute) and values.cls is not None and isinstance(func.expr, nodes.Name) \
-                and func.expr.name == values.self_name:
-            return values.analysis.attribute_primitive(values.cls, func.attrname)
-        return None
+        """``mindspore.ops.LayerNorm`` for a call of an instance of it (:meth:`FunctionValues.primitive_called`),
+        one made in place only when the class is a Primitive."""
+        primitive = self.values.primitive_called(call)
+        if isinstance(call.func, nodes.Call):
+            return primitive if api.api_kind(primitive) is api.ApiKind.PRIMITIVE else None
+        return primitive
 
     def _unpacked_fact(self, definition, depth, tag: str):
         """``y, _, _ = self.layer_norm(x, g, b)``: the fact of the tuple's item the name is bound to."""
@@ -732,7 +727,7 @@ class TensorFacts:
         if len(made) != 1 or any(isinstance(a, nodes.Starred) for a in made[0][0].args):
             return None
         construction, method = made[0]
-        if self._qualified_in(construction.func, method) != f"mindspore.nn.{name}":
+        if self._qualified(construction.func) != f"mindspore.nn.{name}":
             return None
         signature = api.LAYER_CONSTRUCTORS[name]
         given = dict(zip((p for p, _ in signature), construction.args))
@@ -741,10 +736,6 @@ class TensorFacts:
         for parameter, default in signature:
             bound[parameter] = self._construction_value(given[parameter], method) if parameter in given else default
         return bound
-
-    def _qualified_in(self, func, method):
-        """The qualified name ``func`` has in the module (``nn.Conv2d`` -> ``mindspore.nn.Conv2d``)."""
-        return self.values.imports.qualify(func)
 
     def _construction_value(self, expr, method, depth: int = 0):
         """A constructor argument's value: a literal, or arithmetic of literal ints."""
@@ -849,6 +840,8 @@ class TensorFacts:
         if op in api.BOOL_RESULT_OPS:
             return "bool_"
         if op in ("where", "select") and len(args) == 3:
+            if not all(self.values.value(a).is_tensor for a in args[1:]):
+                return self._maximum_dtype(args[1:], depth)  # (a Tensor and a Python number, as `x * 1.0`)
             a, b = self.dtype(args[1], depth + 1), self.dtype(args[2], depth + 1)
             return a if a is not None and _normal(a) == _normal(b) else None
         if op in ("maximum", "minimum") and len(args) == 2:

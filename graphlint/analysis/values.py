@@ -952,17 +952,22 @@ class FunctionValues:
             return summary
         return unknown(any_var, origin)
 
+    def primitive_called(self, call: nodes.Call) -> str | None:
+        """What ``call`` calls an instance of, qualified: a Primitive held by the Cell (``self.layer_norm``, made in
+        ``__init__`` or by the MindSpore layer the class subclasses), or what is made in place (``ops.ReLU()(x)``);
+        None for another call."""
+        func = call.func
+        if isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name) \
+                and func.expr.name == self.self_name:
+            return self.analysis.attribute_primitive(self.cls, func.attrname)
+        return self.imports.qualify(func.func) if isinstance(func, nodes.Call) else None
+
     def _primitive_call(self, expr: nodes.Call, any_var: bool, origin: str) -> Value | None:
         """Primitive instances called directly: ops.Shape()(x), P.ReLU()(x); or held by the Cell: self.cast(x, t).
         None for any other call."""
-        func = expr.func
-        held = None
-        if isinstance(func, nodes.Attribute) and self.cls is not None and isinstance(func.expr, nodes.Name) \
-                and func.expr.name == self.self_name:
-            held = self.analysis.attribute_primitive(self.cls, func.attrname)
-        if not (isinstance(func, nodes.Call) or held is not None):
+        primitive = self.primitive_called(expr)
+        if not (isinstance(expr.func, nodes.Call) or primitive is not None):
             return None
-        primitive = held or self.imports.qualify(func.func)
         name = primitive.rsplit(".", 1)[-1] if primitive else ""
         if primitive and primitive.startswith("mindspore.ops.") and name in api.CONST_PRIMITIVES:
             return const(api.CONST_PRIMITIVES[name])
