@@ -244,7 +244,7 @@ class Joiner:
                 func = _function_of(expr)
                 checked = self.analysis.graph_of(func) if func is not None else None
                 values = self.analysis.values(checked) if checked is not None else None
-                params = {**weights, **_parameters_in(graph, func, node.span, params_by_function)}
+                params = {**weights, **_parameters_in(graph, func, node, params_by_function)}
                 self._tally_node(node, expr, values, _Context(params, ir.instance_path(node.scope)), tally)
 
     def _expression_of(self, node: ir.Node, seen: set):
@@ -360,12 +360,23 @@ class _Context(dict):
 
 def _parameters_by_function(graphs: list[ir.Graph]) -> dict:
     """``(path, line) -> [(name, abstract)]``: the parameters of each compiled function's first own graph (not a
-    loop's or a branch's graph made from it, whose parameters are the names a loop carries)."""
+    loop's or a branch's graph made from it, whose parameters are the names a loop carries); and
+    ``(path, line, instance)``: those of its own graph for each Cell instance it is compiled for (a branch's
+    graph of ``feature.5.8``'s ``construct`` reads that instance's parameters, not the first instance's)."""
     found: dict[tuple, list] = {}
     for graph in graphs:
         if graph.span is not None and _is_function_graph(graph):
             found.setdefault((graph.span.path, graph.span.line), graph.parameters)
+            instance = _instance_of(graph)
+            if instance is not None:
+                found.setdefault((graph.span.path, graph.span.line, instance), graph.parameters)
     return found
+
+
+def _instance_of(graph: ir.Graph) -> str | None:
+    """The Cell instance a graph's nodes run in, where they say one."""
+    paths = {ir.instance_path(node.scope) for node in graph.nodes if node.scope}
+    return paths.pop() if len(paths) == 1 else None
 
 
 def _is_function_graph(graph: ir.Graph) -> bool:
@@ -407,13 +418,16 @@ def _preparing_steps(graph: ir.Graph) -> set[int]:
     return steps
 
 
-def _parameters_in(graph: ir.Graph, func, span, params_by_function: dict) -> dict:
-    """The abstracts of ``func``'s parameters where ``graph`` computes a node: the function's (its first
-    specialisation), overridden by those of ``graph`` when it is a specialisation of ``func`` itself (`construct`
-    called on float32 and on float16)."""
+def _parameters_in(graph: ir.Graph, func, node: ir.Node, params_by_function: dict) -> dict:
+    """The abstracts of ``func``'s parameters where ``graph`` computes ``node``: those of the function's own graph
+    for the Cell instance the node runs in (else its first specialisation), overridden by those of ``graph`` when
+    it is a specialisation of ``func`` itself (`construct` called on float32 and on float16)."""
     if func is None:
         return {}
-    own = _named_parameters(func, params_by_function.get((span.path, func.lineno), []))
+    span = node.span
+    instance = ir.instance_path(node.scope) if node.scope else _instance_of(graph)
+    own = _named_parameters(func, params_by_function.get((span.path, func.lineno, instance)) or
+                            params_by_function.get((span.path, func.lineno), []))
     if graph.span.path == span.path and graph.span.line == func.lineno and _is_function_graph(graph):
         own = {**own, **_named_parameters(func, graph.parameters)}
     return own

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
-from graphlint.analysis import api, signatures
+from graphlint.analysis import api, shape_algebra, signatures
 from graphlint.analysis.joins import mismatch
 from graphlint.analysis.kinds import BOOL, CELL, FLOAT, INT, LIST, NONE, TENSOR, TUPLE
 from graphlint.analysis.provenance import locally_bound, side_effect
@@ -217,7 +217,7 @@ class TensorFacts:
         if sa is None or sb is None:
             unknown = a if sa is None else b
             return f"cannot tell the shape of {unknown.text}"
-        if sa != sb:
+        if sa != sb or _has_choice(sa):  # (one of several shapes: two such may be chosen differently)
             return f"cannot tell that {a.text} and {b.text} have the same shape: `ops.where` would broadcast"
         return ""
 
@@ -428,7 +428,7 @@ class TensorFacts:
                 fact = facts.pop()
                 self._assumed.extend((definition, tag, fact) for definition in carried)
                 return fact
-            if tag == "of" and not carried and None not in facts and len(facts) <= 4 \
+            if not carried and None not in facts and len(facts) <= 4 \
                     and not any((d.index, tag) in self._refused for d in definitions):
                 # (`if self.gamma is not None: y = self.gamma * y`: decided while compiling each instance, so
                 # one of these; in a context where they are one dtype, that one. Not a loop's carry, whose
@@ -667,8 +667,8 @@ class TensorFacts:
             if fact is None:
                 return None
             facts.add(fact)
-        # (`DropPath(p) if p > 0 else nn.Identity()`: each instance compiles its own; for a dtype, one of theirs)
-        return facts.pop() if len(facts) == 1 else _either(facts) if what == "dtype" else None
+        # (`DropPath(p) if p > 0 else nn.Identity()`: each instance compiles its own, so one of theirs)
+        return _either(facts)
 
     def _layer_fact(self, layer: str, call, depth, what: str):
         name = layer.rsplit(".", 1)[-1]
@@ -794,9 +794,9 @@ class TensorFacts:
                      for element in callee_values.cfg.returns}
         finally:
             _SPECIALISING.discard(id(graph.node))
-        if None in facts or not facts or len(facts) > 1 and what != "dtype":
+        if None in facts or not facts:
             return None
-        # (returns of different dtype facts: the one of them each call compiles, `return x` or `return x * mask`)
+        # (returns of different facts: the one of them each call compiles, `return x` or `return x * mask`)
         return self._in_caller_terms(facts.pop() if len(facts) == 1 else _either(facts), graph.node, owner, call,
                                      depth, what)
 
@@ -818,7 +818,53 @@ class TensorFacts:
             if argument is None:
                 return None
             return self.dtype(argument, depth + 1) if what == "dtype" else self.shape(argument, depth + 1)
+        if fact[0] == "like" and isinstance(fact[1], tuple) and fact[1][0] == "attr" and what == "shape":
+            return self._attribute_in_caller_terms(fact[1][1], func, call)
+        if what == "shape" and fact[0] in shape_algebra.OPERATION_NAMES:
+            return self._operation_in_caller_terms(fact, func, owner, call, depth)
         return None
+
+    def _attribute_in_caller_terms(self, name: str, func, call):
+        """``self.conv.weight`` of the Cell ``self.block(x)`` calls: ``self.block.conv.weight`` here."""
+        receiver = signatures.receiver_name(func, None) if func.is_method() else None
+        held = call.func
+        if receiver is None or not name.startswith(f"{receiver}.") or not self._is_held_cell(held):
+            return None
+        return ("like", ("attr", f"{held.as_string()}{name[len(receiver):]}"))
+
+    def _is_held_cell(self, func) -> bool:
+        """``func`` is ``self.<attribute>`` of this function's own Cell."""
+        return isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) \
+            and func.expr.name == self.values.self_name and self.values.cls is not None
+
+    def _operation_in_caller_terms(self, fact, func, owner, call, depth):
+        """A shape the callee computes (``("window", ("like", ("param", "x")), ...)``), each shape in it in the
+        caller's terms; the other fields (axes, sizes, dims of its own shapes) as they are."""
+        parts = [fact[0]]
+        for part in fact[1:]:
+            if _is_shape_fact(part):
+                part = self._in_caller_terms(part, func, owner, call, depth, "shape")
+            elif isinstance(part, tuple) and part[:1] in (("dim",), ("arith",)):
+                part = self._dim_in_caller_terms(part, func, owner, call, depth)
+            elif isinstance(part, tuple) and any(isinstance(p, tuple) and p[:1] in (("dim",), ("arith",))
+                                                 for p in part):
+                part = tuple(self._dim_in_caller_terms(p, func, owner, call, depth) for p in part)
+                part = None if None in part else part
+            if part is None:
+                return None
+            parts.append(part)
+        return tuple(parts)
+
+    def _dim_in_caller_terms(self, dim, func, owner, call, depth):
+        if not isinstance(dim, tuple):
+            return dim
+        if dim[0] == "dim":
+            base = self._in_caller_terms(dim[1], func, owner, call, depth, "shape")
+            return ("dim", base, dim[2]) if base is not None else None
+        if dim[0] == "arith":
+            a, b = (self._dim_in_caller_terms(d, func, owner, call, depth) for d in dim[2:])
+            return ("arith", dim[1], a, b) if a is not None and b is not None else None
+        return dim
 
     def _combined_in_caller_terms(self, fact, func, owner, call, depth, what: str):
         """A promotion, broadcast or choice of facts of ``func``, each in the caller's terms."""
@@ -830,9 +876,7 @@ class TensorFacts:
         if fact[0] == "broadcast":
             return _broadcast_of(set(found))
         distinct = set(found)
-        if len(distinct) == 1:
-            return distinct.pop()
-        return _either(distinct) if what == "dtype" else None
+        return distinct.pop() if len(distinct) == 1 else _either(distinct)
 
     def _op_dtype(self, op: str, expr, depth):
         """The dtype of an ``ops`` / ``mint`` / ``numpy`` function's result."""
@@ -953,7 +997,7 @@ class TensorFacts:
             return self._broadcast([expr.left] + [right for _, right in expr.ops], depth)
         if isinstance(expr, nodes.IfExp):
             a, b = self.shape(expr.body, depth + 1), self.shape(expr.orelse, depth + 1)
-            return a if a == b else None
+            return None if a is None or b is None else _either((a, b))
         if isinstance(expr, nodes.BoolOp):
             shapes = {self.shape(v, depth + 1) for v in expr.values}
             return shapes.pop() if len(shapes) == 1 else None
@@ -1335,6 +1379,17 @@ def _either(facts) -> tuple:
     for fact in facts:
         flat.update(fact[1:] if isinstance(fact, tuple) and fact[:1] == ("either",) else (fact,))
     return flat.pop() if len(flat) == 1 else ("either",) + tuple(sorted(flat, key=repr))
+
+
+def _is_shape_fact(part) -> bool:
+    """``part`` of a shape operation is a shape (not an axis, a size or a dimension)."""
+    return isinstance(part, tuple) and bool(part) and isinstance(part[0], str) and (
+        part[0] in ("like", "of", "0d", "keepdims", "broadcast", "either") or part[0] in shape_algebra.OPERATION_NAMES)
+
+
+def _has_choice(fact) -> bool:
+    """``fact`` is, or is made of, a choice of several (``("either", ...)``)."""
+    return isinstance(fact, tuple) and (fact[:1] == ("either",) or any(_has_choice(f) for f in fact[1:]))
 
 
 def _broadcast_of(shapes: set):

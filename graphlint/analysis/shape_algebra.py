@@ -5,7 +5,8 @@ A shape fact is relative: the shape of a root value (``("like", ("param", "x"))`
 roots' shapes are given, as MindSpore's type inference does for each call (a function compiled for a
 ``(1, 3, 224, 224)`` input). Forms:
 
-* ``("0d",)``, ``("like", root)``, ``("broadcast", a, b, ...)``, ``("keepdims", s)`` (axes unknown: no shape);
+* ``("0d",)``, ``("like", root)``, ``("broadcast", a, b, ...)``, ``("keepdims", s)`` (axes unknown: no shape),
+  ``("either", a, b, ...)`` (one of them: known where they agree);
 * ``("dims", d, ...)``: each ``d`` an int, ``("dim", fact, axis)`` (``x.shape[0]``) or ``("arith", op, d, d)``
   (``c // 3``);
 * ``("reshape", s, d, ...)`` (one ``d`` may be -1), ``("permute", s, perm)``, ``("swap", s, a, b)``,
@@ -54,6 +55,12 @@ def _broadcast(fact, shape_of):
         if result is None:
             return None
     return result
+
+
+def _either(fact, shape_of):
+    """One of several shapes (each instance or branch compiles its own): the shape where they all agree."""
+    shapes = {shape_of(f) for f in fact[1:]}
+    return shapes.pop() if len(shapes) == 1 else None
 
 
 def _dim(dim, shape_of):
@@ -279,5 +286,7 @@ def _dense(fact, shape_of):
 _OPERATIONS = {
     "broadcast": _broadcast, "dims": _dims, "reshape": _reshape, "permute": _permute, "swap": _swap,
     "squeeze": _squeeze, "unsqueeze": _unsqueeze, "flatten": _flatten, "stack": _stack, "concat": _concat,
-    "matmul": _matmul, "reduce": _reduce, "index": _index, "window": _window, "dense": _dense,
+    "matmul": _matmul, "reduce": _reduce, "index": _index, "window": _window, "dense": _dense, "either": _either,
 }
+# the forms a shape fact computes from other facts (the rest are roots and choices)
+OPERATION_NAMES = frozenset(_OPERATIONS) - {"broadcast", "either"}
