@@ -307,7 +307,7 @@ class Joiner:
         form = type(expr).__name__
         tally.count("dtype", dtype == compiler.dtype, f"{_text(dtype)} for {compiler.dtype} ({form})", where)
         if compiler.shape is not None and None not in compiler.shape:
-            shape = _shape(facts.shape(expr), params) if facts is not None else None
+            shape = _shape(facts.shape_fact(expr), params) if facts is not None else None
             tally.count("shape", shape == compiler.shape, f"{_text(shape)} for a static shape ({form})", where)
 
     def _tally_operands(self, node: ir.Node, expr, values, tally: Tally) -> None:

@@ -196,7 +196,7 @@ class TensorFacts:
         return self.dtype(side.expr) if side.expr is not None else self._name_dtype(side.name, side.element, 0)
 
     def side_shape(self, side: Side):
-        return self.shape(side.expr) if side.expr is not None else self._name_shape(side.name, side.element, 0)
+        return self.shape_fact(side.expr) if side.expr is not None else self._name_shape(side.name, side.element, 0)
 
     def _same_dtype(self, a: Side, b: Side) -> tuple[str, str]:
         da, db = _normal(self.side_dtype(a)), _normal(self.side_dtype(b))
@@ -256,7 +256,7 @@ class TensorFacts:
             self._active += 1  # (checking an assumption is part of this question)
             try:
                 failed = [(d, tag) for d, tag, fact in assumed
-                          if self._definition_fact(d, 0, tag, self.dtype if tag == "of" else self.shape) != fact]
+                          if self._definition_fact(d, 0, tag, self.dtype if tag == "of" else self.shape_fact) != fact]
             finally:
                 self._active -= 1
             if failed:
@@ -622,7 +622,7 @@ class TensorFacts:
         args = call.args
         if position is None or position >= len(args) or any(isinstance(a, nodes.Starred) for a in args[:position + 1]):
             return None
-        return (self.dtype if what == "dtype" else self.shape)(args[position], depth + 1)
+        return (self.dtype if what == "dtype" else self.shape_fact)(args[position], depth + 1)
 
     def _primitive_called(self, call) -> str | None:
         """``mindspore.ops.LayerNorm`` for a call of an instance of it (:meth:`FunctionValues.primitive_called`),
@@ -642,7 +642,7 @@ class TensorFacts:
         if isinstance(statement.value, (nodes.Tuple, nodes.List)) and len(statement.value.elts) == len(target.elts):
             # (`q, k = self.q_norm(q), self.k_norm(k)`: each name the fact of its own expression)
             item = statement.value.elts[target.elts.index(definition.node)]
-            return self.dtype(item, depth + 1) if tag == "of" else self.shape(item, depth + 1)
+            return self.dtype(item, depth + 1) if tag == "of" else self.shape_fact(item, depth + 1)
         if not isinstance(statement.value, nodes.Call):
             return None
         return self._primitive_result_fact(statement.value, target.elts.index(definition.node), depth,
@@ -674,7 +674,7 @@ class TensorFacts:
         name = layer.rsplit(".", 1)[-1]
         if len(call.args) != 1 or call.keywords or isinstance(call.args[0], nodes.Starred):
             return None
-        of = self.dtype if what == "dtype" else self.shape
+        of = self.dtype if what == "dtype" else self.shape_fact
         if name == "Identity" or what == "shape" and name in api.SHAPE_KEEPING_LAYERS:
             return of(call.args[0], depth + 1)
         if what == "shape" and name in api.LAYER_CONSTRUCTORS:
@@ -691,7 +691,7 @@ class TensorFacts:
         construction in the class (``self.conv = nn.Conv2d(c, 64, 3, stride=2, pad_mode="pad", padding=1)``): the
         literal arguments it is made with, and else the output size and window its weight's shape has
         (``self.conv.weight``, the instance's own where the call runs)."""
-        base = self.shape(call.args[0], depth + 1)
+        base = self.shape_fact(call.args[0], depth + 1)
         bound = self._layer_construction(name, call.func)
         if base is None or bound is None:
             return None
@@ -789,7 +789,7 @@ class TensorFacts:
             if callee_values is None or not callee_values.cfg.returns:
                 return None
             callee = tensor_facts(callee_values)
-            of = callee.dtype if what == "dtype" else callee.shape
+            of = callee.dtype if what == "dtype" else callee.shape_fact
             facts = {of(element.node.value) if element.node.value is not None else None
                      for element in callee_values.cfg.returns}
         finally:
@@ -817,7 +817,7 @@ class TensorFacts:
             argument = signatures.argument_for(func, owner, call, fact[1][1])
             if argument is None:
                 return None
-            return self.dtype(argument, depth + 1) if what == "dtype" else self.shape(argument, depth + 1)
+            return self.dtype(argument, depth + 1) if what == "dtype" else self.shape_fact(argument, depth + 1)
         if fact[0] == "like" and isinstance(fact[1], tuple) and fact[1][0] == "attr" and what == "shape":
             return self._attribute_in_caller_terms(fact[1][1], func, call)
         if what == "shape" and fact[0] in shape_algebra.OPERATION_NAMES:
@@ -884,10 +884,7 @@ class TensorFacts:
         if op in api.BOOL_RESULT_OPS:
             return "bool_"
         if op in ("where", "select") and len(args) == 3:
-            if not all(self.values.value(a).is_tensor for a in args[1:]):
-                return self._maximum_dtype(args[1:], depth)  # (a Tensor and a Python number, as `x * 1.0`)
-            a, b = self.dtype(args[1], depth + 1), self.dtype(args[2], depth + 1)
-            return a if a is not None and _normal(a) == _normal(b) else None
+            return self._selected_dtype(args[1:], depth)
         if op in ("maximum", "minimum") and len(args) == 2:
             return self._maximum_dtype(args, depth)
         if op in ARITHMETIC_OPS and len(args) == 2 and not expr.keywords:
@@ -903,6 +900,13 @@ class TensorFacts:
         if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.SAME_DTYPE_OPS) and args:
             return self._elementwise_dtype(op, args[0], depth)
         return None
+
+    def _selected_dtype(self, choices, depth):
+        """``ops.where(c, a, b)``: ``a`` and ``b`` of one dtype, or a Tensor and a Python number (as ``x * 1.0``)."""
+        if not all(self.values.value(a).is_tensor for a in choices):
+            return self._maximum_dtype(choices, depth)
+        a, b = self.dtype(choices[0], depth + 1), self.dtype(choices[1], depth + 1)
+        return a if a is not None and _normal(a) == _normal(b) else None
 
     def _elementwise_dtype(self, op: str, operand, depth):
         base = self.dtype(operand, depth + 1)
@@ -974,6 +978,13 @@ class TensorFacts:
 
     # -- shapes ------------------------------------------------------------------------------------------
     def shape(self, expr, depth: int = 0):
+        """The shape fact of ``expr`` where it is one shape, not a choice of several: what a rewrite may rely on
+        (two choices alike may be chosen differently)."""
+        found = self.shape_fact(expr, depth)
+        return None if _has_choice(found) else found
+
+    def shape_fact(self, expr, depth: int = 0):
+        """The shape fact of ``expr``, a choice of several included (``("either", ...)``)."""
         return self._memoised(self._shapes, self._shape, expr, depth)
 
     def _shape(self, expr, depth):
@@ -986,7 +997,7 @@ class TensorFacts:
         if isinstance(expr, nodes.Attribute):
             return ("like", ("attr", expr.as_string())) if self._is_self_attribute(expr) else None
         if isinstance(expr, nodes.UnaryOp):
-            return self.shape(expr.operand, depth + 1) if expr.op in ("-", "+", "~", "not") else None
+            return self.shape_fact(expr.operand, depth + 1) if expr.op in ("-", "+", "~", "not") else None
         if isinstance(expr, nodes.BinOp):
             if expr.op == "@":
                 return self._joined_shape("matmul", [expr.left, expr.right], depth)
@@ -996,19 +1007,19 @@ class TensorFacts:
         if isinstance(expr, nodes.Compare):
             return self._broadcast([expr.left] + [right for _, right in expr.ops], depth)
         if isinstance(expr, nodes.IfExp):
-            a, b = self.shape(expr.body, depth + 1), self.shape(expr.orelse, depth + 1)
+            a, b = self.shape_fact(expr.body, depth + 1), self.shape_fact(expr.orelse, depth + 1)
             return None if a is None or b is None else _either((a, b))
         if isinstance(expr, nodes.BoolOp):
-            shapes = {self.shape(v, depth + 1) for v in expr.values}
+            shapes = {self.shape_fact(v, depth + 1) for v in expr.values}
             return shapes.pop() if len(shapes) == 1 else None
         if isinstance(expr, nodes.Subscript) and not values.value(expr.value).is_tensor:
-            return self._element_fact(expr.value, depth, self.shape)
+            return self._element_fact(expr.value, depth, self.shape_fact)
         if isinstance(expr, nodes.Call):
             return self._call_shape(expr, depth)
         return None
 
     def _name_shape(self, name, element, depth):
-        return self._name_fact(name, element, depth, "like", self.shape)
+        return self._name_fact(name, element, depth, "like", self.shape_fact)
 
     def _broadcast(self, operands, depth):
         """The shape of an element-wise op of ``operands``: Python numbers and 0-d Tensors broadcast away, and so
@@ -1024,7 +1035,7 @@ class TensorFacts:
                 if value.kinds and value.kinds <= {INT, FLOAT, BOOL}:
                     continue
                 return None
-            shape = self.shape(operand, depth + 1)
+            shape = self.shape_fact(operand, depth + 1)
             if shape is None:
                 return None
             if shape == ("0d",):
@@ -1048,9 +1059,9 @@ class TensorFacts:
         qualified = self._qualified(func)
         args = expr.args
         if qualified in api.CAST_OPS and args:
-            return self.shape(args[0], depth + 1)
+            return self.shape_fact(args[0], depth + 1)
         if isinstance(func, nodes.Call) and self._qualified(func.func) in api.CAST_OPS and args:
-            return self.shape(args[0], depth + 1)
+            return self.shape_fact(args[0], depth + 1)
         op = qualified.rsplit(".", 1)[-1] if qualified and qualified.startswith(api.OPS_NAMESPACES) else None
         if op is not None:
             return self._op_shape(op, expr, depth) or self._computed_shape(qualified, [*args], expr, depth)
@@ -1065,7 +1076,7 @@ class TensorFacts:
             return self._primitive_result_fact(expr, None, depth, "shape") or \
                 self._computed_shape(PRIMITIVE_SHAPE_FORMS.get(primitive, ""), [*args], expr, depth)
         return self._cell_call_fact(expr, depth, "shape") or self._function_call_fact(expr, depth, "shape") \
-            or self._folded_elements_fact(expr, depth, self.shape)
+            or self._folded_elements_fact(expr, depth, self.shape_fact)
 
     # -- shapes operations compute (shape_algebra) ---------------------------------------------------------
     def _computed_shape(self, name: str, inputs: list, call, depth):
@@ -1085,7 +1096,7 @@ class TensorFacts:
             return self._stacked_shape(form, inputs, call, depth)
         if not inputs:
             return None
-        base = self.shape(inputs[0], depth + 1)
+        base = self.shape_fact(inputs[0], depth + 1)
         rest = inputs[1:]
         if base is None:
             return None
@@ -1111,7 +1122,7 @@ class TensorFacts:
         if form == "reshape":
             if len(rest) == 1 and isinstance(rest[0], nodes.Attribute) and rest[0].attrname == "shape" \
                     and self.values.value(rest[0].expr).is_tensor:
-                return self.shape(rest[0].expr, depth + 1)  # (`y.reshape(x.shape)`: x's shape, or no compile)
+                return self.shape_fact(rest[0].expr, depth + 1)  # (`y.reshape(x.shape)`: x's shape, or no compile)
             dims = self._shape_arguments(rest)
             return ("reshape", base, *dims) if dims and None not in dims else None
         if form == "swap" or short == "transpose" and name.startswith("mindspore.mint."):
@@ -1150,7 +1161,7 @@ class TensorFacts:
                 return list(found)
             if isinstance(args[0], nodes.Attribute) and args[0].attrname == "shape" \
                     and self.values.value(args[0].expr).is_tensor:
-                base = self.shape(args[0].expr)
+                base = self.shape_fact(args[0].expr)
                 rank = _rank(base)
                 return [("dim", base, axis) for axis in range(rank)] if rank is not None else None
         return [self._dim_fact(a) for a in args] if args else None
@@ -1165,7 +1176,7 @@ class TensorFacts:
         if isinstance(expr, nodes.Subscript) and isinstance(expr.value, nodes.Attribute) \
                 and expr.value.attrname == "shape" and self.values.value(expr.value.expr).is_tensor:
             index = self._constant(expr.slice)
-            base = self.shape(expr.value.expr)
+            base = self.shape_fact(expr.value.expr)
             return ("dim", base, index) if isinstance(index, int) and base is not None else None
         if isinstance(expr, nodes.BinOp) and expr.op in DIM_ARITHMETIC:
             a, b = self._dim_fact(expr.left, depth + 1), self._dim_fact(expr.right, depth + 1)
@@ -1186,7 +1197,7 @@ class TensorFacts:
                 and isinstance(statement.parent.value, nodes.Attribute) and statement.parent.value.attrname == "shape" \
                 and not any(isinstance(e, nodes.Starred) for e in statement.elts) \
                 and self.values.value(statement.parent.value.expr).is_tensor:
-            base = self.shape(statement.parent.value.expr)
+            base = self.shape_fact(statement.parent.value.expr)
             return ("dim", base, statement.elts.index(target)) if base is not None else None
         return None
 
@@ -1195,7 +1206,7 @@ class TensorFacts:
         return ("dims", *dims) if dims and None not in dims else None
 
     def _joined_shape(self, tag: str, operands: list, depth):
-        shapes = [self.shape(o, depth + 1) for o in operands]
+        shapes = [self.shape_fact(o, depth + 1) for o in operands]
         return (tag, *shapes) if None not in shapes else None
 
     def _stacked_shape(self, form: str, inputs: list, call, depth):
@@ -1207,7 +1218,7 @@ class TensorFacts:
         axis = self._constant(axis_expr) if axis_expr is not None else 0
         if not isinstance(axis, int) or any(k.arg not in ("axis", "dim") for k in call.keywords or ()):
             return None
-        shapes = [self.shape(e, depth + 1) for e in inputs[0].elts]
+        shapes = [self.shape_fact(e, depth + 1) for e in inputs[0].elts]
         return (form, axis, *shapes) if shapes and None not in shapes else None
 
     def _reduced_shape(self, base, rest: list, call, method: bool):
@@ -1238,7 +1249,7 @@ class TensorFacts:
 
     def _indexed_shape(self, expr, depth):
         """``x[0]``, ``x[:, 1:3]``, ``x[..., None]``: each index an int, a slice or None the analysis knows."""
-        base = self.shape(expr.value, depth + 1)
+        base = self.shape_fact(expr.value, depth + 1)
         index = expr.slice
         parts = index.elts if isinstance(index, nodes.Tuple) else [index]
         items = []
@@ -1269,24 +1280,24 @@ class TensorFacts:
         if op in REDUCTION_OPS and _full_reduction(expr, first_arg=True):
             return ("0d",)
         if op in AXIS_REDUCTION_OPS and args and _keeps_dims(expr):
-            return _kept(self.shape(args[0], depth + 1))
+            return _kept(self.shape_fact(args[0], depth + 1))
         if (op in TOTAL_ELEMENTWISE_OPS or op in PARTIAL_ELEMENTWISE_OPS or op in api.BOOL_RESULT_OPS
                 or op in ("softmax", "log_softmax", "stop_gradient")) and args and not expr.keywords \
                 and (len(args) == 1 or op in ("clip_by_value", "clamp", "clip", "full_like")):
-            return self.shape(args[0], depth + 1)
+            return self.shape_fact(args[0], depth + 1)
         return None
 
     def _method_shape(self, method: str, expr, depth):
         """The shape of a Tensor method's result."""
         args, receiver = expr.args, expr.func.expr
         if method in api.CAST_METHODS or method in api.CASTING_METHODS or method in ("copy", "clone"):
-            return self.shape(receiver, depth + 1)
+            return self.shape_fact(receiver, depth + 1)
         if method in REDUCTIONS and _full_reduction(expr, first_arg=False):
             return ("0d",)
         if method in AXIS_REDUCTION_METHODS and _keeps_dims(expr):
-            return _kept(self.shape(receiver, depth + 1))
+            return _kept(self.shape_fact(receiver, depth + 1))
         if (method in TOTAL_METHODS or method in PARTIAL_METHODS) and (not args or method in ("clip", "clamp")):
-            return self.shape(receiver, depth + 1)
+            return self.shape_fact(receiver, depth + 1)
         return None
 
     # -- what evaluating an expression costs ---------------------------------------------------------------
