@@ -428,7 +428,7 @@ class TensorFacts:
                 fact = facts.pop()
                 self._assumed.extend((definition, tag, fact) for definition in carried)
                 return fact
-            if not carried and None not in facts and len(facts) <= 4 \
+            if tag == "of" and not carried and None not in facts and len(facts) <= 4 \
                     and not any((d.index, tag) in self._refused for d in definitions):
                 # (`if self.gamma is not None: y = self.gamma * y`: decided while compiling each instance, so
                 # one of these; in a context where they are one dtype, that one. Not a loop's carry, whose
