@@ -719,14 +719,13 @@ class TensorFacts:
         """``{parameter: value}`` of the one construction of the layer ``self.<attr>`` (``held``) holds: a
         literal or arithmetic of them, the literal default where none is passed; None for a value not known."""
         values = self.values
-        if not (isinstance(held, nodes.Attribute) and isinstance(held.expr, nodes.Name)
-                and held.expr.name == values.self_name and values.cls is not None):
+        if not self._is_held_cell(held):
             return None
-        made = [(value, method) for value, method in values.analysis.attribute_assignments(values.cls).get(
+        made = [value for value, _method in values.analysis.attribute_assignments(values.cls).get(
             held.attrname, ()) if isinstance(value, nodes.Call)]
-        if len(made) != 1 or any(isinstance(a, nodes.Starred) for a in made[0][0].args):
+        if len(made) != 1 or any(isinstance(a, nodes.Starred) for a in made[0].args):
             return None
-        construction, method = made[0]
+        construction = made[0]
         if self._qualified(construction.func) != f"mindspore.nn.{name}":
             return None
         signature = api.LAYER_CONSTRUCTORS[name]
@@ -734,25 +733,21 @@ class TensorFacts:
         given.update({k.arg: k.value for k in construction.keywords or () if k.arg})
         bound = {}
         for parameter, default in signature:
-            bound[parameter] = self._construction_value(given[parameter], method) if parameter in given else default
+            bound[parameter] = self._construction_value(given[parameter]) if parameter in given else default
         return bound
 
-    def _construction_value(self, expr, method, depth: int = 0):
-        """A constructor argument's value: a literal, or arithmetic of literal ints."""
+    def _construction_value(self, expr, depth: int = 0):
+        """A constructor argument's value: a literal, or arithmetic of literal ints. (A constructor parameter stays
+        unknown: the constructions the analysis sees are not all of them when the class is handed on as a value,
+        `ResNet(BasicBlock, ...)` building `block(c, stride=s)`.)"""
         written = literal(expr)
         if written is not None:
             found = written[0]
             return tuple(found) if isinstance(found, list) else found
-        if depth > 4:
+        if depth > 4 or not (isinstance(expr, nodes.BinOp) and expr.op in DIM_ARITHMETIC):
             return None
-        if isinstance(expr, nodes.BinOp) and expr.op in DIM_ARITHMETIC:
-            a, b = (self._construction_value(e, method, depth + 1) for e in (expr.left, expr.right))
-            if isinstance(a, int) and isinstance(b, int) and not (expr.op == "//" and b == 0):
-                return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0}[expr.op]
-            return None
-        # (a constructor parameter stays unknown: the constructions the analysis sees are not all of them when
-        # the class is handed on as a value, `ResNet(BasicBlock, ...)` building `block(c, stride=s)`)
-        return None
+        a, b = (self._construction_value(e, depth + 1) for e in (expr.left, expr.right))
+        return shape_algebra.dimension(("arith", expr.op, a, b))
 
     def _folded_elements_fact(self, call, depth, of):
         """``sum(x * i for i in range(3))``, ``max(losses)``: the builtin folds Tensors that share one dtype and

@@ -63,6 +63,12 @@ def _either(fact, shape_of):
     return shapes.pop() if len(shapes) == 1 else None
 
 
+def dimension(dim) -> int | None:
+    """An int, or arithmetic of ints (``("arith", "*", 4, 32)``), as a non-negative size; None otherwise."""
+    found = _dim(dim, lambda fact: None)
+    return found if found is not None and found >= 0 else None
+
+
 def _dim(dim, shape_of):
     if isinstance(dim, bool):
         return None
@@ -70,7 +76,7 @@ def _dim(dim, shape_of):
         return dim
     if isinstance(dim, tuple) and len(dim) == 4 and dim[0] == "arith":
         a, b = _dim(dim[2], shape_of), _dim(dim[3], shape_of)
-        if a is None or b is None:
+        if a is None or b is None or dim[1] == "//" and b == 0:
             return None
         return {"+": a + b, "-": a - b, "*": a * b}[dim[1]] if dim[1] != "//" else a // b
     if isinstance(dim, tuple) and len(dim) == 3 and dim[0] == "dim":
@@ -262,7 +268,7 @@ def _window(fact, shape_of):
 
 
 def _per_axis(value, spatial: int, shape_of):
-    values = value if isinstance(value, tuple) and value[:1] != ("dim",) and value[:1] != ("arith",) else (value,) * spatial
+    values = value if isinstance(value, tuple) and value[:1] not in (("dim",), ("arith",)) else (value,) * spatial
     found = tuple(_dim(v, shape_of) for v in values)
     return found if len(found) == spatial and None not in found else None
 
